@@ -1,0 +1,3 @@
+from sciner.cli import main
+
+main()

@@ -1,0 +1,33 @@
+"""The ``sciner`` command line: one small module per verb, all registered on one Typer app.
+
+User errors (:class:`sciner.errors.ScinerError`) are printed as one line on stderr and
+exit with the error's code; anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from sciner.cli.app import app
+from sciner.errors import ScinerError
+
+# Importing a verb module registers its command(s) on ``app``.
+from sciner.cli import evaluate_cmd  # noqa: F401,E402
+from sciner.cli import train_cmd  # noqa: F401,E402
+
+
+def main() -> None:
+    """Entry point of the ``sciner`` console script."""
+    try:
+        # Standalone mode: click itself reports usage errors (exit 2); our errors come through.
+        app()
+    except ScinerError as exc:
+        print(str(exc), file=sys.stderr)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

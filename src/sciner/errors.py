@@ -1,0 +1,70 @@
+"""User-facing errors: each carries a stable code and a one-line message.
+
+The CLI prints ``error[CODE]: message`` to stderr and exits with ``exit_code``;
+library users catch :class:`ScinerError`.
+"""
+
+from __future__ import annotations
+
+
+class ScinerError(Exception):
+    """Base class of every error caused by the user's input rather than a bug."""
+
+    code: str = "E000"
+    exit_code: int = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"error[{self.code}]: {self.message}"
+
+
+class InputFormatError(ScinerError):
+    """A file does not follow the format it claims (columns, tags, encoding)."""
+
+    code = "E001"
+    exit_code = 3
+
+
+class TokenMismatchError(ScinerError):
+    """Gold and predicted files disagree on the tokens of a paragraph."""
+
+    code = "E002"
+    exit_code = 4
+
+
+class InvalidBIOError(ScinerError):
+    """A tag sequence breaks BIO rules and repair was not requested."""
+
+    code = "E003"
+    exit_code = 3
+
+
+class ModelError(ScinerError):
+    """A model directory is missing, incomplete, or of an unknown kind."""
+
+    code = "E004"
+    exit_code = 5
+
+
+class ConfigError(ScinerError):
+    """A configuration file or --set override is invalid."""
+
+    code = "E005"
+    exit_code = 6
+
+
+class PDFError(ScinerError):
+    """A PDF cannot be read: not a PDF, encrypted, no text layer, or empty."""
+
+    code = "E006"
+    exit_code = 7
+
+
+class InputNotFoundError(ScinerError):
+    """A path given on the command line does not exist or matches nothing."""
+
+    code = "E007"
+    exit_code = 8

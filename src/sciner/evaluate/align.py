@@ -1,0 +1,77 @@
+"""Read gold and predicted files and pair their paragraphs, refusing any token difference.
+
+Evaluation is only meaningful when both files hold the same paragraphs with the same
+tokens; the first difference is reported with the file, paragraph and token index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sciner.document import Paragraph
+from sciner.errors import InputFormatError, TokenMismatchError
+from sciner.formats.conll import read_conll
+from sciner.formats.detect import guess_format
+from sciner.formats.jsonl import read_jsonl
+
+
+@dataclass(frozen=True)
+class AlignedParagraph:
+    """One paragraph's tokens with its gold and predicted BIO tags."""
+
+    tokens: list[str]
+    gold: list[str]
+    pred: list[str]
+
+
+def read_tagged(path: str | Path) -> list[Paragraph]:
+    """Read a tagged file: JSONL (tags from its spans) or CoNLL with a tag on every token.
+
+    Anything that is not JSONL is read as CoNLL, so a paragraph-text file is refused with
+    the column-count error of its first line rather than evaluated as all ``O``.
+    """
+    if guess_format(path) == "jsonl":
+        return read_jsonl(path)
+    paragraphs = read_conll(path, require_tags=True)
+    for p in paragraphs:
+        if p.tags is None:  # pragma: no cover - read_conll(require_tags=True) never leaves them out
+            raise InputFormatError(f"{path}:{p.line}: paragraph has no tags")
+    return paragraphs
+
+
+def _first_difference(a: Sequence[str], b: Sequence[str]) -> int:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return min(len(a), len(b))
+
+
+def align(gold: Sequence[Paragraph], pred: Sequence[Paragraph], gold_name: str, pred_name: str) -> list[AlignedParagraph]:
+    """Pair gold and predicted paragraphs in order; raise :class:`TokenMismatchError` on any difference."""
+    if len(gold) != len(pred):
+        raise TokenMismatchError(
+            f"{pred_name}: has {len(pred)} paragraphs but gold {gold_name} has {len(gold)}"
+        )
+    pairs = []
+    for number, (g, p) in enumerate(zip(gold, pred), start=1):
+        if g.tokens != p.tokens:
+            i = _first_difference(g.tokens, p.tokens)
+            pred_tok = repr(p.tokens[i]) if i < len(p.tokens) else "the end of the paragraph"
+            gold_tok = repr(g.tokens[i]) if i < len(g.tokens) else "the end of the paragraph"
+            raise TokenMismatchError(
+                f"{pred_name}:{p.line}: paragraph {number}, token {i}: prediction has {pred_tok} "
+                f"but gold {gold_name}:{g.line} has {gold_tok}"
+            )
+        if g.tags is None or p.tags is None:
+            raise ValueError(f"paragraph {number} has no tags; read files with read_tagged")
+        pairs.append(AlignedParagraph(tokens=list(g.tokens), gold=list(g.tags), pred=list(p.tags)))
+    return pairs
+
+
+def align_files(gold_path: str | Path, pred_path: str | Path) -> list[AlignedParagraph]:
+    """Read a gold and a predicted file and pair their paragraphs."""
+    gold = read_tagged(gold_path)
+    pred = read_tagged(pred_path)
+    return align(gold, pred, str(gold_path), str(pred_path))

@@ -1,0 +1,1 @@
+"""Readers and writers of the task's file formats, and BIO <-> span conversion."""

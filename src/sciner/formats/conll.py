@@ -1,0 +1,91 @@
+"""CoNLL: ``token<TAB>tag`` per line, a blank line between paragraphs.
+
+Two-column files separated by spaces are read too (the task's own example uses spaces),
+and ``-DOCSTART-`` lines are ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from sciner.document import Paragraph
+from sciner.errors import InputFormatError
+from sciner.formats.textfile import read_lines
+from sciner.labels import is_valid_tag
+
+
+def _split_columns(line: str) -> list[str]:
+    if "\t" in line:
+        return line.split("\t")
+    return line.split()
+
+
+def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph]:
+    """Read a CoNLL file into paragraphs with tags.
+
+    With ``require_tags=False`` a one-column file (tokens only) is accepted and tags are None.
+    Errors name the file and line: wrong column count or an unknown tag.
+    """
+    paragraphs: list[Paragraph] = []
+    tokens: list[str] = []
+    tags: list[str | None] = []
+    start_line = 0
+
+    def flush() -> None:
+        nonlocal tokens, tags
+        if tokens:
+            have_tags = all(t is not None for t in tags)
+            paragraphs.append(
+                Paragraph(
+                    tokens=tokens,
+                    tags=[t for t in tags if t is not None] if have_tags else None,
+                    source=str(path),
+                    line=start_line,
+                )
+            )
+        tokens, tags = [], []
+
+    for lineno, raw in enumerate(read_lines(path), start=1):
+        if raw.strip() == "":
+            flush()
+            continue
+        cols = _split_columns(raw)
+        if cols[0] == "-DOCSTART-":
+            flush()
+            continue
+        if not tokens:
+            start_line = lineno
+        if len(cols) == 2:
+            token, tag = cols
+            if not is_valid_tag(tag):
+                raise InputFormatError(
+                    f"{path}:{lineno}: unknown tag {tag!r}; expected O or B-/I- with one of the 7 entity types"
+                )
+            tokens.append(token)
+            tags.append(tag)
+        elif len(cols) == 1 and not require_tags:
+            tokens.append(cols[0])
+            tags.append(None)
+        else:
+            expected = "2 columns (token, tag)" if require_tags else "1 or 2 columns"
+            raise InputFormatError(f"{path}:{lineno}: found {len(cols)} columns, expected {expected}")
+    flush()
+    return paragraphs
+
+
+def format_conll(paragraphs: Iterable[Paragraph]) -> str:
+    """Render paragraphs as ``token<TAB>tag`` lines with a blank line after each paragraph."""
+    out = []
+    for p in paragraphs:
+        tags = p.tags if p.tags is not None else ["O"] * len(p.tokens)
+        if len(tags) != len(p.tokens):
+            raise ValueError(f"paragraph from {p.source}:{p.line} has {len(p.tokens)} tokens but {len(tags)} tags")
+        out.extend(f"{tok}\t{tag}\n" for tok, tag in zip(p.tokens, tags))
+        out.append("\n")
+    return "".join(out)
+
+
+def write_conll(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
+    """Write paragraphs as CoNLL."""
+    Path(path).write_text(format_conll(paragraphs), encoding="utf-8")

@@ -1,0 +1,93 @@
+"""JSONL: one object per paragraph with its tokens and entity spans.
+
+Each span has its type, token ``start``/``end`` (end exclusive), ``text``, character
+offsets ``char_start``/``char_end`` in the space-joined paragraph, and ``score`` when a
+model gave one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from sciner.document import Paragraph, Span
+from sciner.errors import InputFormatError
+from sciner.formats.spans import bio_to_spans, spans_to_bio
+from sciner.formats.textfile import read_lines
+from sciner.labels import ENTITY_TYPES
+
+
+def paragraph_spans(p: Paragraph) -> list[Span]:
+    """The spans of a paragraph: its explicit spans, else those read from its tags."""
+    if p.spans:
+        return list(p.spans)
+    return bio_to_spans(p.tags) if p.tags is not None else []
+
+
+def paragraph_to_json(p: Paragraph) -> dict[str, Any]:
+    """The JSON object of one paragraph."""
+    offsets = p.token_offsets()
+    entities = []
+    for s in paragraph_spans(p):
+        obj: dict[str, Any] = {
+            "type": s.label,
+            "start": s.start,
+            "end": s.end,
+            "text": " ".join(p.tokens[s.start : s.end]),
+            "char_start": offsets[s.start][0],
+            "char_end": offsets[s.end - 1][1],
+        }
+        if s.score is not None:
+            obj["score"] = round(float(s.score), 4)
+        entities.append(obj)
+    return {"text": p.text, "tokens": list(p.tokens), "entities": entities}
+
+
+def json_to_paragraph(obj: Any, where: str) -> Paragraph:
+    """Build a paragraph from its JSON object; ``where`` names file:line for errors."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("tokens"), list):
+        raise InputFormatError(f"{where}: expected an object with a 'tokens' list")
+    tokens = obj["tokens"]
+    if not all(isinstance(t, str) and t for t in tokens):
+        raise InputFormatError(f"{where}: every token must be a non-empty string")
+    spans = []
+    for e in obj.get("entities", []):
+        try:
+            label, start, end = e["type"], int(e["start"]), int(e["end"])
+        except (KeyError, TypeError, ValueError):
+            raise InputFormatError(f"{where}: each entity needs 'type', 'start' and 'end'") from None
+        if label not in ENTITY_TYPES:
+            raise InputFormatError(f"{where}: unknown entity type {label!r}")
+        spans.append(Span(label, start, end, e.get("score")))
+    try:
+        tags = spans_to_bio(spans, len(tokens))
+    except ValueError as exc:
+        raise InputFormatError(f"{where}: {exc}") from None
+    path, _, line = where.rpartition(":")
+    return Paragraph(tokens=tokens, tags=tags, spans=spans, source=path, line=int(line) if line.isdigit() else 0)
+
+
+def read_jsonl(path: str | Path) -> list[Paragraph]:
+    """Read a JSONL file of paragraphs; blank lines are skipped."""
+    paragraphs = []
+    for lineno, line in enumerate(read_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputFormatError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
+        paragraphs.append(json_to_paragraph(obj, f"{path}:{lineno}"))
+    return paragraphs
+
+
+def format_jsonl(paragraphs: Iterable[Paragraph]) -> str:
+    """Render paragraphs as JSONL."""
+    return "".join(json.dumps(paragraph_to_json(p), ensure_ascii=False) + "\n" for p in paragraphs)
+
+
+def write_jsonl(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
+    """Write paragraphs as JSONL."""
+    Path(path).write_text(format_jsonl(paragraphs), encoding="utf-8")

@@ -1,0 +1,30 @@
+"""Strict text reading shared by all formats: UTF-8 only, errors name the file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sciner.errors import InputFormatError, InputNotFoundError
+
+
+def read_lines(path: str | Path) -> list[str]:
+    """Read ``path`` as UTF-8 and return its lines without line endings.
+
+    Invalid UTF-8 is refused (never replaced): the error names the line of the first bad byte.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputNotFoundError(f"{path}: no such file")
+    if path.is_dir():
+        raise InputFormatError(f"{path}: is a directory, expected a file")
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputFormatError(
+            f"{path}:{line}: invalid UTF-8 (byte 0x{data[exc.start]:02x}); re-encode the file as UTF-8"
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.splitlines()

@@ -1,0 +1,47 @@
+"""BIO tagging head: a linear layer over each word's vector, cross-entropy training,
+constrained Viterbi decoding (never I-X after O or after another type)."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from sciner.document import Span
+from sciner.formats.spans import bio_to_spans
+from sciner.labels import BIO_TAGS
+from sciner.model.decode import viterbi
+
+TAG_INDEX = {t: i for i, t in enumerate(BIO_TAGS)}
+
+
+class BIOHead(nn.Module):
+    def __init__(self, dim: int, dropout: float) -> None:
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+        self.out = nn.Linear(dim, len(BIO_TAGS))
+
+    def forward(self, words: torch.Tensor) -> torch.Tensor:
+        """Tag logits (B, N, T) of word vectors (B, N, D)."""
+        return self.out(self.dropout(words))
+
+    def loss(self, words: torch.Tensor, mask: torch.Tensor, tags: list[list[str]]) -> torch.Tensor:
+        logits = self.forward(words)
+        target = torch.full(mask.shape, -100, dtype=torch.long)
+        for b, seq in enumerate(tags):
+            target[b, : len(seq)] = torch.tensor([TAG_INDEX[t] for t in seq], dtype=torch.long)
+        return nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1), ignore_index=-100)
+
+    @torch.no_grad()
+    def decode(self, words: torch.Tensor, mask: torch.Tensor) -> list[list[Span]]:
+        log_probs = torch.log_softmax(self.forward(words).float(), dim=-1)
+        paths = viterbi(log_probs, mask)
+        out = []
+        for b, path in enumerate(paths):
+            tags = [BIO_TAGS[i] for i in path]
+            chosen = log_probs[b, torch.arange(len(path)), torch.tensor(path, dtype=torch.long)] if path else None
+            spans = []
+            for s in bio_to_spans(tags):
+                score = float(chosen[s.start : s.end].mean().exp()) if chosen is not None else None
+                spans.append(Span(s.label, s.start, s.end, score))
+            out.append(spans)
+        return out

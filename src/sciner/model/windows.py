@@ -1,0 +1,106 @@
+"""Words -> subwords -> encoder windows -> one vector per word.
+
+Each word is cut into subwords (at most ``max_subwords_per_word``; an empty result becomes
+[UNK]). A paragraph longer than one window is covered by windows that overlap by about
+``overlap`` subwords and start at word boundaries; each word takes its vector (its first
+subword) from the window where it sits furthest from an edge. So every word of every
+paragraph gets a vector, whatever the paragraph's length: nothing is truncated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+
+def word_pieces(tokenizer: Any, words: list[str], max_per_word: int) -> list[list[int]]:
+    """Subword ids of each word (never empty)."""
+    ids = tokenizer(words, add_special_tokens=False)["input_ids"] if words else []
+    unk = tokenizer.unk_token_id
+    return [(p[:max_per_word] if p else [unk]) for p in ids]
+
+
+@dataclass(frozen=True)
+class Window:
+    """Words ``[start, end)`` of a paragraph fit in this window; it supplies vectors for ``[own_start, own_end)``."""
+
+    start: int
+    end: int
+    own_start: int
+    own_end: int
+
+
+def plan_windows(lengths: list[int], max_subwords: int, overlap: int) -> list[Window]:
+    """Cover words with subword counts ``lengths`` by overlapping windows of ``max_subwords``."""
+    n = len(lengths)
+    if n == 0:
+        return [Window(0, 0, 0, 0)]
+    spans: list[tuple[int, int]] = []
+    a = 0
+    while True:
+        b, total = a, 0
+        while b < n and total + lengths[b] <= max_subwords:
+            total += lengths[b]
+            b += 1
+        b = max(b, a + 1)
+        spans.append((a, b))
+        if b >= n:
+            break
+        nxt, shared = b, 0
+        while nxt - 1 > a and shared + lengths[nxt - 1] <= overlap:
+            nxt -= 1
+            shared += lengths[nxt]
+        a = nxt
+    windows = []
+    own_start = 0
+    for i, (s, e) in enumerate(spans):
+        own_end = n if i + 1 == len(spans) else (spans[i + 1][0] + e) // 2
+        own_end = max(own_end, own_start)
+        windows.append(Window(s, e, own_start, own_end))
+        own_start = own_end
+    return windows
+
+
+@dataclass
+class EncoderBatch:
+    """Tensors for one encoder pass over the windows of several paragraphs."""
+
+    input_ids: torch.Tensor  # (W, L)
+    attention_mask: torch.Tensor  # (W, L)
+    gather_index: torch.Tensor  # (B, N): flat index into W*L of each word's first subword
+    word_mask: torch.Tensor  # (B, N) bool
+
+
+def build_encoder_batch(
+    pieces: list[list[list[int]]], cls_id: int, sep_id: int, pad_id: int, window: int, overlap: int
+) -> EncoderBatch:
+    """Lay out the paragraphs' subwords (``pieces[b][word]``) in windows of at most ``window`` subwords."""
+    rows: list[list[int]] = []
+    n_max = max((len(p) for p in pieces), default=0)
+    gather = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.long)
+    mask = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.bool)
+    positions: list[list[tuple[int, int, int]]] = []  # per window: (paragraph, word, position)
+    for b, para in enumerate(pieces):
+        lengths = [len(p) for p in para]
+        for w in plan_windows(lengths, window - 2, overlap):
+            ids = [cls_id]
+            row_positions = []
+            for j in range(w.start, w.end):
+                if w.own_start <= j < w.own_end:
+                    row_positions.append((b, j, len(ids)))
+                ids.extend(para[j])
+            ids.append(sep_id)
+            rows.append(ids)
+            positions.append(row_positions)
+    length = max(len(r) for r in rows)
+    input_ids = torch.full((len(rows), length), pad_id, dtype=torch.long)
+    attention = torch.zeros((len(rows), length), dtype=torch.long)
+    for r, ids in enumerate(rows):
+        input_ids[r, : len(ids)] = torch.tensor(ids, dtype=torch.long)
+        attention[r, : len(ids)] = 1
+        for b, j, pos in positions[r]:
+            gather[b, j] = r * length + pos
+            mask[b, j] = True
+    return EncoderBatch(input_ids, attention, gather, mask)

@@ -1,0 +1,176 @@
+"""Text-level cleaning of PDF lines: what to drop, and how to mend what is kept.
+
+- running headers, footers and page numbers (lines repeating at page edges),
+- figure and table captions ("Figure 3:", "Table 2."),
+- the reference list (from a "References" heading up to an appendix heading),
+- ligatures (ﬁ → fi) and line-break hyphenation ("repre-" + "sentation"), keeping
+  real hyphens ("pre-" + "training") by asking the document itself which spelling
+  it uses elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from sciner.pdf.extract import PdfPage
+
+LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+_LIGATURE_RE = re.compile("|".join(LIGATURES))
+
+CAPTION_RE = re.compile(r"^\s*(figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+(\.\d+)?\s*[:.|]", re.IGNORECASE)
+REFERENCES_RE = re.compile(r"^\s*(\d+\.?\s+)?(references|bibliography|literature cited|reference list)\s*$", re.IGNORECASE)
+APPENDIX_RE = re.compile(
+    r"^\s*(appendix|appendices|supplementary|supplemental)\b"  # "Appendix A: ...", "Supplementary Material"
+    r"|^\s*[A-H](\.\d+)*\.?\s+[A-Z][A-Za-z]",  # "A Additional Details", "B.1 Datasets"
+)
+# Lines at the page edge that are never content: venue footers, licences, preprint notes.
+_EDGE_BOILERPLATE_RE = re.compile(
+    r"(^(in )?proceedings of\b|association for computational linguistics|^preprint\b|under review"
+    r"|^arxiv:|copyright|©|licen[cs]ed under|creative commons|^published as|^accepted (at|to)\b)",
+    re.IGNORECASE,
+)
+_PAGE_NUMBER_RE = re.compile(r"^\s*(page\s*)?[-–—]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—]?\s*(of\s*\d+)?\s*$", re.IGNORECASE)
+COMMON_PREFIXES = frozenset(
+    "pre post non multi self semi co cross anti inter intra sub super over under re de un bi tri "
+    "out well meta mid auto end top low high long short fine coarse large small state task".split()
+)
+_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+
+
+def normalize_ligatures(text: str) -> str:
+    """Expand typographic ligatures: "eﬃcient" → "efficient"."""
+    return _LIGATURE_RE.sub(lambda match: LIGATURES[match.group(0)], text)
+
+
+def is_caption(text: str) -> bool:
+    """A figure/table caption starts like "Figure 3:" or "Table 2." """
+    return bool(CAPTION_RE.match(text))
+
+
+def is_references_heading(text: str) -> bool:
+    return bool(REFERENCES_RE.match(text))
+
+
+def is_appendix_heading(text: str) -> bool:
+    return bool(APPENDIX_RE.match(text))
+
+
+def remove_headers_footers(pages: list[PdfPage], edge_lines: int = 2) -> list[PdfPage]:
+    """Drop running headers/footers and page numbers from every page (in place; returns ``pages``).
+
+    A line is a header or footer if it is among the ``edge_lines`` topmost or bottommost
+    lines of its page and either (a) its text, digits ignored, recurs at the edge of
+    several pages, (b) it is a bare page number, or (c) it is venue boilerplate.
+    """
+    edge_keys: list[set[str]] = []
+    for page in pages:
+        edge_keys.append({_edge_key(page.lines[i].text) for i in _edge_indices(page, edge_lines)})
+    recurring = Counter(key for keys in edge_keys for key in keys)
+    min_repeats = 2 if len(pages) <= 4 else 3
+    for page in pages:
+        drop = set()
+        for i in _edge_indices(page, edge_lines):
+            text = page.lines[i].text
+            if (
+                recurring[_edge_key(text)] >= min_repeats
+                or _PAGE_NUMBER_RE.match(text)
+                or _EDGE_BOILERPLATE_RE.search(text)
+            ):
+                drop.add(i)
+        page.lines = [line for i, line in enumerate(page.lines) if i not in drop]
+    return pages
+
+
+def _edge_indices(page: PdfPage, n: int) -> list[int]:
+    """Indices of the lines in the top and bottom ``n`` rows of the page."""
+    if not page.lines:
+        return []
+    by_top = sorted(range(len(page.lines)), key=lambda i: page.lines[i].top)
+    tops = sorted({round(page.lines[i].top) for i in by_top})
+    top_rows, bottom_rows = set(tops[:n]), set(tops[-n:])
+    edge_band = 0.12 * page.height  # never treat mid-page lines as headers on sparse pages
+    return [
+        i
+        for i in by_top
+        if (round(page.lines[i].top) in top_rows and page.lines[i].top < edge_band)
+        or (round(page.lines[i].top) in bottom_rows and page.lines[i].bottom > page.height - edge_band)
+    ]
+
+
+def _edge_key(text: str) -> str:
+    return re.sub(r"\d+", "#", text.lower()).strip()
+
+
+class WordCounts:
+    """How often each word and hyphenated compound occurs in a document (lower-cased).
+
+    Used to undo line-break hyphenation the way the author spells the word elsewhere.
+    """
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.counts: Counter[str] = Counter()
+        for text in texts:
+            for word in _WORD_RE.findall(text.lower()):
+                self.counts[word] += 1
+                if "-" in word:
+                    self.counts.update(part for part in word.split("-") if part)
+
+    def __getitem__(self, word: str) -> int:
+        return self.counts[word.lower()]
+
+
+def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
+    """Whether "head-" at a line end + "tail" at the next line's start is a real hyphen.
+
+    ``head`` is the whole word before the break ("left-to", "repre"), ``tail`` the
+    word after it. The document's own spelling decides when it has one; otherwise a
+    hyphen is kept when both sides are words on their own ("task-specific") or the
+    tail is a name or number ("BERT-Large", "GPT-2").
+    """
+    head_word, tail_word = head.strip(".,;:()[]\"'"), tail.strip(".,;:()[]\"'")
+    if not head_word or not tail_word:
+        return True
+    joined = counts[head_word + tail_word]
+    hyphenated = counts[f"{head_word}-{tail_word}"]
+    if joined or hyphenated:
+        return hyphenated > joined
+    last = head_word.split("-")[-1]
+    if tail_word[0].isupper() or tail_word[0].isdigit() or last[-1:].isdigit() or last.isupper():
+        return True
+    if "-" in head_word:  # "state-of-the-" + "art": already a compound
+        return True
+    tail_known = counts[tail_word] > 0
+    head_known = counts[last] > 0 or last.lower() in COMMON_PREFIXES
+    return tail_known and head_known and len(last) > 1
+
+
+def join_lines(lines: list[tuple[str, bool]], counts: WordCounts) -> str:
+    """Join a paragraph's lines, mending words hyphenated at line breaks.
+
+    Each item is (text, ends_with_break_hyphen).
+    """
+    text = ""
+    pending_hyphen = False
+    for line, hyphenated in lines:
+        line = line.strip()
+        if not text:
+            text = line
+        elif text.endswith("-") and pending_hyphen:
+            head = text[:-1].rsplit(" ", 1)[-1]
+            tail = line.split(" ", 1)[0]
+            text = text if keep_hyphen(head, tail, counts) else text[:-1]
+            text += line
+        else:
+            text += " " + line
+        pending_hyphen = hyphenated
+    return text

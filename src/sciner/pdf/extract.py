@@ -1,0 +1,296 @@
+"""Read the text layer of a PDF into lines with coordinates and fonts, using pypdfium2.
+
+PDFium gives us characters in content-stream order with their boxes and font sizes;
+we rebuild lines from geometry ourselves (a change of baseline, a jump backwards, or
+a gap wider than a table column's) because PDFium's own line breaks merge table
+cells and swallow line-end hyphens. Coordinates are turned top-down (``top`` grows
+down the page) so that sorting by ``top`` is reading order within a column.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sciner.errors import InputNotFoundError, PDFError
+
+# PDFium's marker for a hyphen it judged to be a line-break hyphen.
+_PDFIUM_HYPHEN = 0xFFFE
+_SOFT_HYPHEN = 0x00AD
+# Superscript glyphs that mark footnotes or affiliations rather than text.
+_MARKER_CHARS = set("0123456789*†‡§¶∗⋆♠♣♦♥#")
+_BOLD_NAME_HINTS = ("bold", "medi", "semibold", "demi", "black", "heavy", "cmbx")
+_REGULAR_NAME_HINTS = ("regu", "roman", "ital", "book", "light", "normal", "cmr", "cmmi", "cmsy")
+_MATH_FONT_PREFIXES = ("cmmi", "cmsy", "cmex", "msbm", "msam", "rsfs", "eufm", "stix", "mt2mi", "mt2sy")
+
+
+@dataclass
+class PdfLine:
+    """One line of text (or one cell of a table row) on a page.
+
+    ``hyphenated`` says the line ended with a hyphen at the line break, which
+    :mod:`sciner.pdf.clean` later decides to keep or join.
+    """
+
+    text: str
+    page: int
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    font_size: float
+    bold_share: float
+    hyphenated: bool = False
+    math_share: float = 0.0
+
+    @property
+    def bold(self) -> bool:
+        """Set in bold throughout (section headers), not just a bold run-in heading."""
+        return self.bold_share >= 0.9
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+@dataclass
+class PdfPage:
+    """The lines of one page, in content-stream order, and the page size in points."""
+
+    number: int
+    width: float
+    height: float
+    lines: list[PdfLine] = field(default_factory=list)
+
+
+@dataclass
+class _Glyph:
+    char: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    baseline: float
+    size: float
+    bold: bool
+    math: bool
+
+
+@dataclass
+class _LineBuilder:
+    """Accumulates glyphs sharing a baseline; tracks the dominant font to spot superscripts."""
+
+    glyphs: list[_Glyph] = field(default_factory=list)
+    baseline: float = 0.0
+    size: float = 0.0
+    x_end: float = 0.0
+    space_pending: list[int] = field(default_factory=list)
+
+    def add(self, glyph: _Glyph, space_before: bool) -> None:
+        if space_before and self.glyphs:
+            self.space_pending.append(len(self.glyphs))
+        if not self.glyphs or glyph.size > self.size * 1.15:
+            # A larger glyph sets the line's baseline: a line may start with a superscript.
+            self.baseline, self.size = glyph.baseline, glyph.size
+        self.glyphs.append(glyph)
+        self.x_end = max(self.x_end, glyph.x1)
+
+    def accepts(self, glyph: _Glyph, column_gap: float) -> bool:
+        if not self.glyphs:
+            return True
+        size = min(glyph.size, self.size)
+        same_baseline = abs(glyph.baseline - self.baseline) <= 0.35 * size
+        if not same_baseline and not self._is_script(glyph):
+            return False
+        gap = glyph.x0 - self.x_end
+        # Overlap is allowed: PDFium gives both letters of a ligature the ligature's box.
+        return -1.5 * size <= gap <= column_gap * max(glyph.size, self.size)
+
+    def _is_script(self, glyph: _Glyph) -> bool:
+        """A smaller glyph raised or lowered within the line (superscript, subscript)."""
+        small, big = (glyph, self) if glyph.size < self.size else (self, glyph)
+        if small.size > 0.85 * big.size:
+            return False
+        offset = self.baseline - glyph.baseline  # positive: the glyph sits higher
+        return -0.45 * big.size <= offset <= 0.75 * big.size
+
+    def finish(self, page: int) -> PdfLine | None:
+        if not self.glyphs:
+            return None
+        pieces: list[str] = []
+        spaces = set(self.space_pending)
+        kept: list[_Glyph] = []
+        for i, glyph in enumerate(self.glyphs):
+            if self._is_marker(i):
+                continue
+            if i in spaces and pieces and not pieces[-1].endswith(" "):
+                pieces.append(" ")
+            pieces.append(glyph.char)
+            kept.append(glyph)
+        text = "".join(pieces).strip()
+        if not text or not kept:
+            return None
+        hyphenated = text.endswith(("-", "\u00ad")) and len(text) > 1
+        if hyphenated:
+            text = text.rstrip("-\u00ad") + "-"
+        main = [g for g in kept if g.size >= 0.85 * self.size] or kept
+        return PdfLine(
+            text=text,
+            page=page,
+            x0=min(g.x0 for g in kept),
+            x1=max(g.x1 for g in kept),
+            top=min(g.top for g in main),
+            bottom=max(g.bottom for g in main),
+            font_size=round(self.size, 1),
+            bold_share=sum(g.bold for g in main) / len(main),
+            hyphenated=hyphenated,
+            math_share=sum(g.math for g in kept) / len(kept),
+        )
+
+    def _is_marker(self, i: int) -> bool:
+        """A raised footnote marker ("BERT¹", "Google†") is dropped; raised digits after a digit stay (10⁵)."""
+        glyph = self.glyphs[i]
+        if glyph.char not in _MARKER_CHARS or glyph.size > 0.85 * self.size:
+            return False
+        if self.baseline - glyph.baseline < 0.2 * self.size:
+            return False
+        prev = self.glyphs[i - 1] if i > 0 else None
+        if prev is not None and prev.size > 0.85 * self.size and prev.char.isdigit():
+            return False
+        return True
+
+
+def open_pdf(path: str | Path):
+    """Open ``path`` with PDFium, turning every way it can fail into a one-line :class:`PDFError`."""
+    import pypdfium2 as pdfium
+
+    path = Path(path)
+    if not path.exists():
+        raise InputNotFoundError(f"{path}: no such file")
+    if path.is_dir():
+        raise PDFError(f"{path}: is a directory, not a PDF")
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if not head:
+        raise PDFError(f"{path}: the file is empty")
+    if b"%PDF" not in head:
+        raise PDFError(f"{path}: not a PDF (no %PDF header)")
+    try:
+        document = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise PDFError(f"{path}: the PDF is encrypted (password-protected)") from None
+        raise PDFError(f"{path}: PDFium cannot read it ({exc})") from None
+    if len(document) == 0:
+        document.close()
+        raise PDFError(f"{path}: the PDF has no pages")
+    return document
+
+
+def read_pdf_pages(path: str | Path) -> list[PdfPage]:
+    """Every page of ``path`` as lines in content-stream order.
+
+    Raises :class:`PDFError` for files that are not PDFs, are encrypted, or have no
+    text layer (scanned images).
+    """
+    document = open_pdf(path)
+    try:
+        pages = [_read_page(document[i], i) for i in range(len(document))]
+    finally:
+        document.close()
+    n_chars = sum(len(line.text) for page in pages for line in page.lines)
+    if n_chars < 20 * len(pages):
+        raise PDFError(f"{path}: no text layer (a scanned PDF? run OCR first)")
+    return pages
+
+
+def _read_page(page, number: int, column_gap: float = 1.6) -> PdfPage:
+    """Rebuild the lines of one page from PDFium's characters.
+
+    ``column_gap`` (in font sizes) is the widest horizontal gap kept inside one line:
+    wider gaps separate table cells or columns.
+    """
+    import pypdfium2.raw as raw
+
+    width, height = page.get_size()
+    textpage = page.get_textpage()
+    handle = textpage.raw
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    origin_x, origin_y = ctypes.c_double(), ctypes.c_double()
+    name = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    result = PdfPage(number=number, width=width, height=height)
+    builder = _LineBuilder()
+    space_pending = False
+    font_cache: dict[bytes, tuple[bool, bool]] = {}
+
+    def flush() -> None:
+        nonlocal builder
+        line = builder.finish(number)
+        if line is not None:
+            result.lines.append(line)
+        builder = _LineBuilder()
+
+    for k in range(raw.FPDFText_CountChars(handle)):
+        code = raw.FPDFText_GetUnicode(handle, k)
+        if code in (13, 10):
+            continue
+        if code == 32 or code == 0xA0 or code == 9:
+            space_pending = True
+            continue
+        angle = raw.FPDFText_GetCharAngle(handle, k)
+        if 0.05 < angle < 6.23:  # rotated text: the arXiv side stamp, rotated table labels
+            continue
+        if raw.FPDFText_IsGenerated(handle, k):
+            continue
+        raw.FPDFText_GetCharBox(handle, k, left, right, bottom, top)
+        raw.FPDFText_GetCharOrigin(handle, k, origin_x, origin_y)
+        size = raw.FPDFText_GetFontSize(handle, k)
+        raw.FPDFText_GetFontInfo(handle, k, name, 128, flags)
+        font = name.value
+        if font not in font_cache:
+            font_cache[font] = _font_traits(font, raw.FPDFText_GetFontWeight(handle, k))
+        bold, math = font_cache[font]
+        is_hyphen = code in (_PDFIUM_HYPHEN, _SOFT_HYPHEN) or raw.FPDFText_IsHyphen(handle, k)
+        char = "-" if is_hyphen else chr(code)
+        glyph = _Glyph(
+            char=char,
+            x0=left.value,
+            x1=right.value,
+            top=height - top.value,
+            bottom=height - bottom.value,
+            baseline=height - origin_y.value,
+            size=size if size > 0 else 1.0,
+            bold=bold,
+            math=math,
+        )
+        if not builder.accepts(glyph, column_gap):
+            flush()
+            space_pending = False
+        builder.add(glyph, space_pending)
+        space_pending = False
+    flush()
+    textpage.close()
+    page.close()
+    return result
+
+
+def _font_traits(font_name: bytes, weight: int) -> tuple[bool, bool]:
+    """(bold, math) for a font, from its name ("NimbusRomNo9L-Medi", "CMMI10") and weight.
+
+    The name wins: PDFium reports a weight of 695 for some Times-Roman fonts.
+    """
+    lowered = font_name.decode("latin-1").lower().split("+")[-1]
+    if any(hint in lowered for hint in _BOLD_NAME_HINTS):
+        bold = True
+    elif any(hint in lowered for hint in _REGULAR_NAME_HINTS):
+        bold = False
+    else:
+        bold = weight >= 700
+    math = lowered.startswith(_MATH_FONT_PREFIXES) or "math" in lowered
+    return bold, math

@@ -1,0 +1,130 @@
+"""Page layout: the body font, the columns of a page, and reading order.
+
+ACL-style papers set two columns; a line belongs to the left or right column, or
+spans both (title, wide figures and their captions). Reading order is band by band
+from the top: within a band between spanning lines, the whole left column, then the
+whole right column.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from sciner.pdf.extract import PdfLine, PdfPage
+
+LEFT, RIGHT, SPANNING = 0, 1, -1
+
+
+@dataclass(frozen=True)
+class ColumnBox:
+    """The horizontal extent of a column's body text on one page."""
+
+    x0: float
+    x1: float
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+
+@dataclass
+class OrderedLine:
+    """A line with its place in the layout: which column, and that column's extent."""
+
+    line: PdfLine
+    column: int
+    box: ColumnBox
+
+    def __getattr__(self, name: str):
+        # Reads through to the line's own fields (text, x0, top, font_size, ...).
+        return getattr(self.line, name)
+
+
+def body_font_size(pages: list[PdfPage]) -> float:
+    """The font size of most characters: the size of body text."""
+    counts: Counter[float] = Counter()
+    for page in pages:
+        for line in page.lines:
+            counts[round(line.font_size * 2) / 2] += len(line.text)
+    return counts.most_common(1)[0][0] if counts else 10.0
+
+
+def order_page(page: PdfPage, body_size: float) -> list[OrderedLine]:
+    """The lines of ``page`` in reading order, each tagged with its column."""
+    lines = [line for line in page.lines if line.text.strip()]
+    if not lines:
+        return []
+    middle = _gutter(lines, page.width, body_size)
+    if middle is None:
+        box = _column_box(lines, body_size)
+        return [OrderedLine(line, LEFT, box) for line in _rows_in_order(lines)]
+    columns = {line_id: _column_of(line, middle, page.width) for line_id, line in enumerate(lines)}
+    boxes = {
+        side: _column_box([line for i, line in enumerate(lines) if columns[i] == side], body_size)
+        for side in (LEFT, RIGHT)
+    }
+    full = ColumnBox(boxes[LEFT].x0, boxes[RIGHT].x1)
+    ordered: list[OrderedLine] = []
+    band: list[int] = []
+
+    def flush_band() -> None:
+        for side in (LEFT, RIGHT):
+            side_lines = [lines[i] for i in band if columns[i] == side]
+            ordered.extend(OrderedLine(line, side, boxes[side]) for line in _rows_in_order(side_lines))
+        band.clear()
+
+    for i in sorted(range(len(lines)), key=lambda i: lines[i].top):
+        if columns[i] == SPANNING:
+            flush_band()
+            ordered.append(OrderedLine(lines[i], SPANNING, full))
+        else:
+            band.append(i)
+    flush_band()
+    return ordered
+
+
+def _gutter(lines: list[PdfLine], page_width: float, body_size: float) -> float | None:
+    """The x of the gap between two columns, or None for a one-column page."""
+    body = [line for line in lines if abs(line.font_size - body_size) <= 1.0 and line.width > 4 * body_size]
+    if len(body) < 6:
+        return None
+    middle = page_width / 2
+    left = sum(1 for line in body if line.x1 <= middle + 0.02 * page_width)
+    right = sum(1 for line in body if line.x0 >= middle - 0.02 * page_width)
+    crossing = len(body) - left - right
+    if left >= 3 and right >= 3 and crossing < 0.5 * (left + right):
+        return middle
+    return None
+
+
+def _column_of(line: PdfLine, middle: float, page_width: float) -> int:
+    """LEFT, RIGHT, or SPANNING when a line reaches well into both columns."""
+    reach = 0.08 * page_width
+    if line.x0 < middle - reach and line.x1 > middle + reach:
+        return SPANNING
+    return LEFT if (line.x0 + line.x1) / 2 < middle else RIGHT
+
+
+def _column_box(lines: list[PdfLine], body_size: float) -> ColumnBox:
+    """Left and right edges of a column, from its body-size lines (robust to stray wide lines)."""
+    body = [line for line in lines if abs(line.font_size - body_size) <= 1.0] or lines
+    if not body:
+        return ColumnBox(0.0, 1.0)
+    x0s = sorted(line.x0 for line in body)
+    x1s = sorted(line.x1 for line in body)
+    return ColumnBox(x0s[len(x0s) // 10], x1s[(len(x1s) * 9) // 10])
+
+
+def _rows_in_order(lines: list[PdfLine]) -> list[PdfLine]:
+    """Top to bottom; pieces of one row (table cells) left to right."""
+    ordered: list[PdfLine] = []
+    row: list[PdfLine] = []
+    for line in sorted(lines, key=lambda line: line.top):
+        if row and line.top - row[0].top > 0.4 * min(line.font_size, row[0].font_size):
+            ordered.extend(sorted(row, key=lambda line: line.x0))
+            row = []
+        row.append(line)
+    ordered.extend(sorted(row, key=lambda line: line.x0))
+    return ordered
+

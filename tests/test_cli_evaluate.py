@@ -1,0 +1,215 @@
+"""`sciner evaluate` and `sciner compare` end to end, through a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GOLD = """\
+We\tO
+fine-tune\tO
+BERT\tB-MethodName
+on\tO
+SQuAD\tB-DatasetName
+v1.1\tI-DatasetName
+.\tO
+
+Accuracy\tB-MetricName
+is\tO
+91.2\tB-MetricValue
+on\tO
+question\tB-TaskName
+answering\tI-TaskName
+"""
+
+# One MethodName right, the dataset cut short, the metric missed, the task right, one false TaskName.
+PRED = """\
+We\tO
+fine-tune\tO
+BERT\tB-MethodName
+on\tO
+SQuAD\tB-DatasetName
+v1.1\tO
+.\tO
+
+Accuracy\tO
+is\tO
+91.2\tB-MetricValue
+on\tB-TaskName
+question\tB-TaskName
+answering\tI-TaskName
+"""
+
+TRAIN = "BERT\tB-MethodName\nis\tO\ngood\tO\n"
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sciner", *map(str, args)], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    paths = {"gold": tmp_path / "gold.conll", "pred": tmp_path / "pred.conll", "train": tmp_path / "train.conll"}
+    paths["gold"].write_text(GOLD, encoding="utf-8")
+    paths["pred"].write_text(PRED, encoding="utf-8")
+    paths["train"].write_text(TRAIN, encoding="utf-8")
+    return paths
+
+
+def test_evaluate_json(files):
+    result = run("evaluate", files["gold"], files["pred"], "--json", "--train", files["train"])
+    assert result.returncode == 0, result.stderr
+    d = json.loads(result.stdout)
+    assert set(d) == {"micro", "macro", "per_type", "analysis"}
+    # gold 5 entities, predicted 5, correct 3 (BERT, 91.2, question answering)
+    assert d["micro"] == {"precision": 0.6, "recall": 0.6, "f1": pytest.approx(0.6)}
+    assert d["per_type"]["MethodName"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "support": 1}
+    assert d["per_type"]["TaskName"] == {"precision": 0.5, "recall": 1.0, "f1": pytest.approx(2 / 3), "support": 1}
+    assert d["per_type"]["MetricName"]["support"] == 1 and d["per_type"]["MetricName"]["recall"] == 0.0
+    assert d["macro"]["f1"] == pytest.approx((1 + 0 + 1 + 2 / 3 + 0) / 5)
+    analysis = d["analysis"]
+    assert set(analysis["by_length"]) == {"1", "2", "3", "4+"}
+    assert analysis["by_length"]["2"]["support"] == 2  # SQuAD v1.1, question answering
+    assert set(analysis["by_casing"]) == {"lower", "capitalised", "all_caps", "contains_digit"}
+    assert analysis["by_casing"]["contains_digit"]["support"] == 2  # SQuAD v1.1, 91.2
+    assert analysis["by_training"]["seen"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "support": 1}
+    assert analysis["by_training"]["unseen"]["support"] == 4
+
+
+def test_evaluate_table(files):
+    result = run("evaluate", files["gold"], files["pred"])
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "2 paragraphs, 13 tokens" in lines
+    header = next(l for l in lines if l.startswith("entity type"))
+    assert header.split() == ["entity", "type", "precision", "recall", "f1", "support"]
+    method = next(l for l in lines if l.startswith("MethodName"))
+    assert method.split() == ["MethodName", "1.0000", "1.0000", "1.0000", "1"]
+    micro = next(l for l in lines if l.startswith("micro avg"))
+    assert micro.split()[2:] == ["0.6000", "0.6000", "0.6000", "5"]
+    assert len(method) == len(micro) == len(header)  # aligned columns
+    assert any(l.startswith("by casing") for l in lines)
+    assert not any(l.startswith("by presence in the training file") for l in lines)
+
+
+def test_evaluate_conlleval(files):
+    result = run("evaluate", files["gold"], files["pred"], "--format", "conlleval")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "processed 13 tokens with 5 phrases; found: 5 phrases; correct: 3."
+    assert lines[1] == "accuracy:  76.92%; precision:  60.00%; recall:  60.00%; FB1:  60.00"
+    assert lines[2] == "      DatasetName: precision:   0.00%; recall:   0.00%; FB1:   0.00  1"
+    assert "         TaskName: precision:  50.00%; recall: 100.00%; FB1:  66.67  2" in lines
+
+
+def test_evaluate_reads_jsonl_predictions(files, tmp_path):
+    from sciner.formats.conll import read_conll
+    from sciner.formats.jsonl import write_jsonl
+
+    jsonl = tmp_path / "pred.jsonl"
+    write_jsonl(read_conll(files["pred"]), jsonl)
+    from_conll = json.loads(run("evaluate", files["gold"], files["pred"], "--json").stdout)
+    from_jsonl = json.loads(run("evaluate", files["gold"], jsonl, "--json").stdout)
+    assert from_jsonl == from_conll
+
+
+def test_stray_i_is_read_as_an_entity_start(files, tmp_path):
+    stray = tmp_path / "stray.conll"
+    stray.write_text(GOLD.replace("BERT\tB-MethodName", "BERT\tI-MethodName"), encoding="utf-8")
+    d = json.loads(run("evaluate", files["gold"], stray, "--json").stdout)
+    assert d["micro"]["f1"] == 1.0
+
+
+def test_compare_json(files, tmp_path):
+    result = run("compare", files["gold"], files["gold"], files["pred"], "--json", "--samples", "200", "--seed", "1")
+    assert result.returncode == 0, result.stderr
+    d = json.loads(result.stdout)
+    assert set(d) == {"delta", "ci95", "p_value", "per_type"}
+    assert d["delta"] == pytest.approx(1.0 - 0.6)
+    assert len(d["ci95"]) == 2 and d["ci95"][0] <= d["delta"] <= d["ci95"][1]
+    assert 0.0 <= d["p_value"] <= 1.0
+    assert d["per_type"]["MethodName"]["delta"] == 0.0
+    again = run("compare", files["gold"], files["gold"], files["pred"], "--json", "--samples", "200", "--seed", "1")
+    assert json.loads(again.stdout) == d
+
+
+def test_compare_table(files):
+    result = run("compare", files["gold"], files["pred"], files["pred"], "--samples", "50")
+    assert result.returncode == 0, result.stderr
+    micro = next(l for l in result.stdout.splitlines() if l.startswith("micro"))
+    assert micro.split() == ["micro", "0.6000", "0.6000", "+0.0000", "[", "+0.0000,", "+0.0000]", "1.0000"]
+
+
+def test_help_mentions_stray_i_and_ends_with_an_example():
+    for verb in ("evaluate", "compare"):
+        result = run(verb, "--help")
+        assert result.returncode == 0
+        text = " ".join(result.stdout.split())
+        assert "stray I-" in text
+        assert f"Example: sciner {verb} " in text
+
+
+# -- bad input: one line on stderr, no traceback, a distinct exit code ------------------------------
+
+
+def assert_user_error(result: subprocess.CompletedProcess[str], code: str, exit_code: int, *fragments: str) -> None:
+    assert result.returncode == exit_code, (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"error[{code}]: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+    assert result.stdout == ""
+
+
+def test_wrong_column_count(files, tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text(PRED.replace("is\tO", "is\tO\textra"), encoding="utf-8")
+    assert_user_error(run("evaluate", files["gold"], bad), "E001", 3, f"{bad}:10:", "found 3 columns")
+
+
+def test_unknown_tag(files, tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text(PRED.replace("B-MetricValue", "B-Metric"), encoding="utf-8")
+    assert_user_error(run("evaluate", files["gold"], bad), "E001", 3, f"{bad}:11:", "unknown tag 'B-Metric'")
+
+
+def test_invalid_utf8(files, tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_bytes(PRED.replace("We\t", "Caf\u00e9\t").encode("latin-1"))
+    assert_user_error(run("evaluate", bad, files["pred"]), "E001", 3, f"{bad}:1:", "invalid UTF-8")
+
+
+def test_token_mismatch_names_paragraph_and_token(files, tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text(PRED.replace("91.2\t", "91.3\t"), encoding="utf-8")
+    assert_user_error(
+        run("evaluate", files["gold"], bad), "E002", 4, f"{bad}:9: paragraph 2, token 2", "'91.3'", "'91.2'"
+    )
+    # compare checks each system against gold
+    assert_user_error(run("compare", files["gold"], files["pred"], bad), "E002", 4, "paragraph 2, token 2")
+
+
+def test_paragraph_count_mismatch(files, tmp_path):
+    short = tmp_path / "short.conll"
+    short.write_text(PRED.split("\n\n")[0] + "\n", encoding="utf-8")
+    assert_user_error(run("evaluate", files["gold"], short), "E002", 4, "has 1 paragraphs", "has 2")
+
+
+def test_missing_file(files, tmp_path):
+    missing = tmp_path / "missing.conll"
+    assert_user_error(run("evaluate", files["gold"], missing), "E007", 8, f"{missing}: no such file")
+    assert_user_error(run("compare", missing, files["gold"], files["pred"]), "E007", 8, "no such file")
+
+
+def test_untagged_paragraph_text_is_refused(files, tmp_path):
+    text = tmp_path / "pred.txt"
+    text.write_text("We fine-tune BERT on SQuAD v1.1 .\n", encoding="utf-8")
+    assert_user_error(run("evaluate", files["gold"], text), "E001", 3, f"{text}:1:", "columns")

@@ -1,0 +1,124 @@
+"""Pretrain a tiny BERT for a few dozen steps: the loss falls, and --resume continues exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel
+
+from sciner.errors import ConfigError
+from sciner.pretrain.config import PretrainConfig, load_pretrain_config, resolve_encoder
+from sciner.pretrain.loop import pretrain, read_loss_curve
+
+METHODS = ["BERT", "RoBERTa", "a BiLSTM-CRF tagger", "SpanBERT", "XLNet", "ELECTRA"]
+DATASETS = ["SQuAD", "CoNLL-2003", "OntoNotes", "MNLI", "SciERC", "TACRED"]
+METRICS = ["F1", "accuracy", "exact match", "BLEU"]
+
+
+def write_corpus(folder: Path) -> Path:
+    """Forty-eight short template paragraphs: easy to learn, so a few steps visibly lower the loss."""
+    folder.mkdir()
+    lines = []
+    for i in range(48):
+        m, d, s = METHODS[i % 6], DATASETS[(i // 6) % 6], METRICS[i % 4]
+        lines.append(
+            f"We fine-tune {m} on {d} with a learning rate of 2e-5 and a batch size of 32. "
+            f"It reaches {80 + i % 10}.{i % 7} {s} on the {d} test set, better than the previous model."
+        )
+    (folder / "corpus.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny_encoder(tmp_path_factory) -> Path:
+    """A 2-layer, 32-wide BERT with the MiniLM vocabulary, saved like any HF folder."""
+    folder = tmp_path_factory.mktemp("tiny-encoder")
+    tokenizer = AutoTokenizer.from_pretrained(resolve_encoder("all-MiniLM-L6-v2"))
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, max_position_embeddings=64,
+    )
+    BertModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def config(tiny_encoder: Path, raw: Path, out: Path, **changes) -> PretrainConfig:
+    cfg = PretrainConfig(
+        encoder=str(tiny_encoder), raw_data=str(raw), output_dir=str(out), steps=30, seq_len=32,
+        batch_size=4, lr=3e-3, warmup_steps=3, checkpoint_every=10, log_every=5, min_segment_words=4,
+        pool_batches=4, seed=7, num_threads=1, sbo_position_dim=16,
+    )
+    for key, value in changes.items():
+        setattr(cfg, key, value)
+    return cfg
+
+
+def test_loss_falls_and_the_encoder_is_saved(tmp_path, tiny_encoder):
+    raw = write_corpus(tmp_path / "raw")
+    folder = pretrain(config(tiny_encoder, raw, tmp_path / "run"), progress=False)
+    curve = read_loss_curve(tmp_path / "run")
+    assert [row["step"] for row in curve] == [5, 10, 15, 20, 25, 30]
+    assert curve[-1]["loss"] < curve[0]["loss"] - 2.0, curve
+    assert curve[-1]["mlm"] < curve[0]["mlm"] and curve[-1]["sbo"] < curve[0]["sbo"]
+    for row in curve:
+        assert row["loss"] == pytest.approx(row["mlm"] + row["sbo"], abs=2e-3)
+    # The result loads as a plain HF encoder, with its tokenizer and a note of its making.
+    encoder = AutoModel.from_pretrained(folder)
+    assert encoder.config.hidden_size == 32
+    assert AutoTokenizer.from_pretrained(folder).mask_token == "[MASK]"
+    assert json.loads((folder / "sciner_pretrain.json").read_text())["steps"] == 30
+    before = AutoModel.from_pretrained(tiny_encoder).state_dict()
+    after = encoder.state_dict()
+    key = "encoder.layer.0.attention.self.query.weight"
+    assert not torch.equal(before[key], after[key])
+    # Frozen word embeddings (the default) are left exactly as they were.
+    key = "embeddings.word_embeddings.weight"
+    assert torch.equal(before[key], after[key])
+
+
+def test_resume_continues_exactly_where_it_stopped(tmp_path, tiny_encoder):
+    raw = write_corpus(tmp_path / "raw")
+    straight = pretrain(config(tiny_encoder, raw, tmp_path / "straight"), progress=False)
+
+    cfg = config(tiny_encoder, raw, tmp_path / "interrupted")
+    assert pretrain(cfg, progress=False, stop_after=20) is None
+    assert [row["step"] for row in read_loss_curve(cfg.output_dir)] == [5, 10, 15, 20]
+    with pytest.raises(ConfigError):
+        pretrain(cfg, progress=False)  # an existing checkpoint is never overwritten silently
+    with pytest.raises(ConfigError):
+        pretrain(config(tiny_encoder, raw, tmp_path / "interrupted", seed=8), resume=True, progress=False)
+    resumed = pretrain(cfg, resume=True, progress=False)
+
+    curve_a = read_loss_curve(tmp_path / "straight")
+    curve_b = read_loss_curve(tmp_path / "interrupted")
+    assert [r["step"] for r in curve_b] == [5, 10, 15, 20, 25, 30]
+    assert [r["loss"] for r in curve_b] == pytest.approx([r["loss"] for r in curve_a], abs=1e-3)
+    a = AutoModel.from_pretrained(straight).state_dict()
+    b = AutoModel.from_pretrained(resumed).state_dict()
+    for key in a:
+        assert torch.allclose(a[key], b[key], atol=1e-5), key
+
+
+def test_config_file_and_overrides(tmp_path):
+    path = tmp_path / "pretrain.toml"
+    path.write_text('steps = 50\nseq_len = 64\nencoder = "all-MiniLM-L6-v2"\n', encoding="utf-8")
+    cfg = load_pretrain_config(path, ["batch_size=8", "lr=5e-5", "freeze_word_embeddings=false"])
+    assert (cfg.steps, cfg.seq_len, cfg.batch_size, cfg.lr, cfg.freeze_word_embeddings) == (50, 64, 8, 5e-5, False)
+    for bad in (["nope=1"], ["steps=abc"], ["steps"], ["lr=true"]):
+        with pytest.raises(ConfigError):
+            load_pretrain_config(path, bad)
+    (tmp_path / "table.toml").write_text("[pretrain]\nsteps = 7\n", encoding="utf-8")
+    assert load_pretrain_config(tmp_path / "table.toml").steps == 7
+    with pytest.raises(ConfigError):
+        load_pretrain_config(tmp_path / "missing.toml")
+
+
+def test_shipped_example_config_loads():
+    example = Path(__file__).resolve().parents[1] / "configs" / "pretrain.toml"
+    cfg = load_pretrain_config(example)
+    assert cfg.mask_ratio == 0.15 and cfg.geometric_p == 0.2 and cfg.max_span_words == 10
