@@ -50,8 +50,10 @@ def tiny_encoder(tmp_path_factory) -> Path:
 def config(tiny_encoder: Path, raw: Path, out: Path, **changes) -> PretrainConfig:
     cfg = PretrainConfig(
         encoder=str(tiny_encoder), raw_data=str(raw), output_dir=str(out), steps=30, seq_len=32,
-        batch_size=4, lr=3e-3, warmup_steps=3, checkpoint_every=10, log_every=5, min_segment_words=4,
+        batch_size=4, lr=5e-3, warmup_steps=3, checkpoint_every=10, log_every=5, min_segment_words=4,
         pool_batches=4, seed=7, num_threads=1, sbo_position_dim=16,
+        # A random tiny model learns mostly through its embeddings; the real run freezes them.
+        freeze_word_embeddings=False,
     )
     for key, value in changes.items():
         setattr(cfg, key, value)
@@ -74,11 +76,19 @@ def test_loss_falls_and_the_encoder_is_saved(tmp_path, tiny_encoder):
     assert json.loads((folder / "sciner_pretrain.json").read_text())["steps"] == 30
     before = AutoModel.from_pretrained(tiny_encoder).state_dict()
     after = encoder.state_dict()
-    key = "encoder.layer.0.attention.self.query.weight"
-    assert not torch.equal(before[key], after[key])
-    # Frozen word embeddings (the default) are left exactly as they were.
+    for key in ("encoder.layer.0.attention.self.query.weight", "embeddings.word_embeddings.weight"):
+        assert not torch.equal(before[key], after[key])
+
+
+def test_frozen_word_embeddings_stay_exactly_as_they_were(tmp_path, tiny_encoder):
+    raw = write_corpus(tmp_path / "raw")
+    cfg = config(tiny_encoder, raw, tmp_path / "run", steps=3, freeze_word_embeddings=True)
+    before = AutoModel.from_pretrained(tiny_encoder).state_dict()
+    after = AutoModel.from_pretrained(pretrain(cfg, progress=False)).state_dict()
     key = "embeddings.word_embeddings.weight"
     assert torch.equal(before[key], after[key])
+    key = "encoder.layer.1.output.dense.weight"
+    assert not torch.equal(before[key], after[key])
 
 
 def test_resume_continues_exactly_where_it_stopped(tmp_path, tiny_encoder):

@@ -85,7 +85,11 @@ class Tagger:
             raise ModelError(f"{directory}: weights do not match the model ({really_missing[:3]} {unexpected[:3]})")
         model.eval()
         if quantize:
-            model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+            import warnings
+
+            with warnings.catch_warnings():  # torch marks eager dynamic quantization deprecated; it still works
+                warnings.simplefilter("ignore")
+                model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
         return cls(model, meta, directory)
 
     def tag(

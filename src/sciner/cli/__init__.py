@@ -14,6 +14,10 @@ from sciner.errors import ScinerError
 # Importing a verb module registers its command(s) on ``app``.
 from sciner.cli import evaluate_cmd  # noqa: F401,E402
 from sciner.cli import train_cmd  # noqa: F401,E402
+from sciner.cli import predict_cmd  # noqa: F401,E402
+from sciner.cli import data_cmd  # noqa: F401,E402
+from sciner.cli import pretrain_cmd  # noqa: F401,E402
+from sciner.cli import ngrams_cmd  # noqa: F401,E402
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ _LIGATURE_RE = re.compile("|".join(LIGATURES))
 CAPTION_RE = re.compile(r"^\s*(figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+(\.\d+)?\s*[:.|]", re.IGNORECASE)
 REFERENCES_RE = re.compile(r"^\s*(\d+\.?\s+)?(references|bibliography|literature cited|reference list)\s*$", re.IGNORECASE)
 APPENDIX_RE = re.compile(
-    r"^\s*(appendix|appendices|supplementary|supplemental)\b"  # "Appendix A: ...", "Supplementary Material"
+    r"^\s*(?i:appendix|appendices|supplementary|supplemental)\b"  # "Appendix A: ...", "Supplementary Material"
     r"|^\s*[A-H](\.\d+)*\.?\s+[A-Z][A-Za-z]",  # "A Additional Details", "B.1 Datasets"
 )
 # Lines at the page edge that are never content: venue footers, licences, preprint notes.
@@ -45,6 +45,7 @@ COMMON_PREFIXES = frozenset(
     "out well meta mid auto end top low high long short fine coarse large small state task".split()
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+_URL_RE = re.compile(r"(https?://|www\.)\S*|\S+\.(com|org|net|io|edu)\b\S*|\S+@\S+")
 
 
 def normalize_ligatures(text: str) -> str:
@@ -120,7 +121,7 @@ class WordCounts:
     def __init__(self, texts: Iterable[str]) -> None:
         self.counts: Counter[str] = Counter()
         for text in texts:
-            for word in _WORD_RE.findall(text.lower()):
+            for word in _WORD_RE.findall(_URL_RE.sub(" ", text.lower())):
                 self.counts[word] += 1
                 if "-" in word:
                     self.counts.update(part for part in word.split("-") if part)

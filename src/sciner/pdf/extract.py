@@ -43,6 +43,8 @@ class PdfLine:
     bold_share: float
     hyphenated: bool = False
     math_share: float = 0.0
+    wide_gaps: int = 0
+    marker_start: bool = False
 
     @property
     def bold(self) -> bool:
@@ -125,10 +127,13 @@ class _LineBuilder:
         pieces: list[str] = []
         spaces = set(self.space_pending)
         kept: list[_Glyph] = []
+        marker_start = False
         for i, glyph in enumerate(self.glyphs):
             if self._is_marker(i):
+                marker_start = marker_start or not kept
                 continue
-            if i in spaces and pieces and not pieces[-1].endswith(" "):
+            space = i in spaces or (kept and self._script_boundary(kept[-1], glyph))
+            if space and pieces and not pieces[-1].endswith(" "):
                 pieces.append(" ")
             pieces.append(glyph.char)
             kept.append(glyph)
@@ -139,6 +144,8 @@ class _LineBuilder:
         if hyphenated:
             text = text.rstrip("-\u00ad") + "-"
         main = [g for g in kept if g.size >= 0.85 * self.size] or kept
+        # Gaps wider than a justified space separate table cells.
+        wide_gaps = sum(1 for a, b in zip(kept, kept[1:]) if b.x0 - a.x1 > 1.2 * self.size)
         return PdfLine(
             text=text,
             page=page,
@@ -150,7 +157,21 @@ class _LineBuilder:
             bold_share=sum(g.bold for g in main) / len(main),
             hyphenated=hyphenated,
             math_share=sum(g.math for g in kept) / len(kept),
+            wide_gaps=wide_gaps,
+            marker_start=marker_start,
         )
+
+    def _script_boundary(self, before: _Glyph, after: _Glyph) -> bool:
+        """Entering or leaving a sub/superscript between two alphanumerics: "BERT|BASE", "A|ij".
+
+        Other extractors (and the task's inputs) split these into separate tokens.
+        """
+        if not (before.char.isalnum() and after.char.isalnum()):
+            return False
+        return self._is_scripted(before) != self._is_scripted(after)
+
+    def _is_scripted(self, glyph: _Glyph) -> bool:
+        return glyph.size <= 0.85 * self.size and abs(glyph.baseline - self.baseline) > 0.1 * self.size
 
     def _is_marker(self, i: int) -> bool:
         """A raised footnote marker ("BERT¹", "Google†") is dropped; raised digits after a digit stay (10⁵)."""
@@ -209,11 +230,12 @@ def read_pdf_pages(path: str | Path) -> list[PdfPage]:
     return pages
 
 
-def _read_page(page, number: int, column_gap: float = 1.6) -> PdfPage:
+def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     """Rebuild the lines of one page from PDFium's characters.
 
-    ``column_gap`` (in font sizes) is the widest horizontal gap kept inside one line:
-    wider gaps separate table cells or columns.
+    ``column_gap`` (in font sizes) is the widest horizontal gap kept inside one line;
+    wider gaps separate columns. Justified lines can hold gaps of two font sizes, so
+    table cells stay on one line and are told apart later by ``wide_gaps``.
     """
     import pypdfium2.raw as raw
 

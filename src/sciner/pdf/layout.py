@@ -35,9 +35,12 @@ class OrderedLine:
     line: PdfLine
     column: int
     box: ColumnBox
+    page_height: float
 
     def __getattr__(self, name: str):
         # Reads through to the line's own fields (text, x0, top, font_size, ...).
+        if name == "line":  # not set yet (copy, pickle): avoid infinite recursion
+            raise AttributeError(name)
         return getattr(self.line, name)
 
 
@@ -58,8 +61,9 @@ def order_page(page: PdfPage, body_size: float) -> list[OrderedLine]:
     middle = _gutter(lines, page.width, body_size)
     if middle is None:
         box = _column_box(lines, body_size)
-        return [OrderedLine(line, LEFT, box) for line in _rows_in_order(lines)]
+        return [OrderedLine(line, LEFT, box, page.height) for line in _rows_in_order(lines)]
     columns = {line_id: _column_of(line, middle, page.width) for line_id, line in enumerate(lines)}
+    _extend_spanning_paragraphs(lines, columns)
     boxes = {
         side: _column_box([line for i, line in enumerate(lines) if columns[i] == side], body_size)
         for side in (LEFT, RIGHT)
@@ -71,13 +75,13 @@ def order_page(page: PdfPage, body_size: float) -> list[OrderedLine]:
     def flush_band() -> None:
         for side in (LEFT, RIGHT):
             side_lines = [lines[i] for i in band if columns[i] == side]
-            ordered.extend(OrderedLine(line, side, boxes[side]) for line in _rows_in_order(side_lines))
+            ordered.extend(OrderedLine(line, side, boxes[side], page.height) for line in _rows_in_order(side_lines))
         band.clear()
 
     for i in sorted(range(len(lines)), key=lambda i: lines[i].top):
         if columns[i] == SPANNING:
             flush_band()
-            ordered.append(OrderedLine(lines[i], SPANNING, full))
+            ordered.append(OrderedLine(lines[i], SPANNING, full, page.height))
         else:
             band.append(i)
     flush_band()
@@ -104,6 +108,25 @@ def _column_of(line: PdfLine, middle: float, page_width: float) -> int:
     if line.x0 < middle - reach and line.x1 > middle + reach:
         return SPANNING
     return LEFT if (line.x0 + line.x1) / 2 < middle else RIGHT
+
+
+def _extend_spanning_paragraphs(lines: list[PdfLine], columns: dict[int, int]) -> None:
+    """The short last line of a full-width caption is full-width too, though it fits in a column."""
+    for below in sorted(range(len(lines)), key=lambda i: lines[i].top):
+        if columns[below] == SPANNING:
+            continue
+        b = lines[below]
+        columns[below] = next(
+            (
+                SPANNING
+                for above, a in enumerate(lines)
+                if columns[above] == SPANNING
+                and abs(a.x0 - b.x0) <= 2.0
+                and abs(a.font_size - b.font_size) <= 0.5
+                and 0 < b.top - a.top <= 1.5 * a.font_size
+            ),
+            columns[below],
+        )
 
 
 def _column_box(lines: list[PdfLine], body_size: float) -> ColumnBox:

@@ -139,8 +139,8 @@ def load_pretrain_config(path: str | Path | None, overrides: list[str] = ()) -> 
         if not eq:
             raise ConfigError(f"--set {item!r}: expected key=value")
         set_value(cfg, key.strip(), value.strip())
-    if cfg.seq_len < 8 or cfg.batch_size < 1 or cfg.steps < 1:
-        raise ConfigError("seq_len must be >= 8, batch_size and steps >= 1")
+    if cfg.seq_len < 8 or min(cfg.batch_size, cfg.steps, cfg.checkpoint_every, cfg.log_every, cfg.num_threads) < 1:
+        raise ConfigError("seq_len must be >= 8; batch_size, steps, checkpoint_every, log_every, num_threads >= 1")
     return cfg
 
 

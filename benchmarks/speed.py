@@ -1,0 +1,79 @@
+"""Speed and memory of `sciner predict` against transformers' token-classification pipeline.
+
+Both run as whole processes over the same file, on the same encoder (all-MiniLM-L6-v2) and
+the same number of threads; tokens/s counts the file's tokens over wall-clock time,
+including model loading. Peak memory is the child process's maximum resident set size.
+
+    python benchmarks/speed.py [--input ../shared/data/test-inputs/2022-official-test.txt] [--threads 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_INPUT = ROOT.parent / "shared" / "data" / "test-inputs" / "2022-official-test.txt"
+
+PIPELINE_SCRIPT = r"""
+import sys, torch
+torch.set_num_threads(int(sys.argv[2]))
+from transformers import AutoModelForTokenClassification, AutoTokenizer, pipeline
+from sciner.model.encoder import encoder_folder
+folder = encoder_folder("all-MiniLM-L6-v2")
+tok = AutoTokenizer.from_pretrained(folder, local_files_only=True)
+model = AutoModelForTokenClassification.from_pretrained(folder, num_labels=15, local_files_only=True)
+ner = pipeline("token-classification", model=model, tokenizer=tok, device=-1, stride=64,
+               aggregation_strategy="first")
+lines = [l.rstrip("\n") for l in open(sys.argv[1], encoding="utf-8") if l.strip()]
+n = 0
+for line in lines:
+    n += len(ner(line))
+print(n, file=sys.stderr)
+"""
+
+
+def run(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (MB) of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"command failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return seconds, max(peak, before) // 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--input", type=Path, default=DEFAULT_INPUT)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--skip-pipeline", action="store_true", help="Only time sciner.")
+    args = parser.parse_args()
+    if not args.input.exists():
+        sys.exit(f"{args.input}: not found (pass --input)")
+    n_tokens = sum(len(l.split()) for l in args.input.read_text(encoding="utf-8").splitlines())
+    env = {**os.environ, "OMP_NUM_THREADS": str(args.threads), "MKL_NUM_THREADS": str(args.threads),
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.conll"
+        # sciner runs first: RUSAGE_CHILDREN keeps the maximum over children, so this is its own peak.
+        s_sec, s_peak = run([sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q"], env)
+        if not args.skip_pipeline:
+            p_sec, p_peak = run([sys.executable, "-c", PIPELINE_SCRIPT, str(args.input), str(args.threads)], env)
+    print(f"input: {args.input} ({n_tokens} tokens), threads: {args.threads}")
+    print(f"sciner predict:         {s_sec:7.1f} s  {n_tokens / s_sec:8.0f} tokens/s  peak RSS {s_peak} MB")
+    if not args.skip_pipeline:
+        print(f"transformers pipeline:  {p_sec:7.1f} s  {n_tokens / p_sec:8.0f} tokens/s  peak RSS <= {max(p_peak, s_peak)} MB")
+        print(f"speed-up: {p_sec / s_sec:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""``sciner data``: inspect the training data as training will see it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sciner.cli.app import app
+
+data_app = typer.Typer(help="Inspect the assembled training data.\n\nExample: sciner data stats --data ../shared/data",
+                       no_args_is_help=True)
+app.add_typer(data_app, name="data")
+
+
+@data_app.command("stats")
+def stats(
+    config: Optional[Path] = typer.Option(None, "--config", "-c", help="Training config (its [data] table is used)."),
+    data: Optional[Path] = typer.Option(None, "--data", help="Shared data directory (overrides data.data_dir)."),
+    overrides: list[str] = typer.Option([], "--set", help="Override one value: data.key=value (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the rows as JSON."),
+) -> None:
+    """Per-group and per-type counts of the train and dev data after splitting, dedup and filtering.
+
+    Example: sciner data stats --data ../shared/data --set data.max_block_tokens=64
+    """
+    from sciner.config import load_config
+    from sciner.data.assemble import assemble
+    from sciner.data.stats import corpus_table, format_table
+
+    cfg = load_config(config, overrides)
+    if data is not None:
+        cfg.data.data_dir = str(data)
+    corpus = assemble(cfg.data, seed=cfg.train.seed)
+    rows = corpus_table(corpus)
+    typer.echo(json.dumps(rows, indent=2) if as_json else format_table(rows, corpus))

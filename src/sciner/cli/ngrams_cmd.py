@@ -1,0 +1,70 @@
+"""``sciner ngrams``: build Span Fine-tuning's n-gram dictionary from raw text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sciner.cli.app import app
+
+
+@app.command()
+def ngrams(
+    output: Annotated[Path, typer.Option("--output", "-o", help="Dictionary file to write (.txt.gz).", show_default=False)],
+    data: Annotated[
+        Optional[Path],
+        typer.Option("--data", help="Folder of raw *.txt (one paragraph per line) or one such file. "
+                     "Default: $SCINER_DATA/raw, else ../shared/data/raw.", show_default=False),
+    ] = None,
+    min_count: Annotated[int, typer.Option("--min-count", help="Keep n-grams occurring MORE than this many times.")] = 10,
+    max_lines: Annotated[
+        Optional[int],
+        typer.Option("--max-lines", help="Count on a random sample of this many paragraphs (seeded).", show_default=False),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the --max-lines sample.")] = 13,
+    stats_on: Annotated[
+        Optional[Path],
+        typer.Option("--stats", help="Paragraph file (one tokenized paragraph per line): print the "
+                     "dictionary size against average spans per sentence on it.", show_default=False),
+    ] = None,
+    thresholds: Annotated[
+        str, typer.Option("--thresholds", help="Comma-separated count thresholds for --stats.")
+    ] = "2,5,10,20,50,100,200",
+) -> None:
+    """Count all n-grams (2 <= n <= 5, lower-cased, within sentences) and keep the frequent ones.
+
+    The dictionary drives the greedy longest-match segmentation of the span fine-tuning
+    head. With --stats, the counts are made at the lowest of --min-count and --thresholds,
+    and a table of dictionary size against average spans per sentence of the --stats file
+    is printed for each threshold (the Span Fine-tuning paper's Figure 3); the file written
+    keeps only n-grams above --min-count.
+
+    Example: sciner ngrams --max-lines 100000 --min-count 20 -o ngrams.txt.gz --stats ../shared/data/test-inputs/2022-official-test.txt
+    """
+    from sciner.errors import ConfigError
+    from sciner.ngrams import (
+        count_ngrams_in_texts, dictionary_stats, raw_paragraphs, read_stats_sentences, save_dictionary,
+    )
+
+    try:
+        levels = [int(t) for t in thresholds.split(",") if t.strip()] if stats_on else []
+    except ValueError:
+        raise ConfigError(f"--thresholds {thresholds!r}: expected comma-separated integers") from None
+    if min_count < 0 or (max_lines is not None and max_lines < 1):
+        raise ConfigError("--min-count must be >= 0 and --max-lines >= 1")
+    texts, source = raw_paragraphs(data, max_lines, seed)
+    counted = count_ngrams_in_texts(texts, min(levels + [min_count]))
+    kept = counted.restrict(min_count)
+    save_dictionary(kept, output, comment=f"source: {source}")
+    typer.echo(f"wrote {len(kept)} n-grams occurring more than {min_count} times to {output}")
+    if stats_on:
+        sentences = read_stats_sentences(stats_on)
+        typer.echo(f"segmentation of {len(sentences)} sentences of {stats_on}:")
+        typer.echo("min_count\tsize\tspans/sentence\ttokens/sentence\tshare in multi-token spans")
+        for row in dictionary_stats(sentences, counted, levels):
+            typer.echo(
+                f"{row.min_count}\t{row.size}\t{row.spans_per_sentence:.2f}\t"
+                f"{row.tokens_per_sentence:.2f}\t{row.tokens_in_multiword_spans:.3f}"
+            )

@@ -1,0 +1,60 @@
+"""Segmentations of a paragraph into spans of words, for the span fine-tuning head.
+
+- ``dictionary``: Span Fine-tuning's greedy longest match against an n-gram dictionary;
+- ``random``: random segment lengths (1-3 words), the paper's control;
+- ``none``: every word its own segment (a CNN without segmentation).
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+from sciner.config import ModelConfig
+from sciner.errors import ConfigError
+
+Segmenter = Callable[[list[str]], list[tuple[int, int]]]
+
+SHIPPED_DICTIONARY = Path(__file__).resolve().parents[1] / "resources" / "ngrams.txt.gz"
+
+
+def singletons(tokens: list[str]) -> list[tuple[int, int]]:
+    return [(i, i + 1) for i in range(len(tokens))]
+
+
+def random_segments(tokens: list[str]) -> list[tuple[int, int]]:
+    # Seeded by the text, so the same paragraph is always cut the same way (train and predict agree).
+    rng = random.Random(zlib.crc32(" ".join(tokens).encode("utf-8")))
+    out, i = [], 0
+    while i < len(tokens):
+        j = min(len(tokens), i + rng.choice((1, 1, 2, 3)))
+        out.append((i, j))
+        i = j
+    return out
+
+
+@lru_cache(maxsize=4)
+def _dictionary(path: str):  # type: ignore[no-untyped-def]
+    from sciner.ngrams import load_dictionary
+
+    return load_dictionary(path)
+
+
+def make_segmenter(cfg: ModelConfig) -> Segmenter:
+    """The segmenter that ``cfg.segmentation`` names."""
+    if cfg.segmentation == "none":
+        return singletons
+    if cfg.segmentation == "random":
+        return random_segments
+    if cfg.segmentation == "dictionary":
+        from sciner.ngrams import segment
+
+        path = cfg.ngram_dictionary or str(SHIPPED_DICTIONARY)
+        if not Path(path).exists():
+            raise ConfigError(f"n-gram dictionary {path} not found; build one with `sciner ngrams`")
+        dictionary = _dictionary(path)
+        return lambda tokens: segment(tokens, dictionary)
+    raise ConfigError(f"model.segmentation must be 'dictionary', 'random' or 'none', not {cfg.segmentation!r}")

@@ -1,0 +1,207 @@
+"""Blocks of lines and what they are: header, body text, footnote, caption, or clutter.
+
+A *block* is a run of lines in one column, in one font size, with ordinary line
+spacing. Tables, figure labels and display equations come out as blocks that are
+not prose (few letters, wide gaps, math fonts, odd font sizes) and are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from sciner.pdf.clean import is_caption, is_references_heading
+from sciner.pdf.layout import OrderedLine
+
+_NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
+_URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
+
+
+class Kind(Enum):
+    HEADER = "header"
+    BODY = "body"
+    FRAGMENT = "fragment"  # a short body-size piece: a paragraph's tail after a break, or clutter
+    FOOTNOTE = "footnote"
+    CAPTION = "caption"
+    REFERENCES = "references"  # the "References" heading
+    DROP = "drop"
+
+
+@dataclass
+class Block:
+    """Consecutive lines of one column and font size with ordinary line spacing."""
+
+    lines: list[OrderedLine]
+
+    @property
+    def page(self) -> int:
+        return self.lines[0].page
+
+    @property
+    def column(self) -> int:
+        return self.lines[0].column
+
+    @property
+    def top(self) -> float:
+        return self.lines[0].top
+
+    @property
+    def bottom(self) -> float:
+        return max(line.bottom for line in self.lines)
+
+    @property
+    def font_size(self) -> float:
+        sizes = sorted(line.font_size for line in self.lines)
+        return sizes[len(sizes) // 2]
+
+    @property
+    def text(self) -> str:
+        return " ".join(line.text for line in self.lines)
+
+
+def split_blocks(lines: list[OrderedLine]) -> list[Block]:
+    """Cut lines (already in reading order) wherever the column, font or spacing changes."""
+    blocks: list[Block] = []
+    current: list[OrderedLine] = []
+    for line in lines:
+        if current and _starts_new_block(current[-1], line):
+            blocks.append(Block(current))
+            current = []
+        current.append(line)
+    if current:
+        blocks.append(Block(current))
+    return blocks
+
+
+def _starts_new_block(prev: OrderedLine, line: OrderedLine) -> bool:
+    if line.page != prev.page or line.column != prev.column:
+        return True
+    size = max(line.font_size, prev.font_size)
+    step = line.top - prev.top
+    if step <= 0.3 * size or step > 1.45 * size:
+        return True
+    if abs(line.font_size - prev.font_size) > 0.6:
+        return True
+    if line.bold != prev.bold and (_is_short(line) or _is_short(prev)):
+        return True  # a bold header line directly above its text
+    return is_table_row(line) != is_table_row(prev)
+
+
+def is_table_row(line: OrderedLine) -> bool:
+    """Several gaps wider than a space: cells of a table row."""
+    return line.wide_gaps >= 2
+
+
+def is_prose_line(line: OrderedLine) -> bool:
+    """Text that reads as a sentence: mostly letters, few wide gaps, little math."""
+    chars = [c for c in line.text if not c.isspace()]
+    if not chars:
+        return False
+    letters = sum(c.isalpha() for c in chars)
+    return letters / len(chars) >= 0.55 and line.math_share < 0.3 and line.wide_gaps <= 1
+
+
+def is_wide(line: OrderedLine) -> bool:
+    return line.width >= 0.55 * line.box.width
+
+
+def reaches_right_edge(line: OrderedLine) -> bool:
+    return line.x1 >= line.box.x1 - 2.5 * line.font_size
+
+
+def _is_short(line: OrderedLine) -> bool:
+    return not reaches_right_edge(line)
+
+
+class BlockClassifier:
+    """Decides the :class:`Kind` of each block from fonts, geometry and its neighbours."""
+
+    def __init__(self, blocks: list[Block], body_size: float) -> None:
+        self.blocks = blocks
+        self.body_size = body_size
+        # Lowest body-size line of each (page, column): footnotes sit below it.
+        self.body_bottom: dict[tuple[int, int], float] = {}
+        for block in blocks:
+            if self._is_body_size(block) and any(is_prose_line(line) for line in block.lines):
+                key = (block.page, block.column)
+                self.body_bottom[key] = max(self.body_bottom.get(key, 0.0), block.bottom)
+
+    def classify(self) -> list[Kind]:
+        return [self._kind(i) for i in range(len(self.blocks))]
+
+    def _kind(self, i: int) -> Kind:
+        block = self.blocks[i]
+        first = block.lines[0].text
+        if is_references_heading(first) and len(block.lines) <= 2:
+            return Kind.REFERENCES
+        if is_caption(first):
+            return Kind.CAPTION
+        if self._looks_like_header(block) and self._followed_by_text(i):
+            return Kind.HEADER
+        if self._is_footnote(block):
+            return Kind.FOOTNOTE
+        if self._is_body(block):
+            return Kind.BODY
+        if self._is_body_size(block) and len(block.lines) <= 2 and is_prose_line(block.lines[0]):
+            return Kind.FRAGMENT
+        return Kind.DROP
+
+    def _is_body_size(self, block: Block) -> bool:
+        return self.body_size - 1.2 <= block.font_size <= self.body_size + 0.6
+
+    def _looks_like_header(self, block: Block) -> bool:
+        """A short block set bold or larger than body text: "3.1 Pre-training BERT"."""
+        if len(block.lines) > 3:
+            return False
+        text = block.text
+        words = text.split()
+        letters = sum(c.isalpha() for c in text)
+        if not words or len(words) > 18 or letters < 3 or letters < 0.5 * len(text.replace(" ", "")):
+            return False
+        if text.rstrip().endswith((",", ";")) or not (text[0].isupper() or text[0].isdigit()):
+            return False
+        size = block.font_size
+        if not self.body_size - 0.6 <= size <= self.body_size + 3.5:
+            return False
+        bold = all(line.bold for line in block.lines)
+        larger = size >= self.body_size + 0.8
+        if not (bold or larger):
+            return False
+        return bool(_NUMBERED_HEADER_RE.match(text)) or len(words) <= 10 or larger
+
+    def _followed_by_text(self, i: int) -> bool:
+        """Headers head something: the next block is text (or another header) right below."""
+        if i + 1 >= len(self.blocks):
+            return False
+        block, nxt = self.blocks[i], self.blocks[i + 1]
+        if is_references_heading(nxt.lines[0].text):
+            return True
+        if nxt.page == block.page and nxt.column == block.column and nxt.top - block.bottom > 4 * self.body_size:
+            return False
+        return self._is_body(nxt) or self._is_footnote(nxt) or self._looks_like_header(nxt)
+
+    def _is_body(self, block: Block) -> bool:
+        if not self._is_body_size(block):
+            return False
+        lines = block.lines
+        prose = [is_prose_line(line) for line in lines]
+        if len(lines) == 1:
+            return prose[0] and (is_wide(lines[0]) or len(lines[0].text.split()) >= 4)
+        wide_prose = sum(p and is_wide(line) for p, line in zip(prose, lines[:-1]))
+        return wide_prose >= 0.6 * (len(lines) - 1)
+
+    def _is_footnote(self, block: Block) -> bool:
+        """Smaller prose at the foot of a column, below all of its body text."""
+        if not self.body_size - 4 <= block.font_size <= self.body_size - 1.2:
+            return False
+        if block.top < self.body_bottom.get((block.page, block.column), 0.0):
+            return False
+        if block.lines[-1].bottom < 0.7 * block.lines[-1].page_height:
+            return False
+        prose = sum(is_prose_line(line) or bool(_URL_ONLY_RE.match(line.text)) for line in block.lines)
+        return prose >= 0.5 * len(block.lines)
+
+
+def is_url_only(text: str) -> bool:
+    return bool(_URL_ONLY_RE.match(text))

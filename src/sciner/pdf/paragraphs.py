@@ -1,0 +1,196 @@
+"""Build paragraphs from classified blocks, tracking sections and the reference list.
+
+Body blocks are cut into paragraphs at indented first lines, bullets, and short
+sentence-final lines; a paragraph interrupted by a column, page, figure or footnote
+break carries on in the next body block. Footnotes wait until the paragraph they
+interrupted is finished. Everything from a "References" heading to the next
+appendix heading is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sciner.pdf.blocks import Block, BlockClassifier, Kind, is_url_only, reaches_right_edge
+from sciner.pdf.clean import WordCounts, is_appendix_heading, join_lines, normalize_ligatures
+from sciner.pdf.layout import OrderedLine
+
+_ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
+_BULLET_RE = re.compile(r"^[•◦▪‣●○■□∙·]")
+_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]?\s*$", re.IGNORECASE)
+_INLINE_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]\s*", re.IGNORECASE)
+_SENTENCE_END = (".", "?", "!", ":", ".”", '."', ".)")
+
+
+@dataclass
+class RawParagraph:
+    """A paragraph's text before tokenization, with where it came from."""
+
+    text: str
+    section: str
+    page: int
+    kind: str  # "title", "header", "body", "footnote"
+
+
+@dataclass
+class _Paragraph:
+    lines: list[tuple[str, bool]]
+    section: str
+    page: int
+    kind: str
+    last: OrderedLine
+
+    def is_open(self) -> bool:
+        """Could the next body line continue it (no sentence end at a short last line)?"""
+        if self.last.hyphenated:
+            return True
+        text = self.last.text.rstrip()
+        return reaches_right_edge(self.last) or not text.endswith(_SENTENCE_END)
+
+
+@dataclass
+class ParagraphBuilder:
+    """Walks the blocks of a paper in order and emits :class:`RawParagraph` objects."""
+
+    body_size: float
+    counts: WordCounts
+    front_matter_end: float = 0.0  # page-1 lines above this (authors, affiliations) are dropped
+    output: list[RawParagraph] = field(default_factory=list)
+    section: str = ""
+    in_references: bool = False
+    open: _Paragraph | None = None
+    footnotes: list[_Paragraph] = field(default_factory=list)
+
+    def add_title(self, lines: list[OrderedLine]) -> None:
+        text = " ".join(line.text for line in lines)
+        self.output.append(RawParagraph(normalize_ligatures(text), "Title", lines[0].page + 1, "title"))
+        self.section = "Title"
+
+    def add_blocks(self, blocks: list[Block]) -> None:
+        kinds = BlockClassifier(blocks, self.body_size).classify()
+        for block, kind in zip(blocks, kinds):
+            self.add_block(block, kind)
+
+    def add_block(self, block: Block, kind: Kind) -> None:
+        if kind is Kind.REFERENCES:
+            self._close()
+            self.in_references = True
+        elif kind is Kind.HEADER:
+            if block.page == 0 and block.top < self.front_matter_end:
+                return
+            self._add_header(block)
+        elif self.in_references or (block.page == 0 and block.top < self.front_matter_end):
+            return
+        elif kind is Kind.FOOTNOTE:
+            self._add_footnote(block)
+        elif kind is Kind.BODY or (kind is Kind.FRAGMENT and self._continues_open_paragraph(block)):
+            self._add_body(block)
+
+    def finish(self) -> list[RawParagraph]:
+        self._close()
+        return self.output
+
+    def _continues_open_paragraph(self, block: Block) -> bool:
+        """A short piece ("els.") carrying a paragraph over a column or page break."""
+        if self.open is None or not self.open.is_open():
+            return False
+        line = block.lines[0]
+        if abs(line.font_size - self.open.last.font_size) > 0.6:
+            return False
+        return line.text[:1].islower() or self.open.last.hyphenated
+
+    # --- emitting -------------------------------------------------------------------
+
+    def _add_header(self, block: Block) -> None:
+        text = normalize_ligatures(block.text)
+        if self.in_references:
+            if not is_appendix_heading(text):
+                return
+            self.in_references = False
+        self._close()
+        if _ABSTRACT_RE.match(text):
+            self.section = "Abstract"
+            return
+        name = _ARABIC_NUMBER_RE.sub("", text).strip() or text
+        self.output.append(RawParagraph(text=name, section=name, page=block.page + 1, kind="header"))
+        self.section = name
+
+    def _add_body(self, block: Block) -> None:
+        lines = block.lines
+        for i, line in enumerate(lines):
+            text = line.text
+            if i == 0 and block.page == 0 and _INLINE_ABSTRACT_RE.match(text) and self.section in ("", "Title"):
+                self._close()
+                self.section = "Abstract"
+                text = _INLINE_ABSTRACT_RE.sub("", text)
+            if self._starts_paragraph(lines, i):
+                self._close()
+                self.open = _Paragraph([], self.section, line.page + 1, "body", line)
+            assert self.open is not None
+            self.open.lines.append((text, line.hyphenated))
+            self.open.last = line
+
+    def _starts_paragraph(self, lines: list[OrderedLine], i: int) -> bool:
+        line = lines[i]
+        text = line.text
+        if _BULLET_RE.match(text):
+            return True
+        indent = 0.6 * line.font_size
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        if i == 0:
+            if self.open is None or self.open.kind != "body" or not self.open.is_open():
+                return True
+            if abs(line.font_size - self.open.last.font_size) > 1.0:
+                return True
+            indented = nxt is not None and line.x0 > nxt.x0 + indent
+            return indented
+        prev = lines[i - 1]
+        if prev.hyphenated:
+            return False
+        if nxt is not None and line.x0 > nxt.x0 + indent and line.x0 > prev.x0 + indent:
+            return True
+        if nxt is None and line.x0 > prev.x0 + indent and not reaches_right_edge(prev):
+            return True
+        prev_text = prev.text.rstrip()
+        return not reaches_right_edge(prev) and prev_text.endswith(_SENTENCE_END)
+
+    def _add_footnote(self, block: Block) -> None:
+        current: _Paragraph | None = None
+        for i, line in enumerate(block.lines):
+            prev = block.lines[i - 1] if i else None
+            # A dropped superscript marker (or an indent where it was) starts each footnote.
+            starts = (
+                prev is None
+                or line.marker_start
+                or (not prev.hyphenated and line.x0 > prev.x0 + 0.6 * line.font_size)
+            )
+            if starts:
+                if current is not None:
+                    self.footnotes.append(current)
+                current = _Paragraph([], self.section, line.page + 1, "footnote", line)
+            assert current is not None
+            current.lines.append((line.text, line.hyphenated))
+            current.last = line
+        if current is not None:
+            self.footnotes.append(current)
+        if self.open is None:
+            self._flush_footnotes()
+
+    def _close(self) -> None:
+        if self.open is not None:
+            self._emit(self.open)
+            self.open = None
+        self._flush_footnotes()
+
+    def _flush_footnotes(self) -> None:
+        for footnote in self.footnotes:
+            self._emit(footnote)
+        self.footnotes = []
+
+    def _emit(self, paragraph: _Paragraph) -> None:
+        text = normalize_ligatures(join_lines(paragraph.lines, self.counts)).strip()
+        if not text or is_url_only(text):
+            return
+        self.output.append(RawParagraph(text, paragraph.section, paragraph.page, paragraph.kind))
+

@@ -1,0 +1,86 @@
+"""Shared fixtures: a tiny BERT encoder built inside the tests, and a tiny annotated corpus."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("SCINER_DATA", REPO.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not (DATA / "annotated").is_dir():
+        pytest.skip(f"shared data not found at {DATA}")
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def tiny_encoder_dir(tmp_path_factory) -> Path:
+    """A 2-layer, 32-wide BERT with the MiniLM tokenizer, saved like a HF folder."""
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    from sciner.model.encoder import encoder_folder
+
+    torch.manual_seed(0)
+    folder = tmp_path_factory.mktemp("tiny-bert")
+    tokenizer = AutoTokenizer.from_pretrained(encoder_folder("all-MiniLM-L6-v2"), local_files_only=True)
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=512)
+    BertModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+ENTITY_WORDS = {
+    "MethodName": ["BERT", "ELMo", "RoBERTa", "GPT-2", "XLNet"],
+    "DatasetName": ["SQuAD", "GLUE", "MNLI", "CoNLL-2003"],
+    "MetricName": ["F1", "accuracy", "BLEU"],
+    "TaskName": ["question answering", "named entity recognition", "translation"],
+}
+
+
+def make_sentence(rng: random.Random) -> tuple[list[str], list[str]]:
+    """A synthetic sentence with a method, a dataset and a metric, tagged in BIO."""
+    tokens: list[str] = []
+    tags: list[str] = []
+
+    def add(words: str, label: str | None) -> None:
+        for k, w in enumerate(words.split()):
+            tokens.append(w)
+            tags.append("O" if label is None else ("B-" if k == 0 else "I-") + label)
+
+    add("We evaluate", None)
+    add(rng.choice(ENTITY_WORDS["MethodName"]), "MethodName")
+    add("on", None)
+    add(rng.choice(ENTITY_WORDS["DatasetName"]), "DatasetName")
+    add("for", None)
+    add(rng.choice(ENTITY_WORDS["TaskName"]), "TaskName")
+    add("and report", None)
+    add(rng.choice(ENTITY_WORDS["MetricName"]), "MetricName")
+    add("of", None)
+    add(f"{rng.randint(50, 99)}.{rng.randint(0, 9)}", "MetricValue")
+    add(".", None)
+    return tokens, tags
+
+
+@pytest.fixture(scope="session")
+def tiny_data(tmp_path_factory) -> Path:
+    """``annotated/`` with three groups of synthetic sentences (group_c is the dev group)."""
+    root = tmp_path_factory.mktemp("data")
+    rng = random.Random(0)
+    for group, n in (("group_a", 60), ("group_b", 60), ("group_c", 20)):
+        folder = root / "annotated" / group
+        folder.mkdir(parents=True)
+        lines = []
+        for _ in range(n):
+            tokens, tags = make_sentence(rng)
+            lines.extend(f"{t}\t{g}" for t, g in zip(tokens, tags))
+            lines.append("")
+        (folder / "data.conll").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root

@@ -1,0 +1,150 @@
+"""Train tiny models inside the test, save, load, and tag: every token gets exactly one tag."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sciner.config import Config
+from sciner.formats.spans import find_stray_tags
+from sciner.labels import VALID_TAGS
+from sciner.tagger import Tagger
+from sciner.train import train
+
+
+def tiny_config(encoder: Path, data: Path, head: str, **train_changes) -> Config:
+    cfg = Config()
+    cfg.data.data_dir = str(data)
+    cfg.data.dev_groups = ["group_c"]
+    cfg.model.encoder = str(encoder)
+    cfg.model.head = head
+    cfg.model.window = 32  # tiny windows, so paragraphs of the tests slide
+    cfg.model.window_overlap = 8
+    cfg.model.cnn_filters = 16
+    cfg.model.segmentation = "random"
+    cfg.model.freeze_word_embeddings = False
+    cfg.train.epochs = 2
+    cfg.train.batch_subwords = 512
+    cfg.train.lr = 2e-3
+    cfg.train.head_lr = 5e-3
+    cfg.train.threads = 1
+    for k, v in train_changes.items():
+        setattr(cfg.train, k, v)
+    return cfg
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data) -> Path:
+    out = tmp_path_factory.mktemp("model")
+    result = train(tiny_config(tiny_encoder_dir, tiny_data, "bio"), out, show_progress=False)
+    assert result.best_epoch >= 1
+    return out
+
+
+def test_training_learns_the_synthetic_task(tiny_model):
+    meta = json.loads((tiny_model / "model.json").read_text())
+    assert meta["labels"][0] == "O" and meta["seed"] == 13 and meta["dev_groups"] == ["group_c"]
+    assert meta["dev_scores"]["micro"]["f1"] > 0.3  # random tags score ~0
+
+
+@pytest.mark.parametrize("head", ["span", "span_finetune"])
+def test_other_heads_train_save_and_load(tmp_path, tiny_encoder_dir, tiny_data, head):
+    cfg = tiny_config(tiny_encoder_dir, tiny_data, head, epochs=1, max_batches_per_epoch=5)
+    train(cfg, tmp_path, show_progress=False)
+    tagger = Tagger.load(tmp_path, quantize=False)
+    out = tagger.tag([["We", "use", "BERT", "on", "SQuAD", "."]])
+    assert len(out[0].tags) == 6
+
+
+def test_same_seed_same_model_and_resume(tmp_path, tiny_encoder_dir, tiny_data):
+    cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=2, max_batches_per_epoch=4, patience=5)
+    a = train(cfg, tmp_path / "a", show_progress=False)
+    b = train(cfg, tmp_path / "b", show_progress=False)
+    assert a.history[-1]["loss"] == b.history[-1]["loss"]
+    # Interrupted after one epoch, then resumed: the same end as the straight run.
+    one = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=2, max_batches_per_epoch=4, patience=5)
+    c_dir = tmp_path / "c"
+    import sciner.train as training
+
+    orig = training.length_batches
+    calls = {"n": 0}
+
+    def interrupt_second_epoch(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:  # 1: count batches, 2: epoch 1, 3: epoch 2
+            raise KeyboardInterrupt
+        return orig(*args, **kwargs)
+
+    training.length_batches = interrupt_second_epoch
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            train(one, c_dir, show_progress=False)
+    finally:
+        training.length_batches = orig
+    c = train(one, c_dir, resume=True, show_progress=False)
+    assert [h["epoch"] for h in c.history] == [1, 2]
+    assert c.history[-1]["loss"] == pytest.approx(a.history[-1]["loss"], rel=1e-5)
+
+
+@given(st.lists(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Zs", "Cc", "Cs", "Zl", "Zp")),
+                                 min_size=1, max_size=12), min_size=0, max_size=120), min_size=1, max_size=5))
+@settings(max_examples=25, deadline=None)
+def test_every_token_gets_exactly_one_valid_tag(tiny_model_tagger, paragraphs):
+    out = tiny_model_tagger.tag(paragraphs)
+    assert len(out) == len(paragraphs)
+    for p, tagged in zip(paragraphs, out):
+        assert tagged.tokens == p
+        assert len(tagged.tags) == len(p)
+        assert all(t in VALID_TAGS for t in tagged.tags)
+        assert find_stray_tags(tagged.tags) == []
+        for s in tagged.spans:
+            assert 0.0 <= s.score <= 1.0
+
+
+@pytest.fixture(scope="module")
+def tiny_model_tagger(tiny_model):
+    return Tagger.load(tiny_model)
+
+
+def test_predict_cli_end_to_end(tmp_path, tiny_model):
+    text = tmp_path / "in.txt"
+    long_paragraph = " ".join(["We evaluate BERT on SQuAD and report F1 of 88.5 ."] * 60)
+    text.write_text("We evaluate BERT on SQuAD .\n\n" + long_paragraph + "\n", encoding="utf-8")
+    out = tmp_path / "out.conll"
+    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(text), "-o", str(out), "-m", str(tiny_model)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    blocks = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
+    assert [len(b.splitlines()) for b in blocks] == [6, 660]
+    assert [l.split("\t")[0] for l in blocks[1].splitlines()] == long_paragraph.split()
+    assert "tagged 666 tokens in 2 paragraphs" in proc.stderr
+    jsonl = tmp_path / "out.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(out), "-o", str(jsonl), "-f", "jsonl",
+                           "-m", str(tiny_model), "-q"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(l) for l in jsonl.read_text(encoding="utf-8").splitlines()]
+    assert [len(r["tokens"]) for r in rows] == [6, 660]
+
+
+def test_predict_cli_reports_bad_inputs_and_goes_on(tmp_path, tiny_model):
+    good = tmp_path / "good.txt"
+    good.write_text("We use BERT .\n", encoding="utf-8")
+    bad = tmp_path / "bad.conll"
+    bad.write_text("BERT\tB-Method\n", encoding="utf-8")
+    out = tmp_path / "out.conll"
+    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(good), str(bad), "-o", str(out),
+                           "-m", str(tiny_model)], capture_output=True, text=True)
+    assert proc.returncode == 9
+    assert "Traceback" not in proc.stderr
+    assert "bad.conll:1: unknown tag 'B-Method'" in proc.stderr
+    assert "1 input(s) failed" in proc.stderr
+    assert len(out.read_text(encoding="utf-8").strip().splitlines()) == 4
+    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(tmp_path / "missing.txt"),
+                           "-m", str(tiny_model)], capture_output=True, text=True)
+    assert proc.returncode == 8 and proc.stderr.strip().startswith("error[E007]")
