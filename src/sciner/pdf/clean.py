@@ -155,6 +155,11 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
     return tail_known and head_known and len(last) > 1
 
 
+def _ends_inside_url(text: str) -> bool:
+    last = text.rsplit(" ", 1)[-1]
+    return ("://" in last or last.startswith("www.")) and last.endswith(("/", ".", "-", "_", "#", "?", "="))
+
+
 def join_lines(lines: list[tuple[str, bool]], counts: WordCounts) -> str:
     """Join a paragraph's lines, mending words hyphenated at line breaks.
 
@@ -166,6 +171,8 @@ def join_lines(lines: list[tuple[str, bool]], counts: WordCounts) -> str:
         line = line.strip()
         if not text:
             text = line
+        elif _ends_inside_url(text):  # "https://nlp." + "stanford.edu/": no space inside a URL
+            text += line
         elif text.endswith("-") and pending_hyphen:
             head = text[:-1].rsplit(" ", 1)[-1]
             tail = line.split(" ", 1)[0]

@@ -128,8 +128,9 @@ class _LineBuilder:
         spaces = set(self.space_pending)
         kept: list[_Glyph] = []
         marker_start = False
+        markers = self._marker_indices()
         for i, glyph in enumerate(self.glyphs):
-            if self._is_marker(i):
+            if i in markers:
                 marker_start = marker_start or not kept
                 continue
             space = i in spaces or (kept and self._script_boundary(kept[-1], glyph))
@@ -144,8 +145,7 @@ class _LineBuilder:
         if hyphenated:
             text = text.rstrip("-\u00ad") + "-"
         main = [g for g in kept if g.size >= 0.85 * self.size] or kept
-        # Gaps wider than a justified space separate table cells.
-        wide_gaps = sum(1 for a, b in zip(kept, kept[1:]) if b.x0 - a.x1 > 1.2 * self.size)
+        wide_gaps = _count_wide_gaps(kept, self.size)
         return PdfLine(
             text=text,
             page=page,
@@ -173,17 +173,47 @@ class _LineBuilder:
     def _is_scripted(self, glyph: _Glyph) -> bool:
         return glyph.size <= 0.85 * self.size and abs(glyph.baseline - self.baseline) > 0.1 * self.size
 
-    def _is_marker(self, i: int) -> bool:
-        """A raised footnote marker ("BERT¹", "Google†") is dropped; raised digits after a digit stay (10⁵)."""
-        glyph = self.glyphs[i]
-        if glyph.char not in _MARKER_CHARS or glyph.size > 0.85 * self.size:
-            return False
-        if self.baseline - glyph.baseline < 0.2 * self.size:
-            return False
-        prev = self.glyphs[i - 1] if i > 0 else None
-        if prev is not None and prev.size > 0.85 * self.size and prev.char.isdigit():
-            return False
-        return True
+    def _is_raised(self, glyph: _Glyph) -> bool:
+        return glyph.size <= 0.85 * self.size and self.baseline - glyph.baseline >= 0.2 * self.size
+
+    def _marker_indices(self) -> set[int]:
+        """Raised footnote markers ("BERT¹", "Google†,‡") to drop.
+
+        A run of raised glyphs is a marker only if all of it is digits or marker symbols
+        and it does not follow a digit (10⁵) — "h^(0)" and "W^(l-1)" are math and stay.
+        """
+        markers: set[int] = set()
+        i = 0
+        while i < len(self.glyphs):
+            if not self._is_raised(self.glyphs[i]):
+                i += 1
+                continue
+            end = i
+            while end < len(self.glyphs) and self._is_raised(self.glyphs[end]):
+                end += 1
+            run = self.glyphs[i:end]
+            prev = self.glyphs[i - 1] if i > 0 else None
+            after_digit = prev is not None and not self._is_raised(prev) and prev.char.isdigit()
+            if all(g.char in _MARKER_CHARS or g.char == "," for g in run) and not after_digit:
+                markers.update(range(i, end))
+            i = end
+        return markers
+
+
+def _count_wide_gaps(glyphs: list[_Glyph], size: float) -> int:
+    """Gaps much wider than the line's word spacing: they separate table cells.
+
+    A loosely justified line has uniformly wide spaces, so a gap counts only when it
+    is both wider than 1.2 font sizes and three times the narrowest word gap.
+    """
+    gaps = [b.x0 - a.x1 for a, b in zip(glyphs, glyphs[1:])]
+    word_gaps = [gap for gap in gaps if gap > 0.15 * size]
+    if not word_gaps:
+        return 0
+    if len(word_gaps) == 1:
+        return int(word_gaps[0] > 1.5 * size)
+    narrowest = min(word_gaps)
+    return sum(1 for gap in word_gaps if gap > 1.2 * size and gap > 3 * narrowest)
 
 
 def open_pdf(path: str | Path):
