@@ -19,16 +19,20 @@ import sys
 import time
 from pathlib import Path
 
+from sciner.config import DataConfig
+from sciner.formats.conll import read_conll
+from sciner.formats.spans import bio_to_spans
 from sciner.ngrams import (
     count_ngrams_in_texts, dictionary_stats, raw_paragraphs, read_stats_sentences, save_dictionary, segment,
 )
+from sciner.tokenize import tokenize
 
 REPO = Path(__file__).resolve().parents[1]
 THRESHOLDS = [2, 5, 10, 20, 50, 100, 200, 500]
 STATS_FILES = ["2022-official-test.txt", "2023-kaggle-public.txt"]
 EXAMPLES = [
-    "We fine-tune BERT-base on the SQuAD 2.0 dataset with a learning rate of 3e-5 .",
-    "Our model achieves state-of-the-art results on named entity recognition and machine translation .",
+    "We fine-tune BERT-base on the SQuAD 2.0 dataset with a learning rate of 3e-5.",
+    "Our model achieves state-of-the-art results on named entity recognition and machine translation.",
 ]
 
 
@@ -51,6 +55,9 @@ def main() -> None:
 
     sentences = [s for name in STATS_FILES for s in read_stats_sentences(data / "test-inputs" / name)]
     rows = dictionary_stats(sentences, counted, THRESHOLDS)
+    dev = [p for group in DataConfig().dev_groups for f in sorted((data / "annotated" / group).glob("*.conll"))
+           for p in read_conll(f)]
+    agreement = {t: entity_agreement(dev, counted.restrict(t)) for t in THRESHOLDS}
 
     shipped_size = None
     if args.ship is not None:
@@ -59,12 +66,28 @@ def main() -> None:
         save_dictionary(counted.restrict(args.ship), path, comment=f"source: {source}")
         shipped_size = path.stat().st_size
     Path(args.out).write_text(
-        render(rows, source, len(sentences), count_seconds, peak_mb, counted, args, shipped_size), encoding="utf-8"
+        render(rows, agreement, source, len(sentences), count_seconds, peak_mb, counted, args, shipped_size),
+        encoding="utf-8",
     )
     print(f"wrote {args.out}", file=sys.stderr)
 
 
-def render(rows, source, n_sentences, seconds, peak_mb, counted, args, shipped_size) -> str:
+def entity_agreement(paragraphs, dictionary) -> tuple[int, float, float]:
+    """Gold entities; share not cut by a multi-token segment; share that are exactly one segment."""
+    total = uncut = exact = 0
+    for paragraph in paragraphs:
+        spans = segment(paragraph.tokens, dictionary)
+        starts = {s for s, _ in spans}
+        ends = {e for _, e in spans}
+        segments = set(spans)
+        for entity in bio_to_spans(paragraph.tags):
+            total += 1
+            uncut += entity.start in starts and entity.end in ends
+            exact += (entity.start, entity.end) in segments
+    return total, uncut / max(1, total), exact / max(1, total)
+
+
+def render(rows, agreement, source, n_sentences, seconds, peak_mb, counted, args, shipped_size) -> str:
     lines = [
         "# The n-gram dictionary of span fine-tuning",
         "",
@@ -82,13 +105,19 @@ def render(rows, source, n_sentences, seconds, peak_mb, counted, args, shipped_s
         f"- Segmented: {n_sentences} sentences of the unlabelled task inputs ({', '.join(STATS_FILES)}).",
         "- Size: n-grams with 2 <= n <= 5 occurring more than `min_count` times (single tokens are not stored).",
         "",
-        "| min_count | dictionary size | spans / sentence | tokens / sentence | tokens in multi-token spans |",
-        "|---:|---:|---:|---:|---:|",
+        f"- Gold entities: the {agreement[THRESHOLDS[0]][0]:,} entities of the dev groups "
+        "(`DataConfig.dev_groups`); *not cut* = no segment starts or ends strictly inside the entity,",
+        "  i.e. it is a union of whole segments; *one segment* = the entity is exactly one segment.",
+        "",
+        "| min_count | dictionary size | spans / sentence | tokens / sentence | tokens in multi-token spans "
+        "| entities not cut | entities = one segment |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
+        _, uncut, exact = agreement[r.min_count]
         lines.append(
             f"| {r.min_count} | {r.size:,} | {r.spans_per_sentence:.2f} | {r.tokens_per_sentence:.2f} "
-            f"| {100 * r.tokens_in_multiword_spans:.1f}% |"
+            f"| {100 * r.tokens_in_multiword_spans:.1f}% | {100 * uncut:.1f}% | {100 * exact:.1f}% |"
         )
     lines += [
         "",
@@ -109,7 +138,7 @@ def render(rows, source, n_sentences, seconds, peak_mb, counted, args, shipped_s
             "",
         ]
         for text in EXAMPLES:
-            tokens = text.split()
+            tokens = tokenize(text)
             spans = segment(tokens, shipped)
             lines.append("- " + " ".join("[" + " ".join(tokens[s:e]) + "]" if e - s > 1 else tokens[s] for s, e in spans))
         lines.append("")

@@ -132,3 +132,38 @@ def test_shipped_example_config_loads():
     example = Path(__file__).resolve().parents[1] / "configs" / "pretrain.toml"
     cfg = load_pretrain_config(example)
     assert cfg.mask_ratio == 0.15 and cfg.geometric_p == 0.2 and cfg.max_span_words == 10
+
+
+def test_cli_stops_resumes_and_saves(tmp_path, tiny_encoder):
+    from typer.testing import CliRunner
+
+    from sciner.cli.app import app
+
+    raw = write_corpus(tmp_path / "raw")
+    out = tmp_path / "cli-run"
+    toml = tmp_path / "p.toml"
+    toml.write_text(
+        f'encoder = "{tiny_encoder}"\nraw_data = "{raw}"\noutput_dir = "{out}"\nsteps = 4\nseq_len = 32\n'
+        "batch_size = 2\nmin_segment_words = 4\npool_batches = 2\nsbo_position_dim = 8\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    first = runner.invoke(app, ["pretrain", "--config", str(toml), "--set", "log_every=1", "--stop-after", "2", "-q"])
+    assert first.exit_code == 0, first.output
+    assert "continue with --resume" in first.output
+    second = runner.invoke(app, ["pretrain", "--config", str(toml), "--set", "log_every=1", "--resume", "-q"])
+    assert second.exit_code == 0, second.output
+    assert f"encoder saved to {out / 'encoder'}" in second.output
+    assert [row["step"] for row in read_loss_curve(out)] == [1, 2, 3, 4]
+
+
+def test_cli_reports_a_bad_override_as_one_line():
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "sciner", "pretrain", "--set", "no_such_key=1"], capture_output=True, text=True
+    )
+    assert result.returncode == ConfigError.exit_code
+    assert result.stderr.startswith("error[E005]: unknown pretrain config key 'no_such_key'")
+    assert "Traceback" not in result.stderr

@@ -18,6 +18,7 @@ from sciner.cli import predict_cmd  # noqa: F401,E402
 from sciner.cli import data_cmd  # noqa: F401,E402
 from sciner.cli import pretrain_cmd  # noqa: F401,E402
 from sciner.cli import ngrams_cmd  # noqa: F401,E402
+from sciner.cli import extract_cmd  # noqa: F401,E402
 
 
 def main() -> None:

@@ -79,7 +79,7 @@ def _starts_new_block(prev: OrderedLine, line: OrderedLine) -> bool:
         return True
     size = max(line.font_size, prev.font_size)
     step = line.top - prev.top
-    if step <= 0.3 * size or step > 1.45 * size:
+    if step < -0.3 * size or step > 1.45 * size:  # going up, or a gap: step 0 is the same row
         return True
     if abs(line.font_size - prev.font_size) > 0.6:
         return True
@@ -106,8 +106,17 @@ def is_wide(line: OrderedLine) -> bool:
     return line.width >= 0.55 * line.box.width
 
 
-def reaches_right_edge(line: OrderedLine) -> bool:
-    return line.x1 >= line.box.x1 - 2.5 * line.font_size
+def reaches_right_edge(line: OrderedLine, edge: float | None = None) -> bool:
+    """Whether a line runs to the right edge (of its column, or ``edge``): the text goes on."""
+    return line.x1 >= (line.box.x1 if edge is None else edge) - 2.5 * line.font_size
+
+
+def right_edge(block: "Block") -> float:
+    """Where a block's full lines end: its own widest line when it has a few (an indented
+    abstract is narrower than the column), else its column's edge."""
+    if len(block.lines) >= 3:
+        return max(line.x1 for line in block.lines)
+    return block.lines[0].box.x1
 
 
 def _is_short(line: OrderedLine) -> bool:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
@@ -51,6 +52,27 @@ _URL_RE = re.compile(r"(https?://|www\.)\S*|\S+\.(com|org|net|io|edu)\b\S*|\S+@\
 def normalize_ligatures(text: str) -> str:
     """Expand typographic ligatures: "eﬃcient" → "efficient"."""
     return _LIGATURE_RE.sub(lambda match: LIGATURES[match.group(0)], text)
+
+
+# LaTeX's OT1 fonts draw accents as separate glyphs before the letter: "J¨urgen", "C´ıcero".
+_SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c", "˚": "\u030a", "¸": "\u0327", "`": "\u0300"}
+_ACCENT_RE = re.compile("([" + "".join(set(_SPACING_ACCENTS) - {"`"}) + "]) ?([A-Za-zıȷ])|(`)([aeiou])")
+
+
+def normalize_accents(text: str) -> str:
+    """Join spacing accents to the letter they sit on: "J¨urgen" → "Jürgen", "Lo¨ıc" → "Loïc"."""
+
+    def combine(match: re.Match[str]) -> str:
+        accent, letter = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        letter = {"ı": "i", "ȷ": "j"}.get(letter, letter)
+        return unicodedata.normalize("NFC", letter + _SPACING_ACCENTS[accent])
+
+    return _ACCENT_RE.sub(combine, text)
+
+
+def normalize_text(text: str) -> str:
+    """Ligatures expanded, accents joined: the character-level fixes for any extracted text."""
+    return normalize_accents(normalize_ligatures(text))
 
 
 def is_caption(text: str) -> bool:

@@ -10,6 +10,7 @@ down the page) so that sorting by ``top`` is reading order within a column.
 from __future__ import annotations
 
 import ctypes
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +21,10 @@ _PDFIUM_HYPHEN = 0xFFFE
 _SOFT_HYPHEN = 0x00AD
 # Superscript glyphs that mark footnotes or affiliations rather than text.
 _MARKER_CHARS = set("0123456789*†‡§¶∗⋆♠♣♦♥#")
+# Accents that LaTeX's OT1 fonts draw as glyphs of their own (see :func:`sciner.pdf.clean.normalize_accents`).
+SPACING_ACCENTS = frozenset("¨´`ˆ˜ˇ˚¸")
+# Control, unassigned, private-use and surrogate code points carry no text.
+_JUNK_CATEGORIES = frozenset({"Cc", "Cn", "Co", "Cs"})
 _BOLD_NAME_HINTS = ("bold", "medi", "semibold", "demi", "black", "heavy", "cmbx")
 _REGULAR_NAME_HINTS = ("regu", "roman", "ital", "book", "light", "normal", "cmr", "cmmi", "cmsy")
 _MATH_FONT_PREFIXES = ("cmmi", "cmsy", "cmex", "msbm", "msam", "rsfs", "eufm", "stix", "mt2mi", "mt2sy")
@@ -101,6 +106,26 @@ class _LineBuilder:
             self.baseline, self.size = glyph.baseline, glyph.size
         self.glyphs.append(glyph)
         self.x_end = max(self.x_end, glyph.x1)
+
+    def insert_accent(self, glyph: _Glyph) -> bool:
+        """Place a separately drawn accent ("`" over the a of "Màrquez") before its letter.
+
+        LaTeX's OT1 fonts draw accents as their own glyphs, often after the word; left
+        where they come they would break the line. Returns False if it is not over this line.
+        """
+        if not self.glyphs or glyph.char not in SPACING_ACCENTS:
+            return False
+        center = (glyph.x0 + glyph.x1) / 2
+        if not self.glyphs[0].x0 <= center <= self.x_end:
+            return False
+        if abs(glyph.baseline - self.baseline) > self.size:
+            return False
+        at = min(range(len(self.glyphs)), key=lambda i: abs((self.glyphs[i].x0 + self.glyphs[i].x1) / 2 - center))
+        if self.glyphs[at - 1].char == glyph.char if at else False:
+            return True  # already placed (some fonts draw it twice)
+        self.glyphs.insert(at, glyph)
+        self.space_pending = [i + 1 if i >= at else i for i in self.space_pending]
+        return True
 
     def accepts(self, glyph: _Glyph, column_gap: float) -> bool:
         if not self.glyphs:
@@ -249,9 +274,16 @@ def read_pdf_pages(path: str | Path) -> list[PdfPage]:
     Raises :class:`PDFError` for files that are not PDFs, are encrypted, or have no
     text layer (scanned images).
     """
+    import pypdfium2 as pdfium
+
     document = open_pdf(path)
+    pages = []
     try:
-        pages = [_read_page(document[i], i) for i in range(len(document))]
+        for i in range(len(document)):
+            try:
+                pages.append(_read_page(document[i], i))
+            except pdfium.PdfiumError as exc:
+                raise PDFError(f"{path}: page {i + 1} cannot be read ({exc})") from None
     finally:
         document.close()
     n_chars = sum(len(line.text) for page in pages for line in page.lines)
@@ -274,6 +306,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     handle = textpage.raw
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
     origin_x, origin_y = ctypes.c_double(), ctypes.c_double()
+    matrix = raw.FS_MATRIX()
     name = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     result = PdfPage(number=number, width=width, height=height)
@@ -300,15 +333,21 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
             continue
         if raw.FPDFText_IsGenerated(handle, k):
             continue
+        is_hyphen = code in (_PDFIUM_HYPHEN, _SOFT_HYPHEN) or raw.FPDFText_IsHyphen(handle, k)
+        if not is_hyphen and unicodedata.category(chr(code)) in _JUNK_CATEGORIES:
+            continue  # glyphs of Type3 figure fonts without a Unicode mapping
         raw.FPDFText_GetCharBox(handle, k, left, right, bottom, top)
         raw.FPDFText_GetCharOrigin(handle, k, origin_x, origin_y)
-        size = raw.FPDFText_GetFontSize(handle, k)
+        raw.FPDFText_GetMatrix(handle, k, matrix)
+        # The size set by Tf times the text matrix's scale: "1 Tf" with a scaled matrix is common.
+        size = raw.FPDFText_GetFontSize(handle, k) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+        if right.value - left.value > 3 * size or top.value - bottom.value > 3 * size:
+            continue  # a Type3 glyph whose box is the whole font's: not text
         raw.FPDFText_GetFontInfo(handle, k, name, 128, flags)
         font = name.value
         if font not in font_cache:
             font_cache[font] = _font_traits(font, raw.FPDFText_GetFontWeight(handle, k))
         bold, math = font_cache[font]
-        is_hyphen = code in (_PDFIUM_HYPHEN, _SOFT_HYPHEN) or raw.FPDFText_IsHyphen(handle, k)
         char = "-" if is_hyphen else chr(code)
         glyph = _Glyph(
             char=char,
@@ -321,6 +360,8 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
             bold=bold,
             math=math,
         )
+        if builder.insert_accent(glyph):
+            continue
         if not builder.accepts(glyph, column_gap):
             flush()
             space_pending = False

@@ -12,6 +12,7 @@ import re
 from sciner.pdf.layout import OrderedLine
 
 _ABSTRACT_START_RE = re.compile(r"^abstract\b", re.IGNORECASE)
+_INTRODUCTION_RE = re.compile(r"^(1\.?|I\.)?\s*introduction\s*$", re.IGNORECASE)
 
 
 def find_title(lines: list[OrderedLine], body_size: float) -> list[OrderedLine]:
@@ -33,11 +34,16 @@ def find_title(lines: list[OrderedLine], body_size: float) -> list[OrderedLine]:
 
 
 def front_matter_end(lines: list[OrderedLine], title: list[OrderedLine], body_size: float) -> float:
-    """The ``top`` below which page-1 content starts (the abstract heading or the first running text)."""
+    """The ``top`` below which page-1 content starts.
+
+    That is the "Abstract" heading; without one, the "Introduction" heading or the first
+    run of running text, whichever comes first.
+    """
     title_bottom = max((line.bottom for line in title), default=0.0)
     for line in lines:
         if line.top >= title_bottom and _ABSTRACT_START_RE.match(line.text):
             return line.top - 1.0
+    introduction = [line.top for line in lines if line.top >= title_bottom and _INTRODUCTION_RE.match(line.text)]
     # No abstract heading: the first run of three body-size, column-wide lines starts the content.
     run: list[OrderedLine] = []
     for line in sorted(lines, key=lambda line: line.top):
@@ -46,7 +52,7 @@ def front_matter_end(lines: list[OrderedLine], title: list[OrderedLine], body_si
         if abs(line.font_size - body_size) <= 1.0 and line.width >= 0.6 * line.box.width:
             run.append(line)
             if len(run) == 3:
-                return run[0].top - 1.0
+                return min([run[0].top, *introduction]) - 1.0
         else:
             run = []
-    return title_bottom
+    return min([title_bottom + 1.0, *introduction]) - 1.0

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sciner.pdf.blocks import Block, BlockClassifier, Kind, is_url_only, reaches_right_edge
-from sciner.pdf.clean import WordCounts, is_appendix_heading, join_lines, normalize_ligatures
+from sciner.pdf.blocks import Block, BlockClassifier, Kind, is_url_only, reaches_right_edge, right_edge
+from sciner.pdf.clean import WordCounts, is_appendix_heading, join_lines, normalize_text
 from sciner.pdf.layout import OrderedLine
 
 _ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
@@ -40,13 +40,19 @@ class _Paragraph:
     page: int
     kind: str
     last: OrderedLine
+    first: OrderedLine | None = None
+    edge: float | None = None  # right edge of the block holding ``last``
+    emitted_at: int | None = None  # index in the output, once written
 
     def is_open(self) -> bool:
         """Could the next body line continue it (no sentence end at a short last line)?"""
         if self.last.hyphenated:
             return True
         text = self.last.text.rstrip()
-        return reaches_right_edge(self.last) or not text.endswith(_SENTENCE_END)
+        return reaches_right_edge(self.last, self.edge) or not text.endswith(_SENTENCE_END)
+
+    def in_bullet(self) -> bool:
+        return self.first is not None and bool(_BULLET_RE.match(self.first.text))
 
 
 @dataclass
@@ -61,10 +67,11 @@ class ParagraphBuilder:
     in_references: bool = False
     open: _Paragraph | None = None
     footnotes: list[_Paragraph] = field(default_factory=list)
+    last_footnote: _Paragraph | None = None
 
     def add_title(self, lines: list[OrderedLine]) -> None:
         text = " ".join(line.text for line in lines)
-        self.output.append(RawParagraph(normalize_ligatures(text), "Title", lines[0].page + 1, "title"))
+        self.output.append(RawParagraph(normalize_text(text), "Title", lines[0].page + 1, "title"))
         self.section = "Title"
 
     def add_blocks(self, blocks: list[Block]) -> None:
@@ -103,7 +110,7 @@ class ParagraphBuilder:
     # --- emitting -------------------------------------------------------------------
 
     def _add_header(self, block: Block) -> None:
-        text = normalize_ligatures(block.text)
+        text = normalize_text(block.text)
         if self.in_references:
             if not is_appendix_heading(text):
                 return
@@ -118,20 +125,22 @@ class ParagraphBuilder:
 
     def _add_body(self, block: Block) -> None:
         lines = block.lines
+        edge = right_edge(block)
         for i, line in enumerate(lines):
             text = line.text
             if i == 0 and block.page == 0 and _INLINE_ABSTRACT_RE.match(text) and self.section in ("", "Title"):
                 self._close()
                 self.section = "Abstract"
                 text = _INLINE_ABSTRACT_RE.sub("", text)
-            if self._starts_paragraph(lines, i):
+            if self._starts_paragraph(lines, i, edge):
                 self._close()
-                self.open = _Paragraph([], self.section, line.page + 1, "body", line)
+                self.open = _Paragraph([], self.section, line.page + 1, "body", line, first=line)
             assert self.open is not None
             self.open.lines.append((text, line.hyphenated))
             self.open.last = line
+            self.open.edge = edge
 
-    def _starts_paragraph(self, lines: list[OrderedLine], i: int) -> bool:
+    def _starts_paragraph(self, lines: list[OrderedLine], i: int, edge: float) -> bool:
         line = lines[i]
         text = line.text
         if _BULLET_RE.match(text):
@@ -148,15 +157,25 @@ class ParagraphBuilder:
         prev = lines[i - 1]
         if prev.hyphenated:
             return False
-        if nxt is not None and line.x0 > nxt.x0 + indent and line.x0 > prev.x0 + indent:
+        hanging = self.open is not None and self.open.in_bullet() and line.x0 > self.open.first.x0 + 0.3 * indent
+        if not hanging and nxt is not None and line.x0 > nxt.x0 + indent and line.x0 > prev.x0 + indent:
             return True
-        if nxt is None and line.x0 > prev.x0 + indent and not reaches_right_edge(prev):
+        if not hanging and nxt is None and line.x0 > prev.x0 + indent and not reaches_right_edge(prev, edge):
             return True
         prev_text = prev.text.rstrip()
-        return not reaches_right_edge(prev) and prev_text.endswith(_SENTENCE_END)
+        return not reaches_right_edge(prev, edge) and prev_text.endswith(_SENTENCE_END)
 
     def _add_footnote(self, block: Block) -> None:
         current: _Paragraph | None = None
+        first = block.lines[0]
+        previous = self.last_footnote
+        if previous is not None and not first.marker_start and first.text[:1].islower() and previous.is_open():
+            # A footnote carried over to the next column or page.
+            previous.lines.extend((line.text, line.hyphenated) for line in block.lines)
+            previous.last = block.lines[-1]
+            if previous.emitted_at is not None:
+                self.output[previous.emitted_at].text = self._render(previous)
+            return
         for i, line in enumerate(block.lines):
             prev = block.lines[i - 1] if i else None
             # A dropped superscript marker (or an indent where it was) starts each footnote.
@@ -174,6 +193,7 @@ class ParagraphBuilder:
             current.last = line
         if current is not None:
             self.footnotes.append(current)
+            self.last_footnote = current
         if self.open is None:
             self._flush_footnotes()
 
@@ -188,9 +208,13 @@ class ParagraphBuilder:
             self._emit(footnote)
         self.footnotes = []
 
+    def _render(self, paragraph: _Paragraph) -> str:
+        return normalize_text(join_lines(paragraph.lines, self.counts)).strip()
+
     def _emit(self, paragraph: _Paragraph) -> None:
-        text = normalize_ligatures(join_lines(paragraph.lines, self.counts)).strip()
+        text = self._render(paragraph)
         if not text or is_url_only(text):
             return
+        paragraph.emitted_at = len(self.output)
         self.output.append(RawParagraph(text, paragraph.section, paragraph.page, paragraph.kind))
 

@@ -38,8 +38,12 @@ class PretrainConfig:
     seq_len: int = 128
     # Segments per step (SpanBERT used 256; a CPU can afford 16).
     batch_size: int = 16
-    # Peak learning rate: SpanBERT's 1e-4, also fine for the freshly initialised heads.
+    # Peak learning rate of the encoder: SpanBERT's 1e-4.
     lr: float = 1e-4
+    # Peak learning rate of the MLM and SBO heads: they start from scratch (MiniLM ships
+    # without an MLM head) and at 1e-4 stay near the unigram distribution for hundreds of
+    # steps, so the encoder would spend a short CPU budget adapting to noise.
+    head_lr: float = 1e-3
     # Linear warmup steps before the linear decay to zero (SpanBERT: 10k of 2.4M; we warm
     # up longer in relative terms because the MLM/SBO heads start from scratch).
     warmup_steps: int = 100

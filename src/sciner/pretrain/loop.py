@@ -3,7 +3,8 @@
 Output folder:
 
 - ``config.json``: the config of the run;
-- ``loss.tsv``: ``step, loss, mlm, sbo, lr, elapsed_s``, the mean over every ``log_every`` steps;
+- ``loss.tsv``: ``step, loss, mlm, sbo, lr, elapsed_s``, the mean over every ``log_every`` steps
+  (``lr`` is the encoder's; the heads' follows the same schedule from ``head_lr``);
 - ``checkpoint.pt``: the latest checkpoint (model with heads, optimizer, scheduler, step,
   data-stream position, RNG states), replaced atomically every ``checkpoint_every`` steps;
 - ``encoder/``: the final encoder and tokenizer (``save_pretrained``), usable as the
@@ -71,7 +72,7 @@ def pretrain(
     if cfg.freeze_word_embeddings:
         model.encoder.get_input_embeddings().weight.requires_grad_(False)
     optimizer = torch.optim.AdamW(
-        _parameter_groups(model, cfg.weight_decay), lr=cfg.lr, betas=(0.9, 0.999), eps=1e-8
+        _parameter_groups(model, cfg.weight_decay, cfg.lr, cfg.head_lr), betas=(0.9, 0.999), eps=1e-8
     )
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _linear_schedule(cfg.warmup_steps, cfg.steps))
 
@@ -112,7 +113,7 @@ def pretrain(
         bar.update(1)
         bar.set_postfix(loss=f"{np.mean([w[0] for w in window]):.3f}", refresh=False)
         if step % cfg.log_every == 0 or step == last_step:
-            _log_row(log, step, window, scheduler.get_last_lr()[0], time.monotonic() - started)
+            _log_row(log, step, window, scheduler.get_last_lr()[-1], time.monotonic() - started)
             window = []
         if step % cfg.checkpoint_every == 0 or step == last_step:
             _save_checkpoint(checkpoint_path, cfg, model, optimizer, scheduler, step, position,
@@ -125,16 +126,22 @@ def pretrain(
     return _save_encoder(out / "encoder", model, tokenizer, cfg, step)
 
 
-def _parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[str, Any]]:
-    """Weight decay on matrices only: biases and LayerNorm weights are left alone, as in BERT."""
-    decay, no_decay = [], []
+def _parameter_groups(model, weight_decay: float, lr: float, head_lr: float) -> list[dict[str, Any]]:
+    """Encoder at ``lr``, heads at ``head_lr``; weight decay on matrices only (not biases, LayerNorm), as in BERT.
+
+    The tied output weight is the encoder's word-embedding matrix and goes with the encoder.
+    """
+    groups: dict[tuple[bool, bool], list[torch.nn.Parameter]] = {}
     seen: set[int] = set()
-    for name, param in model.named_parameters():
+    for name, param in model.named_parameters():  # the encoder comes first, so tied weights count as its own
         if not param.requires_grad or id(param) in seen:
             continue
         seen.add(id(param))
-        (no_decay if param.ndim < 2 else decay).append(param)
-    return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+        groups.setdefault((name.startswith("encoder."), param.ndim >= 2), []).append(param)
+    return [
+        {"params": params, "lr": lr if in_encoder else head_lr, "weight_decay": weight_decay if matrix else 0.0}
+        for (in_encoder, matrix), params in sorted(groups.items())
+    ]
 
 
 def _linear_schedule(warmup: int, total: int):

@@ -1,0 +1,48 @@
+"""The PDF stages in order: pages of lines in, paragraphs of text out (no tokenization).
+
+Kept separate from :func:`sciner.pdf.extract_pdf` so that tests can feed hand-made pages.
+"""
+
+from __future__ import annotations
+
+from sciner.pdf.blocks import split_blocks
+from sciner.pdf.clean import WordCounts, remove_headers_footers
+from sciner.pdf.extract import PdfPage
+from sciner.pdf.front_matter import find_title, front_matter_end
+from sciner.pdf.layout import body_font_size, order_page
+from sciner.pdf.paragraphs import ParagraphBuilder, RawParagraph
+
+
+def paragraphs_from_pages(pages: list[PdfPage]) -> list[RawParagraph]:
+    """Headers/footers removed, columns ordered, blocks classified, paragraphs built."""
+    if not pages:
+        return []
+    body_size = body_font_size(pages)
+    counts = WordCounts(_unbroken_text(page) for page in pages)
+    remove_headers_footers(pages)
+    ordered = [order_page(page, body_size) for page in pages]
+
+    title = find_title(ordered[0], body_size)
+    title_ids = {id(line.line) for line in title}
+    builder = ParagraphBuilder(body_size=body_size, counts=counts)
+    builder.front_matter_end = front_matter_end(ordered[0], title, body_size)
+    if title:
+        builder.add_title(title)
+    lines = [line for page in ordered for line in page if id(line.line) not in title_ids]
+    builder.add_blocks(split_blocks(lines))
+    return builder.finish()
+
+
+def _unbroken_text(page: PdfPage) -> str:
+    """A page's text without the halves of words split at line ends, for word counts."""
+    pieces = []
+    after_break = False
+    for line in page.lines:  # content-stream order: a broken word continues on the next line
+        text = line.text
+        if after_break:
+            text = text.split(" ", 1)[1] if " " in text else ""
+        after_break = line.hyphenated
+        if line.hyphenated:
+            text = text.rsplit(" ", 1)[0] if " " in text else ""
+        pieces.append(text)
+    return "\n".join(pieces)

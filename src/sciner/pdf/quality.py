@@ -1,0 +1,109 @@
+"""Measures of extraction quality, shared by the tests and ``benchmarks/pdf_extraction.py``.
+
+- :func:`ngram_coverage`: the share of a reference text's word 4-grams (lower-cased
+  alphanumeric words, taken within each reference paragraph) found anywhere in our
+  output. Our paragraph breaks are not penalised; the reference's are not invented.
+  With ``normalize=True`` both texts first lose what GROBID's reference texts always
+  drop or mangle, so that content rather than conventions is compared: in-text
+  citations ("(Devlin et al., 2019)", "[12, 14]") and hyphens inside words (GROBID
+  joins every line-break hyphen: "taskspecific"). ``normalize=False`` is the raw measure.
+- :func:`looks_like_reference_entry`: a bibliography entry ("Alan Akbik, Duncan
+  Blythe, and Roland Vollgraf. 2018. Contextual string embeddings ... In Proceedings
+  of ..."): an author list, then a year, and a venue, in a short paragraph.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_WORD_RE = re.compile(r"[a-z0-9]+")
+_YEAR_RE = re.compile(r"(?<![\w-])(19[5-9]\d|20[0-4]\d)[a-z]?\b")
+_VENUE_RE = re.compile(
+    r"\b(in proceedings|proceedings of|proc\.|arxiv|corr|journal|conference|workshop|transactions|symposium"
+    r"|pages? \d+|pp\. ?\d+|vol\. ?\d+|volume \d+|association for computational linguistics|press"
+    r"|preprint|thesis|university|magazine|springer|ieee|acm|doi|https?://"
+    r"|in (acl|emnlp|naacl|eacl|coling|conll|lrec|iclr|icml|neurips|nips|aaai|ijcai|sigir|kdd|www))\b"
+    r"|\b\d+\s?\(\d+\)|\b\d+\s?[–-]\s?\d+\b",  # volume(issue), page range
+    re.IGNORECASE,
+)
+# "Names. 2018. Title": the ACL author-year signature, venue or not.
+_AUTHOR_YEAR_RE = re.compile(r"^[^.]{2,300}?\.\s+\(?(19[5-9]\d|20[0-4]\d)[a-z]?\)?\.\s")
+_NAME_TOKEN_RE = re.compile(r"[A-Za-zÀ-ÿ][\w'’`´¨\-]*\.?")
+_NOT_NAMES = {"the", "a", "an", "in", "we", "this", "our", "of", "for", "to", "on", "with", "as", "is", "table", "figure", "section"}
+_NAME_GLUE = {"and", "et", "al", "al.", "&", "van", "von", "de", "der", "den", "la", "le", "da", "di", "du"}
+
+
+_CITATION_RE = re.compile(
+    r"\((?:[^()]*?(?:19|20)\d\d[a-z]?)(?:[;,][^()]*?(?:19|20)\d\d[a-z]?)*\)"  # (Devlin et al., 2019; ...)
+    r"|\[\d+(?:[,–-]\s*\d+)*\]"  # [12], [3, 5-7]
+)
+_INNER_HYPHEN_RE = re.compile(r"(?<=[a-z0-9])-\s?(?=[a-z0-9])")
+
+
+def words(text: str, normalize: bool = False) -> list[str]:
+    """Lower-cased alphanumeric words: "Pre-training (BERT)" → ["pre", "training", "bert"].
+
+    ``normalize`` drops in-text citations and joins hyphenated words first ("pretraining").
+    """
+    if normalize:
+        text = _INNER_HYPHEN_RE.sub("", _CITATION_RE.sub(" ", text).lower())
+    return _WORD_RE.findall(text.lower())
+
+
+def word_ngrams(text: str, n: int = 4, normalize: bool = False) -> set[tuple[str, ...]]:
+    """The set of word n-grams of ``text``."""
+    tokens = words(text, normalize)
+    return set(zip(*(tokens[i:] for i in range(n))))
+
+
+def ngram_coverage(
+    reference_paragraphs: Iterable[str], output_text: str, n: int = 4, normalize: bool = False
+) -> float:
+    """Share of the reference's n-grams (within its paragraphs) found in ``output_text``."""
+    reference: set[tuple[str, ...]] = set()
+    for paragraph in reference_paragraphs:
+        reference |= word_ngrams(paragraph, n, normalize)
+    if not reference:
+        return 0.0
+    return len(reference & word_ngrams(output_text, n, normalize)) / len(reference)
+
+
+def looks_like_reference_entry(text: str) -> bool:
+    """Whether a paragraph reads like one entry of a bibliography.
+
+    It must be short (< 120 words) and either follow the author-year signature
+    ("Alan Akbik and Roland Vollgraf. 2018. Title...") or start with an author list
+    (two or more capitalised name tokens before the first year, or a "[12]" label),
+    contain a year, and name a venue ("In Proceedings of", "arXiv", "pages 1-10", ...).
+    """
+    if len(text.split()) >= 120:
+        return False
+    if _AUTHOR_YEAR_RE.match(text) and _has_author_list(text[: _YEAR_RE.search(text).start()]):
+        return True
+    year = _YEAR_RE.search(text)
+    if year is None or not _VENUE_RE.search(text):
+        return False
+    head = text[: year.start()]
+    if len(head) > 300:
+        return False
+    if re.match(r"^\s*\[[^\]]{1,60}\]", head):  # "[12] ..." or "[Lample et al.2016] ..."
+        return True
+    return _has_author_list(head)
+
+
+def _has_author_list(head: str) -> bool:
+    """At least two capitalised name-like tokens, and little else."""
+    tokens = [token for token in _NAME_TOKEN_RE.findall(head) if token.lower() not in _NAME_GLUE]
+    if len(tokens) < 2 or any(token.lower().rstrip(".") in _NOT_NAMES for token in tokens):
+        return False
+    capitalised = sum(token[0].isupper() for token in tokens)
+    return capitalised >= 0.8 * len(tokens)
+
+
+def reference_entry_share(paragraphs: Iterable[str]) -> float:
+    """Share of ``paragraphs`` that look like bibliography entries."""
+    texts = list(paragraphs)
+    if not texts:
+        return 0.0
+    return sum(looks_like_reference_entry(text) for text in texts) / len(texts)

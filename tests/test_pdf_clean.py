@@ -1,0 +1,221 @@
+"""Unit tests of PDF cleaning on hand-made pages: hyphenation, headers/footers, captions, references."""
+
+from __future__ import annotations
+
+import pytest
+
+from sciner.pdf.clean import (
+    WordCounts,
+    is_appendix_heading,
+    is_caption,
+    is_references_heading,
+    join_lines,
+    keep_hyphen,
+    normalize_text,
+    remove_headers_footers,
+)
+from sciner.pdf.extract import PdfLine, PdfPage
+from sciner.pdf.pipeline import paragraphs_from_pages
+from sciner.pdf.quality import looks_like_reference_entry, ngram_coverage
+
+# --- dehyphenation -------------------------------------------------------------------------
+
+
+def test_line_break_hyphen_is_removed_when_the_paper_writes_the_word_whole():
+    counts = WordCounts(["A good representation of words.", "This representation is learned."])
+    assert not keep_hyphen("repre", "sentation", counts)
+    assert join_lines([("a language repre-", True), ("sentation model", False)], counts) == "a language representation model"
+
+
+def test_real_hyphen_is_kept_when_the_paper_writes_the_compound():
+    counts = WordCounts(["We study pre-training.", "Pre-training helps; pre-training is cheap."])
+    assert keep_hyphen("pre", "training", counts)
+    assert join_lines([("during pre-", True), ("training we", False)], counts) == "during pre-training we"
+
+
+def test_majority_spelling_wins_when_the_paper_uses_both():
+    counts = WordCounts(["pretraining pretraining pre-training"])
+    assert not keep_hyphen("pre", "training", counts)
+
+
+def test_unseen_word_pieces_are_joined_and_unseen_compounds_of_words_kept():
+    counts = WordCounts(["The task needs a specific model."])
+    assert not keep_hyphen("archi", "tecture", counts)  # neither half is a word
+    assert keep_hyphen("task", "specific", counts)  # both halves are words
+    assert keep_hyphen("left-to", "right", counts)  # already a compound
+    assert keep_hyphen("BERT", "Large", counts)  # a name
+
+
+def test_urls_do_not_count_as_words():
+    counts = WordCounts(["see https://github.com/google-research/bert for code"])
+    assert counts["com"] == 0
+    assert counts["code"] == 1
+
+
+def test_url_broken_across_lines_is_joined_without_space():
+    counts = WordCounts([])
+    text = join_lines([("at https://github.com/", False), ("google-research/bert.", False)], counts)
+    assert text == "at https://github.com/google-research/bert."
+
+
+def test_ligatures_and_spacing_accents_are_normalised():
+    assert normalize_text("eﬃcient ﬁne-tuning ﬂows") == "efficient fine-tuning flows"
+    assert normalize_text("J¨urgen and C´ıcero") == "Jürgen and Cícero"
+
+
+# --- line-level predicates ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["Figure 3: Overview of the model.", "Table 2. Results", "Fig. 1: x", "TABLE 4: scores"])
+def test_captions_are_recognised(text):
+    assert is_caption(text)
+
+
+@pytest.mark.parametrize("text", ["Figure 3 shows the model.", "Tables are dropped.", "In Table 2, we report"])
+def test_sentences_mentioning_figures_are_not_captions(text):
+    assert not is_caption(text)
+
+
+def test_references_and_appendix_headings():
+    assert is_references_heading("References") and is_references_heading("7 REFERENCES")
+    assert not is_references_heading("References to prior work are in Section 2.")
+    assert is_appendix_heading("A Additional Details for BERT")
+    assert is_appendix_heading("Appendix for “BERT”") and is_appendix_heading("B.1 Datasets")
+    assert not is_appendix_heading("Acknowledgments")
+
+
+# --- hand-made pages ----------------------------------------------------------------------
+
+WIDTH, HEIGHT, SIZE, PITCH = 612.0, 792.0, 10.0, 12.0
+BODY_TEXT = (
+    "Language model pre-training has been shown to be effective for improving many natural "
+    "language processing tasks such as entailment and paraphrasing which aim to predict the "
+    "relationships between sentences by analyzing them holistically as well as token level "
+    "tasks such as named entity recognition and question answering where models are required "
+    "to produce fine grained output at the token level and we study all of these settings here"
+).split()
+
+
+def line(text: str, page: int, top: float, *, x0: float = 72.0, x1: float | None = None,
+         size: float = SIZE, bold: bool = False) -> PdfLine:
+    width = x1 if x1 is not None else min(540.0, x0 + 5.2 * len(text))
+    return PdfLine(text=text, page=page, x0=x0, x1=width, top=top, bottom=top + size, font_size=size,
+                   bold_share=1.0 if bold else 0.0, hyphenated=text.endswith("-"))
+
+
+def body_lines(page: int, top: float, n: int, start: int = 0) -> list[PdfLine]:
+    """``n`` full-width body lines of ~12 words each, then the paragraph ends short."""
+    lines = []
+    for i in range(n):
+        words = [BODY_TEXT[(start + i * 12 + k) % len(BODY_TEXT)] for k in range(12)]
+        last = i == n - 1
+        text = " ".join(words[:6]) + "." if last else " ".join(words)
+        lines.append(line(text, page, top + i * PITCH, x0=84.0 if i == 0 else 72.0, x1=300.0 if last else 540.0))
+    return lines
+
+
+TITLE = line("A Study of Things", 0, 30.0, x0=250.0, x1=360.0, size=16.0, bold=True)
+
+
+def page(number: int, lines: list[PdfLine]) -> PdfPage:
+    return PdfPage(number=number, width=WIDTH, height=HEIGHT, lines=lines)
+
+
+def texts(pages: list[PdfPage]) -> list[str]:
+    return [paragraph.text for paragraph in paragraphs_from_pages(pages)]
+
+
+def test_running_headers_footers_and_page_numbers_are_removed():
+    pages = [
+        page(n, [
+            line("Under review as a conference paper at ICLR 2024", n, 30.0, size=8.0),
+            *body_lines(n, 100.0, 8, start=n),
+            line(str(n + 1), n, 750.0, x0=300.0, x1=306.0),
+        ])
+        for n in range(4)
+    ]
+    remove_headers_footers(pages)
+    kept = [ln.text for p in pages for ln in p.lines]
+    assert not any("Under review" in text for text in kept)
+    assert not any(text.isdigit() for text in kept)
+    assert len(kept) == 4 * 8
+
+
+def test_header_repeated_across_pages_is_dropped_but_body_at_the_top_is_not():
+    pages = [
+        page(n, [line(f"Smith and Jones {n + 11}", n, 30.0, size=8.0), *body_lines(n, 60.0, 6, start=3 * n)])
+        for n in range(5)
+    ]
+    remove_headers_footers(pages)
+    for p in pages:
+        assert not p.lines[0].text.startswith("Smith and Jones")
+        assert len(p.lines) == 6
+
+
+def test_caption_and_table_are_dropped_and_paragraphs_kept():
+    lines = [
+        TITLE,
+        line("1 Introduction", 0, 60.0, size=12.0, bold=True),
+        *body_lines(0, 80.0, 5),
+        line("Model        F1      Acc", 0, 160.0, x0=150.0, x1=400.0, size=9.0),
+        line("BERT         92.4    91.0", 0, 171.0, x0=150.0, x1=400.0, size=9.0),
+        line("Table 1: Results of our models on the development set of the benchmark.", 0, 190.0, x1=450.0, size=9.0),
+        *body_lines(0, 220.0, 4, start=7),
+    ]
+    # Give the table rows their cell gaps.
+    lines[7].wide_gaps = lines[8].wide_gaps = 2
+    out = texts([page(0, lines)])
+    assert out[:2] == ["A Study of Things", "Introduction"]
+    assert len(out) == 4, out
+    assert not any("Table 1" in text or "92.4" in text or "Model" in text for text in out)
+    assert out[2].startswith("Language model pre-training") and out[3].startswith("be effective")
+
+
+def test_reference_list_is_dropped_and_the_appendix_after_it_kept():
+    references = [
+        "Jacob Devlin, Ming-Wei Chang, Kenton Lee, and Kristina Toutanova. 2019. BERT: Pre-training of",
+        "deep bidirectional transformers. In Proceedings of NAACL, pages 4171-4186.",
+        "Matthew Peters, Mark Neumann, and Luke Zettlemoyer. 2018. Deep contextualized word",
+        "representations. In Proceedings of NAACL, pages 2227-2237.",
+    ]
+    lines = [
+        TITLE,
+        line("1 Introduction", 0, 60.0, size=12.0, bold=True),
+        *body_lines(0, 80.0, 5),
+        line("References", 0, 160.0, size=12.0, bold=True),
+        *[line(text, 0, 180.0 + i * PITCH, x0=72.0 if i % 2 == 0 else 83.0, x1=540.0 if i % 2 == 0 else 400.0)
+          for i, text in enumerate(references)],
+        line("A Hyperparameters", 0, 250.0, size=12.0, bold=True),
+        *body_lines(0, 270.0, 4, start=5),
+    ]
+    out = texts([page(0, lines)])
+    assert "References" not in out
+    assert not any("Toutanova" in text or "Zettlemoyer" in text for text in out)
+    assert "A Hyperparameters" in out
+    assert out.index("A Hyperparameters") == len(out) - 2
+
+
+# --- the quality measures used by the real-PDF tests and the benchmark -------------------
+
+
+def test_reference_entry_detector():
+    assert looks_like_reference_entry(
+        "Alan Akbik, Duncan Blythe, and Roland Vollgraf. 2018. Contextual string embeddings for "
+        "sequence labeling. In Proceedings of COLING, pages 1638–1649."
+    )
+    assert looks_like_reference_entry("[12] J. Devlin and M. Chang. BERT. arXiv preprint arXiv:1810.04805, 2018.")
+    assert not looks_like_reference_entry(
+        "We compare with ELMo (Peters et al., 2018) and BERT (Devlin et al., 2019) on the CoNLL-2003 "
+        "shared task, following the Proceedings of the workshop."
+    )
+    assert not looks_like_reference_entry("The CoNLL-2005 data (Carreras and Màrquez, 2005) is based on the Wall Street Journal.")
+
+
+def test_ngram_coverage():
+    reference = ["BERT uses masked language models to pre-train.", "It is simple."]
+    assert ngram_coverage(reference, "BERT uses masked language models to pre-train.") == 1.0
+    assert ngram_coverage(reference, "nothing of the kind here at all") == 0.0
+    # Normalised: citations and in-word hyphens are ignored on both sides.
+    ours = "BERT (Devlin et al., 2019) uses masked language models to pretrain."
+    assert ngram_coverage(reference, ours) < 1.0
+    assert ngram_coverage(reference, ours, normalize=True) == 1.0

@@ -1,0 +1,210 @@
+"""PDF extraction on the 25 real papers in shared/data/pdfs, and on broken files.
+
+Coverage is measured against GROBID's text of 16 of the papers (``reference_grobid_text``):
+the share of the reference's word 4-grams found in our output. GROBID drops in-text
+citations and joins every line-break hyphen ("taskspecific"), and keeps figure and table
+captions, which we drop; the normalised measure compares content with those conventions
+removed on both sides, the raw one is the plain share (see ``sciner.pdf.quality``).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sciner.errors import PDFError
+from sciner.pdf import extract_pdf, read_pdf_paragraphs
+from sciner.pdf.quality import looks_like_reference_entry, ngram_coverage
+
+DATA = Path(os.environ.get("SCINER_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+PDFS = DATA / "pdfs"
+
+
+@pytest.fixture(scope="module")
+def papers():
+    """Every listed PDF extracted once: {file name: paragraphs}."""
+    if not (PDFS / "PDF_LIST.tsv").is_file():
+        pytest.skip(f"PDFs not found at {PDFS}")
+    with open(PDFS / "PDF_LIST.tsv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return {row["file"]: (row, extract_pdf(PDFS / row["file"])) for row in rows}
+
+
+def test_all_papers_extract(papers):
+    assert len(papers) == 25
+    for name, (_, paragraphs) in papers.items():
+        kinds = {p.kind for p in paragraphs}
+        assert {"title", "header", "body"} <= kinds, name
+        assert sum(len(p.tokens) for p in paragraphs) > 2000, name
+        assert all(p.tokens and all(t.strip() for t in p.tokens) for p in paragraphs), name
+
+
+def test_titles_match_the_list(papers):
+    """The first paragraph is the title (PDF_LIST.tsv's titles, ignoring case, small caps and notes)."""
+    def squash(text: str) -> str:
+        return "".join(c for c in text.lower() if c.isalnum())
+
+    for name, (row, paragraphs) in papers.items():
+        title = row["title"].split(" (")[0]
+        assert paragraphs[0].kind == "title", name
+        assert squash(title)[:30] in squash(paragraphs[0].text), (name, paragraphs[0].text)
+
+
+def test_coverage_of_grobid_reference_text(papers):
+    raw, normalised = {}, {}
+    for name, (row, paragraphs) in papers.items():
+        if not row["reference_text"]:
+            continue
+        reference = (PDFS / row["reference_text"]).read_text(encoding="utf-8").splitlines()
+        ours = "\n".join(p.text for p in paragraphs)
+        raw[name] = ngram_coverage(reference, ours)
+        normalised[name] = ngram_coverage(reference, ours, normalize=True)
+    assert len(raw) == 16
+    report = {name: (round(raw[name], 3), round(normalised[name], 3)) for name in raw}
+    assert sum(normalised.values()) / 16 >= 0.90, report
+    assert min(normalised.values()) >= 0.75, report
+    assert sum(raw.values()) / 16 >= 0.86, report
+    assert min(raw.values()) >= 0.75, report
+
+
+def test_reference_list_is_left_out(papers):
+    total = sum(len(paragraphs) for _, paragraphs in papers.values())
+    entries = [
+        (name, p.text[:80]) for name, (_, paragraphs) in papers.items() for p in paragraphs
+        if looks_like_reference_entry(p.text)
+    ]
+    assert len(entries) / total < 0.02, entries
+
+
+def test_appendix_after_references_is_kept(papers):
+    _, bert = papers["arxiv_1810.04805_bert_naacl2019.pdf"]
+    headers = [p.text for p in bert if p.kind == "header"]
+    assert "A Additional Details for BERT" in headers
+    assert "C.2 Ablation for Different Masking Procedures" in headers
+    assert "References" not in headers
+
+
+def test_two_column_reading_order_and_dehyphenation(papers):
+    _, bert = papers["arxiv_1810.04805_bert_naacl2019.pdf"]
+    text = "\n".join(p.text for p in bert)
+    # The introduction's first paragraph runs on in the same column; the second starts the right column.
+    intro = [p.text for p in bert if p.section == "Introduction" and p.kind == "body"]
+    assert intro[0].startswith("Language model pre-training has been shown")
+    assert intro[1].startswith("There are two existing strategies")
+    assert "language representation model called BERT" in text  # "representa-" + "tion"
+    assert "task-specific" in text and "taskspecific" not in text
+    assert "Figure 1:" not in text and "Table 1:" not in text
+
+
+def test_read_pdf_paragraphs_for_tagging():
+    path = PDFS / "arxiv_1903.10676_scibert_emnlp2019.pdf"
+    if not path.is_file():
+        pytest.skip("PDF not found")
+    paragraphs = read_pdf_paragraphs(path)
+    assert paragraphs[0].source == str(path)
+    assert [p.line for p in paragraphs] == list(range(len(paragraphs)))
+    assert paragraphs[0].tags is None
+
+
+# --- broken files -----------------------------------------------------------------------
+
+
+def _minimal_pdf(trailer_extra: bytes = b"", extra_objects: tuple[bytes, ...] = ()) -> bytes:
+    """A one-page PDF with no text, written by hand so that an /Encrypt entry can be added."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+        *extra_objects,
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R " % (len(objects) + 1) + trailer_extra + b">>\n"
+    out += b"startxref\n%d\n%%%%EOF\n" % xref
+    return bytes(out)
+
+
+def _encrypted_pdf() -> bytes:
+    """Standard security handler with a user password (random /O and /U: "" does not open it)."""
+    file_id = b"<00112233445566778899aabbccddeeff>"
+    encrypt = b"<< /Filter /Standard /V 1 /R 2 /O <" + b"41" * 32 + b"> /U <" + b"42" * 32 + b"> /P -4 >>"
+    return _minimal_pdf(b"/Encrypt 4 0 R /ID [" + file_id + b" " + file_id + b"] ", (encrypt,))
+
+
+def _blank_pdf(path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument.new()
+    document.new_page(612, 792)
+    document.new_page(612, 792)
+    document.save(str(path))
+    document.close()
+
+
+@pytest.fixture()
+def bad_files(tmp_path) -> dict[str, Path]:
+    files = {
+        "not a PDF": tmp_path / "notes.pdf",
+        "empty": tmp_path / "empty.pdf",
+        "encrypted": tmp_path / "locked.pdf",
+        "no text layer": tmp_path / "scanned.pdf",
+    }
+    files["not a PDF"].write_text("These are my notes, not a PDF.\n", encoding="utf-8")
+    files["empty"].write_bytes(b"")
+    files["encrypted"].write_bytes(_encrypted_pdf())
+    _blank_pdf(files["no text layer"])
+    return files
+
+
+@pytest.mark.parametrize(
+    "case, words",
+    [("not a PDF", "not a PDF"), ("empty", "empty"), ("encrypted", "encrypted"), ("no text layer", "no text layer")],
+)
+def test_bad_files_raise_pdf_error_naming_the_file(bad_files, case, words):
+    path = bad_files[case]
+    with pytest.raises(PDFError) as caught:
+        extract_pdf(path)
+    message = str(caught.value)
+    assert str(path) in message and words in message
+    assert "\n" not in message
+
+
+def test_cli_reports_a_bad_file_in_one_line(bad_files):
+    result = subprocess.run(
+        [sys.executable, "-m", "sciner", "extract", str(bad_files["encrypted"])],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == PDFError.exit_code
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error[E006]:") and "locked.pdf" in lines[0]
+
+
+def test_cli_writes_paragraph_lines_and_json(tmp_path):
+    path = PDFS / "arxiv_1908.09091_bert_for_coref_emnlp2019.pdf"
+    if not path.is_file():
+        pytest.skip("PDF not found")
+    out = tmp_path / "paper.txt"
+    subprocess.run([sys.executable, "-m", "sciner", "extract", str(path), "-o", str(out)], check=True, timeout=120)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("BERT for Coreference Resolution")
+    assert all(line and "  " not in line for line in lines)
+    result = subprocess.run([sys.executable, "-m", "sciner", "extract", str(path), "--json"],
+                            check=True, capture_output=True, text=True, timeout=120)
+    import json
+
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [" ".join(r["tokens"]) for r in records] == lines
+    assert {"tokens", "text", "section", "page", "kind"} <= set(records[0])
+    assert records[0]["section"] == "Title" and records[0]["page"] == 1
