@@ -30,6 +30,12 @@ VARIANTS: dict[str, tuple[str, list[str]]] = {
     "pretrain": ("+ span-masking pretraining (SpanBERT: MLM + SBO)", ["model.head=bio", "model.encoder={pretrained}"]),
     "both": ("+ both", ["model.head=span_finetune", "model.segmentation=dictionary", "model.encoder={pretrained}"]),
     "span": ("span head instead of BIO (textbook span NER)", ["model.head=span"]),
+    "noshape": ("base without word-shape features (casing)", ["model.head=bio", "model.shape_dim=0"]),
+    "no_whitespace_groups": ("base without the 3 whitespace-tokenized groups",
+                             ["model.head=bio", 'data.exclude_groups=["BalasubramanyamEvani__Scientific-Named-Entity-Recognition", '
+                              '"haotianteng__11711Assignment2", "lwaekfjlk__NER4NLPPaper"]']),
+    "no_lowercased_group": ("base without the lower-cased group", ["model.head=bio", 'data.exclude_groups=["Jadenyifanhe__ANLP_HW2"]']),
+    "mpnet": ("base with all-mpnet-base-v2 (110M) instead of MiniLM (22M)", ["model.head=bio", "model.encoder=all-mpnet-base-v2"]),
 }
 
 
@@ -46,7 +52,9 @@ def run_variant(name: str, seed: int, args: argparse.Namespace, corpus) -> Path:
     cfg = load_config(args.config, overrides)
     cfg.data.data_dir = str(args.data)
     started = time.time()
-    train(cfg, out, resume=True, corpus=corpus, show_progress=not args.quiet)
+    # Data variants assemble their own training set; the dev split is the same for all.
+    own = None if any(o.startswith("data.") for o in overrides) else corpus
+    train(cfg, out, resume=True, corpus=own, show_progress=not args.quiet)
     write_dev_predictions(out, corpus)
     (out / "seconds.txt").write_text(f"{time.time() - started:.0f}\n")
     return out

@@ -65,6 +65,8 @@ class ModelConfig:
     segmentation: str = "dictionary"
     # n-gram dictionary file for segmentation ("" = the one shipped with sciner).
     ngram_dictionary: str = ""
+    # Keep only dictionary n-grams counted more than this often (10 = the paper's rule, all shipped).
+    ngram_min_count: int = 10
     # CNN kernel size, filters per layer (r) and number of CNN layers across segments (l).
     cnn_kernel: int = 3
     cnn_filters: int = 384
@@ -118,40 +120,63 @@ class Config:
         return cfg
 
 
-def _set(cfg: Config, dotted: str, value: Any) -> None:
-    section, _, key = dotted.partition(".")
-    obj = getattr(cfg, section, None)
-    if obj is None or not key or key not in {f.name for f in dataclasses.fields(obj)}:
-        raise ConfigError(f"unknown config key {dotted!r}")
+def set_field(obj: Any, key: str, value: Any, name: str) -> None:
+    """Set dataclass field ``key`` of ``obj``; strings are read as JSON for non-string fields.
+
+    ``name`` is how errors call the field (e.g. ``train.lr``).
+    """
+    known = [f.name for f in dataclasses.fields(obj)]
+    if key not in known:
+        raise ConfigError(f"unknown config key {name!r} (known: {', '.join(known)})")
     current = getattr(obj, key)
     if isinstance(value, str) and not isinstance(current, str):
         try:
             value = json.loads(value)
         except json.JSONDecodeError:
-            raise ConfigError(f"{dotted}: cannot read {value!r} as {type(current).__name__}") from None
+            raise ConfigError(f"{name}: cannot read {value!r} as {type(current).__name__}") from None
     if isinstance(current, bool) != isinstance(value, bool) or (
         isinstance(current, (int, float)) and not isinstance(value, (int, float))
     ):
-        raise ConfigError(f"{dotted}: expected {type(current).__name__}, got {value!r}")
+        raise ConfigError(f"{name}: expected {type(current).__name__}, got {value!r}")
+    if isinstance(current, int) and not isinstance(current, bool) and isinstance(value, float):
+        if not value.is_integer():
+            raise ConfigError(f"{name}: expected an integer, got {value!r}")
+        value = int(value)
     if isinstance(current, float) and isinstance(value, int):
         value = float(value)
     setattr(obj, key, value)
 
 
+def _set(cfg: Config, dotted: str, value: Any) -> None:
+    section, _, key = dotted.partition(".")
+    obj = getattr(cfg, section, None)
+    if obj is None or not dataclasses.is_dataclass(obj) or not key:
+        raise ConfigError(f"unknown config key {dotted!r}")
+    set_field(obj, key, value, dotted)
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """The tables of a TOML file, with a clear error when it is missing or invalid."""
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"{p}: config file not found")
+    try:
+        return tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: invalid TOML ({exc})") from None
+
+
+def parse_override(item: str) -> tuple[str, str]:
+    """``key=value`` of a ``--set`` option."""
+    key, eq, value = item.partition("=")
+    if not eq:
+        raise ConfigError(f"--set {item!r}: expected key=value")
+    return key.strip(), value.strip()
+
+
 def load_config(path: str | Path | None, overrides: list[str]) -> Config:
     """Read a TOML config (or start from the defaults) and apply ``section.key=value`` overrides."""
-    cfg = Config()
-    if path is not None:
-        p = Path(path)
-        if not p.exists():
-            raise ConfigError(f"{p}: config file not found")
-        try:
-            cfg = Config.from_dict(tomllib.loads(p.read_text(encoding="utf-8")))
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{p}: invalid TOML ({exc})") from None
+    cfg = Config.from_dict(read_toml(path)) if path is not None else Config()
     for item in overrides:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise ConfigError(f"--set {item!r}: expected section.key=value")
-        _set(cfg, key.strip(), value.strip())
+        _set(cfg, *parse_override(item))
     return cfg

@@ -11,15 +11,11 @@ import random
 import zlib
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
 
 from sciner.config import ModelConfig
 from sciner.errors import ConfigError
 
 Segmenter = Callable[[list[str]], list[tuple[int, int]]]
-
-SHIPPED_DICTIONARY = Path(__file__).resolve().parents[1] / "resources" / "ngrams.txt.gz"
-
 
 def singletons(tokens: list[str]) -> list[tuple[int, int]]:
     return [(i, i + 1) for i in range(len(tokens))]
@@ -37,10 +33,10 @@ def random_segments(tokens: list[str]) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=4)
-def _dictionary(path: str):  # type: ignore[no-untyped-def]
+def _dictionary(path: str | None, min_count: int):  # type: ignore[no-untyped-def]
     from sciner.ngrams import load_dictionary
 
-    return load_dictionary(path)
+    return load_dictionary(path, min_count=min_count)
 
 
 def make_segmenter(cfg: ModelConfig) -> Segmenter:
@@ -52,9 +48,7 @@ def make_segmenter(cfg: ModelConfig) -> Segmenter:
     if cfg.segmentation == "dictionary":
         from sciner.ngrams import segment
 
-        path = cfg.ngram_dictionary or str(SHIPPED_DICTIONARY)
-        if not Path(path).exists():
-            raise ConfigError(f"n-gram dictionary {path} not found; build one with `sciner ngrams`")
-        dictionary = _dictionary(path)
+        # "" = the dictionary shipped with sciner; a missing file raises a clear error.
+        dictionary = _dictionary(cfg.ngram_dictionary or None, cfg.ngram_min_count)
         return lambda tokens: segment(tokens, dictionary)
     raise ConfigError(f"model.segmentation must be 'dictionary', 'random' or 'none', not {cfg.segmentation!r}")

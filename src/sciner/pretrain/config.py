@@ -8,13 +8,12 @@ written next to the loss curve as ``config.json``.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sciner.config import parse_override, read_toml, set_field
 from sciner.errors import ConfigError
 from sciner.pretrain.masking import MaskingConfig
 
@@ -104,45 +103,17 @@ class PretrainConfig:
 
 def set_value(cfg: PretrainConfig, key: str, value: Any) -> None:
     """Set one field, reading strings as JSON for non-string fields and checking the type."""
-    fields = {f.name: f for f in dataclasses.fields(cfg)}
-    if key not in fields:
-        raise ConfigError(f"unknown pretrain config key {key!r} (known: {', '.join(fields)})")
-    current = getattr(cfg, key)
-    if isinstance(value, str) and not isinstance(current, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            raise ConfigError(f"{key}: cannot read {value!r} as {type(current).__name__}") from None
-    if isinstance(current, bool) != isinstance(value, bool) or (
-        isinstance(current, (int, float)) and not isinstance(value, (int, float))
-    ):
-        raise ConfigError(f"{key}: expected {type(current).__name__}, got {value!r}")
-    if isinstance(current, int) and not isinstance(current, bool) and isinstance(value, float):
-        if not value.is_integer():
-            raise ConfigError(f"{key}: expected an integer, got {value!r}")
-        value = int(value)
-    if isinstance(current, float) and isinstance(value, int):
-        value = float(value)
-    setattr(cfg, key, value)
+    set_field(cfg, key, value, key)
 
 
 def load_pretrain_config(path: str | Path | None, overrides: list[str] = ()) -> PretrainConfig:
     """Read a TOML config (or start from the defaults) and apply ``key=value`` overrides."""
     cfg = PretrainConfig()
     if path is not None:
-        p = Path(path)
-        if not p.is_file():
-            raise ConfigError(f"{p}: config file not found")
-        try:
-            values = tomllib.loads(p.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{p}: invalid TOML ({exc})") from None
+        values = read_toml(path)
         cfg = PretrainConfig.from_dict(values.get("pretrain", values))
     for item in overrides:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise ConfigError(f"--set {item!r}: expected key=value")
-        set_value(cfg, key.strip(), value.strip())
+        set_value(cfg, *parse_override(item))
     if cfg.seq_len < 8 or min(cfg.batch_size, cfg.steps, cfg.checkpoint_every, cfg.log_every, cfg.num_threads) < 1:
         raise ConfigError("seq_len must be >= 8; batch_size, steps, checkpoint_every, log_every, num_threads >= 1")
     return cfg

@@ -1,0 +1,65 @@
+"""The model shipped inside the package: loads offline, tags a paper, and is accurate on dev."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sciner
+from sciner.tagger import DEFAULT_MODEL
+
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+
+
+@pytest.fixture(scope="module")
+def tagger():
+    return sciner.load()
+
+
+def test_shipped_model_is_small_and_self_describing():
+    meta = json.loads((DEFAULT_MODEL / "model.json").read_text())
+    size = sum(f.stat().st_size for f in DEFAULT_MODEL.iterdir())
+    assert size < 60 * 1024 * 1024
+    assert meta["encoder"] == "all-MiniLM-L6-v2"
+    assert set(meta["dev_scores"]) >= {"micro", "macro", "per_type"}
+    assert meta["dev_groups"] and meta["git_commit"]
+
+
+def test_tags_the_classic_example(tagger):
+    tokens = "Our proposed model BERT outperforms ELMo on the SQuAD dataset , improving F1 to 93.2 .".split()
+    (para,) = tagger.tag([tokens])
+    found = {(s.label, " ".join(tokens[s.start : s.end])) for s in para.spans}
+    assert ("MethodName", "BERT") in found
+    assert ("DatasetName", "SQuAD") in found
+    assert any(label == "MetricName" for label, _ in found)
+
+
+def test_accuracy_on_part_of_dev(tagger, shared_data):
+    from sciner.config import DataConfig
+    from sciner.data.assemble import assemble
+    from sciner.evaluate.metrics import classification_report
+
+    dev = assemble(DataConfig(data_dir=str(shared_data))).dev[:300]
+    tagged = tagger.tag(dev)
+    report = classification_report([p.tags for p in dev], [p.tags for p in tagged])
+    assert report.micro.f1 > 0.45
+
+
+def test_predict_cli_on_the_reference_example(tmp_path):
+    src = REFERENCE / "example-input.txt"
+    if not src.exists():
+        pytest.skip("reference example not found")
+    out = tmp_path / "out.conll"
+    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(src), "-o", str(out)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    lines = [l for l in src.read_text(encoding="utf-8").splitlines() if l.strip()]
+    blocks = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
+    assert len(blocks) == len(lines)
+    for line, block in zip(lines, blocks):
+        assert [row.split("\t")[0] for row in block.splitlines()] == line.split()
+    assert "MethodName" in proc.stderr  # the per-type summary
