@@ -19,6 +19,9 @@ from sciner.cli import data_cmd  # noqa: F401,E402
 from sciner.cli import pretrain_cmd  # noqa: F401,E402
 from sciner.cli import ngrams_cmd  # noqa: F401,E402
 from sciner.cli import extract_cmd  # noqa: F401,E402
+from sciner.cli import show_cmd  # noqa: F401,E402
+from sciner.cli import convert_cmd  # noqa: F401,E402
+from sciner.cli import report_cmd  # noqa: F401,E402
 
 
 def main() -> None:

@@ -27,4 +27,8 @@ def read_lines(path: str | Path) -> list[str]:
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text.splitlines()
+    # Only \n (and \r\n) end a line: str.splitlines() would also split tokens holding U+2028, \x0c, ...
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]

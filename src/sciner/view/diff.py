@@ -14,10 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sciner.document import Paragraph, Span
-from sciner.errors import TokenMismatchError
+from sciner.evaluate.align import align
 from sciner.evaluate.metrics import span_key
 from sciner.formats.jsonl import paragraph_spans
-from sciner.view.html import all_labels, escape, mark, page, paragraph_head, render_tokens, type_class
+from sciner.formats.spans import spans_to_bio
+from sciner.view.html import (
+    all_labels,
+    escape,
+    mark,
+    non_overlapping,
+    page,
+    paragraph_head,
+    render_tokens,
+    type_class,
+)
 
 CORRECT, MISSED, SPURIOUS = "correct", "missed", "spurious"
 
@@ -50,18 +60,12 @@ class DiffCounts:
         return sum(c[outcome] for c in self.by_type.values())
 
 
-def check_aligned(gold: Sequence[Paragraph], pred: Sequence[Paragraph]) -> None:
-    """Raise :class:`TokenMismatchError` unless both sides have the same paragraphs and tokens."""
-    if len(gold) != len(pred):
-        raise TokenMismatchError(f"gold has {len(gold)} paragraphs but the prediction has {len(pred)}")
-    for i, (g, p) in enumerate(zip(gold, pred)):
-        if g.tokens != p.tokens:
-            where = f"{g.source}:{g.line}" if g.source != "<memory>" else f"paragraph {i + 1}"
-            first = next((j for j, (a, b) in enumerate(zip(g.tokens, p.tokens)) if a != b), min(len(g.tokens), len(p.tokens)))
-            raise TokenMismatchError(
-                f"{where}: gold and prediction differ at token {first} "
-                f"({len(g.tokens)} gold tokens, {len(p.tokens)} predicted)"
-            )
+def with_tags(p: Paragraph) -> Paragraph:
+    """``p`` itself when it has tags, else a copy tagged from its spans (none: all ``O``)."""
+    if p.tags is not None:
+        return p
+    tags = spans_to_bio(non_overlapping(p.spans), len(p.tokens))
+    return Paragraph(tokens=p.tokens, tags=tags, source=p.source, line=p.line, spans=list(p.spans))
 
 
 def overlap_groups(gold: Sequence[Span], pred: Sequence[Span]) -> list[tuple[list[Span], list[Span]]]:
@@ -77,30 +81,37 @@ def overlap_groups(gold: Sequence[Span], pred: Sequence[Span]) -> list[tuple[lis
     return groups
 
 
-def _group_html(tokens: Sequence[str], gold: list[Span], pred: list[Span], gold_keys: set, pred_keys: set) -> str:
+Key = tuple[str, int, int]
+
+
+def _single_mark(tokens: Sequence[str], gold: list[Span], pred: list[Span]) -> str:
+    """A group that is one entity: correct (in both), missed (gold only) or spurious (prediction only)."""
+    span = (pred or gold)[0]  # the prediction's, for its score
+    outcome = CORRECT if gold and pred else MISSED if gold else SPURIOUS
+    note = "✓" if outcome == CORRECT else outcome
+    text = " ".join(tokens[span.start : span.end])
+    return mark(text, span.label, extra_class=f"diff-{outcome}", note=note, score=span.score)
+
+
+def _row(window: Sequence[str], start: int, spans: list[Span], other_keys: set[Key], miss: str) -> str:
+    """One side of a group, its spans shifted to the window starting at token ``start``."""
+
+    def classify(s: Span) -> tuple[str, str]:
+        hit = (s.label, s.start + start, s.end + start) in other_keys
+        return (f"diff-{CORRECT}", "✓") if hit else (f"diff-{miss}", miss)
+
+    shifted = [Span(s.label, s.start - start, s.end - start, s.score) for s in spans]
+    return render_tokens(window, shifted, classify=classify)
+
+
+def _group_html(tokens: Sequence[str], gold: list[Span], pred: list[Span], gold_keys: set[Key], pred_keys: set[Key]) -> str:
     """One group of overlapping spans: a single mark when it is one entity, else gold over prediction."""
     if len(gold) + len(pred) == 1 or (len(gold) == len(pred) == 1 and span_key(gold[0]) == span_key(pred[0])):
-        span = (gold or pred)[0]
-        outcome = CORRECT if gold and pred else MISSED if gold else SPURIOUS
-        note = "✓" if outcome == CORRECT else outcome
-        shown = pred[0] if pred else span
-        return mark(" ".join(tokens[span.start : span.end]), span.label, extra_class=f"diff-{outcome}", note=note, score=shown.score)
+        return _single_mark(tokens, gold, pred)
     start = min(s.start for s in gold + pred)
-    end = max(s.end for s in gold + pred)
-    window = list(tokens[start:end])
-    shift = [Span(s.label, s.start - start, s.end - start, s.score) for s in gold], [
-        Span(s.label, s.start - start, s.end - start, s.score) for s in pred
-    ]
-
-    def classify(keys: set, miss: str):
-        def inner(s: Span) -> tuple[str, str]:
-            hit = (s.label, s.start + start, s.end + start) in keys
-            return (f"diff-{CORRECT}", "✓") if hit else (f"diff-{miss}", miss)
-
-        return inner
-
-    gold_row = render_tokens(window, shift[0], classify=classify(pred_keys, MISSED))
-    pred_row = render_tokens(window, shift[1], classify=classify(gold_keys, SPURIOUS))
+    window = list(tokens[start : max(s.end for s in gold + pred)])
+    gold_row = _row(window, start, gold, pred_keys, MISSED)
+    pred_row = _row(window, start, pred, gold_keys, SPURIOUS)
     return (
         '<span class="diff-pair">'
         f'<span class="diff-row diff-gold"><span class="diff-side">gold</span>{gold_row}</span>'
@@ -168,14 +179,23 @@ def _summary_html(counts: DiffCounts, labels: list[str]) -> str:
     return f'<div class="legend">{keys}</div>{table}'
 
 
-def render_diff(gold: Sequence[Paragraph], pred: Sequence[Paragraph], title: str = "sciner diff") -> str:
+def render_diff(
+    gold: Sequence[Paragraph],
+    pred: Sequence[Paragraph],
+    title: str = "sciner diff",
+    *,
+    gold_name: str = "gold",
+    pred_name: str = "prediction",
+) -> str:
     """A page comparing predicted paragraphs with gold ones entity by entity.
 
-    Both sides must have the same paragraphs with the same tokens (else
-    :class:`TokenMismatchError`). The legend counts correct, missed and spurious entities
-    overall and per type, with the exact-match precision, recall and F1 they give.
+    Both sides must be tagged and have the same paragraphs with the same tokens (else
+    :class:`~sciner.errors.TokenMismatchError`, naming ``gold_name`` and ``pred_name``). The
+    legend counts correct, missed and spurious entities overall and per type, with the
+    exact-match precision, recall and F1 they give.
     """
-    check_aligned(gold, pred)
+    gold, pred = [with_tags(p) for p in gold], [with_tags(p) for p in pred]
+    align(gold, pred, gold_name, pred_name)
     gold_spans = [paragraph_spans(p) for p in gold]
     pred_spans = [paragraph_spans(p) for p in pred]
     labels = all_labels(*gold_spans, *pred_spans)

@@ -79,7 +79,7 @@ def mark(text: str, label: str, *, extra_class: str = "", note: str = "", score:
     title = label if score is None else f"{label} (score {score:.2f})"
     if note:
         title += f" - {note}"
-    suffix = f" {escape(note)}" if note else ""
+    suffix = f" {escape(note)}" if note == "✓" else f" · {escape(note)}" if note else ""
     score_html = f'<span class="score">{score:.2f}</span>' if score is not None else ""
     return (
         f'<mark class="{classes}" data-type="{escape(label)}" title="{escape(title)}">{escape(text)}'

@@ -1,0 +1,60 @@
+"""``sciner show``: a self-contained HTML page of a tagged file, or of its diff against gold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sciner.cli.app import app
+
+
+@app.command()
+def show(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE",
+            help="Tagged file: .conll, .jsonl, Label Studio .json, .doccano.jsonl or .spacy.",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[Path, typer.Option("-o", "--output", help="HTML file to write.", show_default=False)],
+    gold: Annotated[
+        Optional[Path],
+        typer.Option("--gold", help="Gold file with the same paragraphs: show correct, missed and spurious entities.", show_default=False),
+    ] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="Page title (default: the file name).", show_default=False)] = None,
+    limit: Annotated[
+        Optional[int], typer.Option("--limit", min=1, help="Show only the first N paragraphs.", show_default=False)
+    ] = None,
+) -> None:
+    """Write one HTML page with FILE's entities highlighted per type, a legend and per-type counts.
+
+    With --gold, the page marks each entity as correct (same type and boundaries in gold),
+    missed (only in gold) or spurious (only in FILE), with counts per type. The page has no
+    external assets: open it in any browser, or attach it.
+
+    Example: sciner show pred.conll --gold gold.conll -o diff.html
+    """
+    from sciner.errors import InputFormatError
+    from sciner.formats.convert import read_file
+    from sciner.view import render_diff, render_entities
+
+    paragraphs = read_file(file)
+    if gold is None:
+        html = render_entities(paragraphs[:limit], title or file.name)
+    else:
+        gold_paragraphs = read_file(gold)
+        if any(p.tags is None for p in gold_paragraphs):
+            raise InputFormatError(f"{gold}: the gold file has no tags")
+        html = render_diff(
+            gold_paragraphs[:limit],
+            paragraphs[:limit],
+            title or f"{file.name} vs {gold.name}",
+            gold_name=str(gold),
+            pred_name=str(file),
+        )
+    output.write_text(html, encoding="utf-8")
+    typer.echo(f"wrote {output}")

@@ -1,0 +1,92 @@
+"""Character-offset entities (annotation tools) <-> token spans (sciner), without re-tokenizing.
+
+Annotation tools mark entities by character offsets into a text. sciner keeps the tokens
+beside that text, so reading back only has to find which tokens an offset range covers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sciner.document import Paragraph, Span
+from sciner.errors import InputFormatError, TokenMismatchError
+from sciner.formats.jsonl import paragraph_spans
+from sciner.formats.paragraphs import parse_paragraph_line
+from sciner.formats.spans import spans_to_bio
+
+
+def token_offsets_in_text(tokens: Sequence[str], text: str, where: str) -> list[tuple[int, int]]:
+    """Character start/end of each token in ``text``, found left to right.
+
+    Usually ``text`` is the tokens joined by single spaces; searching instead of assuming
+    that also accepts texts whose tokens are separated by other whitespace.
+    """
+    offsets = []
+    pos = 0
+    for i, token in enumerate(tokens):
+        start = text.find(token, pos)
+        if start < 0 or text[pos:start].strip():
+            raise TokenMismatchError(f"{where}: token {i} {token!r} not found in the text at character {pos}")
+        offsets.append((start, start + len(token)))
+        pos = start + len(token)
+    return offsets
+
+
+def tokens_of(data_tokens: object, text: str, where: str) -> list[str]:
+    """The stored tokens when present, else ``text`` split on spaces (the task's tokenization)."""
+    if data_tokens is None:
+        return parse_paragraph_line(text)
+    if not isinstance(data_tokens, list) or not all(isinstance(t, str) and t for t in data_tokens):
+        raise InputFormatError(f"{where}: 'tokens' must be a list of non-empty strings")
+    return list(data_tokens)
+
+
+def char_span_to_tokens(offsets: Sequence[tuple[int, int]], start: int, end: int) -> tuple[int, int] | None:
+    """The first and one-past-last token touching characters ``start:end``, or None if none does.
+
+    A selection that cuts a token includes the whole token: tokens are never split.
+    """
+    covered = [i for i, (s, e) in enumerate(offsets) if s < end and e > start]
+    if not covered:
+        return None
+    return covered[0], covered[-1] + 1
+
+
+def char_entities_to_paragraph(
+    tokens: list[str],
+    text: str,
+    entities: Sequence[tuple[int, int, str, float | None]],
+    where: str,
+    *,
+    known_labels: Sequence[str],
+    source: str = "<memory>",
+    line: int = 0,
+) -> Paragraph:
+    """A paragraph with tags from ``(char_start, char_end, label, score)`` entities of ``text``.
+
+    Entities covering only whitespace are dropped; an unknown label, an offset outside the
+    text, or two entities on the same token raise :class:`InputFormatError`.
+    """
+    offsets = token_offsets_in_text(tokens, text, where)
+    spans: dict[tuple[str, int, int], Span] = {}
+    for start, end, label, score in entities:
+        if label not in known_labels:
+            raise InputFormatError(f"{where}: unknown entity type {label!r}")
+        if not 0 <= start < end <= len(text):
+            raise InputFormatError(f"{where}: entity {label} at characters {start}:{end} is outside the text")
+        token_range = char_span_to_tokens(offsets, start, end)
+        if token_range is not None:
+            # The same region given twice (e.g. two labels clicked) is one entity.
+            spans.setdefault((label, *token_range), Span(label, token_range[0], token_range[1], score))
+    try:
+        tags = spans_to_bio(list(spans.values()), len(tokens))
+    except ValueError as exc:
+        raise InputFormatError(f"{where}: {exc}; entities must not overlap") from None
+    ordered = sorted(spans.values(), key=lambda s: s.start)
+    return Paragraph(tokens=tokens, tags=tags, spans=ordered, source=source, line=line)
+
+
+def paragraph_char_entities(p: Paragraph) -> list[tuple[int, int, Span]]:
+    """Each entity of ``p`` with its character start and end in ``p.text``."""
+    offsets = p.token_offsets()
+    return [(offsets[s.start][0], offsets[s.end - 1][1], s) for s in paragraph_spans(p)]

@@ -1,0 +1,71 @@
+"""doccano sequence-labeling JSONL: ``{"text": ..., "label": [[start, end, type], ...]}`` per line.
+
+Offsets are characters of ``text`` (the tokens joined by single spaces). The tokens are
+kept in a ``tokens`` field so that reading back never re-tokenizes; a file made by doccano
+itself has none, and its text is then split on single spaces. doccano's newer export with
+``entities: [{"start_offset", "end_offset", "label"}]`` is read too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from sciner.document import Paragraph
+from sciner.errors import InputFormatError
+from sciner.formats.charspans import char_entities_to_paragraph, paragraph_char_entities, tokens_of
+from sciner.formats.jsonsafe import dumps_line_safe
+from sciner.formats.textfile import read_lines
+from sciner.labels import ENTITY_TYPES
+
+
+def paragraph_to_doccano(p: Paragraph) -> dict[str, Any]:
+    """The doccano object of one paragraph."""
+    labels = [[start, end, span.label] for start, end, span in paragraph_char_entities(p)]
+    return {"text": p.text, "label": labels, "tokens": list(p.tokens)}
+
+
+def format_doccano(paragraphs: Iterable[Paragraph]) -> str:
+    """Paragraphs as doccano JSONL."""
+    return "".join(dumps_line_safe(paragraph_to_doccano(p)) + "\n" for p in paragraphs)
+
+
+def write_doccano(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
+    """Write paragraphs as doccano JSONL."""
+    Path(path).write_text(format_doccano(paragraphs), encoding="utf-8")
+
+
+def _entities(obj: dict[str, Any], where: str) -> list[tuple[int, int, str, float | None]]:
+    try:
+        if "entities" in obj and "label" not in obj:
+            return [(int(e["start_offset"]), int(e["end_offset"]), e["label"], None) for e in obj["entities"]]
+        return [(int(s), int(e), label, None) for s, e, label in obj.get("label") or []]
+    except (KeyError, TypeError, ValueError):
+        raise InputFormatError(f"{where}: each label must be [start, end, type]") from None
+
+
+def doccano_to_paragraph(obj: Any, where: str, *, source: str = "<memory>", line: int = 0) -> Paragraph:
+    """A tagged paragraph from one doccano object."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+        raise InputFormatError(f"{where}: expected an object with a 'text' string")
+    tokens = tokens_of(obj.get("tokens"), obj["text"], where)
+    return char_entities_to_paragraph(
+        tokens, obj["text"], _entities(obj, where), where, known_labels=ENTITY_TYPES, source=source, line=line
+    )
+
+
+def read_doccano(path: str | Path) -> list[Paragraph]:
+    """Read doccano JSONL into tagged paragraphs; blank lines are skipped."""
+    paragraphs = []
+    for lineno, line in enumerate(read_lines(path), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputFormatError(f"{where}: invalid JSON ({exc.msg})") from None
+        paragraphs.append(doccano_to_paragraph(obj, where, source=str(path), line=lineno))
+    return paragraphs

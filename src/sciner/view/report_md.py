@@ -1,0 +1,130 @@
+"""The experiment report as Markdown, with its plots written as PNG files beside it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from sciner.document import Span
+from sciner.evaluate.metrics import span_key
+from sciner.view.plots import report_figures
+from sciner.view.report import Example, ExperimentReport
+from sciner.view.report_tables import (
+    Table,
+    bucket_table,
+    confusion_table,
+    overall_table,
+    per_type_significance_table,
+    per_type_table,
+    significance_table,
+)
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def table_markdown(table: Table) -> str:
+    """A GitHub-flavoured Markdown table; columns of numbers right-aligned, others left."""
+    align = ["--:" if numeric else ":--" for numeric in table.numeric_columns()]
+    lines = ["| " + " | ".join(_cell(h) for h in table.header) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows]
+    return "\n".join(lines)
+
+
+def bracketed(tokens: Sequence[str], spans: Sequence[Span], notes: dict[tuple[str, int, int], str] | None = None) -> str:
+    """Tokens with each entity written ``[text]{Type note}``; Markdown specials in tokens escaped."""
+    starts = {s.start: s for s in spans}
+    out, i = [], 0
+    while i < len(tokens):
+        span = starts.get(i)
+        if span is None:
+            out.append(_escape_md(tokens[i]))
+            i += 1
+            continue
+        note = (notes or {}).get(span_key(span), "")
+        text = " ".join(_escape_md(t) for t in tokens[span.start : span.end])
+        out.append(f"[{text}]{{{span.label}{' ' + note if note else ''}}}")
+        i = span.end
+    return " ".join(out)
+
+
+def _escape_md(token: str) -> str:
+    return "".join("\\" + ch if ch in "\\`*_{}[]<>|#" else ch for ch in token)
+
+
+def example_markdown(report: ExperimentReport, ex: Example) -> list[str]:
+    """Gold and each system's version of one example, with ✓ (correct) / ✗ (spurious) and missed entities."""
+    head = f"**¶ {ex.paragraph + 1}, tokens {ex.offset}–{ex.offset + len(ex.tokens)}**" + (" (excerpt)" if ex.truncated else "")
+    lines = [head, "", f"- *gold*: {bracketed(ex.tokens, ex.gold)}"]
+    gold_keys = {span_key(s) for s in ex.gold}
+    for system, spans in zip(report.systems, ex.systems):
+        pred_keys = {span_key(s) for s in spans}
+        notes = {k: ("✓" if k in gold_keys else "✗") for k in pred_keys}
+        missed = [s for s in ex.gold if span_key(s) not in pred_keys]
+        missed_text = "; missed: " + ", ".join(f"{' '.join(ex.tokens[s.start:s.end])} ({s.label})" for s in missed) if missed else ""
+        lines.append(f"- *{system.name}*: {bracketed(ex.tokens, spans, notes)}{_escape_md(missed_text)}")
+    return lines + [""]
+
+
+def write_report_markdown(report: ExperimentReport, path: Path) -> list[Path]:
+    """Write ``path`` and its PNG plots (``<stem>-<plot>.png`` in the same folder); returns all files."""
+    written = []
+    images = {}
+    for slug, caption, png in report_figures(report):
+        image = path.with_name(f"{path.stem}-{slug}.png")
+        image.write_bytes(png)
+        written.append(image)
+        images[slug] = f"![{caption}]({image.name})"
+    names = " vs ".join(s.name for s in report.systems)
+    lines = [
+        f"# sciner report: {names}",
+        "",
+        f"gold: `{report.gold_path}` · {report.paragraphs} paragraphs · {report.tokens} tokens · {report.gold_entities} gold entities",
+        "",
+        *(f"- **{s.name}**: `{s.path}`" for s in report.systems),
+        "",
+        "## Scores",
+        "",
+        "Exact match: an entity counts when its type and both boundaries equal a gold entity's.",
+        "",
+        table_markdown(overall_table(report)),
+        "",
+        "## Per entity type",
+        "",
+        table_markdown(per_type_table(report)),
+        "",
+        images["per-type-f1"],
+        "",
+    ]
+    if report.comparisons:
+        lines += [
+            "## Significance (paired bootstrap)",
+            "",
+            f"{report.samples} resamples of the paragraphs (seed {report.seed}). A is the system with the higher micro F1; "
+            "p is the share of resamples in which A is not better than B (one-sided), "
+            "so p < 0.05 can hold while the two-sided 95% interval still includes 0.",
+            "",
+            table_markdown(significance_table(report)),
+            "",
+            table_markdown(per_type_significance_table(report)),
+            "",
+        ]
+    lines += ["## F1 by entity length", "", table_markdown(bucket_table(report, "by_length")), "", images["f1-by-length"], ""]
+    lines += ["## F1 by casing", "", table_markdown(bucket_table(report, "by_casing")), "", images["f1-by-casing"], ""]
+    lines += [
+        "## Type confusion",
+        "",
+        "Each gold entity is paired with the predicted entity overlapping it most; *missed*: nothing overlaps; "
+        "*spurious*: a predicted entity overlapping no gold entity.",
+        "",
+    ]
+    for i, s in enumerate(report.systems):
+        lines += [f"### {s.name}", "", table_markdown(confusion_table(s)), "", images[f"confusion-{i + 1}"], ""]
+    lines += ["## Examples where the systems differ", ""]
+    for ex in report.examples:
+        lines += example_markdown(report, ex)
+    if not report.examples:
+        lines.append("No paragraph where they differ.")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [path, *written]
