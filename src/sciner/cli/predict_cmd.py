@@ -36,12 +36,18 @@ def predict(
 
     if fmt not in FORMATS:
         raise ConfigError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    paths = expand_inputs(inputs)
+    failures: list[str] = []
+    paths = []
+    for item in inputs:  # a missing input is reported like an unreadable one, and the batch goes on
+        try:
+            paths.extend(expand_inputs([item]))
+        except ScinerError as err:
+            failures.append(err.message)
+            print(str(err), file=sys.stderr)
     per_file = output is not None and output.is_dir()
     from sciner import load
 
     tagger = load(str(model) if model else None)
-    failures: list[str] = []
     results = tag_files(tagger, paths, read_input, batch_subwords=batch_subwords, show_progress=not quiet,
                         on_error=lambda path, err: (failures.append(f"{path}: {err.message}"),
                                                     print(str(err), file=sys.stderr)))
@@ -69,4 +75,4 @@ def predict(
         print(f"{len(failures)} input(s) failed:", file=sys.stderr)
         for f in failures:
             print(f"  {f}", file=sys.stderr)
-        raise typer.Exit(code=ScinerError.exit_code if len(failures) == len(paths) else 9)
+        raise typer.Exit(code=ScinerError.exit_code if not results else 9)

@@ -48,7 +48,9 @@ def encoder_folder(name: str) -> Path:
 def load_encoder(name: str) -> tuple[Any, Any]:
     """The transformers model and fast tokenizer of encoder ``name``, loaded offline."""
     from transformers import AutoModel, AutoTokenizer
+    from transformers.utils import logging as hf_logging
 
+    hf_logging.disable_progress_bar()  # a weight-loading bar per run is noise on a user's terminal
     folder = encoder_folder(name)
     tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
     model = AutoModel.from_pretrained(folder, local_files_only=True)
