@@ -37,19 +37,24 @@ def predict(
     if fmt not in FORMATS:
         raise ConfigError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     failures: list[str] = []
+    exit_codes: list[int] = []
     paths = []
     for item in inputs:  # a missing input is reported like an unreadable one, and the batch goes on
         try:
             paths.extend(expand_inputs([item]))
         except ScinerError as err:
             failures.append(err.message)
+            exit_codes.append(err.exit_code)
             print(str(err), file=sys.stderr)
+    if not paths:
+        raise typer.Exit(code=exit_codes[0])
     per_file = output is not None and output.is_dir()
     from sciner import load
 
     tagger = load(str(model) if model else None)
     results = tag_files(tagger, paths, read_input, batch_subwords=batch_subwords, show_progress=not quiet,
                         on_error=lambda path, err: (failures.append(f"{path}: {err.message}"),
+                                                    exit_codes.append(err.exit_code),
                                                     print(str(err), file=sys.stderr)))
     from sciner.predict_files import render
 
@@ -75,4 +80,5 @@ def predict(
         print(f"{len(failures)} input(s) failed:", file=sys.stderr)
         for f in failures:
             print(f"  {f}", file=sys.stderr)
-        raise typer.Exit(code=ScinerError.exit_code if not results else 9)
+        # Nothing readable: the first error's own code; some inputs tagged, some not: 9.
+        raise typer.Exit(code=exit_codes[0] if not results else 9)
