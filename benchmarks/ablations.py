@@ -67,7 +67,7 @@ def write_dev_predictions(model_dir: Path, corpus) -> None:  # type: ignore[no-u
 
     import torch
 
-    tagger = Tagger.load(model_dir, quantize=False)
+    tagger = Tagger.load(model_dir, precision="fp32")
     torch.set_num_threads(int(json.loads((model_dir / "model.json").read_text())["config"]["train"]["threads"]))
     write_conll(tagger.tag(corpus.dev), model_dir / "dev.pred.conll")
 

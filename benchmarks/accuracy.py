@@ -22,7 +22,8 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None, help="Model directory (default: shipped model).")
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--config", type=Path, default=ROOT / "configs" / "default.toml")
-    parser.add_argument("--no-quantize", action="store_true", help="Evaluate the fp32 model, not the int8 one.")
+    parser.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16", "int8"],
+                        help="Inference precision (see sciner.tagger.Tagger.load).")
     parser.add_argument("--save-pred", type=Path, default=None, help="Write dev predictions (CoNLL) here.")
     parser.add_argument("--save-gold", type=Path, default=None, help="Write dev gold (CoNLL) here.")
     parser.add_argument("--json", action="store_true")
@@ -37,7 +38,7 @@ def main() -> None:
     cfg = load_config(args.config, [])
     cfg.data.data_dir = str(args.data)
     corpus = assemble(cfg.data, seed=cfg.train.seed)
-    tagger = Tagger.load(args.model, quantize=not args.no_quantize)
+    tagger = Tagger.load(args.model, precision=args.precision)
     start = time.perf_counter()
     tagged = tagger.tag(corpus.dev)
     seconds = time.perf_counter() - start
@@ -51,7 +52,7 @@ def main() -> None:
         print()
         return
     n_tokens = sum(len(p.tokens) for p in corpus.dev)
-    print(f"model: {tagger.path}  (int8: {not args.no_quantize})")
+    print(f"model: {tagger.path}  (precision: {tagger.precision})")
     print(f"dev split: leave-groups-out, groups {', '.join(corpus.dev_groups)}")
     print(f"           {len(corpus.dev)} paragraphs, {n_tokens} tokens, tagged in {seconds:.1f} s")
     print(f"{'type':<22}{'precision':>10}{'recall':>10}{'f1':>10}{'support':>10}")

@@ -57,7 +57,7 @@ def test_training_learns_the_synthetic_task(tiny_model):
 def test_other_heads_train_save_and_load(tmp_path, tiny_encoder_dir, tiny_data, head):
     cfg = tiny_config(tiny_encoder_dir, tiny_data, head, epochs=1, max_batches_per_epoch=5)
     train(cfg, tmp_path, show_progress=False)
-    tagger = Tagger.load(tmp_path, quantize=False)
+    tagger = Tagger.load(tmp_path, precision="fp32")
     out = tagger.tag([["We", "use", "BERT", "on", "SQuAD", "."]])
     assert len(out[0].tags) == 6
 

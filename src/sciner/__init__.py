@@ -75,14 +75,15 @@ _API: dict[str, str] = {
 }
 
 
-def load(path: str | None = None, *, quantize: bool = True) -> "Tagger":
+def load(path: str | None = None, *, precision: str = "auto") -> "Tagger":
     """Load a trained tagger: the shipped default model, or the model directory at ``path``.
 
-    ``quantize`` runs the linear layers in int8 on the CPU (faster; same dev F1 within noise).
+    ``precision`` is ``auto`` (bfloat16 where the CPU has it natively, else fp32), ``fp32``,
+    ``bf16`` or ``int8``; see :meth:`Tagger.load`.
     """
     from sciner.tagger import Tagger
 
-    return Tagger.load(path, quantize=quantize)
+    return Tagger.load(path, precision=precision)
 
 
 def __getattr__(name: str) -> Any:

@@ -19,6 +19,15 @@ from sciner.formats.spans import spans_to_bio
 from sciner.labels import BIO_TAGS
 
 DEFAULT_MODEL = Path(__file__).parent / "models" / "default"
+PRECISIONS = ("auto", "fp32", "bf16", "int8")
+
+
+def native_bf16() -> bool:
+    """True when this CPU computes bfloat16 natively (AVX512-BF16 or AMX)."""
+    import torch
+
+    check = getattr(torch.cpu, "_is_avx512_bf16_supported", None)
+    return bool(check and check())
 WEIGHTS = "weights.safetensors"
 META = "model.json"
 
@@ -55,20 +64,26 @@ def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
 class Tagger:
     """Tags tokenized paragraphs with a trained model."""
 
-    def __init__(self, model: Any, meta: dict[str, Any], path: Path) -> None:
+    def __init__(self, model: Any, meta: dict[str, Any], path: Path, precision: str = "fp32") -> None:
         self.model = model
         self.meta = meta
         self.path = path
+        self.precision = precision
 
     @classmethod
-    def load(cls, path: str | Path | None = None, *, quantize: bool = True) -> "Tagger":
+    def load(cls, path: str | Path | None = None, *, precision: str = "auto") -> "Tagger":
         """Load the model at ``path`` (default: the one shipped with sciner).
 
-        ``quantize`` applies int8 dynamic quantization to the linear layers for fast CPU inference.
+        ``precision``: ``fp32``; ``bf16`` (bfloat16 autocast: on the dev split, the same F1 as
+        fp32 at about twice the speed on CPUs with native bfloat16); ``int8`` (dynamic
+        quantization of the linear layers: faster, but it cost the shipped model 4 points of
+        dev F1); ``auto`` = bf16 where the CPU has native bfloat16, else fp32.
         """
         import torch
         from safetensors.torch import load_file
 
+        if precision not in PRECISIONS:
+            raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
         directory = Path(path) if path is not None else DEFAULT_MODEL
         if not (directory / META).exists() or not (directory / WEIGHTS).exists():
             raise ModelError(f"{directory}: not a sciner model (needs {META} and {WEIGHTS})")
@@ -84,13 +99,15 @@ class Tagger:
         if really_missing or unexpected:
             raise ModelError(f"{directory}: weights do not match the model ({really_missing[:3]} {unexpected[:3]})")
         model.eval()
-        if quantize:
+        if precision == "auto":
+            precision = "bf16" if native_bf16() else "fp32"
+        if precision == "int8":
             import warnings
 
             with warnings.catch_warnings():  # torch marks eager dynamic quantization deprecated; it still works
                 warnings.simplefilter("ignore")
                 model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
-        return cls(model, meta, directory)
+        return cls(model, meta, directory, precision)
 
     def tag(
         self,
@@ -105,8 +122,15 @@ class Tagger:
         """
         from sciner.predict import predict_spans
 
+        import contextlib
+
+        import torch
+
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in paragraphs]
-        all_spans = predict_spans(self.model, [p.tokens for p in paras], batch_subwords=batch_subwords, progress=progress)
+        autocast = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
+        with autocast:
+            all_spans = predict_spans(self.model, [p.tokens for p in paras], batch_subwords=batch_subwords,
+                                      progress=progress)
         out = []
         for p, spans in zip(paras, all_spans):
             out.append(Paragraph(tokens=p.tokens, tags=spans_to_bio(spans, len(p.tokens)), source=p.source,

@@ -25,7 +25,7 @@ def git_commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                              cwd=Path(__file__).parent, timeout=5)
-        return out.stdout.strip() or "unknown"
+        return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
 
