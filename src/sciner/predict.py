@@ -7,7 +7,7 @@ from typing import Any
 
 from sciner.batching import length_batches
 from sciner.document import Span
-from sciner.model.network import featurize
+from sciner.model.network import featurize_many
 
 
 def predict_spans(
@@ -20,7 +20,7 @@ def predict_spans(
     """Entity spans of each paragraph, in input order. ``progress`` receives token counts as they finish."""
     import torch
 
-    feats = [featurize(model.tokenizer, list(tokens), None, model.cfg) for tokens in paragraphs]
+    feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
     lengths = [f.n_subwords + 2 for f in feats]
     out: list[list[Span]] = [[] for _ in feats]
     was_training = model.training

@@ -56,7 +56,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     import torch
     from tqdm import tqdm
 
-    from sciner.model.network import featurize
+    from sciner.model.network import featurize_many
     from sciner.tagger import build_model, save_model
 
     output = Path(output)
@@ -74,7 +74,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     dev_paras = corpus.dev[: tc.max_dev_paragraphs] if tc.max_dev_paragraphs else corpus.dev
 
     model = build_model(cfg.model)
-    feats = [featurize(model.tokenizer, p.tokens, p.tags, cfg.model) for p in train_paras]
+    feats = featurize_many(model.tokenizer, [p.tokens for p in train_paras], cfg.model, [p.tags for p in train_paras])
     lengths = [f.n_subwords + 2 for f in feats]
 
     encoder_params = [p for n, p in model.named_parameters() if n.startswith("encoder.") and p.requires_grad]

@@ -40,6 +40,19 @@ def featurize(tokenizer: Any, tokens: list[str], tags: list[str] | None, cfg: Mo
     )
 
 
+def featurize_many(tokenizer: Any, paragraphs: list[list[str]], cfg: ModelConfig,
+                   tags: list[list[str] | None] | None = None) -> list[Features]:
+    """:func:`featurize` for many paragraphs; each distinct word is cut into subwords once."""
+    distinct = list(dict.fromkeys(w for tokens in paragraphs for w in tokens))
+    pieces = dict(zip(distinct, word_pieces(tokenizer, distinct, cfg.max_subwords_per_word)))
+    shapes = {w: word_shape(w) for w in distinct}
+    return [
+        Features(pieces=[pieces[w] for w in tokens], shapes=[shapes[w] for w in tokens], tokens=list(tokens),
+                 tags=tags[i] if tags is not None else None)
+        for i, tokens in enumerate(paragraphs)
+    ]
+
+
 def build_head(cfg: ModelConfig, dim: int) -> nn.Module:
     if cfg.head == "bio":
         return BIOHead(dim, cfg.dropout)
