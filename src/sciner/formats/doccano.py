@@ -16,7 +16,6 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError
 from sciner.formats.charspans import char_entities_to_paragraph, paragraph_char_entities, tokens_of
-from sciner.formats.jsonsafe import dumps_line_safe
 from sciner.formats.textfile import read_lines
 from sciner.labels import ENTITY_TYPES
 
@@ -29,7 +28,7 @@ def paragraph_to_doccano(p: Paragraph) -> dict[str, Any]:
 
 def format_doccano(paragraphs: Iterable[Paragraph]) -> str:
     """Paragraphs as doccano JSONL."""
-    return "".join(dumps_line_safe(paragraph_to_doccano(p)) + "\n" for p in paragraphs)
+    return "".join(json.dumps(paragraph_to_doccano(p), ensure_ascii=False) + "\n" for p in paragraphs)
 
 
 def write_doccano(paragraphs: Iterable[Paragraph], path: str | Path) -> None:

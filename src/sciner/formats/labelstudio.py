@@ -18,7 +18,6 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError
 from sciner.formats.charspans import char_entities_to_paragraph, paragraph_char_entities, tokens_of
-from sciner.formats.jsonsafe import dumps_line_safe
 from sciner.formats.textfile import read_lines
 from sciner.labels import ENTITY_TYPES
 
@@ -76,7 +75,7 @@ def paragraph_to_task(p: Paragraph, index: int = 0, *, model_version: str = "sci
 def format_labelstudio(paragraphs: Iterable[Paragraph], *, model_version: str = "sciner") -> str:
     """Paragraphs as a Label Studio import file (a JSON list of tasks)."""
     tasks = [paragraph_to_task(p, i, model_version=model_version) for i, p in enumerate(paragraphs)]
-    return dumps_line_safe(tasks, indent=1) + "\n"
+    return json.dumps(tasks, ensure_ascii=False, indent=1) + "\n"
 
 
 def write_labelstudio(paragraphs: Iterable[Paragraph], path: str | Path, *, model_version: str = "sciner") -> None:

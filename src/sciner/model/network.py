@@ -31,18 +31,9 @@ class Features:
         return sum(len(p) for p in self.pieces)
 
 
-def featurize(tokenizer: Any, tokens: list[str], tags: list[str] | None, cfg: ModelConfig) -> Features:
-    return Features(
-        pieces=word_pieces(tokenizer, tokens, cfg.max_subwords_per_word),
-        shapes=[word_shape(t) for t in tokens],
-        tokens=tokens,
-        tags=tags,
-    )
-
-
 def featurize_many(tokenizer: Any, paragraphs: list[list[str]], cfg: ModelConfig,
                    tags: list[list[str] | None] | None = None) -> list[Features]:
-    """:func:`featurize` for many paragraphs; each distinct word is cut into subwords once."""
+    """Paragraphs made ready for the network; each distinct word is cut into subwords once."""
     distinct = list(dict.fromkeys(w for tokens in paragraphs for w in tokens))
     pieces = dict(zip(distinct, word_pieces(tokenizer, distinct, cfg.max_subwords_per_word)))
     shapes = {w: word_shape(w) for w in distinct}

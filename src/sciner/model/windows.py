@@ -79,28 +79,26 @@ def build_encoder_batch(
     """Lay out the paragraphs' subwords (``pieces[b][word]``) in windows of at most ``window`` subwords."""
     rows: list[list[int]] = []
     n_max = max((len(p) for p in pieces), default=0)
-    gather = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.long)
-    mask = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.bool)
-    positions: list[list[tuple[int, int, int]]] = []  # per window: (paragraph, word, position)
+    owners: list[tuple[int, int, int, int]] = []  # (paragraph, word, window row, position in row)
     for b, para in enumerate(pieces):
         lengths = [len(p) for p in para]
         for w in plan_windows(lengths, window - 2, overlap):
             ids = [cls_id]
-            row_positions = []
             for j in range(w.start, w.end):
                 if w.own_start <= j < w.own_end:
-                    row_positions.append((b, j, len(ids)))
+                    owners.append((b, j, len(rows), len(ids)))
                 ids.extend(para[j])
             ids.append(sep_id)
             rows.append(ids)
-            positions.append(row_positions)
     length = max(len(r) for r in rows)
-    input_ids = torch.full((len(rows), length), pad_id, dtype=torch.long)
-    attention = torch.zeros((len(rows), length), dtype=torch.long)
-    for r, ids in enumerate(rows):
-        input_ids[r, : len(ids)] = torch.tensor(ids, dtype=torch.long)
-        attention[r, : len(ids)] = 1
-        for b, j, pos in positions[r]:
-            gather[b, j] = r * length + pos
-            mask[b, j] = True
+    # One tensor built from padded lists, and one scatter for the word positions: this runs on
+    # every batch of ``sciner predict``, where element-wise tensor writes cost a visible share.
+    input_ids = torch.tensor([r + [pad_id] * (length - len(r)) for r in rows], dtype=torch.long)
+    attention = torch.tensor([[1] * len(r) + [0] * (length - len(r)) for r in rows], dtype=torch.long)
+    gather = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.long)
+    mask = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.bool)
+    if owners:
+        o = torch.tensor(owners, dtype=torch.long)
+        gather[o[:, 0], o[:, 1]] = o[:, 2] * length + o[:, 3]
+        mask[o[:, 0], o[:, 1]] = True
     return EncoderBatch(input_ids, attention, gather, mask)
