@@ -1,4 +1,4 @@
-"""Prediction over many paragraphs: featurize, batch by length, decode, restore order."""
+"""Prediction over many paragraphs: featurize, encode in length-sorted windows, decode, restore order."""
 
 from __future__ import annotations
 
@@ -7,7 +7,11 @@ from typing import Any
 
 from sciner.batching import length_batches
 from sciner.document import Span
-from sciner.model.network import featurize_many
+from sciner.model.network import Features, featurize_many
+
+# Paragraphs are encoded a chunk at a time (in input order), so that the word vectors held
+# at once stay small however many papers are tagged: this many batches' worth of subwords.
+CHUNK_BATCHES = 4
 
 
 def predict_spans(
@@ -21,17 +25,55 @@ def predict_spans(
     import torch
 
     feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
-    lengths = [f.n_subwords + 2 for f in feats]
     out: list[list[Span]] = [[] for _ in feats]
     was_training = model.training
     model.eval()
     with torch.inference_mode():
-        for batch in length_batches(lengths, batch_subwords):
-            nonempty = [i for i in batch if feats[i].tokens]
-            if nonempty:
-                for i, spans in zip(nonempty, model.predict([feats[i] for i in nonempty])):
-                    out[i] = spans
+        for chunk in _chunks([f.n_subwords + 2 for f in feats], CHUNK_BATCHES * batch_subwords):
+            nonempty = [i for i in chunk if feats[i].tokens]
+            for i, spans in zip(nonempty, _predict_chunk(model, [feats[i] for i in nonempty], batch_subwords)):
+                out[i] = spans
             if progress is not None:
-                progress(sum(len(feats[i].tokens) for i in batch))
+                progress(sum(len(feats[i].tokens) for i in chunk))
     model.train(was_training)
     return out
+
+
+def _predict_chunk(model: Any, feats: list[Features], batch_subwords: int) -> list[list[Span]]:
+    """Spans of non-empty paragraphs ``feats``, in their order."""
+    import torch
+
+    out: list[list[Span]] = [[] for _ in feats]
+    if model.cfg.head == "span_finetune":  # its head needs the subword states of whole paragraphs
+        for batch in length_batches([f.n_subwords + 2 for f in feats], batch_subwords):
+            for i, spans in zip(batch, model.predict([feats[i] for i in batch])):
+                out[i] = spans
+        return out
+    vectors = model.encode_packed(feats, batch_subwords)
+    for batch in length_batches([len(f.tokens) for f in feats], batch_subwords):
+        longest = max(len(feats[i].tokens) for i in batch)
+        words = torch.zeros((len(batch), longest, vectors[0].shape[-1]))
+        mask = torch.zeros((len(batch), longest), dtype=torch.bool)
+        for row, i in enumerate(batch):
+            words[row, : len(vectors[i])] = vectors[i]
+            mask[row, : len(vectors[i])] = True
+        words = model.with_shapes(words, [feats[i] for i in batch])
+        for i, spans in zip(batch, model.head.decode(words, mask)):
+            out[i] = spans
+    return out
+
+
+def _chunks(lengths: list[int], budget: int) -> list[list[int]]:
+    """Consecutive runs of indices whose lengths sum to at most ``budget`` (at least one each)."""
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    total = 0
+    for i, length in enumerate(lengths):
+        if current and total + length > budget:
+            chunks.append(current)
+            current, total = [], 0
+        current.append(i)
+        total += length
+    if current:
+        chunks.append(current)
+    return chunks

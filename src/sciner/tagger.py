@@ -32,11 +32,13 @@ WEIGHTS = "weights.safetensors"
 META = "model.json"
 
 
-def build_model(cfg: ModelConfig) -> Any:
-    from sciner.model.encoder import load_encoder
+def build_model(cfg: ModelConfig, *, inference: bool = False) -> Any:
+    """The network of ``cfg`` with the encoder's pretrained weights; ``inference`` picks the
+    lean encoder that loads without transformers where there is one."""
+    from sciner.model.encoder import load_encoder, load_inference_encoder
     from sciner.model.network import NERModel
 
-    encoder, tokenizer = load_encoder(cfg.encoder)
+    encoder, tokenizer = (load_inference_encoder if inference else load_encoder)(cfg.encoder)
     return NERModel(cfg, encoder, tokenizer)
 
 
@@ -91,7 +93,7 @@ class Tagger:
         if tuple(meta.get("labels", ())) != BIO_TAGS:
             raise ModelError(f"{directory}: model was trained for another label set")
         cfg = ModelConfig(**meta["config"]["model"])
-        model = build_model(cfg)
+        model = build_model(cfg, inference=True)
         state = {k: v.float() if v.is_floating_point() else v for k, v in load_file(str(directory / WEIGHTS)).items()}
         missing, unexpected = model.load_state_dict(state, strict=False)
         frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
@@ -101,6 +103,13 @@ class Tagger:
         model.eval()
         if precision == "auto":
             precision = "bf16" if native_bf16() else "fp32"
+        if precision == "bf16":
+            # bf16 weights, not just autocast: autocast alone re-casts every weight on every call.
+            model.encoder.to(torch.bfloat16)
+        from sciner.model.fast_bert import FastBert
+
+        if isinstance(model.encoder, FastBert) and precision != "int8":
+            model.encoder.fuse_qkv()
         if precision == "int8":
             import warnings
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from sciner.document import Span
@@ -25,31 +26,35 @@ _START, _ALLOWED = allowed_transitions()
 
 
 def viterbi(log_probs: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
-    """Best allowed tag path of each row of ``log_probs`` (B, N, T) over its ``mask``ed words."""
-    B, N, T = log_probs.shape
-    neg = torch.tensor(-1e4, dtype=log_probs.dtype)
-    trans = torch.where(_ALLOWED, torch.tensor(0.0, dtype=log_probs.dtype), neg)  # (T, T)
-    score = log_probs[:, 0] + torch.where(_START, torch.tensor(0.0, dtype=log_probs.dtype), neg)
-    back = torch.zeros((B, N, T), dtype=torch.long)
+    """Best allowed tag path of each row of ``log_probs`` (B, N, T) over its ``mask``ed words.
+
+    Runs in NumPy: the loop over words does many tiny (B, T, T) steps, and torch's per-op
+    thread dispatch made them cost more than the encoder when the CPU was busy.
+    """
+    scores = log_probs.detach().float().cpu().numpy()
+    active = mask.cpu().numpy()
+    B, N, T = scores.shape
+    trans = np.where(_ALLOWED.numpy(), 0.0, -1e4).astype(np.float32)  # (prev, cur)
+    score = scores[:, 0] + np.where(_START.numpy(), 0.0, -1e4).astype(np.float32)
+    back = np.zeros((B, N, T), dtype=np.int64)
+    stay = np.broadcast_to(np.arange(T), (B, T))
     for t in range(1, N):
         cand = score[:, :, None] + trans[None]  # (B, prev, cur)
-        best, arg = cand.max(dim=1)
-        new = best + log_probs[:, t]
-        active = mask[:, t][:, None]
-        score = torch.where(active, new, score)
-        back[:, t] = torch.where(active, arg, torch.arange(T).expand(B, T))
-    lengths = mask.sum(dim=1).tolist()
-    last = score.argmax(dim=1).tolist()
+        arg = cand.argmax(axis=1)
+        new = np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0] + scores[:, t]
+        on = active[:, t][:, None]
+        score = np.where(on, new, score)
+        back[:, t] = np.where(on, arg, stay)
+    lengths = active.sum(axis=1)
     paths = []
-    back_list = back.tolist()
     for b in range(B):
-        n = lengths[b]
+        n = int(lengths[b])
         if n == 0:
             paths.append([])
             continue
-        path = [last[b]]
+        path = [int(score[b].argmax())]
         for t in range(n - 1, 0, -1):
-            path.append(back_list[b][t][path[-1]])
+            path.append(int(back[b, t, path[-1]]))
         paths.append(path[::-1])
     return paths
 

@@ -59,6 +59,17 @@ def load_encoder(name: str) -> tuple[Any, Any]:
     return model, tokenizer
 
 
+def load_inference_encoder(name: str) -> tuple[Any, Any]:
+    """Like :func:`load_encoder`, but for tagging only: plain BERT encoders load into
+    :class:`sciner.model.fast_bert.FastBert` without importing transformers."""
+    from sciner.model import fast_bert
+
+    folder = encoder_folder(name)
+    if fast_bert.supports(folder):
+        return fast_bert.FastBert.load(folder), fast_bert.WordPieceTokenizer(folder)
+    return load_encoder(name)
+
+
 def _load_safetensors_fast(folder: Path) -> Any:
     """Build the model from its config and load ``model.safetensors`` directly.
 

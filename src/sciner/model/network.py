@@ -14,7 +14,8 @@ from sciner.errors import ConfigError
 from sciner.model.bio_head import BIOHead
 from sciner.model.shape import SHAPES, word_shape
 from sciner.model.span_head import SpanHead
-from sciner.model.windows import build_encoder_batch, word_pieces
+from sciner.batching import length_batches
+from sciner.model.windows import build_encoder_batch, pad_rows, window_rows, word_pieces
 
 
 @dataclass
@@ -78,12 +79,44 @@ class NERModel(nn.Module):
         hidden = self.encoder(input_ids=batch.input_ids, attention_mask=batch.attention_mask).last_hidden_state
         flat = hidden.reshape(-1, hidden.shape[-1])
         words = flat[batch.gather_index.reshape(-1)].reshape(*batch.gather_index.shape, -1)
-        if self.shape is not None:
-            shapes = torch.zeros(batch.word_mask.shape, dtype=torch.long)
-            for b, f in enumerate(feats):
-                shapes[b, : len(f.shapes)] = torch.tensor(f.shapes, dtype=torch.long)
-            words = torch.cat([words, self.shape(shapes).to(words.dtype)], dim=-1)
-        return words, batch.word_mask, (batch, hidden)
+        return self.with_shapes(words, feats), batch.word_mask, (batch, hidden)
+
+    def with_shapes(self, words: torch.Tensor, feats: list[Features]) -> torch.Tensor:
+        """(B, N, H) encoder vectors with each word's shape embedding appended (if the model has one)."""
+        if self.shape is None:
+            return words
+        shapes = torch.zeros(words.shape[:2], dtype=torch.long)
+        for b, f in enumerate(feats):
+            shapes[b, : len(f.shapes)] = torch.tensor(f.shapes, dtype=torch.long)
+        return torch.cat([words, self.shape(shapes).to(words.dtype)], dim=-1)
+
+    def encode_packed(self, feats: list[Features], batch_subwords: int) -> list[torch.Tensor]:
+        """Each paragraph's (n_words, H) encoder vectors, for prediction.
+
+        The windows of all paragraphs are batched by their own length, so the short last
+        window of a long paragraph is not padded to a full window (a quarter of the encoder's
+        work on the official test file went to such padding when paragraphs were batched whole).
+        """
+        tok = self.tokenizer
+        rows, owners = window_rows([f.pieces for f in feats], tok.cls_token_id, tok.sep_token_id,
+                                   self.cfg.window, self.cfg.window_overlap)
+        counts = [len(f.tokens) for f in feats]
+        out = torch.zeros((sum(counts), self.encoder.config.hidden_size))
+        if owners:
+            o = torch.tensor(owners, dtype=torch.long)
+            offsets = torch.tensor([0] + counts[:-1], dtype=torch.long).cumsum(0)
+            target = offsets[o[:, 0]] + o[:, 1]
+            local = torch.full((len(rows),), -1, dtype=torch.long)
+            for batch in length_batches([len(r) for r in rows], batch_subwords):
+                input_ids, attention = pad_rows([rows[i] for i in batch], tok.pad_token_id)
+                hidden = self.encoder(input_ids=input_ids, attention_mask=attention).last_hidden_state
+                local.fill_(-1)
+                local[torch.tensor(batch)] = torch.arange(len(batch))
+                row = local[o[:, 2]]
+                here = row >= 0
+                flat = row[here] * input_ids.shape[1] + o[here, 3]
+                out[target[here]] = hidden.reshape(-1, hidden.shape[-1])[flat].float()
+        return list(out.split(counts))
 
     def _head_inputs(self, feats: list[Features]) -> tuple[torch.Tensor, torch.Tensor]:
         words, mask, (batch, hidden) = self.word_vectors(feats)

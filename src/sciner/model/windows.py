@@ -73,13 +73,14 @@ class EncoderBatch:
     word_mask: torch.Tensor  # (B, N) bool
 
 
-def build_encoder_batch(
-    pieces: list[list[list[int]]], cls_id: int, sep_id: int, pad_id: int, window: int, overlap: int
-) -> EncoderBatch:
-    """Lay out the paragraphs' subwords (``pieces[b][word]``) in windows of at most ``window`` subwords."""
+def window_rows(
+    pieces: list[list[list[int]]], cls_id: int, sep_id: int, window: int, overlap: int
+) -> tuple[list[list[int]], list[tuple[int, int, int, int]]]:
+    """The windows of the paragraphs' subwords (``pieces[b][word]``) as rows of ids with
+    [CLS] and [SEP], and for every word its (paragraph, word, row, position in row): the
+    place in the window that supplies its vector."""
     rows: list[list[int]] = []
-    n_max = max((len(p) for p in pieces), default=0)
-    owners: list[tuple[int, int, int, int]] = []  # (paragraph, word, window row, position in row)
+    owners: list[tuple[int, int, int, int]] = []
     for b, para in enumerate(pieces):
         lengths = [len(p) for p in para]
         for w in plan_windows(lengths, window - 2, overlap):
@@ -90,11 +91,27 @@ def build_encoder_batch(
                 ids.extend(para[j])
             ids.append(sep_id)
             rows.append(ids)
+    return rows, owners
+
+
+def pad_rows(rows: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(input_ids, attention_mask) of ``rows`` padded to the longest."""
     length = max(len(r) for r in rows)
-    # One tensor built from padded lists, and one scatter for the word positions: this runs on
-    # every batch of ``sciner predict``, where element-wise tensor writes cost a visible share.
     input_ids = torch.tensor([r + [pad_id] * (length - len(r)) for r in rows], dtype=torch.long)
     attention = torch.tensor([[1] * len(r) + [0] * (length - len(r)) for r in rows], dtype=torch.long)
+    return input_ids, attention
+
+
+def build_encoder_batch(
+    pieces: list[list[list[int]]], cls_id: int, sep_id: int, pad_id: int, window: int, overlap: int
+) -> EncoderBatch:
+    """Lay out the paragraphs' subwords (``pieces[b][word]``) in windows of at most ``window`` subwords."""
+    rows, owners = window_rows(pieces, cls_id, sep_id, window, overlap)
+    n_max = max((len(p) for p in pieces), default=0)
+    input_ids, attention = pad_rows(rows, pad_id)
+    length = input_ids.shape[1]
+    # One scatter for the word positions: this runs on every training batch, where
+    # element-wise tensor writes cost a visible share.
     gather = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.long)
     mask = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.bool)
     if owners:

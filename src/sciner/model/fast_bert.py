@@ -1,0 +1,226 @@
+"""BERT's encoder for inference only, built without importing transformers.
+
+Importing transformers costs about 1.5 s of every ``sciner predict`` run, more than tagging a
+paper takes. For BERT-architecture encoders (all-MiniLM-L6-v2) the tagger therefore uses this
+copy: the same modules under the same parameter names as ``transformers.BertModel`` (so the
+package's ``model.safetensors`` and our saved weights load unchanged), without dropout, with
+query/key/value fused into one matrix product. ``tests/test_fast_bert.py`` checks that its
+outputs equal transformers' on the same weights. Training still uses transformers.
+
+The tokenizer is the encoder's ``tokenizer.json`` run by the ``tokenizers`` library, which is
+what transformers' fast tokenizer wraps.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+
+@dataclass(frozen=True)
+class BertConfig:
+    """The parts of a BERT ``config.json`` that the forward pass needs."""
+
+    vocab_size: int
+    hidden_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    intermediate_size: int
+    max_position_embeddings: int
+    type_vocab_size: int
+    layer_norm_eps: float
+
+    @classmethod
+    def read(cls, folder: Path) -> "BertConfig":
+        raw = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        return cls(**{name: raw[name] for name in cls.__dataclass_fields__})
+
+
+def supports(folder: Path) -> bool:
+    """True when the encoder in ``folder`` is a plain BERT that this module reproduces exactly."""
+    raw = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    return (
+        raw.get("model_type") == "bert"
+        and raw.get("hidden_act") == "gelu"
+        and raw.get("position_embedding_type", "absolute") == "absolute"
+        and (folder / "model.safetensors").exists()
+        and (folder / "tokenizer.json").exists()
+    )
+
+
+class _Embeddings(nn.Module):
+    def __init__(self, c: BertConfig) -> None:
+        super().__init__()
+        self.word_embeddings = nn.Embedding(c.vocab_size, c.hidden_size)
+        self.position_embeddings = nn.Embedding(c.max_position_embeddings, c.hidden_size)
+        self.token_type_embeddings = nn.Embedding(c.type_vocab_size, c.hidden_size)
+        self.LayerNorm = nn.LayerNorm(c.hidden_size, eps=c.layer_norm_eps)
+
+    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+        positions = self.position_embeddings.weight[: input_ids.shape[1]]
+        x = self.word_embeddings(input_ids) + positions + self.token_type_embeddings.weight[0]
+        return self.LayerNorm(x)
+
+
+class _SelfAttention(nn.Module):
+    def __init__(self, c: BertConfig) -> None:
+        super().__init__()
+        self.heads = c.num_attention_heads
+        self.query = nn.Linear(c.hidden_size, c.hidden_size)
+        self.key = nn.Linear(c.hidden_size, c.hidden_size)
+        self.value = nn.Linear(c.hidden_size, c.hidden_size)
+
+        self.fused: tuple[torch.Tensor, torch.Tensor] | None = None
+
+    def fuse(self) -> None:
+        """Stack query, key and value into one matrix (after the final weights are loaded)."""
+        self.fused = (torch.cat([self.query.weight, self.key.weight, self.value.weight]),
+                      torch.cat([self.query.bias, self.key.bias, self.value.bias]))
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        B, L, D = x.shape
+        if self.fused is not None:
+            qkv = F.linear(x, *self.fused)
+        else:  # separate modules (for example after dynamic int8 quantization)
+            qkv = torch.cat([self.query(x), self.key(x), self.value(x)], dim=-1)
+        q, k, v = qkv.view(B, L, 3, self.heads, D // self.heads).permute(2, 0, 3, 1, 4)
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        return out.transpose(1, 2).reshape(B, L, D)
+
+
+class _DenseNorm(nn.Module):
+    """``LayerNorm(dense(x) + residual)``: BERT's output block after attention and after the FFN."""
+
+    def __init__(self, d_in: int, d_out: int, eps: float) -> None:
+        super().__init__()
+        self.dense = nn.Linear(d_in, d_out)
+        self.LayerNorm = nn.LayerNorm(d_out, eps=eps)
+
+    def forward(self, x: torch.Tensor, residual: torch.Tensor) -> torch.Tensor:
+        return self.LayerNorm(self.dense(x) + residual)
+
+
+class _Attention(nn.Module):
+    def __init__(self, c: BertConfig) -> None:
+        super().__init__()
+        self.self = _SelfAttention(c)
+        self.output = _DenseNorm(c.hidden_size, c.hidden_size, c.layer_norm_eps)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return self.output(self.self(x, mask), x)
+
+
+class _Intermediate(nn.Module):
+    def __init__(self, c: BertConfig) -> None:
+        super().__init__()
+        self.dense = nn.Linear(c.hidden_size, c.intermediate_size)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.gelu(self.dense(x))
+
+
+class _Layer(nn.Module):
+    def __init__(self, c: BertConfig) -> None:
+        super().__init__()
+        self.attention = _Attention(c)
+        self.intermediate = _Intermediate(c)
+        self.output = _DenseNorm(c.intermediate_size, c.hidden_size, c.layer_norm_eps)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        x = self.attention(x, mask)
+        return self.output(self.intermediate(x), x)
+
+
+class _Encoder(nn.Module):
+    def __init__(self, c: BertConfig) -> None:
+        super().__init__()
+        self.layer = nn.ModuleList(_Layer(c) for _ in range(c.num_hidden_layers))
+
+
+class _Pooler(nn.Module):
+    """Unused by sciner; present so that the encoder's weight files load without leftovers."""
+
+    def __init__(self, c: BertConfig) -> None:
+        super().__init__()
+        self.dense = nn.Linear(c.hidden_size, c.hidden_size)
+
+
+class FastBert(nn.Module):
+    """Inference-only BERT encoder; ``forward`` returns an object with ``last_hidden_state``."""
+
+    def __init__(self, config: BertConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.embeddings = _Embeddings(config)
+        self.encoder = _Encoder(config)
+        self.pooler = _Pooler(config)
+
+    def fuse_qkv(self) -> None:
+        """Fuse each layer's query/key/value into one matrix; call once the final weights are
+        loaded and cast (later changes to the weights are not seen by the fused matrices)."""
+        for layer in self.encoder.layer:
+            layer.attention.self.fuse()
+
+    def get_input_embeddings(self) -> nn.Embedding:
+        return self.embeddings.word_embeddings
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> SimpleNamespace:
+        mask = attention_mask.bool()[:, None, None, :]  # (B, 1, 1, L): True = attend
+        x = self.embeddings(input_ids)
+        for layer in self.encoder.layer:
+            x = layer(x, mask)
+        return SimpleNamespace(last_hidden_state=x)
+
+    @classmethod
+    def load(cls, folder: Path) -> "FastBert":
+        """The encoder in ``folder`` with its ``model.safetensors`` weights."""
+        from safetensors.torch import load_file
+
+        with torch.device("meta"):  # no random initialisation: every weight comes from the file
+            model = cls(BertConfig.read(folder))
+        state = {k.removeprefix("bert."): v for k, v in load_file(str(folder / "model.safetensors")).items()}
+        state = {k: v for k, v in state.items() if not k.endswith(("position_ids", "token_type_ids"))}
+        model.load_state_dict(state, strict=True, assign=True)
+        return model.eval()
+
+
+DEFAULT_SPECIAL = {"cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]"}
+
+
+class WordPieceTokenizer:
+    """The encoder's ``tokenizer.json``, called like transformers' tokenizer on a list of words."""
+
+    def __init__(self, folder: Path) -> None:
+        from tokenizers import Tokenizer
+
+        self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self._tokenizer.no_truncation()
+        self._tokenizer.no_padding()
+        special: dict[str, Any] = {}
+        for name in ("tokenizer_config.json", "special_tokens_map.json"):  # the latter wins, as in transformers
+            if (folder / name).exists():
+                special.update(json.loads((folder / name).read_text(encoding="utf-8")))
+
+        def token_id(role: str) -> int:
+            entry = special.get(role, DEFAULT_SPECIAL[role])
+            token = entry["content"] if isinstance(entry, dict) else entry
+            found = self._tokenizer.token_to_id(token)
+            if found is None:
+                raise ValueError(f"{folder}: {role} {token!r} is not in the vocabulary")
+            return int(found)
+
+        self.cls_token_id = token_id("cls_token")
+        self.sep_token_id = token_id("sep_token")
+        self.pad_token_id = token_id("pad_token")
+        self.unk_token_id = token_id("unk_token")
+
+    def __call__(self, words: list[str], add_special_tokens: bool = False) -> dict[str, Any]:
+        encodings = self._tokenizer.encode_batch(words, add_special_tokens=add_special_tokens)
+        return {"input_ids": [e.ids for e in encodings]}

@@ -1,0 +1,108 @@
+"""The lean inference path: FastBert and its tokenizer against transformers, packed windows
+against whole-paragraph batches, and a tagger that never imports transformers."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from sciner.labels import BIO_TAGS
+from sciner.model.decode import _ALLOWED, _START, viterbi
+from sciner.model.encoder import encoder_folder, load_encoder
+from sciner.model.fast_bert import FastBert, WordPieceTokenizer, supports
+
+WORDS = ["BERT", "pre-training", "naïve", "F1", "été", "", "ﬁne-tuning", "GLUE", "123.5%", "☃", "x" * 300, "SQuAD"]
+
+
+@pytest.fixture(scope="module", params=["tiny", "minilm"])
+def encoder_dir(request, tiny_encoder_dir):
+    return tiny_encoder_dir if request.param == "tiny" else encoder_folder("all-MiniLM-L6-v2")
+
+
+def test_fast_bert_equals_transformers(encoder_dir):
+    assert supports(encoder_dir)
+    reference, _ = load_encoder(str(encoder_dir))
+    fast = FastBert.load(encoder_dir)
+    g = torch.Generator().manual_seed(0)
+    ids = torch.randint(1000, 20000, (3, 40), generator=g)
+    mask = torch.ones_like(ids)
+    mask[1, 25:] = 0
+    mask[2, 4:] = 0
+    with torch.inference_mode():
+        expected = reference(input_ids=ids, attention_mask=mask).last_hidden_state
+        separate = fast(ids, mask).last_hidden_state
+        fast.fuse_qkv()
+        fused = fast(ids, mask).last_hidden_state
+    real = mask.bool()
+    assert torch.allclose(separate[real], expected[real], atol=1e-4)
+    assert torch.allclose(fused[real], expected[real], atol=1e-4)
+
+
+def test_word_piece_tokenizer_equals_transformers(encoder_dir):
+    _, reference = load_encoder(str(encoder_dir))
+    ours = WordPieceTokenizer(encoder_dir)
+    assert ours(WORDS)["input_ids"] == reference(WORDS, add_special_tokens=False)["input_ids"]
+    for role in ("cls_token_id", "sep_token_id", "pad_token_id", "unk_token_id"):
+        assert getattr(ours, role) == getattr(reference, role)
+
+
+def test_packed_windows_predict_what_whole_paragraph_batches_predict(tiny_model_for_packing):
+    from sciner.predict import predict_spans
+
+    model = tiny_model_for_packing
+    g = torch.Generator().manual_seed(1)
+    vocab = ["BERT", "on", "SQuAD", "gets", "F1", "of", "93.2", "question", "answering", ".", "we", "use"]
+    paragraphs = [[vocab[int(i)] for i in torch.randint(0, len(vocab), (n,), generator=g)]
+                  for n in (1, 5, 30, 31, 90, 200, 7, 0, 64)]  # window 32: several paragraphs slide
+    packed = predict_spans(model, paragraphs, batch_subwords=128)
+    with torch.inference_mode():
+        from sciner.model.network import featurize_many
+
+        feats = featurize_many(model.tokenizer, paragraphs, model.cfg)
+        whole = [model.predict([f])[0] if f.tokens else [] for f in feats]
+    assert [[(s.label, s.start, s.end) for s in p] for p in packed] == \
+        [[(s.label, s.start, s.end) for s in p] for p in whole]
+    assert any(packed), "the test needs a model that predicts some spans"
+
+
+@pytest.fixture(scope="module")
+def tiny_model_for_packing(tiny_encoder_dir):
+    from sciner.config import ModelConfig
+    from sciner.tagger import build_model
+
+    cfg = ModelConfig(encoder=str(tiny_encoder_dir), head="bio", shape_dim=4, window=32, window_overlap=8,
+                      max_subwords_per_word=16, max_span_width=8, span_hidden=16, dropout=0.0,
+                      segmentation="none", ngram_dictionary="", ngram_min_count=10, cnn_kernel=3,
+                      cnn_filters=16, cnn_layers=1, freeze_word_embeddings=True)
+    torch.manual_seed(3)
+    model = build_model(cfg, inference=True).eval()
+    with torch.no_grad():  # make entities likely, so that the comparison is not between empty outputs
+        model.head.out.bias[BIO_TAGS.index("O")] -= 2.0
+    return model
+
+
+def test_tagger_loads_and_tags_without_importing_transformers():
+    code = ("import sys, sciner; t = sciner.load(); out = t.tag([['BERT', 'gets', '93.2', 'F1', 'on', 'SQuAD', '.']]);"
+            "assert len(out[0].tags) == 7; print(sorted(m for m in sys.modules if m.split('.')[0] == 'transformers'))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_viterbi_finds_the_best_allowed_path(seed):
+    g = torch.Generator().manual_seed(seed)
+    n = 1 + seed % 4
+    log_probs = torch.log_softmax(torch.randn(1, n, len(BIO_TAGS), generator=g) * 3, dim=-1)
+    best, best_path = -float("inf"), None
+    for path in itertools.product(range(len(BIO_TAGS)), repeat=n):
+        if not _START[path[0]] or any(not _ALLOWED[a, b] for a, b in zip(path, path[1:])):
+            continue
+        score = sum(float(log_probs[0, t, k]) for t, k in enumerate(path))
+        if score > best:
+            best, best_path = score, list(path)
+    assert viterbi(log_probs, torch.ones(1, n, dtype=torch.bool))[0] == best_path
