@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sciner.batching import length_batches
 from sciner.document import Span
+from sciner.errors import ModelError
+from sciner.labels import BIO_TAGS
 from sciner.model.network import Features, featurize_many
 
 # Paragraphs are encoded a chunk at a time (in input order), so that the word vectors held
@@ -41,14 +43,22 @@ def predict_spans(
 
 def _predict_chunk(model: Any, feats: list[Features], batch_subwords: int) -> list[list[Span]]:
     """Spans of non-empty paragraphs ``feats``, in their order."""
-    import torch
-
     out: list[list[Span]] = [[] for _ in feats]
     if model.cfg.head == "span_finetune":  # its head needs the subword states of whole paragraphs
         for batch in length_batches([f.n_subwords + 2 for f in feats], batch_subwords):
             for i, spans in zip(batch, model.predict([feats[i] for i in batch])):
                 out[i] = spans
         return out
+    for batch, words, mask in _word_batches(model, feats, batch_subwords):
+        for i, spans in zip(batch, model.head.decode(words, mask)):
+            out[i] = spans
+    return out
+
+
+def _word_batches(model: Any, feats: list[Features], batch_subwords: int) -> Iterator[tuple[list[int], Any, Any]]:
+    """(indices, (B, N, D) word vectors with shapes, (B, N) mask) over non-empty ``feats``, by length."""
+    import torch
+
     vectors = model.encode_packed(feats, batch_subwords)
     for batch in length_batches([len(f.tokens) for f in feats], batch_subwords):
         longest = max(len(feats[i].tokens) for i in batch)
@@ -57,9 +67,30 @@ def _predict_chunk(model: Any, feats: list[Features], batch_subwords: int) -> li
         for row, i in enumerate(batch):
             words[row, : len(vectors[i])] = vectors[i]
             mask[row, : len(vectors[i])] = True
-        words = model.with_shapes(words, [feats[i] for i in batch])
-        for i, spans in zip(batch, model.head.decode(words, mask)):
-            out[i] = spans
+        yield batch, model.with_shapes(words, [feats[i] for i in batch]), mask
+
+
+def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subwords: int = 8192) -> list[Any]:
+    """Each paragraph's (n_words, T) BIO log-probabilities as NumPy arrays, before any type bias
+    (BIO head only): what ``sciner calibrate`` fits its biases on."""
+    import numpy as np
+    import torch
+
+    if model.cfg.head != "bio":
+        raise ModelError(f"tag log-probabilities need the BIO head, not {model.cfg.head!r}")
+    feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
+    out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in feats]
+    was_training = model.training
+    model.eval()
+    with torch.inference_mode():
+        for chunk in _chunks([f.n_subwords + 2 for f in feats], CHUNK_BATCHES * batch_subwords):
+            nonempty = [i for i in chunk if feats[i].tokens]
+            for batch, words, mask in _word_batches(model, [feats[i] for i in nonempty], batch_subwords):
+                log_probs = torch.log_softmax(model.head(words).float(), dim=-1)
+                for row, j in enumerate(batch):
+                    n = len(feats[nonempty[j]].tokens)
+                    out[nonempty[j]] = log_probs[row, :n].numpy().copy()
+    model.train(was_training)
     return out
 
 

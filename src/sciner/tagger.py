@@ -101,6 +101,13 @@ class Tagger:
         if really_missing or unexpected:
             raise ModelError(f"{directory}: weights do not match the model ({really_missing[:3]} {unexpected[:3]})")
         model.eval()
+        if meta.get("type_bias"):
+            if cfg.head != "bio":
+                raise ModelError(f"{directory}: type_bias in {META} needs the BIO head, not {cfg.head!r}")
+            try:
+                model.head.set_type_bias(meta["type_bias"])
+            except ValueError as err:
+                raise ModelError(f"{directory}: {err}") from None
         if precision == "auto":
             precision = "bf16" if native_bf16() else "fp32"
         if precision == "bf16":

@@ -1,5 +1,10 @@
 """BIO tagging head: a linear layer over each word's vector, cross-entropy training,
-constrained Viterbi decoding (never I-X after O or after another type)."""
+constrained Viterbi decoding (never I-X after O or after another type).
+
+An optional per-type decision bias (``type_bias``, set from a model's ``model.json`` by
+``sciner calibrate``) is added to the log-probabilities of B-X and I-X before Viterbi; span
+scores stay the model's own probabilities.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,18 @@ from torch import nn
 
 from sciner.document import Span
 from sciner.formats.spans import bio_to_spans
-from sciner.labels import BIO_TAGS
+from sciner.labels import BIO_TAGS, ENTITY_TYPES, OUTSIDE
 from sciner.model.decode import viterbi
 
 TAG_INDEX = {t: i for i, t in enumerate(BIO_TAGS)}
+
+
+def bias_vector(bias: dict[str, float]) -> torch.Tensor:
+    """(T,) additive bias over BIO tags: ``bias[X]`` on B-X and I-X, 0 on O and on missing types."""
+    unknown = set(bias) - set(ENTITY_TYPES)
+    if unknown:
+        raise ValueError(f"type bias for unknown types: {sorted(unknown)}")
+    return torch.tensor([0.0 if t == OUTSIDE else float(bias.get(t[2:], 0.0)) for t in BIO_TAGS])
 
 
 class BIOHead(nn.Module):
@@ -19,6 +32,12 @@ class BIOHead(nn.Module):
         super().__init__()
         self.dropout = nn.Dropout(dropout)
         self.out = nn.Linear(dim, len(BIO_TAGS))
+        # Not a weight: it lives in model.json, so it is not saved with the state dict.
+        self.register_buffer("type_bias", torch.zeros(len(BIO_TAGS)), persistent=False)
+
+    def set_type_bias(self, bias: dict[str, float]) -> None:
+        """Add ``bias[X]`` to the log-probabilities of B-X and I-X when decoding (missing types: 0)."""
+        self.type_bias = bias_vector(bias)
 
     def forward(self, words: torch.Tensor) -> torch.Tensor:
         """Tag logits (B, N, T) of word vectors (B, N, D)."""
@@ -34,7 +53,7 @@ class BIOHead(nn.Module):
     @torch.no_grad()
     def decode(self, words: torch.Tensor, mask: torch.Tensor) -> list[list[Span]]:
         log_probs = torch.log_softmax(self.forward(words).float(), dim=-1)
-        paths = viterbi(log_probs, mask)
+        paths = viterbi(log_probs + self.type_bias, mask)
         out = []
         for b, path in enumerate(paths):
             tags = [BIO_TAGS[i] for i in path]

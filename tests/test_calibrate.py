@@ -1,0 +1,124 @@
+"""Per-type decision biases: decoding with them, fitting them, keeping only stable ones,
+applying them from model.json, and ``sciner calibrate`` end to end."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sciner.calibrate import CalibrateConfig, cross_fitted_tags, decode_with_bias, fit_bias
+from sciner.evaluate.metrics import count_entities
+from sciner.labels import BIO_TAGS
+
+CFG = CalibrateConfig(low=-1.0, high=3.0, step=0.5, refine=0.25, batch=8)
+
+
+def synthetic(n: int, shift: dict[str, float], seed: int) -> tuple[list[np.ndarray], list[list[str]]]:
+    """Gold paragraphs and noisy log-probabilities that favour the gold tags, with each type's
+    B-/I- scores lowered by ``shift`` (a model that under-predicts that type)."""
+    rng = random.Random(seed)
+    gen = np.random.default_rng(seed)
+    log_probs, gold = [], []
+    for _ in range(n):
+        tags: list[str] = []
+        while len(tags) < 12:
+            etype = rng.choice(["TaskName", "MethodName", None, None])
+            if etype is None:
+                tags.append("O")
+            else:
+                tags += [f"B-{etype}"] + [f"I-{etype}"] * rng.randint(0, 2)
+        logits = gen.normal(0.0, 1.0, (len(tags), len(BIO_TAGS))).astype(np.float32)
+        for i, t in enumerate(tags):
+            logits[i, BIO_TAGS.index(t)] += 2.0
+        for j, t in enumerate(BIO_TAGS):
+            if t != "O":
+                logits[:, j] -= shift.get(t[2:], 0.0)
+        log_probs.append(logits - np.log(np.exp(logits).sum(axis=1, keepdims=True)))
+        gold.append(tags)
+    return log_probs, gold
+
+
+def type_f1(gold, pred, etype):
+    return count_entities(gold, pred)[etype].f1
+
+
+def test_a_large_bias_turns_every_word_into_that_type():
+    log_probs, _ = synthetic(5, {}, seed=0)
+    tags = decode_with_bias(log_probs, {"TaskName": 100.0}, batch=2)
+    assert all(t.endswith("TaskName") for para in tags for t in para)
+    assert [len(t) for t in tags] == [len(lp) for lp in log_probs]
+
+
+def test_fit_bias_undoes_an_under_prediction():
+    log_probs, gold = synthetic(80, {"TaskName": 2.0}, seed=1)
+    bias = fit_bias(log_probs, gold, CFG, ["TaskName", "MethodName"])
+    assert bias["TaskName"] >= 1.0
+    assert abs(bias["MethodName"]) <= 0.5
+    before = type_f1(gold, decode_with_bias(log_probs, {}, 8), "TaskName")
+    after = type_f1(gold, decode_with_bias(log_probs, bias, 8), "TaskName")
+    assert after > before + 0.05
+
+
+def test_cross_fitting_decodes_each_group_with_biases_fit_on_the_others_only():
+    # MethodName is under-predicted in group "a" only: a's own fit would raise it, the others' does not.
+    parts = [synthetic(40, {"TaskName": 2.0, "MethodName": 2.5 if g == "a" else 0.0}, seed=s)
+             for s, g in enumerate("abc")]
+    log_probs = [lp for part in parts for lp in part[0]]
+    gold = [t for part in parts for t in part[1]]
+    groups = [g for g, part in zip("abc", parts) for _ in part[1]]
+    tags, used = cross_fitted_tags(log_probs, gold, groups, CFG)
+    for g in "abc":
+        rest = [i for i, x in enumerate(groups) if x != g]
+        assert used[g] == fit_bias([log_probs[i] for i in rest], [gold[i] for i in rest], CFG)
+        mine = [i for i, x in enumerate(groups) if x == g]
+        assert [tags[i] for i in mine] == decode_with_bias([log_probs[i] for i in mine], used[g], CFG.batch)
+    assert abs(used["a"]["MethodName"]) <= 0.5 < fit_bias(parts[0][0], parts[0][1], CFG)["MethodName"]
+
+
+def test_model_json_type_bias_is_applied(tmp_path, tiny_model):
+    from sciner.errors import ModelError
+    from sciner.tagger import Tagger
+
+    model = tmp_path / "biased"
+    shutil.copytree(tiny_model, model)
+    meta = json.loads((model / "model.json").read_text())
+    meta["type_bias"] = {"TaskName": 100.0}
+    (model / "model.json").write_text(json.dumps(meta))
+    tagged = Tagger.load(model).tag([["We", "evaluate", "BERT", "on", "SQuAD", "."]])[0]
+    assert all(t.endswith("TaskName") for t in tagged.tags)
+    meta["type_bias"] = {"Colour": 1.0}
+    (model / "model.json").write_text(json.dumps(meta))
+    with pytest.raises(ModelError, match="Colour"):
+        Tagger.load(model)
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
+    from test_train_and_tag import tiny_config
+
+    from sciner.train import train
+
+    cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1)
+    cfg.data.dev_groups = ["group_b", "group_c"]  # two dev groups, so that biases can be cross-fitted
+    out = tmp_path_factory.mktemp("calib-model")
+    train(cfg, out, show_progress=False)
+    return out
+
+
+def test_calibrate_cli_writes_type_bias_and_reports_cross_fitted_scores(tmp_path, tiny_model, tiny_data):
+    out = tmp_path / "calibrated"
+    result = subprocess.run(
+        [sys.executable, "-m", "sciner", "calibrate", str(tiny_model), "-o", str(out), "--data", str(tiny_data),
+         "--threads", "1"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "cross-fitted" in result.stdout and "micro" in result.stdout
+    meta = json.loads((out / "model.json").read_text())
+    assert isinstance(meta["type_bias"], dict)
+    assert set(meta["calibration"]["cross_fitted_biases"]) == {"group_b", "group_c"}
+    assert not json.loads((tiny_model / "model.json").read_text()).get("type_bias"), "the input model is untouched"
