@@ -38,6 +38,14 @@ def test_tags_the_classic_example(tagger):
     assert any(label == "MetricName" for label, _ in found)
 
 
+@pytest.mark.parametrize("precision", ["fp32", "bf16", "int8"])
+def test_every_precision_finds_the_classic_entities(precision):
+    tokens = "Our proposed model BERT outperforms ELMo on the SQuAD dataset , improving F1 to 93.2 .".split()
+    (para,) = sciner.load(precision=precision).tag([tokens])
+    found = {(s.label, " ".join(tokens[s.start : s.end])) for s in para.spans}
+    assert {("MethodName", "BERT"), ("DatasetName", "SQuAD")} <= found
+
+
 def test_accuracy_on_part_of_dev(tagger, shared_data):
     from sciner.config import DataConfig
     from sciner.data.assemble import assemble
