@@ -19,6 +19,7 @@ import pytest
 
 from sciner.errors import PDFError
 from sciner.pdf import extract_pdf, read_pdf_paragraphs
+from sciner.pdf.extract import _Glyph, _LineBuilder
 from sciner.pdf.quality import looks_like_reference_entry, ngram_coverage
 
 DATA = Path(os.environ.get("SCINER_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
@@ -109,6 +110,71 @@ def test_read_pdf_paragraphs_for_tagging():
     assert paragraphs[0].source == str(path)
     assert [p.line for p in paragraphs] == list(range(len(paragraphs)))
     assert paragraphs[0].tags is None
+
+
+# --- lines from glyphs (synthetic) -------------------------------------------------------
+# Coordinates are top-down: a smaller ``baseline`` is higher on the page.
+
+SIZE = 10.0
+
+
+def glyph(char: str, x0: float, *, baseline: float = 100.0, size: float = SIZE, math: bool = False) -> _Glyph:
+    width = 0.5 * size
+    return _Glyph(char, x0, x0 + width, baseline - 0.7 * size, baseline, baseline, size, False, math)
+
+
+def word(text: str, x0: float, **kwargs) -> list[_Glyph]:
+    return [glyph(char, x0 + 5.0 * i * kwargs.get("size", SIZE) / SIZE, **kwargs) for i, char in enumerate(text)]
+
+
+def build(items: list[tuple[_Glyph, bool, bool]]) -> str:
+    """Feed (glyph, space before, line break before) to a line builder, as the page reader does."""
+    builder = _LineBuilder()
+    carried = False  # a space before a skipped glyph belongs to the next one
+    for g, space, after_break in items:
+        if builder.is_over_accent(g):
+            carried = carried or space
+            continue
+        assert builder.accepts(g, 4.0), g
+        builder.add(g, space or carried, after_break)
+        carried = False
+    line = builder.finish(0)
+    assert line is not None
+    return line.text
+
+
+def test_space_after_a_footnote_marker_where_pdfium_writes_a_line_break():
+    # "order³ since": PDFium puts "\r\n" (not a space) between the raised 3 and "since".
+    items = [(g, False, False) for g in word("order", 10.0)]
+    items.append((glyph("3", 35.5, baseline=96.0, size=7.0), False, False))
+    items += [(g, False, i == 0) for i, g in enumerate(word("since", 44.0))]
+    assert build(items) == "order since"
+    # A subscript after a break, right against its letter, gets no space of its own.
+    items = [(g, False, False) for g in word("x", 10.0)] + [(glyph("i", 15.0, baseline=103.0, size=7.0), False, True)]
+    assert build(items) == "x i"  # the script boundary still separates the tokens
+
+
+def test_raised_digits_after_math_are_exponents_not_markers():
+    big_o = [glyph("O", 10.0, math=True), glyph("(", 15.0), glyph("n", 20.0, math=True),
+             glyph("2", 25.0, baseline=96.0, size=7.0), glyph(")", 29.0)]
+    assert build([(g, False, False) for g in big_o]) == "O(n 2)"
+    # After an ordinary word, the same raised digit is a footnote marker and goes.
+    marked = word("BERT", 10.0) + [glyph("2", 30.0, baseline=96.0, size=7.0)]
+    assert build([(g, False, False) for g in marked]) == "BERT"
+
+
+def test_subscript_under_a_superscript_stays_on_the_line():
+    # W with (n) above and Q below: the Q goes back left, under the (n).
+    items = [glyph("W", 10.0, math=True)] + word("(n)", 16.0, baseline=96.0, size=7.0)
+    items += [glyph("Q", 16.0, baseline=103.0, size=7.0, math=True), glyph(",", 28.0)]
+    assert build([(g, False, False) for g in items]) == "W(n) Q,"
+
+
+def test_vector_arrow_over_a_letter_is_not_text():
+    items = [(g, False, False) for g in word("the", 10.0)]
+    items.append((glyph("→", 26.0, baseline=93.0, math=True), True, False))
+    items += [(glyph("h", 26.0, math=True), False, False), (glyph("k", 31.0, baseline=103.0, size=7.0), False, False)]
+    assert build(items) == "the h k"
 
 
 # --- broken files -----------------------------------------------------------------------

@@ -28,6 +28,8 @@ _JUNK_CATEGORIES = frozenset({"Cc", "Cn", "Co", "Cs"})
 _BOLD_NAME_HINTS = ("bold", "medi", "semibold", "demi", "black", "heavy", "cmbx")
 _REGULAR_NAME_HINTS = ("regu", "roman", "ital", "book", "light", "normal", "cmr", "cmmi", "cmsy")
 _MATH_FONT_PREFIXES = ("cmmi", "cmsy", "cmex", "msbm", "msam", "rsfs", "eufm", "stix", "mt2mi", "mt2sy")
+# Math glyphs drawn above a letter (the arrow of a vector, a bar): not text of their own.
+_OVER_ACCENTS = frozenset("−→←↔¯˜ˆ^~˙")
 
 
 @dataclass
@@ -98,7 +100,14 @@ class _LineBuilder:
     x_end: float = 0.0
     space_pending: list[int] = field(default_factory=list)
 
-    def add(self, glyph: _Glyph, space_before: bool) -> None:
+    def add(self, glyph: _Glyph, space_before: bool, after_break: bool = False) -> None:
+        """Append ``glyph``; ``after_break`` says PDFium put a line break before it.
+
+        PDFium writes a line break instead of the space after a raised or lowered glyph
+        ("order³ since"); the gap tells whether there was a space.
+        """
+        if after_break and self.glyphs and glyph.x0 - self.x_end > 0.2 * glyph.size:
+            space_before = True
         if space_before and self.glyphs:
             self.space_pending.append(len(self.glyphs))
         if not self.glyphs or glyph.size > self.size * 1.15:
@@ -127,6 +136,13 @@ class _LineBuilder:
         self.space_pending = [i + 1 if i >= at else i for i in self.space_pending]
         return True
 
+    def is_over_accent(self, glyph: _Glyph) -> bool:
+        """A vector arrow or bar drawn above a letter of this line ("h" with an arrow over it)."""
+        if not self.glyphs or not glyph.math or glyph.char not in _OVER_ACCENTS:
+            return False
+        raised = self.baseline - glyph.baseline
+        return 0.45 * self.size <= raised <= 1.2 * self.size and glyph.x0 <= self.x_end + self.size
+
     def accepts(self, glyph: _Glyph, column_gap: float) -> bool:
         if not self.glyphs:
             return True
@@ -135,8 +151,10 @@ class _LineBuilder:
         if not same_baseline and not self._is_script(glyph):
             return False
         gap = glyph.x0 - self.x_end
-        # Overlap is allowed: PDFium gives both letters of a ligature the ligature's box.
-        return -1.5 * size <= gap <= column_gap * max(glyph.size, self.size)
+        big = max(glyph.size, self.size)
+        # Overlap is allowed: PDFium gives both letters of a ligature the ligature's box, and
+        # a subscript goes back under its superscript ("W" with "(n)" above and "Q" below).
+        return -1.5 * big <= gap <= column_gap * big
 
     def _is_script(self, glyph: _Glyph) -> bool:
         """A smaller glyph raised or lowered within the line (superscript, subscript)."""
@@ -187,10 +205,13 @@ class _LineBuilder:
         )
 
     def _script_boundary(self, before: _Glyph, after: _Glyph) -> bool:
-        """Entering or leaving a sub/superscript between two alphanumerics: "BERT|BASE", "A|ij".
+        """Entering or leaving a sub/superscript between two alphanumerics ("BERT|BASE", "A|ij"),
+        or going from a superscript to a subscript ("W(n)|Q").
 
         Other extractors (and the task's inputs) split these into separate tokens.
         """
+        if self._is_scripted(before) and self._is_scripted(after):  # "W^(n)_Q": superscript, then subscript
+            return after.char.isalnum() and abs(before.baseline - after.baseline) > 0.3 * self.size
         if not (before.char.isalnum() and after.char.isalnum()):
             return False
         return self._is_scripted(before) != self._is_scripted(after)
@@ -205,7 +226,8 @@ class _LineBuilder:
         """Raised footnote markers ("BERT¹", "Google†,‡") to drop.
 
         A run of raised glyphs is a marker only if all of it is digits or marker symbols
-        and it does not follow a digit (10⁵) — "h^(0)" and "W^(l-1)" are math and stay.
+        and it does not follow a digit (10⁵) or a math-font glyph (n² in "O(n²)", θ¹) —
+        "h^(0)" and "W^(l-1)" are math and stay.
         """
         markers: set[int] = set()
         i = 0
@@ -218,8 +240,8 @@ class _LineBuilder:
                 end += 1
             run = self.glyphs[i:end]
             prev = self.glyphs[i - 1] if i > 0 else None
-            after_digit = prev is not None and not self._is_raised(prev) and prev.char.isdigit()
-            if all(g.char in _MARKER_CHARS or g.char == "," for g in run) and not after_digit:
+            exponent = prev is not None and not self._is_raised(prev) and (prev.char.isdigit() or prev.math)
+            if all(g.char in _MARKER_CHARS or g.char == "," for g in run) and not exponent:
                 markers.update(range(i, end))
             i = end
         return markers
@@ -311,7 +333,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     flags = ctypes.c_int()
     result = PdfPage(number=number, width=width, height=height)
     builder = _LineBuilder()
-    space_pending = False
+    space_pending = after_break = False
     font_cache: dict[bytes, tuple[bool, bool]] = {}
 
     def flush() -> None:
@@ -324,6 +346,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     for k in range(raw.FPDFText_CountChars(handle)):
         code = raw.FPDFText_GetUnicode(handle, k)
         if code in (13, 10):
+            after_break = True
             continue
         if code == 32 or code == 0xA0 or code == 9:
             space_pending = True
@@ -349,6 +372,8 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
             font_cache[font] = _font_traits(font, raw.FPDFText_GetFontWeight(handle, k))
         bold, math = font_cache[font]
         char = "-" if is_hyphen else chr(code)
+        if math and char == "`":
+            char = "ℓ"  # Computer Modern's math italic has the script l where ASCII has "`"
         glyph = _Glyph(
             char=char,
             x0=left.value,
@@ -360,13 +385,13 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
             bold=bold,
             math=math,
         )
-        if builder.insert_accent(glyph):
+        if builder.insert_accent(glyph) or builder.is_over_accent(glyph):
             continue
         if not builder.accepts(glyph, column_gap):
             flush()
             space_pending = False
-        builder.add(glyph, space_pending)
-        space_pending = False
+        builder.add(glyph, space_pending, after_break)
+        space_pending = after_break = False
     flush()
     textpage.close()
     page.close()
