@@ -219,3 +219,32 @@ def test_ngram_coverage():
     ours = "BERT (Devlin et al., 2019) uses masked language models to pretrain."
     assert ngram_coverage(reference, ours) < 1.0
     assert ngram_coverage(reference, ours, normalize=True) == 1.0
+
+
+# --- layout -------------------------------------------------------------------------------
+
+
+def column_lines(page: int, top: float, n: int, *, x0: float, start: int = 0) -> list[PdfLine]:
+    """A paragraph of ``n`` lines in a 220-pt column starting at ``x0``."""
+    lines = []
+    for i in range(n):
+        words = [BODY_TEXT[(start + i * 6 + k) % len(BODY_TEXT)] for k in range(6)]
+        last = i == n - 1
+        lines.append(line(" ".join(words) + ("." if last else ""), page, top + i * PITCH,
+                          x0=x0 + (11.0 if i == 0 else 0.0), x1=x0 + (150.0 if last else 220.0)))
+    return lines
+
+
+def test_page_with_only_the_left_column_under_a_wide_table_is_read_as_a_column():
+    two_column = [
+        page(n, [*column_lines(n, 80.0, 20, x0=72.0, start=n), *column_lines(n, 80.0, 20, x0=320.0, start=n + 3)])
+        for n in range(3)
+    ]
+    wide_rows = [line(f"Example {k} shows the generated summary of the source document here", 3, 80.0 + k * PITCH,
+                      x0=72.0, x1=540.0) for k in range(8)]
+    last = page(3, [*wide_rows, line("A Domain Transfer Examples", 3, 200.0, size=12.0, bold=True),
+                    *column_lines(3, 220.0, 6, x0=72.0, start=5)])
+    out = paragraphs_from_pages([*two_column, last])
+    appendix = [p for p in out if p.section == "A Domain Transfer Examples"]
+    assert [p.kind for p in appendix] == ["header", "body"]
+    assert appendix[1].text.startswith(" ".join(BODY_TEXT[5:11]))
