@@ -248,3 +248,17 @@ def test_page_with_only_the_left_column_under_a_wide_table_is_read_as_a_column()
     appendix = [p for p in out if p.section == "A Domain Transfer Examples"]
     assert [p.kind for p in appendix] == ["header", "body"]
     assert appendix[1].text.startswith(" ".join(BODY_TEXT[5:11]))
+
+
+def test_word_broken_before_a_line_of_inline_math_carries_on():
+    left = column_lines(0, 80.0, 20, x0=72.0)
+    left[-1] = line("sequence by modeling the probability of to-", 0, left[-1].top, x0=72.0, x1=292.0)
+    math_line = line("ken t k given the history (t 1, ..., t k−1):", 0, 80.0, x0=320.0, x1=480.0)
+    math_line.math_share = 0.35  # too much math to pass as prose on its own
+    equation = line("p(t 1, t 2, . . . , t N) = p(t k | t 1, . . . , t k−1).", 0, 105.0, x0=340.0, x1=520.0)
+    equation.math_share = 0.8
+    right = column_lines(0, 130.0, 19, x0=320.0, start=7)
+    pages = [page(0, [TITLE, *left, math_line, equation, *right])]
+    text = "\n".join(texts(pages))
+    assert "probability of token t k given the history" in text
+    assert "p(t 1, t 2" not in text

@@ -102,6 +102,14 @@ def is_prose_line(line: OrderedLine) -> bool:
     return letters / len(chars) >= 0.55 and line.math_share < 0.3 and line.wide_gaps <= 1
 
 
+def has_words(line: OrderedLine) -> bool:
+    """Running text with inline math: three or more words of two or more letters, making
+    up at least 40% of the line ("ken t k given the history (t 1, ..., t k−1):")."""
+    chars = sum(not c.isspace() for c in line.text)
+    words = [word for word in (token.strip(".,;:()") for token in line.text.split()) if len(word) >= 2 and word.isalpha()]
+    return len(words) >= 3 and sum(len(word) for word in words) >= 0.4 * chars and line.wide_gaps <= 1
+
+
 def is_wide(line: OrderedLine) -> bool:
     return line.width >= 0.55 * line.box.width
 

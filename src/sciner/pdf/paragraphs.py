@@ -12,7 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sciner.pdf.blocks import Block, BlockClassifier, Kind, is_url_only, reaches_right_edge, right_edge
+from sciner.pdf.blocks import (
+    Block,
+    BlockClassifier,
+    Kind,
+    has_words,
+    is_url_only,
+    reaches_right_edge,
+    right_edge,
+)
 from sciner.pdf.clean import WordCounts, is_appendix_heading, join_lines, normalize_text
 from sciner.pdf.layout import OrderedLine
 
@@ -91,21 +99,26 @@ class ParagraphBuilder:
             return
         elif kind is Kind.FOOTNOTE:
             self._add_footnote(block)
-        elif kind is Kind.BODY or (kind is Kind.FRAGMENT and self._continues_open_paragraph(block)):
+        elif kind is Kind.BODY or (kind in (Kind.FRAGMENT, Kind.DROP) and self._continues_open_paragraph(block, kind)):
             self._add_body(block)
 
     def finish(self) -> list[RawParagraph]:
         self._close()
         return self.output
 
-    def _continues_open_paragraph(self, block: Block) -> bool:
-        """A short piece ("els.") carrying a paragraph over a column or page break."""
+    def _continues_open_paragraph(self, block: Block, kind: Kind) -> bool:
+        """A piece carrying an unfinished paragraph on: its tail after a column or page break
+        ("els."), or, after a word broken at the break, lines of running text with inline
+        math ("ken t k given the history (t 1, ..., t k−1):") that are not prose enough
+        to pass as body text on their own."""
         if self.open is None or not self.open.is_open():
             return False
         line = block.lines[0]
         if abs(line.font_size - self.open.last.font_size) > 0.6:
             return False
-        return line.text[:1].islower() or self.open.last.hyphenated
+        if kind is Kind.FRAGMENT:
+            return line.text[:1].islower() or self.open.last.hyphenated
+        return self.open.last.hyphenated and line.text[:1].islower() and has_words(line)
 
     # --- emitting -------------------------------------------------------------------
 
