@@ -262,3 +262,27 @@ def test_word_broken_before_a_line_of_inline_math_carries_on():
     text = "\n".join(texts(pages))
     assert "probability of token t k given the history" in text
     assert "p(t 1, t 2" not in text
+
+
+def mono(text: str, page: int, top: float, *, size: float = 8.0, x0: float = 80.0) -> PdfLine:
+    code = line(text, page, top, x0=x0, x1=x0 + 4.5 * len(text), size=size)
+    code.mono_share = 1.0
+    return code
+
+
+def test_code_listing_is_a_paragraph_of_its_own_even_at_the_foot_of_a_column():
+    listing = ["1 >>> import papermage as pm", "2 >>> parser = pm.PDF2TextParser()", "3 >>> doc = parser.parse(path)"]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 6)]
+    lines += [mono(text, 0, 700.0 + 10.0 * i) for i, text in enumerate(listing)]
+    out = paragraphs_from_pages([page(0, lines)])
+    code = [p for p in out if "papermage" in p.text]
+    assert len(code) == 1 and code[0].kind == "body"
+    assert code[0].text == " ".join(listing)
+
+
+def test_monospace_lines_of_a_figure_are_not_a_listing():
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 6)]
+    lines += [mono("SELECT COUNT(*) FROM cars", 0, 200.0, size=9.0), mono("WHERE cylinders > 4", 0, 211.0, size=9.0)]
+    lines += [line("Figure 3: SQL query examples in 4 hardness levels.", 0, 230.0, x1=400.0, size=9.0)]
+    lines += body_lines(0, 260.0, 4, start=7)
+    assert not any("SELECT" in text for text in texts([page(0, lines)]))

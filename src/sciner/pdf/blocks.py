@@ -1,8 +1,9 @@
-"""Blocks of lines and what they are: header, body text, footnote, caption, or clutter.
+"""Blocks of lines and what they are: header, body text, footnote, caption, code, or clutter.
 
 A *block* is a run of lines in one column, in one font size, with ordinary line
 spacing. Tables, figure labels and display equations come out as blocks that are
 not prose (few letters, wide gaps, math fonts, odd font sizes) and are dropped.
+Code listings are set in a monospace font throughout.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from sciner.pdf.layout import OrderedLine
 
 _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
+# URLs and e-mail addresses are set in monospace too; they are not code.
+_ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
 
 
 class Kind(Enum):
@@ -24,6 +27,7 @@ class Kind(Enum):
     FRAGMENT = "fragment"  # a short body-size piece: a paragraph's tail after a break, or clutter
     FOOTNOTE = "footnote"
     CAPTION = "caption"
+    CODE = "code"  # a code listing in a monospace font
     REFERENCES = "references"  # the "References" heading
     DROP = "drop"
 
@@ -156,6 +160,8 @@ class BlockClassifier:
             return Kind.CAPTION
         if self._looks_like_header(block) and self._followed_by_text(i):
             return Kind.HEADER
+        if self._is_code(block) and not self._above_caption(i):
+            return Kind.CODE
         if self._is_footnote(block):
             return Kind.FOOTNOTE
         if self._is_body(block):
@@ -207,6 +213,29 @@ class BlockClassifier:
             return prose[0] and (is_wide(lines[0]) or len(lines[0].text.split()) >= 4)
         wide_prose = sum(p and is_wide(line) for p, line in zip(prose, lines[:-1]))
         return wide_prose >= 0.6 * (len(lines) - 1)
+
+    def _is_code(self, block: Block) -> bool:
+        """Monospace lines of a listing ("1 >>> import papermage as pm", "SELECT name FROM ..."),
+        at body size or the smaller size of a listing; not URLs, e-mail addresses or table rows."""
+        if not self.body_size - 3.5 <= block.font_size <= self.body_size + 0.6 or len(block.text.split()) < 2:
+            return False
+        return all(
+            line.mono_share >= 0.6 and not is_table_row(line) and not _ADDRESS_RE.search(line.text)
+            for line in block.lines
+        )
+
+    def _above_caption(self, i: int) -> bool:
+        """Whether a caption follows in the same column before any body text: the block is
+        part of a figure (the SQL queries of "Figure 3: SQL query examples")."""
+        block = self.blocks[i]
+        for nxt in self.blocks[i + 1 :]:
+            if nxt.page != block.page or nxt.column != block.column:
+                return False
+            if is_caption(nxt.lines[0].text):
+                return True
+            if self._is_body(nxt):
+                return False
+        return False
 
     def _is_footnote(self, block: Block) -> bool:
         """Smaller prose at the foot of a column, below all of its body text."""

@@ -28,6 +28,7 @@ _JUNK_CATEGORIES = frozenset({"Cc", "Cn", "Co", "Cs"})
 _BOLD_NAME_HINTS = ("bold", "medi", "semibold", "demi", "black", "heavy", "cmbx")
 _REGULAR_NAME_HINTS = ("regu", "roman", "ital", "book", "light", "normal", "cmr", "cmmi", "cmsy")
 _MATH_FONT_PREFIXES = ("cmmi", "cmsy", "cmex", "msbm", "msam", "rsfs", "eufm", "stix", "mt2mi", "mt2sy")
+_MONO_NAME_HINTS = ("mono", "courier", "cmtt", "typewriter", "inconsolata", "consol", "menlo", "nimbusmon")
 # Math glyphs drawn above a letter (the arrow of a vector, a bar): not text of their own.
 _OVER_ACCENTS = frozenset("−→←↔¯˜ˆ^~˙")
 
@@ -50,6 +51,7 @@ class PdfLine:
     bold_share: float
     hyphenated: bool = False
     math_share: float = 0.0
+    mono_share: float = 0.0
     wide_gaps: int = 0
     marker_start: bool = False
 
@@ -88,6 +90,7 @@ class _Glyph:
     size: float
     bold: bool
     math: bool
+    mono: bool = False
 
 
 @dataclass
@@ -200,6 +203,7 @@ class _LineBuilder:
             bold_share=sum(g.bold for g in main) / len(main),
             hyphenated=hyphenated,
             math_share=sum(g.math for g in kept) / len(kept),
+            mono_share=sum(g.mono for g in kept) / len(kept),
             wide_gaps=wide_gaps,
             marker_start=marker_start,
         )
@@ -334,7 +338,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     result = PdfPage(number=number, width=width, height=height)
     builder = _LineBuilder()
     space_pending = after_break = False
-    font_cache: dict[bytes, tuple[bool, bool]] = {}
+    font_cache: dict[bytes, tuple[bool, bool, bool]] = {}
 
     def flush() -> None:
         nonlocal builder
@@ -370,7 +374,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
         font = name.value
         if font not in font_cache:
             font_cache[font] = _font_traits(font, raw.FPDFText_GetFontWeight(handle, k))
-        bold, math = font_cache[font]
+        bold, math, mono = font_cache[font]
         char = "-" if is_hyphen else chr(code)
         if math and char == "`":
             char = "ℓ"  # Computer Modern's math italic has the script l where ASCII has "`"
@@ -384,6 +388,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
             size=size if size > 0 else 1.0,
             bold=bold,
             math=math,
+            mono=mono,
         )
         if builder.insert_accent(glyph) or builder.is_over_accent(glyph):
             continue
@@ -398,8 +403,9 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     return result
 
 
-def _font_traits(font_name: bytes, weight: int) -> tuple[bool, bool]:
-    """(bold, math) for a font, from its name ("NimbusRomNo9L-Medi", "CMMI10") and weight.
+def _font_traits(font_name: bytes, weight: int) -> tuple[bool, bool, bool]:
+    """(bold, math, monospace) for a font, from its name ("NimbusRomNo9L-Medi", "CMMI10",
+    "NimbusMonL-Regu") and weight.
 
     The name wins: PDFium reports a weight of 695 for some Times-Roman fonts.
     """
@@ -411,4 +417,5 @@ def _font_traits(font_name: bytes, weight: int) -> tuple[bool, bool]:
     else:
         bold = weight >= 700
     math = lowered.startswith(_MATH_FONT_PREFIXES) or "math" in lowered
-    return bold, math
+    mono = any(hint in lowered for hint in _MONO_NAME_HINTS)
+    return bold, math, mono

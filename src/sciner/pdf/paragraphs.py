@@ -2,9 +2,9 @@
 
 Body blocks are cut into paragraphs at indented first lines, bullets, and short
 sentence-final lines; a paragraph interrupted by a column, page, figure or footnote
-break carries on in the next body block. Footnotes wait until the paragraph they
-interrupted is finished. Everything from a "References" heading to the next
-appendix heading is dropped.
+break carries on in the next body block. Footnotes and code listings wait until the
+paragraph they interrupted is finished; a listing is one paragraph of its own.
+Everything from a "References" heading to the next appendix heading is dropped.
 """
 
 from __future__ import annotations
@@ -74,8 +74,9 @@ class ParagraphBuilder:
     section: str = ""
     in_references: bool = False
     open: _Paragraph | None = None
-    footnotes: list[_Paragraph] = field(default_factory=list)
+    deferred: list[_Paragraph] = field(default_factory=list)  # footnotes and listings
     last_footnote: _Paragraph | None = None
+    last_listing: _Paragraph | None = None
 
     def add_title(self, lines: list[OrderedLine]) -> None:
         text = " ".join(line.text for line in lines)
@@ -99,6 +100,8 @@ class ParagraphBuilder:
             return
         elif kind is Kind.FOOTNOTE:
             self._add_footnote(block)
+        elif kind is Kind.CODE:
+            self._add_code(block)
         elif kind is Kind.BODY or (kind in (Kind.FRAGMENT, Kind.DROP) and self._continues_open_paragraph(block, kind)):
             self._add_body(block)
 
@@ -199,27 +202,44 @@ class ParagraphBuilder:
             )
             if starts:
                 if current is not None:
-                    self.footnotes.append(current)
+                    self.deferred.append(current)
                 current = _Paragraph([], self.section, line.page + 1, "footnote", line)
             assert current is not None
             current.lines.append((line.text, line.hyphenated))
             current.last = line
         if current is not None:
-            self.footnotes.append(current)
+            self.deferred.append(current)
             self.last_footnote = current
         if self.open is None:
-            self._flush_footnotes()
+            self._flush_deferred()
+
+    def _add_code(self, block: Block) -> None:
+        """A listing, as it is: no hyphens mended. Pieces of one listing (cut apart by
+        blank or indented lines, or line numbers in another font) make one paragraph."""
+        listing = self.last_listing
+        last = listing.last if listing is not None else None
+        if last is None or (last.page, last.column) != (block.page, block.column) or not (
+            0 <= block.top - last.bottom <= 2.5 * block.font_size
+        ):
+            listing = self.last_listing = _Paragraph([], self.section, block.page + 1, "body", block.lines[0])
+            self.deferred.append(listing)
+        listing.lines.extend((line.text, False) for line in block.lines)
+        listing.last = block.lines[-1]
+        if listing.emitted_at is not None:
+            self.output[listing.emitted_at].text = self._render(listing)
+        if self.open is None:
+            self._flush_deferred()
 
     def _close(self) -> None:
         if self.open is not None:
             self._emit(self.open)
             self.open = None
-        self._flush_footnotes()
+        self._flush_deferred()
 
-    def _flush_footnotes(self) -> None:
-        for footnote in self.footnotes:
-            self._emit(footnote)
-        self.footnotes = []
+    def _flush_deferred(self) -> None:
+        for paragraph in self.deferred:
+            self._emit(paragraph)
+        self.deferred = []
 
     def _render(self, paragraph: _Paragraph) -> str:
         return normalize_text(join_lines(paragraph.lines, self.counts)).strip()
