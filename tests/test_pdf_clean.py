@@ -286,3 +286,15 @@ def test_monospace_lines_of_a_figure_are_not_a_listing():
     lines += [line("Figure 3: SQL query examples in 4 hardness levels.", 0, 230.0, x1=400.0, size=9.0)]
     lines += body_lines(0, 260.0, 4, start=7)
     assert not any("SELECT" in text for text in texts([page(0, lines)]))
+
+
+def test_body_text_set_right_under_a_body_size_caption_is_kept():
+    caption = [
+        line("Table 2: Results on the TACRED dataset. Model with * indicates that the results are", 0, 150.0, x1=540.0),
+        line("reported in Zhang et al. (2017).", 0, 150.0 + PITCH, x1=250.0),
+    ]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             *caption, *body_lines(0, 150.0 + 2 * PITCH, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert not any("TACRED" in text for text in out)
+    assert any(text.startswith(" ".join(BODY_TEXT[7:13])) for text in out), out

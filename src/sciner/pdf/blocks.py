@@ -65,17 +65,25 @@ class Block:
 
 
 def split_blocks(lines: list[OrderedLine]) -> list[Block]:
-    """Cut lines (already in reading order) wherever the column, font or spacing changes."""
+    """Cut lines (already in reading order) wherever the column, font or spacing changes,
+    and after the last line of a caption."""
     blocks: list[Block] = []
     current: list[OrderedLine] = []
     for line in lines:
-        if current and _starts_new_block(current[-1], line):
+        if current and (_starts_new_block(current[-1], line) or _caption_ended(current)):
             blocks.append(Block(current))
             current = []
         current.append(line)
     if current:
         blocks.append(Block(current))
     return blocks
+
+
+def _caption_ended(lines: list[OrderedLine]) -> bool:
+    """A caption set in the body font, as close to the text below as its own lines are,
+    ends at a short line that ends a sentence."""
+    last = lines[-1].text.rstrip()
+    return is_caption(lines[0].text) and last.endswith((".", ".)", '."', ".”")) and not reaches_right_edge(lines[-1])
 
 
 def _starts_new_block(prev: OrderedLine, line: OrderedLine) -> bool:
