@@ -298,3 +298,17 @@ def test_body_text_set_right_under_a_body_size_caption_is_kept():
     out = texts([page(0, lines)])
     assert not any("TACRED" in text for text in out)
     assert any(text.startswith(" ".join(BODY_TEXT[7:13])) for text in out), out
+
+
+def test_justified_line_stretched_around_a_citation_is_prose_and_a_table_header_is_not():
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 6)]
+    stretched = lines[4]  # a full-width line of the paragraph
+    stretched.wide_gaps, stretched.evenly_spread = 3, True
+    header = line("Brown Test P R F1", 0, 200.0, x0=90.0, x1=260.0)
+    header.wide_gaps, header.evenly_spread = 3, True
+    rows = [line(f"Model {k} 74.2 73.1 73.7", 0, 200.0 + (k + 1) * PITCH, x0=90.0, x1=265.0) for k in range(3)]
+    for row in rows:
+        row.wide_gaps = 3
+    out = texts([page(0, [*lines, header, *rows, *body_lines(0, 300.0, 4, start=7)])])
+    assert out[1] == "Introduction" and stretched.text in out[2]
+    assert not any("Brown Test" in text or "74.2" in text for text in out)

@@ -274,3 +274,21 @@ def test_cli_writes_paragraph_lines_and_json(tmp_path):
     assert [" ".join(r["tokens"]) for r in records] == lines
     assert {"tokens", "text", "section", "page", "kind"} <= set(records[0])
     assert records[0]["section"] == "Title" and records[0]["page"] == 1
+
+
+def test_evenly_stretched_gaps_are_told_from_table_cells():
+    from sciner.pdf.extract import _count_wide_gaps, _evenly_spread
+
+    def spaced(words_and_gaps: list[tuple[str, float]]) -> list[_Glyph]:
+        glyphs, x = [], 10.0
+        for text, gap in words_and_gaps:
+            glyphs += word(text, x)
+            x += 5.0 * len(text) + gap
+        return glyphs
+
+    # "As   shown   through   ELMo   (Peters et al.,": the citation keeps its narrow spaces.
+    stretched = spaced([("As", 13.0), ("shown", 13.2), ("through", 12.9), ("ELMo", 13.1), ("(Peters", 3.4), ("et", 3.3), ("al.,", 0)])
+    assert _count_wide_gaps(stretched, SIZE) >= 2 and _evenly_spread(stretched, SIZE)
+    # A table row: cell gaps of different widths.
+    row = spaced([("BERT", 3.0), ("Large", 25.0), ("92.4", 14.0), ("91.0", 30.0), ("88.7", 0)])
+    assert _count_wide_gaps(row, SIZE) >= 2 and not _evenly_spread(row, SIZE)

@@ -101,8 +101,13 @@ def _starts_new_block(prev: OrderedLine, line: OrderedLine) -> bool:
 
 
 def is_table_row(line: OrderedLine) -> bool:
-    """Several gaps wider than a space: cells of a table row."""
-    return line.wide_gaps >= 2
+    """Several gaps wider than a space: cells of a table row -- unless the gaps are even and
+    the line fills its column, like a justified line stretched around a citation."""
+    return line.wide_gaps >= 2 and not (line.evenly_spread and _fills_column(line))
+
+
+def _fills_column(line: OrderedLine) -> bool:
+    return line.x0 <= line.box.x0 + 1.5 * line.font_size and line.x1 >= line.box.x1 - 0.5 * line.font_size
 
 
 def is_prose_line(line: OrderedLine) -> bool:
@@ -111,7 +116,7 @@ def is_prose_line(line: OrderedLine) -> bool:
     if not chars:
         return False
     letters = sum(c.isalpha() for c in chars)
-    return letters / len(chars) >= 0.55 and line.math_share < 0.3 and line.wide_gaps <= 1
+    return letters / len(chars) >= 0.55 and line.math_share < 0.3 and not is_table_row(line)
 
 
 def has_words(line: OrderedLine) -> bool:
@@ -119,7 +124,7 @@ def has_words(line: OrderedLine) -> bool:
     up at least 40% of the line ("ken t k given the history (t 1, ..., t k−1):")."""
     chars = sum(not c.isspace() for c in line.text)
     words = [word for word in (token.strip(".,;:()") for token in line.text.split()) if len(word) >= 2 and word.isalpha()]
-    return len(words) >= 3 and sum(len(word) for word in words) >= 0.4 * chars and line.wide_gaps <= 1
+    return len(words) >= 3 and sum(len(word) for word in words) >= 0.4 * chars and not is_table_row(line)
 
 
 def is_wide(line: OrderedLine) -> bool:

@@ -53,6 +53,7 @@ class PdfLine:
     math_share: float = 0.0
     mono_share: float = 0.0
     wide_gaps: int = 0
+    evenly_spread: bool = False
     marker_start: bool = False
 
     @property
@@ -205,6 +206,7 @@ class _LineBuilder:
             math_share=sum(g.math for g in kept) / len(kept),
             mono_share=sum(g.mono for g in kept) / len(kept),
             wide_gaps=wide_gaps,
+            evenly_spread=wide_gaps >= 2 and _evenly_spread(kept, self.size),
             marker_start=marker_start,
         )
 
@@ -257,14 +259,27 @@ def _count_wide_gaps(glyphs: list[_Glyph], size: float) -> int:
     A loosely justified line has uniformly wide spaces, so a gap counts only when it
     is both wider than 1.2 font sizes and three times the narrowest word gap.
     """
-    gaps = [b.x0 - a.x1 for a, b in zip(glyphs, glyphs[1:])]
-    word_gaps = [gap for gap in gaps if gap > 0.15 * size]
+    word_gaps = _word_gaps(glyphs, size)
     if not word_gaps:
         return 0
     if len(word_gaps) == 1:
         return int(word_gaps[0] > 1.5 * size)
     narrowest = min(word_gaps)
     return sum(1 for gap in word_gaps if gap > 1.2 * size and gap > 3 * narrowest)
+
+
+def _evenly_spread(glyphs: list[_Glyph], size: float) -> bool:
+    """Most word gaps wide and all of those alike: a justified line stretched around an
+    unbreakable piece ("As   shown   through   ELMo   (Peters et al.,"), or a table's
+    header row; only the line's width tells them apart."""
+    word_gaps = _word_gaps(glyphs, size)
+    wider = [gap for gap in word_gaps if gap > 3 * min(word_gaps, default=0.0)]
+    return len(wider) >= 2 and 2 * len(wider) > len(word_gaps) and max(wider) <= 1.15 * min(wider)
+
+
+def _word_gaps(glyphs: list[_Glyph], size: float) -> list[float]:
+    gaps = [b.x0 - a.x1 for a, b in zip(glyphs, glyphs[1:])]
+    return [gap for gap in gaps if gap > 0.15 * size]
 
 
 def open_pdf(path: str | Path):
