@@ -312,3 +312,11 @@ def test_justified_line_stretched_around_a_citation_is_prose_and_a_table_header_
     out = texts([page(0, [*lines, header, *rows, *body_lines(0, 300.0, 4, start=7)])])
     assert out[1] == "Introduction" and stretched.text in out[2]
     assert not any("Brown Test" in text or "74.2" in text for text in out)
+
+
+def test_curly_quotes_do_not_hide_the_words_of_a_compound():
+    counts = WordCounts(["Each employee has a manager."])
+    assert keep_hyphen("“employee", "manager”", counts)
+    assert join_lines([("an “employee-", True), ("manager” relation", False)], counts) == "an “employee-manager” relation"
+    # A range of numbers keeps its dash even when the paper has the joined number elsewhere.
+    assert keep_hyphen("“[1,3", "5]”", WordCounts(["page 35"]))
