@@ -43,6 +43,7 @@ def test_unseen_word_pieces_are_joined_and_unseen_compounds_of_words_kept():
     assert not keep_hyphen("archi", "tecture", counts)  # neither half is a word
     assert keep_hyphen("task", "specific", counts)  # both halves are words
     assert keep_hyphen("left-to", "right", counts)  # already a compound
+    assert keep_hyphen("out", "of-vocabulary", counts)  # so is this
     assert keep_hyphen("BERT", "Large", counts)  # a name
 
 

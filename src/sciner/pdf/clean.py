@@ -173,7 +173,7 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
     last = head_word.split("-")[-1]
     if tail_word[0].isupper() or tail_word[0].isdigit() or last[-1:].isdigit() or last.isupper():
         return True
-    if "-" in head_word:  # "state-of-the-" + "art": already a compound
+    if "-" in head_word or "-" in tail_word:  # "state-of-the-" + "art", "out-" + "of-vocabulary"
         return True
     tail_known = counts[tail_word] > 0
     head_known = counts[last] > 0 or last.lower() in COMMON_PREFIXES
