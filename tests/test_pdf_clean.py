@@ -321,3 +321,15 @@ def test_curly_quotes_do_not_hide_the_words_of_a_compound():
     assert join_lines([("an “employee-", True), ("manager” relation", False)], counts) == "an “employee-manager” relation"
     # A range of numbers keeps its dash even when the paper has the joined number elsewhere.
     assert keep_hyphen("“[1,3", "5]”", WordCounts(["page 35"]))
+
+
+def test_table_row_does_not_split_a_word_broken_at_a_column_end():
+    left = column_lines(0, 80.0, 20, x0=72.0)
+    left[-1] = line("the model uses the augmented con-", 0, left[-1].top, x0=72.0, x1=292.0)
+    left[-2] = line("the same context as the baseline and", 0, left[-2].top, x0=72.0, x1=292.0)
+    row = line("ESIM+TreeLSTM (Chen et al., 2017) 88.6", 0, 80.0, x0=320.0, x1=500.0)
+    rest = column_lines(0, 110.0, 19, x0=320.0, start=7)
+    rest[0] = line("text of the encoder and we study all of", 0, 110.0, x0=320.0, x1=540.0)
+    text = "\n".join(texts([page(0, [TITLE, *left, row, *rest])]))
+    assert "the augmented context of the encoder" in text
+    assert "con-ESIM" not in text and "conESIM" not in text

@@ -46,7 +46,7 @@ COMMON_PREFIXES = frozenset(
     "out well meta mid auto end top low high long short fine coarse large small state task".split()
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
-_WORD_EDGE_PUNCTUATION = ".,;:()[]\"'“”‘’"
+WORD_EDGE_PUNCTUATION = ".,;:()[]\"'“”‘’"
 _URL_RE = re.compile(r"(https?://|www\.)\S*|\S+\.(com|org|net|io|edu)\b\S*|\S+@\S+")
 
 
@@ -161,7 +161,7 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
     hyphen is kept when both sides are words on their own ("task-specific") or the
     tail is a name or number ("BERT-Large", "GPT-2").
     """
-    head_word, tail_word = head.strip(_WORD_EDGE_PUNCTUATION), tail.strip(_WORD_EDGE_PUNCTUATION)
+    head_word, tail_word = head.strip(WORD_EDGE_PUNCTUATION), tail.strip(WORD_EDGE_PUNCTUATION)
     if not head_word or not tail_word:
         return True
     if head_word[-1].isdigit() and tail_word[0].isdigit():  # a range of numbers: "3-" + "5"

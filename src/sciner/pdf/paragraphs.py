@@ -2,8 +2,9 @@
 
 Body blocks are cut into paragraphs at indented first lines, bullets, and short
 sentence-final lines; a paragraph interrupted by a column, page, figure or footnote
-break carries on in the next body block. Footnotes and code listings wait until the
-paragraph they interrupted is finished; a listing is one paragraph of its own.
+break carries on in the next body block. Footnotes, code listings, and table rows that
+would split a word broken at a column end wait until the paragraph they interrupted is
+finished; a listing is one paragraph of its own.
 Everything from a "References" heading to the next appendix heading is dropped.
 """
 
@@ -21,7 +22,7 @@ from sciner.pdf.blocks import (
     reaches_right_edge,
     right_edge,
 )
-from sciner.pdf.clean import WordCounts, is_appendix_heading, join_lines, normalize_text
+from sciner.pdf.clean import WORD_EDGE_PUNCTUATION, WordCounts, is_appendix_heading, join_lines, normalize_text
 from sciner.pdf.layout import OrderedLine
 
 _ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
@@ -119,9 +120,20 @@ class ParagraphBuilder:
         line = block.lines[0]
         if abs(line.font_size - self.open.last.font_size) > 0.6:
             return False
-        if kind is Kind.FRAGMENT:
-            return line.text[:1].islower() or self.open.last.hyphenated
-        return self.open.last.hyphenated and line.text[:1].islower() and has_words(line)
+        if not line.text[:1].islower():  # after "con-", "Acc." is a table's, not the word's end
+            return False
+        return kind is Kind.FRAGMENT or (self.open.last.hyphenated and has_words(line))
+
+    def _interrupts_broken_word(self, text: str) -> bool:
+        """Whether ``text`` cannot go on from the open paragraph's last word, broken at a
+        line end: it starts in upper case, and the paper never writes the two as one word
+        ("con-" + "ESIM+TreeLSTM (Chen et al., 2017) 88.6", a table row)."""
+        if self.open is None or not self.open.last.hyphenated or text[:1].islower():
+            return False
+        head = self.open.last.text.rstrip("-").rsplit(" ", 1)[-1]
+        tail = text.split(" ", 1)[0]
+        head, tail = head.strip(WORD_EDGE_PUNCTUATION), tail.strip(WORD_EDGE_PUNCTUATION)
+        return not (self.counts[head + tail] or self.counts[f"{head}-{tail}"])
 
     # --- emitting -------------------------------------------------------------------
 
@@ -141,6 +153,9 @@ class ParagraphBuilder:
 
     def _add_body(self, block: Block) -> None:
         lines = block.lines
+        if len(lines) <= 2 and self._interrupts_broken_word(lines[0].text):
+            self.deferred.append(self._paragraph_of(block))  # waits until the word is finished
+            return
         edge = right_edge(block)
         for i, line in enumerate(lines):
             text = line.text
@@ -212,6 +227,11 @@ class ParagraphBuilder:
             self.last_footnote = current
         if self.open is None:
             self._flush_deferred()
+
+    def _paragraph_of(self, block: Block) -> _Paragraph:
+        paragraph = _Paragraph([], self.section, block.page + 1, "body", block.lines[-1], first=block.lines[0])
+        paragraph.lines.extend((line.text, line.hyphenated) for line in block.lines)
+        return paragraph
 
     def _add_code(self, block: Block) -> None:
         """A listing, as it is: no hyphens mended. Pieces of one listing (cut apart by
