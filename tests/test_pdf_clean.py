@@ -333,3 +333,17 @@ def test_table_row_does_not_split_a_word_broken_at_a_column_end():
     text = "\n".join(texts([page(0, [TITLE, *left, row, *rest])]))
     assert "the augmented context of the encoder" in text
     assert "con-ESIM" not in text and "conESIM" not in text
+
+
+def test_sentences_about_copyright_and_licences_at_a_page_edge_are_kept():
+    sentences = [
+        "fair-use of copyrighted work (Harvard, 2016; UMGC, 2020).",
+        "Given that we released the dataset under the Creative Commons (CC BY-NC) license, others",
+    ]
+    pages = [page(n, [*body_lines(n, 60.0, 8, start=n), line(sentences[n], n, 760.0, x1=500.0)]) for n in range(2)]
+    pages.append(page(2, [line("Copyright 2023 by the authors.", 2, 760.0, size=8.0), *body_lines(2, 60.0, 8)]))
+    remove_headers_footers(pages)
+    kept = [ln.text for p in pages for ln in p.lines]
+    assert all(sentence in kept for sentence in sentences)
+    assert "Copyright 2023 by the authors." not in kept
+

@@ -37,7 +37,8 @@ APPENDIX_RE = re.compile(
 # Lines at the page edge that are never content: venue footers, licences, preprint notes.
 _EDGE_BOILERPLATE_RE = re.compile(
     r"(^(in )?proceedings of\b|association for computational linguistics|^preprint\b|under review"
-    r"|^arxiv:|copyright|©|licen[cs]ed under|creative commons|^published as|^accepted (at|to)\b)",
+    r"|^arxiv:|\bcopyright\b|©|^(this (work|article|paper) is )?licen[cs]ed under|^creative commons"
+    r"|^published as|^accepted (at|to)\b)",
     re.IGNORECASE,
 )
 _PAGE_NUMBER_RE = re.compile(r"^\s*(page\s*)?[-–—]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—]?\s*(of\s*\d+)?\s*$", re.IGNORECASE)
