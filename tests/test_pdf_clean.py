@@ -347,3 +347,12 @@ def test_sentences_about_copyright_and_licences_at_a_page_edge_are_kept():
     assert all(sentence in kept for sentence in sentences)
     assert "Copyright 2023 by the authors." not in kept
 
+
+def test_appendix_set_a_point_larger_than_the_body_is_kept():
+    pages = [page(n, [*body_lines(n, 60.0, 40, start=n)]) for n in range(3)]
+    larger = [line(ln.text, 3, ln.top, x0=ln.x0, x1=ln.x1, size=SIZE + 1.0) for ln in body_lines(3, 100.0, 6, start=5)]
+    question = line("Who created the dataset?", 3, 80.0, size=SIZE + 1.0, bold=True)
+    answer = line("Zejiang Shen is supporting the dataset.", 3, 200.0, x1=300.0, size=SIZE + 1.0)
+    out = paragraphs_from_pages([*pages, page(3, [question, *larger, answer, *body_lines(3, 230.0, 3)])])
+    assert any(p.text.startswith(larger[0].text) and p.kind == "body" for p in out)
+    assert [p.text for p in out if p.kind == "header"] == ["Who created the dataset?"]

@@ -184,7 +184,8 @@ class BlockClassifier:
         return Kind.DROP
 
     def _is_body_size(self, block: Block) -> bool:
-        return self.body_size - 1.2 <= block.font_size <= self.body_size + 0.6
+        # An appendix may be set a point larger (a datasheet in 11 pt after a 10 pt paper).
+        return self.body_size - 1.2 <= block.font_size <= self.body_size + 1.1
 
     def _looks_like_header(self, block: Block) -> bool:
         """A short block set bold or larger than body text: "3.1 Pre-training BERT"."""
@@ -202,7 +203,7 @@ class BlockClassifier:
             return False
         bold = all(line.bold for line in block.lines)
         larger = size >= self.body_size + 0.8
-        if not (bold or larger):
+        if not (bold or size >= self.body_size + 1.2):  # plain text a point larger is not a header
             return False
         return bool(_NUMBERED_HEADER_RE.match(text)) or len(words) <= 10 or larger
 
