@@ -292,3 +292,15 @@ def test_evenly_stretched_gaps_are_told_from_table_cells():
     # A table row: cell gaps of different widths.
     row = spaced([("BERT", 3.0), ("Large", 25.0), ("92.4", 14.0), ("91.0", 30.0), ("88.7", 0)])
     assert _count_wide_gaps(row, SIZE) >= 2 and not _evenly_spread(row, SIZE)
+
+
+def test_word_gap_without_a_space_character_is_a_space():
+    # "Will" + a 3-pt gap + "the", with no space from PDFium; letters sit 0.5 pt apart.
+    will = [glyph(c, 10.0 + 5.5 * i) for i, c in enumerate("Will")]
+    the = [glyph(c, will[-1].x1 + 3.0 + 5.5 * i) for i, c in enumerate("the")]
+    assert build([(g, False, False) for g in will + the]) == "Will the"
+    # A monospace font's glyphs are narrower than their cells: the same gap is no space.
+    code = [glyph(c, 10.0 + 8.0 * i) for i, c in enumerate("object")]
+    for g in code:
+        g.mono = True
+    assert build([(g, False, False) for g in code]) == "object"

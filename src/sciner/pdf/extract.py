@@ -28,7 +28,7 @@ _JUNK_CATEGORIES = frozenset({"Cc", "Cn", "Co", "Cs"})
 _BOLD_NAME_HINTS = ("bold", "medi", "semibold", "demi", "black", "heavy", "cmbx")
 _REGULAR_NAME_HINTS = ("regu", "roman", "ital", "book", "light", "normal", "cmr", "cmmi", "cmsy")
 _MATH_FONT_PREFIXES = ("cmmi", "cmsy", "cmex", "msbm", "msam", "rsfs", "eufm", "stix", "mt2mi", "mt2sy")
-_MONO_NAME_HINTS = ("mono", "courier", "cmtt", "typewriter", "inconsolata", "consol", "menlo", "nimbusmon")
+_MONO_NAME_HINTS = ("mono", "courier", "cmtt", "sftt", "ectt", "typewriter", "inconsolata", "consol", "menlo", "nimbusmon")
 # Math glyphs drawn above a letter (the arrow of a vector, a bar): not text of their own.
 _OVER_ACCENTS = frozenset("−→←↔¯˜ˆ^~˙")
 
@@ -112,6 +112,8 @@ class _LineBuilder:
         """
         if after_break and self.glyphs and glyph.x0 - self.x_end > 0.2 * glyph.size:
             space_before = True
+        elif self.glyphs and self._missed_space(self.glyphs[-1], glyph):
+            space_before = True
         if space_before and self.glyphs:
             self.space_pending.append(len(self.glyphs))
         if not self.glyphs or glyph.size > self.size * 1.15:
@@ -139,6 +141,15 @@ class _LineBuilder:
         self.glyphs.insert(at, glyph)
         self.space_pending = [i + 1 if i >= at else i for i in self.space_pending]
         return True
+
+    @staticmethod
+    def _missed_space(before: _Glyph, after: _Glyph) -> bool:
+        """A word gap between two letters that PDFium did not mark with a space ("Will the"
+        in some Lato-set PDFs). Letters sit closer than a quarter of the font size; a
+        monospace font's narrow glyphs leave more room in their cells."""
+        if not (before.char.isalnum() and after.char.isalnum()) or abs(before.baseline - after.baseline) > 0.1 * after.size:
+            return False
+        return after.x0 - before.x1 > (0.4 if after.mono else 0.26) * after.size
 
     def is_over_accent(self, glyph: _Glyph) -> bool:
         """A vector arrow or bar drawn above a letter of this line ("h" with an arrow over it)."""
