@@ -356,3 +356,13 @@ def test_appendix_set_a_point_larger_than_the_body_is_kept():
     out = paragraphs_from_pages([*pages, page(3, [question, *larger, answer, *body_lines(3, 230.0, 3)])])
     assert any(p.text.startswith(larger[0].text) and p.kind == "body" for p in out)
     assert [p.text for p in out if p.kind == "header"] == ["Who created the dataset?"]
+
+
+def test_list_of_short_items_is_body_text():
+    items = ["3. We keep the metadata for each case, including but not limited to:", "a. The author(s) of the summaries",
+             "b. Case type", "c. Case name", "d. Filing year", "e. Court and judge"]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4)]
+    lines += [line(text, 0, 140.0 + i * PITCH, x0=90.0 if i else 72.0, x1=(520.0 if i == 0 else 90.0 + 5.2 * len(text)))
+              for i, text in enumerate(items)]
+    text = "\n".join(texts([page(0, [*lines, *body_lines(0, 230.0, 4, start=7)])]))
+    assert "b. Case type" in text and "e. Court and judge" in text

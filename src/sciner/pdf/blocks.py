@@ -16,6 +16,7 @@ from sciner.pdf.clean import is_caption, is_references_heading
 from sciner.pdf.layout import OrderedLine
 
 _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
+_LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s")
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
 # URLs and e-mail addresses are set in monospace too; they are not code.
 _ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
@@ -127,6 +128,11 @@ def has_words(line: OrderedLine) -> bool:
     return len(words) >= 3 and sum(len(word) for word in words) >= 0.4 * chars and not is_table_row(line)
 
 
+def is_list_item(line: OrderedLine) -> bool:
+    """A line that starts an item of a list: "• Batch size: 2,048", "b. Case type", "(ii) the"."""
+    return bool(_LIST_ITEM_RE.match(line.text))
+
+
 def is_wide(line: OrderedLine) -> bool:
     return line.width >= 0.55 * line.box.width
 
@@ -225,7 +231,8 @@ class BlockClassifier:
         prose = [is_prose_line(line) for line in lines]
         if len(lines) == 1:
             return prose[0] and (is_wide(lines[0]) or len(lines[0].text.split()) >= 4)
-        wide_prose = sum(p and is_wide(line) for p, line in zip(prose, lines[:-1]))
+        # A list's short items ("b. Case type") count as full lines: they end early by design.
+        wide_prose = sum(p and (is_wide(line) or is_list_item(line)) for p, line in zip(prose, lines[:-1]))
         return wide_prose >= 0.6 * (len(lines) - 1)
 
     def _is_code(self, block: Block) -> bool:
