@@ -366,3 +366,15 @@ def test_list_of_short_items_is_body_text():
               for i, text in enumerate(items)]
     text = "\n".join(texts([page(0, [*lines, *body_lines(0, 230.0, 4, start=7)])]))
     assert "b. Case type" in text and "e. Court and judge" in text
+
+
+def test_numbered_heading_over_a_table_is_a_header_and_a_bold_table_cell_is_not():
+    table = [line(f"Model {k}   88.{k}   91.{k}", 0, 200.0 + k * PITCH, x0=150.0, x1=400.0, size=9.0) for k in range(3)]
+    for row in table:
+        row.wide_gaps = 2
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             line("E Training corpus sizes", 0, 170.0, size=12.0, bold=True),
+             line("Model", 0, 186.0, x0=150.0, x1=180.0, size=9.0, bold=True), *table,
+             line("Table 9: Corpus sizes.", 0, 250.0, x1=200.0, size=9.0), *body_lines(0, 280.0, 4, start=7)]
+    out = paragraphs_from_pages([page(0, lines)])
+    assert [p.text for p in out if p.kind == "header"] == ["Introduction", "E Training corpus sizes"]

@@ -177,7 +177,7 @@ class BlockClassifier:
             return Kind.REFERENCES
         if is_caption(first):
             return Kind.CAPTION
-        if self._looks_like_header(block) and self._followed_by_text(i):
+        if self._looks_like_header(block) and (self._followed_by_text(i) or self._is_section_heading(block)):
             return Kind.HEADER
         if self._is_code(block) and not self._above_caption(i):
             return Kind.CODE
@@ -212,6 +212,12 @@ class BlockClassifier:
         if not (bold or size >= self.body_size + 1.2):  # plain text a point larger is not a header
             return False
         return bool(_NUMBERED_HEADER_RE.match(text)) or len(words) <= 10 or larger
+
+    def _is_section_heading(self, block: Block) -> bool:
+        """A numbered heading, bold and larger than body text ("E Training corpus sizes"): a
+        header even when a table, not text, comes right below it."""
+        bold = all(line.bold for line in block.lines)
+        return bold and block.font_size >= self.body_size + 0.8 and bool(_NUMBERED_HEADER_RE.match(block.text))
 
     def _followed_by_text(self, i: int) -> bool:
         """Headers head something: the next block is text (or another header) right below."""
