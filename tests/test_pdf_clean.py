@@ -44,6 +44,10 @@ def test_unseen_word_pieces_are_joined_and_unseen_compounds_of_words_kept():
     assert keep_hyphen("task", "specific", counts)  # both halves are words
     assert keep_hyphen("left-to", "right", counts)  # already a compound
     assert keep_hyphen("out", "of-vocabulary", counts)  # so is this
+    # Short function words are a longer word's first syllable, not a compound's first half.
+    counts = WordCounts(["Without more over the data, we do it today."])
+    assert not keep_hyphen("with", "out", counts) and not keep_hyphen("More", "over", counts)
+    assert not keep_hyphen("To", "day", counts)
     assert keep_hyphen("BERT", "Large", counts)  # a name
 
 

@@ -46,6 +46,8 @@ COMMON_PREFIXES = frozenset(
     "pre post non multi self semi co cross anti inter intra sub super over under re de un bi tri "
     "out well meta mid auto end top low high long short fine coarse large small state task".split()
 )
+# Short words that are a word's first syllable far more often than a compound's first half.
+_NOT_COMPOUND_HEADS = frozenset("with of to more us be at for from by as an or and the it is we no".split())
 _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 WORD_EDGE_PUNCTUATION = ".,;:()[]\"'“”‘’"
 _URL_RE = re.compile(r"(https?://|www\.)\S*|\S+\.(com|org|net|io|edu)\b\S*|\S+@\S+")
@@ -176,6 +178,8 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
         return True
     if "-" in head_word or "-" in tail_word:  # "state-of-the-" + "art", "out-" + "of-vocabulary"
         return True
+    if last.lower() in _NOT_COMPOUND_HEADS:  # "with-" + "out", "More-" + "over", "of-" + "fers"
+        return False
     tail_known = counts[tail_word] > 0
     head_known = counts[last] > 0 or last.lower() in COMMON_PREFIXES
     return tail_known and head_known and len(last) > 1
