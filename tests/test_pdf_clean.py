@@ -382,3 +382,13 @@ def test_numbered_heading_over_a_table_is_a_header_and_a_bold_table_cell_is_not(
              line("Table 9: Corpus sizes.", 0, 250.0, x1=200.0, size=9.0), *body_lines(0, 280.0, 4, start=7)]
     out = paragraphs_from_pages([page(0, lines)])
     assert [p.text for p in out if p.kind == "header"] == ["Introduction", "E Training corpus sizes"]
+
+
+def test_caption_whose_label_line_is_set_smaller_is_dropped_whole():
+    caption = [line("Figure 2: Syntactically-informed self-attention for the", 0, 150.0, x1=540.0, size=9.0),
+               line("query word sloth. Attention weights heavily weight the token's syntactic governor.", 0, 150.0 + PITCH, x1=540.0),
+               line("The other heads act as usual.", 0, 150.0 + 2 * PITCH, x1=250.0)]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             *caption, *body_lines(0, 200.0, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert not any("sloth" in text or "other heads" in text for text in out), out
