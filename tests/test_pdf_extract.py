@@ -69,7 +69,7 @@ def test_coverage_of_grobid_reference_text(papers):
     report = {name: (round(raw[name], 3), round(normalised[name], 3)) for name in raw}
     assert sum(normalised.values()) / 16 >= 0.90, report
     assert min(normalised.values()) >= 0.75, report
-    assert sum(raw.values()) / 16 >= 0.86, report
+    assert sum(raw.values()) / 16 >= 0.875, report
     assert min(raw.values()) >= 0.75, report
 
 
@@ -100,6 +100,21 @@ def test_two_column_reading_order_and_dehyphenation(papers):
     assert "language representation model called BERT" in text  # "representa-" + "tion"
     assert "task-specific" in text and "taskspecific" not in text
     assert "Figure 1:" not in text and "Table 1:" not in text
+
+
+def test_losses_found_against_grobid_stay_fixed(papers):
+    """Text that used to be lost: a last page with one column of text, a justified line
+    stretched around a citation, code listings (once kept as footnotes or dropped), and a
+    datasheet appendix set a point larger than the body."""
+    _, bunescu = papers["acl2007_bunescu_relation_extraction.pdf"]
+    assert {"Conclusion", "Acknowledgments"} <= {p.text for p in bunescu if p.kind == "header"}
+    _, scibert = papers["arxiv_1903.10676_scibert_emnlp2019.pdf"]
+    assert any("As shown through ELMo (Peters et al., 2018)" in p.text for p in scibert)
+    _, papermage = papers["emnlp2023demo_papermage.pdf"]
+    listings = [p for p in papermage if ">>> import papermage as pm" in p.text]
+    assert listings and all(p.kind == "body" for p in listings)
+    _, lexsum = papers["arxiv_2206.10883_multi_lexsum.pdf"]
+    assert any(p.text.startswith("The Multi-LexSum dataset was curated") for p in lexsum)
 
 
 def test_read_pdf_paragraphs_for_tagging():
