@@ -280,12 +280,12 @@ def _count_wide_gaps(glyphs: list[_Glyph], size: float) -> int:
 
 
 def _evenly_spread(glyphs: list[_Glyph], size: float) -> bool:
-    """Most word gaps wide and all of those alike: a justified line stretched around an
+    """Half or more of the word gaps wide and all of those alike: a justified line stretched around an
     unbreakable piece ("As   shown   through   ELMo   (Peters et al.,"), or a table's
     header row; only the line's width tells them apart."""
     word_gaps = _word_gaps(glyphs, size)
     wider = [gap for gap in word_gaps if gap > 3 * min(word_gaps, default=0.0)]
-    return len(wider) >= 2 and 2 * len(wider) > len(word_gaps) and max(wider) <= 1.15 * min(wider)
+    return len(wider) >= 2 and 2 * len(wider) >= len(word_gaps) and max(wider) <= 1.3 * min(wider)
 
 
 def _word_gaps(glyphs: list[_Glyph], size: float) -> list[float]:
