@@ -392,3 +392,13 @@ def test_caption_whose_label_line_is_set_smaller_is_dropped_whole():
              *caption, *body_lines(0, 200.0, 4, start=7)]
     out = texts([page(0, lines)])
     assert not any("sloth" in text or "other heads" in text for text in out), out
+
+
+def test_small_label_straddling_the_gutter_does_not_cut_the_columns():
+    left = column_lines(0, 80.0, 20, x0=72.0)
+    left[9] = line("tasks in natural language processing. It re-", 0, left[9].top, x0=72.0, x1=292.0)
+    left[10] = line("quires both understanding the meaning of", 0, left[10].top, x0=72.0, x1=292.0)
+    right = column_lines(0, 80.0, 20, x0=320.0, start=9)
+    label = line("Final Review and Processing", 0, left[9].top + 6.0, x0=240.0, x1=358.0, size=8.5)
+    text = "\n".join(texts([page(0, [TITLE, *left, *right, label])]))
+    assert "It requires both understanding" in text

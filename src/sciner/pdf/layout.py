@@ -74,7 +74,7 @@ def order_page(page: PdfPage, body_size: float, two_column: bool = False) -> lis
     if middle is None:
         box = _column_box(lines, body_size)
         return [OrderedLine(line, LEFT, box, page.height) for line in _rows_in_order(lines)]
-    columns = {line_id: _column_of(line, middle, page.width) for line_id, line in enumerate(lines)}
+    columns = {line_id: _column_of(line, middle, page.width, body_size) for line_id, line in enumerate(lines)}
     _extend_spanning_paragraphs(lines, columns)
     boxes = _column_boxes(lines, columns, page.width, body_size)
     full = ColumnBox(boxes[LEFT].x0, boxes[RIGHT].x1)
@@ -145,10 +145,15 @@ def _column_boxes(lines: list[PdfLine], columns: dict[int, int], page_width: flo
     return boxes
 
 
-def _column_of(line: PdfLine, middle: float, page_width: float) -> int:
-    """LEFT, RIGHT, or SPANNING when a line reaches well into both columns."""
+def _column_of(line: PdfLine, middle: float, page_width: float, body_size: float) -> int:
+    """LEFT, RIGHT, or SPANNING when a line reaches well into both columns.
+
+    A short label in small print that straddles the gutter (a figure's "Final Review and
+    Processing") is not spanning: it would cut both columns' text in two bands.
+    """
     reach = 0.08 * page_width
-    if line.x0 < middle - reach and line.x1 > middle + reach:
+    label = line.font_size < body_size - 1.0 and line.width < 0.4 * page_width
+    if line.x0 < middle - reach and line.x1 > middle + reach and not label:
         return SPANNING
     return LEFT if (line.x0 + line.x1) / 2 < middle else RIGHT
 
