@@ -402,3 +402,14 @@ def test_small_label_straddling_the_gutter_does_not_cut_the_columns():
     label = line("Final Review and Processing", 0, left[9].top + 6.0, x0=240.0, x1=358.0, size=8.5)
     text = "\n".join(texts([page(0, [TITLE, *left, *right, label])]))
     assert "It requires both understanding" in text
+
+
+def test_line_of_inline_math_right_below_its_paragraph_stays_in_it():
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 3)]
+    lines[-1] = line("we project the input into key, query and value matrices K, V", 0, lines[-1].top, x1=540.0)
+    # Sub- and superscripts push the line apart: a little more than ordinary spacing, a block of its own.
+    math_line = line("and Q of dimensions T ×d k, T ×d q, and T ×d v,", 0, lines[-1].top + 14.8, x1=540.0)
+    math_line.math_share = 0.4
+    after = line("respectively, and multiply them to get the attention weights of each head.", 0, math_line.top + 14.8, x1=400.0)
+    text = "\n".join(texts([page(0, [*lines, math_line, after, *body_lines(0, 200.0, 3, start=7)])]))
+    assert "value matrices K, V and Q of dimensions" in text

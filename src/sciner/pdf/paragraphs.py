@@ -122,7 +122,13 @@ class ParagraphBuilder:
             return False
         if not line.text[:1].islower():  # after "con-", "Acc." is a table's, not the word's end
             return False
-        return kind is Kind.FRAGMENT or (self.open.last.hyphenated and has_words(line))
+        return kind is Kind.FRAGMENT or ((self.open.last.hyphenated or self._right_below(line)) and has_words(line))
+
+    def _right_below(self, line: OrderedLine) -> bool:
+        """Whether ``line`` is the next line of the open paragraph's column, at line spacing."""
+        assert self.open is not None
+        last = self.open.last
+        return (line.page, line.column) == (last.page, last.column) and 0 < line.top - last.top <= 1.5 * line.font_size
 
     def _interrupts_broken_word(self, text: str) -> bool:
         """Whether ``text`` cannot go on from the open paragraph's last word, broken at a
