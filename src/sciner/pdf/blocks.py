@@ -71,7 +71,7 @@ def split_blocks(lines: list[OrderedLine]) -> list[Block]:
     blocks: list[Block] = []
     current: list[OrderedLine] = []
     for line in lines:
-        if current and (_starts_new_block(current[-1], line) and not _caption_goes_on(current, line) or _caption_ended(current)):
+        if current and _ends_block(current, line):
             blocks.append(Block(current))
             current = []
         current.append(line)
@@ -80,15 +80,23 @@ def split_blocks(lines: list[OrderedLine]) -> list[Block]:
     return blocks
 
 
+def _ends_block(current: list[OrderedLine], line: OrderedLine) -> bool:
+    """Whether ``line`` starts a new block after the lines of ``current``."""
+    if _caption_ended(current):
+        return True
+    return _starts_new_block(current[-1], line) and not _caption_goes_on(current, line)
+
+
 def _caption_goes_on(lines: list[OrderedLine], line: OrderedLine) -> bool:
     """The next line of a caption whose first line is set smaller ("Figure 2: Syntactically-
     informed self-attention for" in 10 pt, "the query word sloth. ..." in 10.9 pt)."""
     if len(lines) != 1 or not is_caption(lines[0].text):
         return False
     first = lines[0]
-    if line.page != first.page or line.column != first.column or not first.font_size < line.font_size <= first.font_size + 1.5:
+    if (line.page, line.column) != (first.page, first.column):
         return False
-    return 0 < line.top - first.top <= 1.45 * line.font_size and reaches_right_edge(first)
+    a_little_larger = first.font_size < line.font_size <= first.font_size + 1.5
+    return a_little_larger and 0 < line.top - first.top <= 1.45 * line.font_size and reaches_right_edge(first)
 
 
 def _caption_ended(lines: list[OrderedLine]) -> bool:
@@ -135,7 +143,8 @@ def has_words(line: OrderedLine) -> bool:
     """Running text with inline math: three or more words of two or more letters, making
     up at least 40% of the line ("ken t k given the history (t 1, ..., t k−1):")."""
     chars = sum(not c.isspace() for c in line.text)
-    words = [word for word in (token.strip(".,;:()") for token in line.text.split()) if len(word) >= 2 and word.isalpha()]
+    tokens = (token.strip(".,;:()") for token in line.text.split())
+    words = [word for word in tokens if len(word) >= 2 and word.isalpha()]
     return len(words) >= 3 and sum(len(word) for word in words) >= 0.4 * chars and not is_table_row(line)
 
 

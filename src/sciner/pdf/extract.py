@@ -28,7 +28,9 @@ _JUNK_CATEGORIES = frozenset({"Cc", "Cn", "Co", "Cs"})
 _BOLD_NAME_HINTS = ("bold", "medi", "semibold", "demi", "black", "heavy", "cmbx")
 _REGULAR_NAME_HINTS = ("regu", "roman", "ital", "book", "light", "normal", "cmr", "cmmi", "cmsy")
 _MATH_FONT_PREFIXES = ("cmmi", "cmsy", "cmex", "msbm", "msam", "rsfs", "eufm", "stix", "mt2mi", "mt2sy")
-_MONO_NAME_HINTS = ("mono", "courier", "cmtt", "sftt", "ectt", "typewriter", "inconsolata", "consol", "menlo", "nimbusmon")
+_MONO_NAME_HINTS = (
+    "mono", "courier", "cmtt", "sftt", "ectt", "typewriter", "inconsolata", "consol", "menlo", "nimbusmon",
+)
 # Math glyphs drawn above a letter (the arrow of a vector, a bar): not text of their own.
 _OVER_ACCENTS = frozenset("−→←↔¯˜ˆ^~˙")
 
@@ -147,7 +149,9 @@ class _LineBuilder:
         """A word gap between two letters that PDFium did not mark with a space ("Will the"
         in some Lato-set PDFs). Letters sit closer than a quarter of the font size; a
         monospace font's narrow glyphs leave more room in their cells."""
-        if not (before.char.isalnum() and after.char.isalnum()) or abs(before.baseline - after.baseline) > 0.1 * after.size:
+        if not (before.char.isalnum() and after.char.isalnum()):
+            return False
+        if abs(before.baseline - after.baseline) > 0.1 * after.size:
             return False
         return after.x0 - before.x1 > (0.4 if after.mono else 0.26) * after.size
 

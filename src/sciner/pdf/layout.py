@@ -135,7 +135,9 @@ def _has_column_run(lines: list[PdfLine], page_width: float, body_size: float) -
     return False
 
 
-def _column_boxes(lines: list[PdfLine], columns: dict[int, int], page_width: float, body_size: float) -> dict[int, ColumnBox]:
+def _column_boxes(
+    lines: list[PdfLine], columns: dict[int, int], page_width: float, body_size: float
+) -> dict[int, ColumnBox]:
     """Each column's box; an empty column mirrors the other one across the page's middle."""
     sides = {side: [line for i, line in enumerate(lines) if columns[i] == side] for side in (LEFT, RIGHT)}
     boxes = {side: _column_box(side_lines, body_size) for side, side_lines in sides.items() if side_lines}

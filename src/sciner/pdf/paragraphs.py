@@ -75,7 +75,7 @@ class ParagraphBuilder:
     section: str = ""
     in_references: bool = False
     open: _Paragraph | None = None
-    deferred: list[_Paragraph] = field(default_factory=list)  # footnotes and listings
+    deferred: list[_Paragraph] = field(default_factory=list)  # footnotes, listings, interrupting rows
     last_footnote: _Paragraph | None = None
     last_listing: _Paragraph | None = None
 
