@@ -413,3 +413,15 @@ def test_line_of_inline_math_right_below_its_paragraph_stays_in_it():
     after = line("respectively, and multiply them to get the attention weights of each head.", 0, math_line.top + 14.8, x1=400.0)
     text = "\n".join(texts([page(0, [*lines, math_line, after, *body_lines(0, 200.0, 3, start=7)])]))
     assert "value matrices K, V and Q of dimensions" in text
+
+
+def test_caption_goes_on_through_a_stretched_line_and_a_table_label_is_no_footnote():
+    caption = [line("Table 12: Test set F1 for the CoNLL 2003 NER task. Mod-", 0, 150.0, x1=540.0, size=9.0),
+               line("els with included gazetteers and those with used", 0, 150.0 + 11.0, x1=540.0, size=9.0),
+               line("both the train and development splits for training.", 0, 150.0 + 22.0, x1=300.0, size=9.0)]
+    caption[1].wide_gaps = 2  # stretched: looks like table cells
+    label = line("Input type Output type", 0, 760.0, x0=150.0, x1=260.0, size=8.0)
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             *caption, *body_lines(0, 210.0, 4, start=7), label]
+    out = texts([page(0, lines)])
+    assert not any("development splits" in text or "Input type" in text for text in out), out

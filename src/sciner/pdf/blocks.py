@@ -88,15 +88,16 @@ def _ends_block(current: list[OrderedLine], line: OrderedLine) -> bool:
 
 
 def _caption_goes_on(lines: list[OrderedLine], line: OrderedLine) -> bool:
-    """The next line of a caption whose first line is set smaller ("Figure 2: Syntactically-
-    informed self-attention for" in 10 pt, "the query word sloth. ..." in 10.9 pt)."""
-    if len(lines) != 1 or not is_caption(lines[0].text):
+    """The next line of an unfinished caption, though its font or spacing changes: the
+    first line is set smaller ("Figure 2: Syntactically-informed self-attention for" in
+    10 pt, "the query word sloth. ..." in 10.9 pt), or a line is stretched like a table row."""
+    if not is_caption(lines[0].text):
         return False
-    first = lines[0]
-    if (line.page, line.column) != (first.page, first.column):
+    prev = lines[-1]
+    if (line.page, line.column) != (prev.page, prev.column) or abs(line.font_size - prev.font_size) > 1.5:
         return False
-    a_little_larger = first.font_size < line.font_size <= first.font_size + 1.5
-    return a_little_larger and 0 < line.top - first.top <= 1.45 * line.font_size and reaches_right_edge(first)
+    unfinished = reaches_right_edge(prev) and not prev.text.rstrip().endswith(".")
+    return unfinished and 0 < line.top - prev.top <= 1.45 * max(line.font_size, prev.font_size)
 
 
 def _caption_ended(lines: list[OrderedLine]) -> bool:
@@ -292,6 +293,9 @@ class BlockClassifier:
             return False
         if block.lines[-1].bottom < 0.7 * block.lines[-1].page_height:
             return False
+        first = block.lines[0]
+        if len(block.lines) == 1 and not (first.marker_start or is_wide(first) or first.text[:1].islower()):
+            return False  # a table's label ("Input type Output type"), not a footnote or its tail
         prose = sum(is_prose_line(line) or bool(_URL_ONLY_RE.match(line.text)) for line in block.lines)
         return prose >= 0.5 * len(block.lines)
 
