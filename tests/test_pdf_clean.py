@@ -425,3 +425,15 @@ def test_caption_goes_on_through_a_stretched_line_and_a_table_label_is_no_footno
              *caption, *body_lines(0, 210.0, 4, start=7), label]
     out = texts([page(0, lines)])
     assert not any("development splits" in text or "Input type" in text for text in out), out
+
+
+def test_enumerated_item_with_hanging_indent_is_one_paragraph():
+    items = [("b. Short summaries have only one paragraph with a shorter description of the", 100.0, 540.0),
+             ("background, parties involved, and the outcome of the case.", 118.0, 420.0),
+             ("c. Tiny summaries are one-sentence summaries intended to appear on Twitter to", 100.0, 540.0),
+             ("describe the case at a specific point in its history.", 118.0, 380.0)]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4)]
+    lines += [line(text, 0, 140.0 + i * PITCH, x0=x0, x1=x1) for i, (text, x0, x1) in enumerate(items)]
+    out = texts([page(0, [*lines, *body_lines(0, 200.0, 3, start=7)])])
+    assert "b. Short summaries have only one paragraph with a shorter description of the background, " \
+           "parties involved, and the outcome of the case." in out

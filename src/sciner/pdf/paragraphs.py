@@ -18,6 +18,7 @@ from sciner.pdf.blocks import (
     BlockClassifier,
     Kind,
     has_words,
+    is_list_item,
     is_url_only,
     reaches_right_edge,
     right_edge,
@@ -61,7 +62,8 @@ class _Paragraph:
         return reaches_right_edge(self.last, self.edge) or not text.endswith(_SENTENCE_END)
 
     def in_bullet(self) -> bool:
-        return self.first is not None and bool(_BULLET_RE.match(self.first.text))
+        """Whether it is an item of a list ("• ...", "b. ..."), whose later lines hang indented."""
+        return self.first is not None and is_list_item(self.first)
 
 
 @dataclass
