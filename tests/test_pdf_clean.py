@@ -437,3 +437,12 @@ def test_enumerated_item_with_hanging_indent_is_one_paragraph():
     out = texts([page(0, [*lines, *body_lines(0, 200.0, 3, start=7)])])
     assert "b. Short summaries have only one paragraph with a shorter description of the background, " \
            "parties involved, and the outcome of the case." in out
+
+
+def test_prose_like_table_row_right_above_its_caption_is_dropped():
+    row = line("Bottom-Up Summarization with copy attention 47.38 31.23 41.81", 0, 160.0, x1=540.0)
+    caption = line("Table 2: Results on the NYT corpus.", 0, 160.0 + 1.6 * SIZE + SIZE, x1=250.0)
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             row, caption, *body_lines(0, 220.0, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert not any("47.38" in text for text in out), out

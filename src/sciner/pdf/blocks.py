@@ -204,7 +204,7 @@ class BlockClassifier:
             return Kind.CODE
         if self._is_footnote(block):
             return Kind.FOOTNOTE
-        if self._is_body(block):
+        if self._is_body(block) and not self._right_above_caption(i):
             return Kind.BODY
         if self._is_body_size(block) and len(block.lines) <= 2 and is_prose_line(block.lines[0]):
             return Kind.FRAGMENT
@@ -271,6 +271,15 @@ class BlockClassifier:
             line.mono_share >= 0.6 and not is_table_row(line) and not _ADDRESS_RE.search(line.text)
             for line in block.lines
         )
+
+    def _right_above_caption(self, i: int) -> bool:
+        """Whether a caption follows at once, a line or two below: the block is the last row
+        of a table or the text of a figure ("Bottom-Up Summarization 47.38 31.23 41.81")."""
+        block = self.blocks[i]
+        nxt = self.blocks[i + 1] if i + 1 < len(self.blocks) else None
+        if nxt is None or (nxt.page, nxt.column) != (block.page, block.column):
+            return False
+        return is_caption(nxt.lines[0].text) and nxt.top - block.bottom < 2.5 * self.body_size
 
     def _above_caption(self, i: int) -> bool:
         """Whether a caption follows in the same column before any body text: the block is
