@@ -446,3 +446,13 @@ def test_prose_like_table_row_right_above_its_caption_is_dropped():
              row, caption, *body_lines(0, 220.0, 4, start=7)]
     out = texts([page(0, lines)])
     assert not any("47.38" in text for text in out), out
+
+
+def test_prose_like_cell_right_above_a_full_width_caption_is_dropped():
+    left = column_lines(0, 300.0, 20, x0=72.0)
+    right = column_lines(0, 300.0, 20, x0=320.0, start=5)
+    cell = line("they were actors who had been handed fat roles in a successful play", 0, 200.0, x0=320.0, x1=540.0)
+    caption = line("Table 4: Nearest neighbors to play using GloVe and the context embeddings.", 0, 212.0 + SIZE,
+                   x0=115.0, x1=500.0)
+    text = "\n".join(texts([page(0, [TITLE, cell, caption, *left, *right])]))
+    assert "fat roles" not in text

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from sciner.pdf.clean import is_caption, is_references_heading
-from sciner.pdf.layout import OrderedLine
+from sciner.pdf.layout import SPANNING, OrderedLine
 
 _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
 _LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s")
@@ -277,9 +277,9 @@ class BlockClassifier:
         of a table or the text of a figure ("Bottom-Up Summarization 47.38 31.23 41.81")."""
         block = self.blocks[i]
         nxt = self.blocks[i + 1] if i + 1 < len(self.blocks) else None
-        if nxt is None or (nxt.page, nxt.column) != (block.page, block.column):
+        if nxt is None or nxt.page != block.page or nxt.column not in (block.column, SPANNING):
             return False
-        return is_caption(nxt.lines[0].text) and nxt.top - block.bottom < 2.5 * self.body_size
+        return is_caption(nxt.lines[0].text) and 0 <= nxt.top - block.bottom < 2.5 * self.body_size
 
     def _above_caption(self, i: int) -> bool:
         """Whether a caption follows in the same column before any body text: the block is
