@@ -456,3 +456,11 @@ def test_prose_like_cell_right_above_a_full_width_caption_is_dropped():
                    x0=115.0, x1=500.0)
     text = "\n".join(texts([page(0, [TITLE, cell, caption, *left, *right])]))
     assert "fat roles" not in text
+
+
+def test_abstract_heading_with_figure_labels_below_it_still_opens_the_abstract():
+    lines = [TITLE, line("Abstract", 0, 60.0, x0=150.0, x1=200.0, size=12.0, bold=True),
+             line("Table name", 0, 70.0, x0=40.0, x1=75.0, size=6.5),
+             *body_lines(0, 80.0, 5), line("1 Introduction", 0, 160.0, size=12.0, bold=True), *body_lines(0, 180.0, 4)]
+    out = paragraphs_from_pages([page(0, lines)])
+    assert [p.section for p in out if p.kind == "body"][0] == "Abstract"

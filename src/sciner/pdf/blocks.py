@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from sciner.pdf.clean import is_caption, is_references_heading
+from sciner.pdf.clean import is_abstract_heading, is_caption, is_references_heading
 from sciner.pdf.layout import SPANNING, OrderedLine
 
 _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
@@ -198,6 +198,8 @@ class BlockClassifier:
             return Kind.REFERENCES
         if is_caption(first):
             return Kind.CAPTION
+        if is_abstract_heading(first) and len(block.lines) == 1 and block.page == 0:
+            return Kind.HEADER  # even with a figure's labels, not text, right below it
         if self._looks_like_header(block) and (self._followed_by_text(i) or self._is_section_heading(block)):
             return Kind.HEADER
         if self._is_code(block) and not self._above_caption(i):

@@ -29,6 +29,7 @@ LIGATURES = {
 _LIGATURE_RE = re.compile("|".join(LIGATURES))
 
 CAPTION_RE = re.compile(r"^\s*(figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+(\.\d+)?\s*[:.|]", re.IGNORECASE)
+ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]?\s*$", re.IGNORECASE)
 REFERENCES_RE = re.compile(r"^\s*(\d+\.?\s+)?(references|bibliography|literature cited|reference list)\s*$", re.IGNORECASE)
 APPENDIX_RE = re.compile(
     r"^\s*(?i:appendix|appendices|supplementary|supplemental)\b"  # "Appendix A: ...", "Supplementary Material"
@@ -86,6 +87,10 @@ def is_caption(text: str) -> bool:
 
 def is_references_heading(text: str) -> bool:
     return bool(REFERENCES_RE.match(text))
+
+
+def is_abstract_heading(text: str) -> bool:
+    return bool(ABSTRACT_RE.match(text))
 
 
 def is_appendix_heading(text: str) -> bool:

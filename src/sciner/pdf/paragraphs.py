@@ -23,12 +23,18 @@ from sciner.pdf.blocks import (
     reaches_right_edge,
     right_edge,
 )
-from sciner.pdf.clean import WORD_EDGE_PUNCTUATION, WordCounts, is_appendix_heading, join_lines, normalize_text
+from sciner.pdf.clean import (
+    WORD_EDGE_PUNCTUATION,
+    WordCounts,
+    is_abstract_heading,
+    is_appendix_heading,
+    join_lines,
+    normalize_text,
+)
 from sciner.pdf.layout import OrderedLine
 
 _ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
 _BULLET_RE = re.compile(r"^[•◦▪‣●○■□∙·]")
-_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]?\s*$", re.IGNORECASE)
 _INLINE_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]\s*", re.IGNORECASE)
 _SENTENCE_END = (".", "?", "!", ":", ".”", '."', ".)")
 
@@ -152,7 +158,7 @@ class ParagraphBuilder:
                 return
             self.in_references = False
         self._close()
-        if _ABSTRACT_RE.match(text):
+        if is_abstract_heading(text):
             self.section = "Abstract"
             return
         name = _ARABIC_NUMBER_RE.sub("", text).strip() or text
