@@ -282,7 +282,7 @@ def test_code_listing_is_a_paragraph_of_its_own_even_at_the_foot_of_a_column():
     out = paragraphs_from_pages([page(0, lines)])
     code = [p for p in out if "papermage" in p.text]
     assert len(code) == 1 and code[0].kind == "body"
-    assert code[0].text == " ".join(listing)
+    assert code[0].text == ">>> import papermage as pm >>> parser = pm.PDF2TextParser() >>> doc = parser.parse(path)"
 
 
 def test_monospace_lines_of_a_figure_are_not_a_listing():

@@ -35,6 +35,7 @@ from sciner.pdf.layout import OrderedLine
 
 _ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
 _BULLET_RE = re.compile(r"^[•◦▪‣●○■□∙·]")
+_LINE_NUMBER_RE = re.compile(r"^(\d{1,3})\s+(?=\S)")
 _INLINE_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]\s*", re.IGNORECASE)
 _SENTENCE_END = (".", "?", "!", ":", ".”", '."', ".)")
 
@@ -86,6 +87,7 @@ class ParagraphBuilder:
     deferred: list[_Paragraph] = field(default_factory=list)  # footnotes, listings, interrupting rows
     last_footnote: _Paragraph | None = None
     last_listing: _Paragraph | None = None
+    next_line_number: int | None = None  # of the listing being read, while it is numbered
 
     def add_title(self, lines: list[OrderedLine]) -> None:
         text = " ".join(line.text for line in lines)
@@ -248,8 +250,9 @@ class ParagraphBuilder:
         return paragraph
 
     def _add_code(self, block: Block) -> None:
-        """A listing, as it is: no hyphens mended. Pieces of one listing (cut apart by
-        blank or indented lines, or line numbers in another font) make one paragraph."""
+        """A listing, as it is: no hyphens mended, but without its line numbers ("1 >>> ...",
+        "2 >>> ..."). Pieces of one listing (cut apart by blank or indented lines, or line
+        numbers in another font) make one paragraph."""
         listing = self.last_listing
         last = listing.last if listing is not None else None
         if last is None or (last.page, last.column) != (block.page, block.column) or not (
@@ -257,12 +260,29 @@ class ParagraphBuilder:
         ):
             listing = self.last_listing = _Paragraph([], self.section, block.page + 1, "body", block.lines[0])
             self.deferred.append(listing)
-        listing.lines.extend((line.text, False) for line in block.lines)
+            self.next_line_number = 1
+        for line in block.lines:
+            listing.lines.append((self._without_line_number(line.text), False))
         listing.last = block.lines[-1]
         if listing.emitted_at is not None:
             self.output[listing.emitted_at].text = self._render(listing)
         if self.open is None:
             self._flush_deferred()
+
+    def _without_line_number(self, text: str) -> str:
+        """``text`` without a leading line number that follows on from the listing's last
+        (numbered listings may skip the numbers of blank lines, and a wrapped line has none)."""
+        match = _LINE_NUMBER_RE.match(text)
+        if self.next_line_number is None or match is None:
+            if self.next_line_number == 1:
+                self.next_line_number = None  # the first line has no number: not a numbered listing
+            return text
+        number = int(match.group(1))
+        if not self.next_line_number <= number <= self.next_line_number + 3:
+            self.next_line_number = None
+            return text
+        self.next_line_number = number + 1
+        return text[match.end() :]
 
     def _close(self) -> None:
         if self.open is not None:
