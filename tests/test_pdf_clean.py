@@ -43,6 +43,11 @@ def test_unseen_word_pieces_are_joined_and_unseen_compounds_of_words_kept():
     assert not keep_hyphen("archi", "tecture", counts)  # neither half is a word
     assert keep_hyphen("task", "specific", counts)  # both halves are words
     assert keep_hyphen("left-to", "right", counts)  # already a compound
+    assert keep_hyphen("out", "of-vocabulary", counts)  # so is this
+    # Short function words are a longer word's first syllable, not a compound's first half.
+    counts = WordCounts(["Without more over the data, we do it today."])
+    assert not keep_hyphen("with", "out", counts) and not keep_hyphen("More", "over", counts)
+    assert not keep_hyphen("To", "day", counts)
     assert keep_hyphen("BERT", "Large", counts)  # a name
 
 
@@ -219,3 +224,243 @@ def test_ngram_coverage():
     ours = "BERT (Devlin et al., 2019) uses masked language models to pretrain."
     assert ngram_coverage(reference, ours) < 1.0
     assert ngram_coverage(reference, ours, normalize=True) == 1.0
+
+
+# --- layout -------------------------------------------------------------------------------
+
+
+def column_lines(page: int, top: float, n: int, *, x0: float, start: int = 0) -> list[PdfLine]:
+    """A paragraph of ``n`` lines in a 220-pt column starting at ``x0``."""
+    lines = []
+    for i in range(n):
+        words = [BODY_TEXT[(start + i * 6 + k) % len(BODY_TEXT)] for k in range(6)]
+        last = i == n - 1
+        lines.append(line(" ".join(words) + ("." if last else ""), page, top + i * PITCH,
+                          x0=x0 + (11.0 if i == 0 else 0.0), x1=x0 + (150.0 if last else 220.0)))
+    return lines
+
+
+def test_page_with_only_the_left_column_under_a_wide_table_is_read_as_a_column():
+    two_column = [
+        page(n, [*column_lines(n, 80.0, 20, x0=72.0, start=n), *column_lines(n, 80.0, 20, x0=320.0, start=n + 3)])
+        for n in range(3)
+    ]
+    wide_rows = [line(f"Example {k} shows the generated summary of the source document here", 3, 80.0 + k * PITCH,
+                      x0=72.0, x1=540.0) for k in range(8)]
+    last = page(3, [*wide_rows, line("A Domain Transfer Examples", 3, 200.0, size=12.0, bold=True),
+                    *column_lines(3, 220.0, 6, x0=72.0, start=5)])
+    out = paragraphs_from_pages([*two_column, last])
+    appendix = [p for p in out if p.section == "A Domain Transfer Examples"]
+    assert [p.kind for p in appendix] == ["header", "body"]
+    assert appendix[1].text.startswith(" ".join(BODY_TEXT[5:11]))
+
+
+def test_word_broken_before_a_line_of_inline_math_carries_on():
+    left = column_lines(0, 80.0, 20, x0=72.0)
+    left[-1] = line("sequence by modeling the probability of to-", 0, left[-1].top, x0=72.0, x1=292.0)
+    math_line = line("ken t k given the history (t 1, ..., t k−1):", 0, 80.0, x0=320.0, x1=480.0)
+    math_line.math_share = 0.35  # too much math to pass as prose on its own
+    equation = line("p(t 1, t 2, . . . , t N) = p(t k | t 1, . . . , t k−1).", 0, 105.0, x0=340.0, x1=520.0)
+    equation.math_share = 0.8
+    right = column_lines(0, 130.0, 19, x0=320.0, start=7)
+    pages = [page(0, [TITLE, *left, math_line, equation, *right])]
+    text = "\n".join(texts(pages))
+    assert "probability of token t k given the history" in text
+    assert "p(t 1, t 2" not in text
+
+
+def mono(text: str, page: int, top: float, *, size: float = 8.0, x0: float = 80.0) -> PdfLine:
+    code = line(text, page, top, x0=x0, x1=x0 + 4.5 * len(text), size=size)
+    code.mono_share = 1.0
+    return code
+
+
+def test_code_listing_is_a_paragraph_of_its_own_even_at_the_foot_of_a_column():
+    listing = ["1 >>> import papermage as pm", "2 >>> parser = pm.PDF2TextParser()", "3 >>> doc = parser.parse(path)"]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 6)]
+    lines += [mono(text, 0, 700.0 + 10.0 * i) for i, text in enumerate(listing)]
+    out = paragraphs_from_pages([page(0, lines)])
+    code = [p for p in out if "papermage" in p.text]
+    assert len(code) == 1 and code[0].kind == "body"
+    assert code[0].text == ">>> import papermage as pm >>> parser = pm.PDF2TextParser() >>> doc = parser.parse(path)"
+
+
+def test_monospace_lines_of_a_figure_are_not_a_listing():
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 6)]
+    lines += [mono("SELECT COUNT(*) FROM cars", 0, 200.0, size=9.0), mono("WHERE cylinders > 4", 0, 211.0, size=9.0)]
+    lines += [line("Figure 3: SQL query examples in 4 hardness levels.", 0, 230.0, x1=400.0, size=9.0)]
+    lines += body_lines(0, 260.0, 4, start=7)
+    assert not any("SELECT" in text for text in texts([page(0, lines)]))
+
+
+def test_body_text_set_right_under_a_body_size_caption_is_kept():
+    caption = [
+        line("Table 2: Results on the TACRED dataset. Model with * indicates that the results are", 0, 150.0, x1=540.0),
+        line("reported in Zhang et al. (2017).", 0, 150.0 + PITCH, x1=250.0),
+    ]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             *caption, *body_lines(0, 150.0 + 2 * PITCH, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert not any("TACRED" in text for text in out)
+    assert any(text.startswith(" ".join(BODY_TEXT[7:13])) for text in out), out
+
+
+def test_justified_line_stretched_around_a_citation_is_prose_and_a_table_header_is_not():
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 6)]
+    stretched = lines[4]  # a full-width line of the paragraph
+    stretched.wide_gaps, stretched.evenly_spread = 3, True
+    header = line("Brown Test P R F1", 0, 200.0, x0=90.0, x1=260.0)
+    header.wide_gaps, header.evenly_spread = 3, True
+    rows = [line(f"Model {k} 74.2 73.1 73.7", 0, 200.0 + (k + 1) * PITCH, x0=90.0, x1=265.0) for k in range(3)]
+    for row in rows:
+        row.wide_gaps = 3
+    out = texts([page(0, [*lines, header, *rows, *body_lines(0, 300.0, 4, start=7)])])
+    assert out[1] == "Introduction" and stretched.text in out[2]
+    assert not any("Brown Test" in text or "74.2" in text for text in out)
+
+
+def test_curly_quotes_do_not_hide_the_words_of_a_compound():
+    counts = WordCounts(["Each employee has a manager."])
+    assert keep_hyphen("“employee", "manager”", counts)
+    assert join_lines([("an “employee-", True), ("manager” relation", False)], counts) == "an “employee-manager” relation"
+    # A range of numbers keeps its dash even when the paper has the joined number elsewhere.
+    assert keep_hyphen("“[1,3", "5]”", WordCounts(["page 35"]))
+
+
+def test_table_row_does_not_split_a_word_broken_at_a_column_end():
+    left = column_lines(0, 80.0, 20, x0=72.0)
+    left[-1] = line("the model uses the augmented con-", 0, left[-1].top, x0=72.0, x1=292.0)
+    left[-2] = line("the same context as the baseline and", 0, left[-2].top, x0=72.0, x1=292.0)
+    row = line("ESIM+TreeLSTM (Chen et al., 2017) 88.6", 0, 80.0, x0=320.0, x1=500.0)
+    rest = column_lines(0, 110.0, 19, x0=320.0, start=7)
+    rest[0] = line("text of the encoder and we study all of", 0, 110.0, x0=320.0, x1=540.0)
+    text = "\n".join(texts([page(0, [TITLE, *left, row, *rest])]))
+    assert "the augmented context of the encoder" in text
+    assert "con-ESIM" not in text and "conESIM" not in text
+
+
+def test_sentences_about_copyright_and_licences_at_a_page_edge_are_kept():
+    sentences = [
+        "fair-use of copyrighted work (Harvard, 2016; UMGC, 2020).",
+        "Given that we released the dataset under the Creative Commons (CC BY-NC) license, others",
+    ]
+    pages = [page(n, [*body_lines(n, 60.0, 8, start=n), line(sentences[n], n, 760.0, x1=500.0)]) for n in range(2)]
+    pages.append(page(2, [line("Copyright 2023 by the authors.", 2, 760.0, size=8.0), *body_lines(2, 60.0, 8)]))
+    remove_headers_footers(pages)
+    kept = [ln.text for p in pages for ln in p.lines]
+    assert all(sentence in kept for sentence in sentences)
+    assert "Copyright 2023 by the authors." not in kept
+
+
+def test_appendix_set_a_point_larger_than_the_body_is_kept():
+    pages = [page(n, [*body_lines(n, 60.0, 40, start=n)]) for n in range(3)]
+    larger = [line(ln.text, 3, ln.top, x0=ln.x0, x1=ln.x1, size=SIZE + 1.0) for ln in body_lines(3, 100.0, 6, start=5)]
+    question = line("Who created the dataset?", 3, 80.0, size=SIZE + 1.0, bold=True)
+    answer = line("Zejiang Shen is supporting the dataset.", 3, 200.0, x1=300.0, size=SIZE + 1.0)
+    out = paragraphs_from_pages([*pages, page(3, [question, *larger, answer, *body_lines(3, 230.0, 3)])])
+    assert any(p.text.startswith(larger[0].text) and p.kind == "body" for p in out)
+    assert [p.text for p in out if p.kind == "header"] == ["Who created the dataset?"]
+
+
+def test_list_of_short_items_is_body_text():
+    items = ["3. We keep the metadata for each case, including but not limited to:", "a. The author(s) of the summaries",
+             "b. Case type", "c. Case name", "d. Filing year", "e. Court and judge"]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4)]
+    lines += [line(text, 0, 140.0 + i * PITCH, x0=90.0 if i else 72.0, x1=(520.0 if i == 0 else 90.0 + 5.2 * len(text)))
+              for i, text in enumerate(items)]
+    text = "\n".join(texts([page(0, [*lines, *body_lines(0, 230.0, 4, start=7)])]))
+    assert "b. Case type" in text and "e. Court and judge" in text
+
+
+def test_numbered_heading_over_a_table_is_a_header_and_a_bold_table_cell_is_not():
+    table = [line(f"Model {k}   88.{k}   91.{k}", 0, 200.0 + k * PITCH, x0=150.0, x1=400.0, size=9.0) for k in range(3)]
+    for row in table:
+        row.wide_gaps = 2
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             line("E Training corpus sizes", 0, 170.0, size=12.0, bold=True),
+             line("Model", 0, 186.0, x0=150.0, x1=180.0, size=9.0, bold=True), *table,
+             line("Table 9: Corpus sizes.", 0, 250.0, x1=200.0, size=9.0), *body_lines(0, 280.0, 4, start=7)]
+    out = paragraphs_from_pages([page(0, lines)])
+    assert [p.text for p in out if p.kind == "header"] == ["Introduction", "E Training corpus sizes"]
+
+
+def test_caption_whose_label_line_is_set_smaller_is_dropped_whole():
+    caption = [line("Figure 2: Syntactically-informed self-attention for the", 0, 150.0, x1=540.0, size=9.0),
+               line("query word sloth. Attention weights heavily weight the token's syntactic governor.", 0, 150.0 + PITCH, x1=540.0),
+               line("The other heads act as usual.", 0, 150.0 + 2 * PITCH, x1=250.0)]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             *caption, *body_lines(0, 200.0, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert not any("sloth" in text or "other heads" in text for text in out), out
+
+
+def test_small_label_straddling_the_gutter_does_not_cut_the_columns():
+    left = column_lines(0, 80.0, 20, x0=72.0)
+    left[9] = line("tasks in natural language processing. It re-", 0, left[9].top, x0=72.0, x1=292.0)
+    left[10] = line("quires both understanding the meaning of", 0, left[10].top, x0=72.0, x1=292.0)
+    right = column_lines(0, 80.0, 20, x0=320.0, start=9)
+    label = line("Final Review and Processing", 0, left[9].top + 6.0, x0=240.0, x1=358.0, size=8.5)
+    text = "\n".join(texts([page(0, [TITLE, *left, *right, label])]))
+    assert "It requires both understanding" in text
+
+
+def test_line_of_inline_math_right_below_its_paragraph_stays_in_it():
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 3)]
+    lines[-1] = line("we project the input into key, query and value matrices K, V", 0, lines[-1].top, x1=540.0)
+    # Sub- and superscripts push the line apart: a little more than ordinary spacing, a block of its own.
+    math_line = line("and Q of dimensions T ×d k, T ×d q, and T ×d v,", 0, lines[-1].top + 14.8, x1=540.0)
+    math_line.math_share = 0.4
+    after = line("respectively, and multiply them to get the attention weights of each head.", 0, math_line.top + 14.8, x1=400.0)
+    text = "\n".join(texts([page(0, [*lines, math_line, after, *body_lines(0, 200.0, 3, start=7)])]))
+    assert "value matrices K, V and Q of dimensions" in text
+
+
+def test_caption_goes_on_through_a_stretched_line_and_a_table_label_is_no_footnote():
+    caption = [line("Table 12: Test set F1 for the CoNLL 2003 NER task. Mod-", 0, 150.0, x1=540.0, size=9.0),
+               line("els with included gazetteers and those with used", 0, 150.0 + 11.0, x1=540.0, size=9.0),
+               line("both the train and development splits for training.", 0, 150.0 + 22.0, x1=300.0, size=9.0)]
+    caption[1].wide_gaps = 2  # stretched: looks like table cells
+    label = line("Input type Output type", 0, 760.0, x0=150.0, x1=260.0, size=8.0)
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             *caption, *body_lines(0, 210.0, 4, start=7), label]
+    out = texts([page(0, lines)])
+    assert not any("development splits" in text or "Input type" in text for text in out), out
+
+
+def test_enumerated_item_with_hanging_indent_is_one_paragraph():
+    items = [("b. Short summaries have only one paragraph with a shorter description of the", 100.0, 540.0),
+             ("background, parties involved, and the outcome of the case.", 118.0, 420.0),
+             ("c. Tiny summaries are one-sentence summaries intended to appear on Twitter to", 100.0, 540.0),
+             ("describe the case at a specific point in its history.", 118.0, 380.0)]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4)]
+    lines += [line(text, 0, 140.0 + i * PITCH, x0=x0, x1=x1) for i, (text, x0, x1) in enumerate(items)]
+    out = texts([page(0, [*lines, *body_lines(0, 200.0, 3, start=7)])])
+    assert "b. Short summaries have only one paragraph with a shorter description of the background, " \
+           "parties involved, and the outcome of the case." in out
+
+
+def test_prose_like_table_row_right_above_its_caption_is_dropped():
+    row = line("Bottom-Up Summarization with copy attention 47.38 31.23 41.81", 0, 160.0, x1=540.0)
+    caption = line("Table 2: Results on the NYT corpus.", 0, 160.0 + 1.6 * SIZE + SIZE, x1=250.0)
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             row, caption, *body_lines(0, 220.0, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert not any("47.38" in text for text in out), out
+
+
+def test_prose_like_cell_right_above_a_full_width_caption_is_dropped():
+    left = column_lines(0, 300.0, 20, x0=72.0)
+    right = column_lines(0, 300.0, 20, x0=320.0, start=5)
+    cell = line("they were actors who had been handed fat roles in a successful play", 0, 200.0, x0=320.0, x1=540.0)
+    caption = line("Table 4: Nearest neighbors to play using GloVe and the context embeddings.", 0, 212.0 + SIZE,
+                   x0=115.0, x1=500.0)
+    text = "\n".join(texts([page(0, [TITLE, cell, caption, *left, *right])]))
+    assert "fat roles" not in text
+
+
+def test_abstract_heading_with_figure_labels_below_it_still_opens_the_abstract():
+    lines = [TITLE, line("Abstract", 0, 60.0, x0=150.0, x1=200.0, size=12.0, bold=True),
+             line("Table name", 0, 70.0, x0=40.0, x1=75.0, size=6.5),
+             *body_lines(0, 80.0, 5), line("1 Introduction", 0, 160.0, size=12.0, bold=True), *body_lines(0, 180.0, 4)]
+    out = paragraphs_from_pages([page(0, lines)])
+    assert [p.section for p in out if p.kind == "body"][0] == "Abstract"

@@ -19,6 +19,7 @@ import pytest
 
 from sciner.errors import PDFError
 from sciner.pdf import extract_pdf, read_pdf_paragraphs
+from sciner.pdf.extract import _Glyph, _LineBuilder
 from sciner.pdf.quality import looks_like_reference_entry, ngram_coverage
 
 DATA = Path(os.environ.get("SCINER_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
@@ -68,7 +69,7 @@ def test_coverage_of_grobid_reference_text(papers):
     report = {name: (round(raw[name], 3), round(normalised[name], 3)) for name in raw}
     assert sum(normalised.values()) / 16 >= 0.90, report
     assert min(normalised.values()) >= 0.75, report
-    assert sum(raw.values()) / 16 >= 0.86, report
+    assert sum(raw.values()) / 16 >= 0.875, report
     assert min(raw.values()) >= 0.75, report
 
 
@@ -101,6 +102,21 @@ def test_two_column_reading_order_and_dehyphenation(papers):
     assert "Figure 1:" not in text and "Table 1:" not in text
 
 
+def test_losses_found_against_grobid_stay_fixed(papers):
+    """Text that used to be lost: a last page with one column of text, a justified line
+    stretched around a citation, code listings (once kept as footnotes or dropped), and a
+    datasheet appendix set a point larger than the body."""
+    _, bunescu = papers["acl2007_bunescu_relation_extraction.pdf"]
+    assert {"Conclusion", "Acknowledgments"} <= {p.text for p in bunescu if p.kind == "header"}
+    _, scibert = papers["arxiv_1903.10676_scibert_emnlp2019.pdf"]
+    assert any("As shown through ELMo (Peters et al., 2018)" in p.text for p in scibert)
+    _, papermage = papers["emnlp2023demo_papermage.pdf"]
+    listings = [p for p in papermage if ">>> import papermage as pm" in p.text]
+    assert listings and all(p.kind == "body" for p in listings)
+    _, lexsum = papers["arxiv_2206.10883_multi_lexsum.pdf"]
+    assert any(p.text.startswith("The Multi-LexSum dataset was curated") for p in lexsum)
+
+
 def test_read_pdf_paragraphs_for_tagging():
     path = PDFS / "arxiv_1903.10676_scibert_emnlp2019.pdf"
     if not path.is_file():
@@ -109,6 +125,71 @@ def test_read_pdf_paragraphs_for_tagging():
     assert paragraphs[0].source == str(path)
     assert [p.line for p in paragraphs] == list(range(len(paragraphs)))
     assert paragraphs[0].tags is None
+
+
+# --- lines from glyphs (synthetic) -------------------------------------------------------
+# Coordinates are top-down: a smaller ``baseline`` is higher on the page.
+
+SIZE = 10.0
+
+
+def glyph(char: str, x0: float, *, baseline: float = 100.0, size: float = SIZE, math: bool = False) -> _Glyph:
+    width = 0.5 * size
+    return _Glyph(char, x0, x0 + width, baseline - 0.7 * size, baseline, baseline, size, False, math)
+
+
+def word(text: str, x0: float, **kwargs) -> list[_Glyph]:
+    return [glyph(char, x0 + 5.0 * i * kwargs.get("size", SIZE) / SIZE, **kwargs) for i, char in enumerate(text)]
+
+
+def build(items: list[tuple[_Glyph, bool, bool]]) -> str:
+    """Feed (glyph, space before, line break before) to a line builder, as the page reader does."""
+    builder = _LineBuilder()
+    carried = False  # a space before a skipped glyph belongs to the next one
+    for g, space, after_break in items:
+        if builder.is_over_accent(g):
+            carried = carried or space
+            continue
+        assert builder.accepts(g, 4.0), g
+        builder.add(g, space or carried, after_break)
+        carried = False
+    line = builder.finish(0)
+    assert line is not None
+    return line.text
+
+
+def test_space_after_a_footnote_marker_where_pdfium_writes_a_line_break():
+    # "order³ since": PDFium puts "\r\n" (not a space) between the raised 3 and "since".
+    items = [(g, False, False) for g in word("order", 10.0)]
+    items.append((glyph("3", 35.5, baseline=96.0, size=7.0), False, False))
+    items += [(g, False, i == 0) for i, g in enumerate(word("since", 44.0))]
+    assert build(items) == "order since"
+    # A subscript after a break, right against its letter, gets no space of its own.
+    items = [(g, False, False) for g in word("x", 10.0)] + [(glyph("i", 15.0, baseline=103.0, size=7.0), False, True)]
+    assert build(items) == "x i"  # the script boundary still separates the tokens
+
+
+def test_raised_digits_after_math_are_exponents_not_markers():
+    big_o = [glyph("O", 10.0, math=True), glyph("(", 15.0), glyph("n", 20.0, math=True),
+             glyph("2", 25.0, baseline=96.0, size=7.0), glyph(")", 29.0)]
+    assert build([(g, False, False) for g in big_o]) == "O(n 2)"
+    # After an ordinary word, the same raised digit is a footnote marker and goes.
+    marked = word("BERT", 10.0) + [glyph("2", 30.0, baseline=96.0, size=7.0)]
+    assert build([(g, False, False) for g in marked]) == "BERT"
+
+
+def test_subscript_under_a_superscript_stays_on_the_line():
+    # W with (n) above and Q below: the Q goes back left, under the (n).
+    items = [glyph("W", 10.0, math=True)] + word("(n)", 16.0, baseline=96.0, size=7.0)
+    items += [glyph("Q", 16.0, baseline=103.0, size=7.0, math=True), glyph(",", 28.0)]
+    assert build([(g, False, False) for g in items]) == "W(n) Q,"
+
+
+def test_vector_arrow_over_a_letter_is_not_text():
+    items = [(g, False, False) for g in word("the", 10.0)]
+    items.append((glyph("→", 26.0, baseline=93.0, math=True), True, False))
+    items += [(glyph("h", 26.0, math=True), False, False), (glyph("k", 31.0, baseline=103.0, size=7.0), False, False)]
+    assert build(items) == "the h k"
 
 
 # --- broken files -----------------------------------------------------------------------
@@ -208,3 +289,33 @@ def test_cli_writes_paragraph_lines_and_json(tmp_path):
     assert [" ".join(r["tokens"]) for r in records] == lines
     assert {"tokens", "text", "section", "page", "kind"} <= set(records[0])
     assert records[0]["section"] == "Title" and records[0]["page"] == 1
+
+
+def test_evenly_stretched_gaps_are_told_from_table_cells():
+    from sciner.pdf.extract import _count_wide_gaps, _evenly_spread
+
+    def spaced(words_and_gaps: list[tuple[str, float]]) -> list[_Glyph]:
+        glyphs, x = [], 10.0
+        for text, gap in words_and_gaps:
+            glyphs += word(text, x)
+            x += 5.0 * len(text) + gap
+        return glyphs
+
+    # "As   shown   through   ELMo   (Peters et al.,": the citation keeps its narrow spaces.
+    stretched = spaced([("As", 13.0), ("shown", 13.2), ("through", 12.9), ("ELMo", 13.1), ("(Peters", 3.4), ("et", 3.3), ("al.,", 0)])
+    assert _count_wide_gaps(stretched, SIZE) >= 2 and _evenly_spread(stretched, SIZE)
+    # A table row: cell gaps of different widths.
+    row = spaced([("BERT", 3.0), ("Large", 25.0), ("92.4", 14.0), ("91.0", 30.0), ("88.7", 0)])
+    assert _count_wide_gaps(row, SIZE) >= 2 and not _evenly_spread(row, SIZE)
+
+
+def test_word_gap_without_a_space_character_is_a_space():
+    # "Will" + a 3-pt gap + "the", with no space from PDFium; letters sit 0.5 pt apart.
+    will = [glyph(c, 10.0 + 5.5 * i) for i, c in enumerate("Will")]
+    the = [glyph(c, will[-1].x1 + 3.0 + 5.5 * i) for i, c in enumerate("the")]
+    assert build([(g, False, False) for g in will + the]) == "Will the"
+    # A monospace font's glyphs are narrower than their cells: the same gap is no space.
+    code = [glyph(c, 10.0 + 8.0 * i) for i, c in enumerate("object")]
+    for g in code:
+        g.mono = True
+    assert build([(g, False, False) for g in code]) == "object"

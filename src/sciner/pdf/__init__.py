@@ -39,6 +39,8 @@ class ExtractedParagraph:
 def extract_pdf(path: str | Path) -> list[ExtractedParagraph]:
     """The title, abstract, section headers, body paragraphs, footnotes and appendices of a paper.
 
+    Code listings in the text are kept, each as one body paragraph.
+
     Dropped: running headers/footers, page numbers, authors, captions, tables, figures,
     display equations, footnote markers and the reference list.
     Raises :class:`sciner.errors.PDFError` when the file cannot be read as a text PDF

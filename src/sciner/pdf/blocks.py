@@ -1,8 +1,9 @@
-"""Blocks of lines and what they are: header, body text, footnote, caption, or clutter.
+"""Blocks of lines and what they are: header, body text, footnote, caption, code, or clutter.
 
 A *block* is a run of lines in one column, in one font size, with ordinary line
 spacing. Tables, figure labels and display equations come out as blocks that are
 not prose (few letters, wide gaps, math fonts, odd font sizes) and are dropped.
+Code listings are set in a monospace font throughout.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from sciner.pdf.clean import is_caption, is_references_heading
-from sciner.pdf.layout import OrderedLine
+from sciner.pdf.clean import is_abstract_heading, is_caption, is_references_heading
+from sciner.pdf.layout import SPANNING, OrderedLine
 
 _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
+_LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s")
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
+# URLs and e-mail addresses are set in monospace too; they are not code.
+_ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
 
 
 class Kind(Enum):
@@ -24,6 +28,7 @@ class Kind(Enum):
     FRAGMENT = "fragment"  # a short body-size piece: a paragraph's tail after a break, or clutter
     FOOTNOTE = "footnote"
     CAPTION = "caption"
+    CODE = "code"  # a code listing in a monospace font
     REFERENCES = "references"  # the "References" heading
     DROP = "drop"
 
@@ -61,17 +66,45 @@ class Block:
 
 
 def split_blocks(lines: list[OrderedLine]) -> list[Block]:
-    """Cut lines (already in reading order) wherever the column, font or spacing changes."""
+    """Cut lines (already in reading order) wherever the column, font or spacing changes,
+    and after the last line of a caption."""
     blocks: list[Block] = []
     current: list[OrderedLine] = []
     for line in lines:
-        if current and _starts_new_block(current[-1], line):
+        if current and _ends_block(current, line):
             blocks.append(Block(current))
             current = []
         current.append(line)
     if current:
         blocks.append(Block(current))
     return blocks
+
+
+def _ends_block(current: list[OrderedLine], line: OrderedLine) -> bool:
+    """Whether ``line`` starts a new block after the lines of ``current``."""
+    if _caption_ended(current):
+        return True
+    return _starts_new_block(current[-1], line) and not _caption_goes_on(current, line)
+
+
+def _caption_goes_on(lines: list[OrderedLine], line: OrderedLine) -> bool:
+    """The next line of an unfinished caption, though its font or spacing changes: the
+    first line is set smaller ("Figure 2: Syntactically-informed self-attention for" in
+    10 pt, "the query word sloth. ..." in 10.9 pt), or a line is stretched like a table row."""
+    if not is_caption(lines[0].text):
+        return False
+    prev = lines[-1]
+    if (line.page, line.column) != (prev.page, prev.column) or abs(line.font_size - prev.font_size) > 1.5:
+        return False
+    unfinished = reaches_right_edge(prev) and not prev.text.rstrip().endswith(".")
+    return unfinished and 0 < line.top - prev.top <= 1.45 * max(line.font_size, prev.font_size)
+
+
+def _caption_ended(lines: list[OrderedLine]) -> bool:
+    """A caption set in the body font, as close to the text below as its own lines are,
+    ends at a short line that ends a sentence."""
+    last = lines[-1].text.rstrip()
+    return is_caption(lines[0].text) and last.endswith((".", ".)", '."', ".”")) and not reaches_right_edge(lines[-1])
 
 
 def _starts_new_block(prev: OrderedLine, line: OrderedLine) -> bool:
@@ -89,8 +122,13 @@ def _starts_new_block(prev: OrderedLine, line: OrderedLine) -> bool:
 
 
 def is_table_row(line: OrderedLine) -> bool:
-    """Several gaps wider than a space: cells of a table row."""
-    return line.wide_gaps >= 2
+    """Several gaps wider than a space: cells of a table row -- unless the gaps are even and
+    the line fills its column, like a justified line stretched around a citation."""
+    return line.wide_gaps >= 2 and not (line.evenly_spread and _fills_column(line))
+
+
+def _fills_column(line: OrderedLine) -> bool:
+    return line.x0 <= line.box.x0 + 1.5 * line.font_size and line.x1 >= line.box.x1 - 0.5 * line.font_size
 
 
 def is_prose_line(line: OrderedLine) -> bool:
@@ -99,7 +137,21 @@ def is_prose_line(line: OrderedLine) -> bool:
     if not chars:
         return False
     letters = sum(c.isalpha() for c in chars)
-    return letters / len(chars) >= 0.55 and line.math_share < 0.3 and line.wide_gaps <= 1
+    return letters / len(chars) >= 0.55 and line.math_share < 0.3 and not is_table_row(line)
+
+
+def has_words(line: OrderedLine) -> bool:
+    """Running text with inline math: three or more words of two or more letters, making
+    up at least 40% of the line ("ken t k given the history (t 1, ..., t k−1):")."""
+    chars = sum(not c.isspace() for c in line.text)
+    tokens = (token.strip(".,;:()") for token in line.text.split())
+    words = [word for word in tokens if len(word) >= 2 and word.isalpha()]
+    return len(words) >= 3 and sum(len(word) for word in words) >= 0.4 * chars and not is_table_row(line)
+
+
+def is_list_item(line: OrderedLine) -> bool:
+    """A line that starts an item of a list: "• Batch size: 2,048", "b. Case type", "(ii) the"."""
+    return bool(_LIST_ITEM_RE.match(line.text))
 
 
 def is_wide(line: OrderedLine) -> bool:
@@ -146,18 +198,23 @@ class BlockClassifier:
             return Kind.REFERENCES
         if is_caption(first):
             return Kind.CAPTION
-        if self._looks_like_header(block) and self._followed_by_text(i):
+        if is_abstract_heading(first) and len(block.lines) == 1 and block.page == 0:
+            return Kind.HEADER  # even with a figure's labels, not text, right below it
+        if self._looks_like_header(block) and (self._followed_by_text(i) or self._is_section_heading(block)):
             return Kind.HEADER
+        if self._is_code(block) and not self._above_caption(i):
+            return Kind.CODE
         if self._is_footnote(block):
             return Kind.FOOTNOTE
-        if self._is_body(block):
+        if self._is_body(block) and not self._right_above_caption(i):
             return Kind.BODY
         if self._is_body_size(block) and len(block.lines) <= 2 and is_prose_line(block.lines[0]):
             return Kind.FRAGMENT
         return Kind.DROP
 
     def _is_body_size(self, block: Block) -> bool:
-        return self.body_size - 1.2 <= block.font_size <= self.body_size + 0.6
+        # An appendix may be set a point larger (a datasheet in 11 pt after a 10 pt paper).
+        return self.body_size - 1.2 <= block.font_size <= self.body_size + 1.1
 
     def _looks_like_header(self, block: Block) -> bool:
         """A short block set bold or larger than body text: "3.1 Pre-training BERT"."""
@@ -175,9 +232,15 @@ class BlockClassifier:
             return False
         bold = all(line.bold for line in block.lines)
         larger = size >= self.body_size + 0.8
-        if not (bold or larger):
+        if not (bold or size >= self.body_size + 1.2):  # plain text a point larger is not a header
             return False
         return bool(_NUMBERED_HEADER_RE.match(text)) or len(words) <= 10 or larger
+
+    def _is_section_heading(self, block: Block) -> bool:
+        """A numbered heading, bold and larger than body text ("E Training corpus sizes"): a
+        header even when a table, not text, comes right below it."""
+        bold = all(line.bold for line in block.lines)
+        return bold and block.font_size >= self.body_size + 0.8 and bool(_NUMBERED_HEADER_RE.match(block.text))
 
     def _followed_by_text(self, i: int) -> bool:
         """Headers head something: the next block is text (or another header) right below."""
@@ -197,8 +260,41 @@ class BlockClassifier:
         prose = [is_prose_line(line) for line in lines]
         if len(lines) == 1:
             return prose[0] and (is_wide(lines[0]) or len(lines[0].text.split()) >= 4)
-        wide_prose = sum(p and is_wide(line) for p, line in zip(prose, lines[:-1]))
+        # A list's short items ("b. Case type") count as full lines: they end early by design.
+        wide_prose = sum(p and (is_wide(line) or is_list_item(line)) for p, line in zip(prose, lines[:-1]))
         return wide_prose >= 0.6 * (len(lines) - 1)
+
+    def _is_code(self, block: Block) -> bool:
+        """Monospace lines of a listing ("1 >>> import papermage as pm", "SELECT name FROM ..."),
+        at body size or the smaller size of a listing; not URLs, e-mail addresses or table rows."""
+        if not self.body_size - 3.5 <= block.font_size <= self.body_size + 0.6 or len(block.text.split()) < 2:
+            return False
+        return all(
+            line.mono_share >= 0.6 and not is_table_row(line) and not _ADDRESS_RE.search(line.text)
+            for line in block.lines
+        )
+
+    def _right_above_caption(self, i: int) -> bool:
+        """Whether a caption follows at once, a line or two below: the block is the last row
+        of a table or the text of a figure ("Bottom-Up Summarization 47.38 31.23 41.81")."""
+        block = self.blocks[i]
+        nxt = self.blocks[i + 1] if i + 1 < len(self.blocks) else None
+        if nxt is None or nxt.page != block.page or nxt.column not in (block.column, SPANNING):
+            return False
+        return is_caption(nxt.lines[0].text) and 0 <= nxt.top - block.bottom < 2.5 * self.body_size
+
+    def _above_caption(self, i: int) -> bool:
+        """Whether a caption follows in the same column before any body text: the block is
+        part of a figure (the SQL queries of "Figure 3: SQL query examples")."""
+        block = self.blocks[i]
+        for nxt in self.blocks[i + 1 :]:
+            if nxt.page != block.page or nxt.column != block.column:
+                return False
+            if is_caption(nxt.lines[0].text):
+                return True
+            if self._is_body(nxt):
+                return False
+        return False
 
     def _is_footnote(self, block: Block) -> bool:
         """Smaller prose at the foot of a column, below all of its body text."""
@@ -208,6 +304,9 @@ class BlockClassifier:
             return False
         if block.lines[-1].bottom < 0.7 * block.lines[-1].page_height:
             return False
+        first = block.lines[0]
+        if len(block.lines) == 1 and not (first.marker_start or is_wide(first) or first.text[:1].islower()):
+            return False  # a table's label ("Input type Output type"), not a footnote or its tail
         prose = sum(is_prose_line(line) or bool(_URL_ONLY_RE.match(line.text)) for line in block.lines)
         return prose >= 0.5 * len(block.lines)
 

@@ -29,6 +29,7 @@ LIGATURES = {
 _LIGATURE_RE = re.compile("|".join(LIGATURES))
 
 CAPTION_RE = re.compile(r"^\s*(figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+(\.\d+)?\s*[:.|]", re.IGNORECASE)
+ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]?\s*$", re.IGNORECASE)
 REFERENCES_RE = re.compile(r"^\s*(\d+\.?\s+)?(references|bibliography|literature cited|reference list)\s*$", re.IGNORECASE)
 APPENDIX_RE = re.compile(
     r"^\s*(?i:appendix|appendices|supplementary|supplemental)\b"  # "Appendix A: ...", "Supplementary Material"
@@ -37,7 +38,8 @@ APPENDIX_RE = re.compile(
 # Lines at the page edge that are never content: venue footers, licences, preprint notes.
 _EDGE_BOILERPLATE_RE = re.compile(
     r"(^(in )?proceedings of\b|association for computational linguistics|^preprint\b|under review"
-    r"|^arxiv:|copyright|©|licen[cs]ed under|creative commons|^published as|^accepted (at|to)\b)",
+    r"|^arxiv:|\bcopyright\b|©|^(this (work|article|paper) is )?licen[cs]ed under|^creative commons"
+    r"|^published as|^accepted (at|to)\b)",
     re.IGNORECASE,
 )
 _PAGE_NUMBER_RE = re.compile(r"^\s*(page\s*)?[-–—]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—]?\s*(of\s*\d+)?\s*$", re.IGNORECASE)
@@ -45,7 +47,10 @@ COMMON_PREFIXES = frozenset(
     "pre post non multi self semi co cross anti inter intra sub super over under re de un bi tri "
     "out well meta mid auto end top low high long short fine coarse large small state task".split()
 )
+# Short words that are a word's first syllable far more often than a compound's first half.
+_NOT_COMPOUND_HEADS = frozenset("with of to more us be at for from by as an or and the it is we no".split())
 _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+WORD_EDGE_PUNCTUATION = ".,;:()[]\"'“”‘’"
 _URL_RE = re.compile(r"(https?://|www\.)\S*|\S+\.(com|org|net|io|edu)\b\S*|\S+@\S+")
 
 
@@ -82,6 +87,10 @@ def is_caption(text: str) -> bool:
 
 def is_references_heading(text: str) -> bool:
     return bool(REFERENCES_RE.match(text))
+
+
+def is_abstract_heading(text: str) -> bool:
+    return bool(ABSTRACT_RE.match(text))
 
 
 def is_appendix_heading(text: str) -> bool:
@@ -160,8 +169,10 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
     hyphen is kept when both sides are words on their own ("task-specific") or the
     tail is a name or number ("BERT-Large", "GPT-2").
     """
-    head_word, tail_word = head.strip(".,;:()[]\"'"), tail.strip(".,;:()[]\"'")
+    head_word, tail_word = head.strip(WORD_EDGE_PUNCTUATION), tail.strip(WORD_EDGE_PUNCTUATION)
     if not head_word or not tail_word:
+        return True
+    if head_word[-1].isdigit() and tail_word[0].isdigit():  # a range of numbers: "3-" + "5"
         return True
     joined = counts[head_word + tail_word]
     hyphenated = counts[f"{head_word}-{tail_word}"]
@@ -170,8 +181,10 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
     last = head_word.split("-")[-1]
     if tail_word[0].isupper() or tail_word[0].isdigit() or last[-1:].isdigit() or last.isupper():
         return True
-    if "-" in head_word:  # "state-of-the-" + "art": already a compound
+    if "-" in head_word or "-" in tail_word:  # "state-of-the-" + "art", "out-" + "of-vocabulary"
         return True
+    if last.lower() in _NOT_COMPOUND_HEADS:  # "with-" + "out", "More-" + "over", "of-" + "fers"
+        return False
     tail_known = counts[tail_word] > 0
     head_known = counts[last] > 0 or last.lower() in COMMON_PREFIXES
     return tail_known and head_known and len(last) > 1

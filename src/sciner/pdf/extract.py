@@ -28,6 +28,11 @@ _JUNK_CATEGORIES = frozenset({"Cc", "Cn", "Co", "Cs"})
 _BOLD_NAME_HINTS = ("bold", "medi", "semibold", "demi", "black", "heavy", "cmbx")
 _REGULAR_NAME_HINTS = ("regu", "roman", "ital", "book", "light", "normal", "cmr", "cmmi", "cmsy")
 _MATH_FONT_PREFIXES = ("cmmi", "cmsy", "cmex", "msbm", "msam", "rsfs", "eufm", "stix", "mt2mi", "mt2sy")
+_MONO_NAME_HINTS = (
+    "mono", "courier", "cmtt", "sftt", "ectt", "typewriter", "inconsolata", "consol", "menlo", "nimbusmon",
+)
+# Math glyphs drawn above a letter (the arrow of a vector, a bar): not text of their own.
+_OVER_ACCENTS = frozenset("−→←↔¯˜ˆ^~˙")
 
 
 @dataclass
@@ -48,7 +53,9 @@ class PdfLine:
     bold_share: float
     hyphenated: bool = False
     math_share: float = 0.0
+    mono_share: float = 0.0
     wide_gaps: int = 0
+    evenly_spread: bool = False
     marker_start: bool = False
 
     @property
@@ -86,6 +93,7 @@ class _Glyph:
     size: float
     bold: bool
     math: bool
+    mono: bool = False
 
 
 @dataclass
@@ -98,7 +106,16 @@ class _LineBuilder:
     x_end: float = 0.0
     space_pending: list[int] = field(default_factory=list)
 
-    def add(self, glyph: _Glyph, space_before: bool) -> None:
+    def add(self, glyph: _Glyph, space_before: bool, after_break: bool = False) -> None:
+        """Append ``glyph``; ``after_break`` says PDFium put a line break before it.
+
+        PDFium writes a line break instead of the space after a raised or lowered glyph
+        ("order³ since"); the gap tells whether there was a space.
+        """
+        if after_break and self.glyphs and glyph.x0 - self.x_end > 0.2 * glyph.size:
+            space_before = True
+        elif self.glyphs and self._missed_space(self.glyphs[-1], glyph):
+            space_before = True
         if space_before and self.glyphs:
             self.space_pending.append(len(self.glyphs))
         if not self.glyphs or glyph.size > self.size * 1.15:
@@ -127,6 +144,24 @@ class _LineBuilder:
         self.space_pending = [i + 1 if i >= at else i for i in self.space_pending]
         return True
 
+    @staticmethod
+    def _missed_space(before: _Glyph, after: _Glyph) -> bool:
+        """A word gap between two letters that PDFium did not mark with a space ("Will the"
+        in some Lato-set PDFs). Letters sit closer than a quarter of the font size; a
+        monospace font's narrow glyphs leave more room in their cells."""
+        if not (before.char.isalnum() and after.char.isalnum()):
+            return False
+        if abs(before.baseline - after.baseline) > 0.1 * after.size:
+            return False
+        return after.x0 - before.x1 > (0.4 if after.mono else 0.26) * after.size
+
+    def is_over_accent(self, glyph: _Glyph) -> bool:
+        """A vector arrow or bar drawn above a letter of this line ("h" with an arrow over it)."""
+        if not self.glyphs or not glyph.math or glyph.char not in _OVER_ACCENTS:
+            return False
+        raised = self.baseline - glyph.baseline
+        return 0.45 * self.size <= raised <= 1.2 * self.size and glyph.x0 <= self.x_end + self.size
+
     def accepts(self, glyph: _Glyph, column_gap: float) -> bool:
         if not self.glyphs:
             return True
@@ -135,8 +170,10 @@ class _LineBuilder:
         if not same_baseline and not self._is_script(glyph):
             return False
         gap = glyph.x0 - self.x_end
-        # Overlap is allowed: PDFium gives both letters of a ligature the ligature's box.
-        return -1.5 * size <= gap <= column_gap * max(glyph.size, self.size)
+        big = max(glyph.size, self.size)
+        # Overlap is allowed: PDFium gives both letters of a ligature the ligature's box, and
+        # a subscript goes back under its superscript ("W" with "(n)" above and "Q" below).
+        return -1.5 * big <= gap <= column_gap * big
 
     def _is_script(self, glyph: _Glyph) -> bool:
         """A smaller glyph raised or lowered within the line (superscript, subscript)."""
@@ -182,15 +219,20 @@ class _LineBuilder:
             bold_share=sum(g.bold for g in main) / len(main),
             hyphenated=hyphenated,
             math_share=sum(g.math for g in kept) / len(kept),
+            mono_share=sum(g.mono for g in kept) / len(kept),
             wide_gaps=wide_gaps,
+            evenly_spread=wide_gaps >= 2 and _evenly_spread(kept, self.size),
             marker_start=marker_start,
         )
 
     def _script_boundary(self, before: _Glyph, after: _Glyph) -> bool:
-        """Entering or leaving a sub/superscript between two alphanumerics: "BERT|BASE", "A|ij".
+        """Entering or leaving a sub/superscript between two alphanumerics ("BERT|BASE", "A|ij"),
+        or going from a superscript to a subscript ("W(n)|Q").
 
         Other extractors (and the task's inputs) split these into separate tokens.
         """
+        if self._is_scripted(before) and self._is_scripted(after):  # "W^(n)_Q": superscript, then subscript
+            return after.char.isalnum() and abs(before.baseline - after.baseline) > 0.3 * self.size
         if not (before.char.isalnum() and after.char.isalnum()):
             return False
         return self._is_scripted(before) != self._is_scripted(after)
@@ -205,7 +247,8 @@ class _LineBuilder:
         """Raised footnote markers ("BERT¹", "Google†,‡") to drop.
 
         A run of raised glyphs is a marker only if all of it is digits or marker symbols
-        and it does not follow a digit (10⁵) — "h^(0)" and "W^(l-1)" are math and stay.
+        and it does not follow a digit (10⁵) or a math-font glyph (n² in "O(n²)", θ¹) —
+        "h^(0)" and "W^(l-1)" are math and stay.
         """
         markers: set[int] = set()
         i = 0
@@ -218,8 +261,8 @@ class _LineBuilder:
                 end += 1
             run = self.glyphs[i:end]
             prev = self.glyphs[i - 1] if i > 0 else None
-            after_digit = prev is not None and not self._is_raised(prev) and prev.char.isdigit()
-            if all(g.char in _MARKER_CHARS or g.char == "," for g in run) and not after_digit:
+            exponent = prev is not None and not self._is_raised(prev) and (prev.char.isdigit() or prev.math)
+            if all(g.char in _MARKER_CHARS or g.char == "," for g in run) and not exponent:
                 markers.update(range(i, end))
             i = end
         return markers
@@ -231,14 +274,27 @@ def _count_wide_gaps(glyphs: list[_Glyph], size: float) -> int:
     A loosely justified line has uniformly wide spaces, so a gap counts only when it
     is both wider than 1.2 font sizes and three times the narrowest word gap.
     """
-    gaps = [b.x0 - a.x1 for a, b in zip(glyphs, glyphs[1:])]
-    word_gaps = [gap for gap in gaps if gap > 0.15 * size]
+    word_gaps = _word_gaps(glyphs, size)
     if not word_gaps:
         return 0
     if len(word_gaps) == 1:
         return int(word_gaps[0] > 1.5 * size)
     narrowest = min(word_gaps)
     return sum(1 for gap in word_gaps if gap > 1.2 * size and gap > 3 * narrowest)
+
+
+def _evenly_spread(glyphs: list[_Glyph], size: float) -> bool:
+    """Half or more of the word gaps wide and all of those alike: a justified line stretched around an
+    unbreakable piece ("As   shown   through   ELMo   (Peters et al.,"), or a table's
+    header row; only the line's width tells them apart."""
+    word_gaps = _word_gaps(glyphs, size)
+    wider = [gap for gap in word_gaps if gap > 3 * min(word_gaps, default=0.0)]
+    return len(wider) >= 2 and 2 * len(wider) >= len(word_gaps) and max(wider) <= 1.3 * min(wider)
+
+
+def _word_gaps(glyphs: list[_Glyph], size: float) -> list[float]:
+    gaps = [b.x0 - a.x1 for a, b in zip(glyphs, glyphs[1:])]
+    return [gap for gap in gaps if gap > 0.15 * size]
 
 
 def open_pdf(path: str | Path):
@@ -311,8 +367,8 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     flags = ctypes.c_int()
     result = PdfPage(number=number, width=width, height=height)
     builder = _LineBuilder()
-    space_pending = False
-    font_cache: dict[bytes, tuple[bool, bool]] = {}
+    space_pending = after_break = False
+    font_cache: dict[bytes, tuple[bool, bool, bool]] = {}
 
     def flush() -> None:
         nonlocal builder
@@ -324,6 +380,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     for k in range(raw.FPDFText_CountChars(handle)):
         code = raw.FPDFText_GetUnicode(handle, k)
         if code in (13, 10):
+            after_break = True
             continue
         if code == 32 or code == 0xA0 or code == 9:
             space_pending = True
@@ -347,8 +404,10 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
         font = name.value
         if font not in font_cache:
             font_cache[font] = _font_traits(font, raw.FPDFText_GetFontWeight(handle, k))
-        bold, math = font_cache[font]
+        bold, math, mono = font_cache[font]
         char = "-" if is_hyphen else chr(code)
+        if math and char == "`":
+            char = "ℓ"  # Computer Modern's math italic has the script l where ASCII has "`"
         glyph = _Glyph(
             char=char,
             x0=left.value,
@@ -359,22 +418,24 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
             size=size if size > 0 else 1.0,
             bold=bold,
             math=math,
+            mono=mono,
         )
-        if builder.insert_accent(glyph):
+        if builder.insert_accent(glyph) or builder.is_over_accent(glyph):
             continue
         if not builder.accepts(glyph, column_gap):
             flush()
             space_pending = False
-        builder.add(glyph, space_pending)
-        space_pending = False
+        builder.add(glyph, space_pending, after_break)
+        space_pending = after_break = False
     flush()
     textpage.close()
     page.close()
     return result
 
 
-def _font_traits(font_name: bytes, weight: int) -> tuple[bool, bool]:
-    """(bold, math) for a font, from its name ("NimbusRomNo9L-Medi", "CMMI10") and weight.
+def _font_traits(font_name: bytes, weight: int) -> tuple[bool, bool, bool]:
+    """(bold, math, monospace) for a font, from its name ("NimbusRomNo9L-Medi", "CMMI10",
+    "NimbusMonL-Regu") and weight.
 
     The name wins: PDFium reports a weight of 695 for some Times-Roman fonts.
     """
@@ -386,4 +447,5 @@ def _font_traits(font_name: bytes, weight: int) -> tuple[bool, bool]:
     else:
         bold = weight >= 700
     math = lowered.startswith(_MATH_FONT_PREFIXES) or "math" in lowered
-    return bold, math
+    mono = any(hint in lowered for hint in _MONO_NAME_HINTS)
+    return bold, math, mono

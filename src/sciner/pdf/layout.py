@@ -53,21 +53,30 @@ def body_font_size(pages: list[PdfPage]) -> float:
     return counts.most_common(1)[0][0] if counts else 10.0
 
 
-def order_page(page: PdfPage, body_size: float) -> list[OrderedLine]:
-    """The lines of ``page`` in reading order, each tagged with its column."""
-    lines = [line for line in page.lines if line.text.strip()]
+def is_two_column(pages: list[PdfPage], body_size: float) -> bool:
+    """Whether most pages of the paper are set in two columns."""
+    with_gutter = sum(_gutter(_text_lines(page), page.width, body_size) is not None for page in pages)
+    return with_gutter >= 0.5 * len(pages)
+
+
+def order_page(page: PdfPage, body_size: float, two_column: bool = False) -> list[OrderedLine]:
+    """The lines of ``page`` in reading order, each tagged with its column.
+
+    ``two_column`` says the paper is set in two columns, so that a page with text in
+    only one of them (below a wide table, say) is still read as a column page.
+    """
+    lines = _text_lines(page)
     if not lines:
         return []
     middle = _gutter(lines, page.width, body_size)
+    if middle is None and two_column and _has_column_run(lines, page.width, body_size):
+        middle = page.width / 2
     if middle is None:
         box = _column_box(lines, body_size)
         return [OrderedLine(line, LEFT, box, page.height) for line in _rows_in_order(lines)]
-    columns = {line_id: _column_of(line, middle, page.width) for line_id, line in enumerate(lines)}
+    columns = {line_id: _column_of(line, middle, page.width, body_size) for line_id, line in enumerate(lines)}
     _extend_spanning_paragraphs(lines, columns)
-    boxes = {
-        side: _column_box([line for i, line in enumerate(lines) if columns[i] == side], body_size)
-        for side in (LEFT, RIGHT)
-    }
+    boxes = _column_boxes(lines, columns, page.width, body_size)
     full = ColumnBox(boxes[LEFT].x0, boxes[RIGHT].x1)
     ordered: list[OrderedLine] = []
     band: list[int] = []
@@ -102,10 +111,51 @@ def _gutter(lines: list[PdfLine], page_width: float, body_size: float) -> float 
     return None
 
 
-def _column_of(line: PdfLine, middle: float, page_width: float) -> int:
-    """LEFT, RIGHT, or SPANNING when a line reaches well into both columns."""
+def _text_lines(page: PdfPage) -> list[PdfLine]:
+    return [line for line in page.lines if line.text.strip()]
+
+
+def _has_column_run(lines: list[PdfLine], page_width: float, body_size: float) -> bool:
+    """Three body lines in a row (top to bottom) that each fill most of one half of the page.
+
+    On a one-column page only the short last lines of paragraphs fit in a half, and
+    never three in a row.
+    """
+    middle, slack = page_width / 2, 0.02 * page_width
+    body = sorted(
+        (line for line in lines if abs(line.font_size - body_size) <= 1.0 and line.width > 0.3 * page_width),
+        key=lambda line: line.top,
+    )
+    run = 0
+    for line in body:
+        in_half = line.x1 <= middle + slack or line.x0 >= middle - slack
+        run = run + 1 if in_half else 0
+        if run >= 3:
+            return True
+    return False
+
+
+def _column_boxes(
+    lines: list[PdfLine], columns: dict[int, int], page_width: float, body_size: float
+) -> dict[int, ColumnBox]:
+    """Each column's box; an empty column mirrors the other one across the page's middle."""
+    sides = {side: [line for i, line in enumerate(lines) if columns[i] == side] for side in (LEFT, RIGHT)}
+    boxes = {side: _column_box(side_lines, body_size) for side, side_lines in sides.items() if side_lines}
+    for side, other in ((LEFT, RIGHT), (RIGHT, LEFT)):
+        if side not in boxes and other in boxes:
+            boxes[side] = ColumnBox(page_width - boxes[other].x1, page_width - boxes[other].x0)
+    return boxes
+
+
+def _column_of(line: PdfLine, middle: float, page_width: float, body_size: float) -> int:
+    """LEFT, RIGHT, or SPANNING when a line reaches well into both columns.
+
+    A short label in small print that straddles the gutter (a figure's "Final Review and
+    Processing") is not spanning: it would cut both columns' text in two bands.
+    """
     reach = 0.08 * page_width
-    if line.x0 < middle - reach and line.x1 > middle + reach:
+    label = line.font_size < body_size - 1.0 and line.width < 0.4 * page_width
+    if line.x0 < middle - reach and line.x1 > middle + reach and not label:
         return SPANNING
     return LEFT if (line.x0 + line.x1) / 2 < middle else RIGHT
 

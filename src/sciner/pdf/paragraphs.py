@@ -2,9 +2,10 @@
 
 Body blocks are cut into paragraphs at indented first lines, bullets, and short
 sentence-final lines; a paragraph interrupted by a column, page, figure or footnote
-break carries on in the next body block. Footnotes wait until the paragraph they
-interrupted is finished. Everything from a "References" heading to the next
-appendix heading is dropped.
+break carries on in the next body block. Footnotes, code listings, and table rows that
+would split a word broken at a column end wait until the paragraph they interrupted is
+finished; a listing is one paragraph of its own.
+Everything from a "References" heading to the next appendix heading is dropped.
 """
 
 from __future__ import annotations
@@ -12,13 +13,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sciner.pdf.blocks import Block, BlockClassifier, Kind, is_url_only, reaches_right_edge, right_edge
-from sciner.pdf.clean import WordCounts, is_appendix_heading, join_lines, normalize_text
+from sciner.pdf.blocks import (
+    Block,
+    BlockClassifier,
+    Kind,
+    has_words,
+    is_list_item,
+    is_url_only,
+    reaches_right_edge,
+    right_edge,
+)
+from sciner.pdf.clean import (
+    WORD_EDGE_PUNCTUATION,
+    WordCounts,
+    is_abstract_heading,
+    is_appendix_heading,
+    join_lines,
+    normalize_text,
+)
 from sciner.pdf.layout import OrderedLine
 
 _ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
 _BULLET_RE = re.compile(r"^[•◦▪‣●○■□∙·]")
-_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]?\s*$", re.IGNORECASE)
+_LINE_NUMBER_RE = re.compile(r"^(\d{1,3})\s+(?=\S)")
 _INLINE_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]\s*", re.IGNORECASE)
 _SENTENCE_END = (".", "?", "!", ":", ".”", '."', ".)")
 
@@ -52,7 +69,8 @@ class _Paragraph:
         return reaches_right_edge(self.last, self.edge) or not text.endswith(_SENTENCE_END)
 
     def in_bullet(self) -> bool:
-        return self.first is not None and bool(_BULLET_RE.match(self.first.text))
+        """Whether it is an item of a list ("• ...", "b. ..."), whose later lines hang indented."""
+        return self.first is not None and is_list_item(self.first)
 
 
 @dataclass
@@ -66,8 +84,10 @@ class ParagraphBuilder:
     section: str = ""
     in_references: bool = False
     open: _Paragraph | None = None
-    footnotes: list[_Paragraph] = field(default_factory=list)
+    deferred: list[_Paragraph] = field(default_factory=list)  # footnotes, listings, interrupting rows
     last_footnote: _Paragraph | None = None
+    last_listing: _Paragraph | None = None
+    next_line_number: int | None = None  # of the listing being read, while it is numbered
 
     def add_title(self, lines: list[OrderedLine]) -> None:
         text = " ".join(line.text for line in lines)
@@ -91,21 +111,45 @@ class ParagraphBuilder:
             return
         elif kind is Kind.FOOTNOTE:
             self._add_footnote(block)
-        elif kind is Kind.BODY or (kind is Kind.FRAGMENT and self._continues_open_paragraph(block)):
+        elif kind is Kind.CODE:
+            self._add_code(block)
+        elif kind is Kind.BODY or (kind in (Kind.FRAGMENT, Kind.DROP) and self._continues_open_paragraph(block, kind)):
             self._add_body(block)
 
     def finish(self) -> list[RawParagraph]:
         self._close()
         return self.output
 
-    def _continues_open_paragraph(self, block: Block) -> bool:
-        """A short piece ("els.") carrying a paragraph over a column or page break."""
+    def _continues_open_paragraph(self, block: Block, kind: Kind) -> bool:
+        """A piece carrying an unfinished paragraph on: its tail after a column or page break
+        ("els."), or, after a word broken at the break, lines of running text with inline
+        math ("ken t k given the history (t 1, ..., t k−1):") that are not prose enough
+        to pass as body text on their own."""
         if self.open is None or not self.open.is_open():
             return False
         line = block.lines[0]
         if abs(line.font_size - self.open.last.font_size) > 0.6:
             return False
-        return line.text[:1].islower() or self.open.last.hyphenated
+        if not line.text[:1].islower():  # after "con-", "Acc." is a table's, not the word's end
+            return False
+        return kind is Kind.FRAGMENT or ((self.open.last.hyphenated or self._right_below(line)) and has_words(line))
+
+    def _right_below(self, line: OrderedLine) -> bool:
+        """Whether ``line`` is the next line of the open paragraph's column, at line spacing."""
+        assert self.open is not None
+        last = self.open.last
+        return (line.page, line.column) == (last.page, last.column) and 0 < line.top - last.top <= 1.5 * line.font_size
+
+    def _interrupts_broken_word(self, text: str) -> bool:
+        """Whether ``text`` cannot go on from the open paragraph's last word, broken at a
+        line end: it starts in upper case, and the paper never writes the two as one word
+        ("con-" + "ESIM+TreeLSTM (Chen et al., 2017) 88.6", a table row)."""
+        if self.open is None or not self.open.last.hyphenated or text[:1].islower():
+            return False
+        head = self.open.last.text.rstrip("-").rsplit(" ", 1)[-1]
+        tail = text.split(" ", 1)[0]
+        head, tail = head.strip(WORD_EDGE_PUNCTUATION), tail.strip(WORD_EDGE_PUNCTUATION)
+        return not (self.counts[head + tail] or self.counts[f"{head}-{tail}"])
 
     # --- emitting -------------------------------------------------------------------
 
@@ -116,7 +160,7 @@ class ParagraphBuilder:
                 return
             self.in_references = False
         self._close()
-        if _ABSTRACT_RE.match(text):
+        if is_abstract_heading(text):
             self.section = "Abstract"
             return
         name = _ARABIC_NUMBER_RE.sub("", text).strip() or text
@@ -125,6 +169,9 @@ class ParagraphBuilder:
 
     def _add_body(self, block: Block) -> None:
         lines = block.lines
+        if len(lines) <= 2 and self._interrupts_broken_word(lines[0].text):
+            self.deferred.append(self._paragraph_of(block))  # waits until the word is finished
+            return
         edge = right_edge(block)
         for i, line in enumerate(lines):
             text = line.text
@@ -186,27 +233,67 @@ class ParagraphBuilder:
             )
             if starts:
                 if current is not None:
-                    self.footnotes.append(current)
+                    self.deferred.append(current)
                 current = _Paragraph([], self.section, line.page + 1, "footnote", line)
             assert current is not None
             current.lines.append((line.text, line.hyphenated))
             current.last = line
         if current is not None:
-            self.footnotes.append(current)
+            self.deferred.append(current)
             self.last_footnote = current
         if self.open is None:
-            self._flush_footnotes()
+            self._flush_deferred()
+
+    def _paragraph_of(self, block: Block) -> _Paragraph:
+        paragraph = _Paragraph([], self.section, block.page + 1, "body", block.lines[-1], first=block.lines[0])
+        paragraph.lines.extend((line.text, line.hyphenated) for line in block.lines)
+        return paragraph
+
+    def _add_code(self, block: Block) -> None:
+        """A listing, as it is: no hyphens mended, but without its line numbers ("1 >>> ...",
+        "2 >>> ..."). Pieces of one listing (cut apart by blank or indented lines, or line
+        numbers in another font) make one paragraph."""
+        listing = self.last_listing
+        last = listing.last if listing is not None else None
+        if last is None or (last.page, last.column) != (block.page, block.column) or not (
+            0 <= block.top - last.bottom <= 2.5 * block.font_size
+        ):
+            listing = self.last_listing = _Paragraph([], self.section, block.page + 1, "body", block.lines[0])
+            self.deferred.append(listing)
+            self.next_line_number = 1
+        for line in block.lines:
+            listing.lines.append((self._without_line_number(line.text), False))
+        listing.last = block.lines[-1]
+        if listing.emitted_at is not None:
+            self.output[listing.emitted_at].text = self._render(listing)
+        if self.open is None:
+            self._flush_deferred()
+
+    def _without_line_number(self, text: str) -> str:
+        """``text`` without a leading line number that follows on from the listing's last
+        (numbered listings may skip the numbers of blank lines, and a wrapped line has none)."""
+        match = _LINE_NUMBER_RE.match(text)
+        if self.next_line_number is None or match is None:
+            if self.next_line_number == 1:
+                self.next_line_number = None  # the first line has no number: not a numbered listing
+            return text
+        number = int(match.group(1))
+        if not self.next_line_number <= number <= self.next_line_number + 3:
+            self.next_line_number = None
+            return text
+        self.next_line_number = number + 1
+        return text[match.end() :]
 
     def _close(self) -> None:
         if self.open is not None:
             self._emit(self.open)
             self.open = None
-        self._flush_footnotes()
+        self._flush_deferred()
 
-    def _flush_footnotes(self) -> None:
-        for footnote in self.footnotes:
-            self._emit(footnote)
-        self.footnotes = []
+    def _flush_deferred(self) -> None:
+        for paragraph in self.deferred:
+            self._emit(paragraph)
+        self.deferred = []
 
     def _render(self, paragraph: _Paragraph) -> str:
         return normalize_text(join_lines(paragraph.lines, self.counts)).strip()

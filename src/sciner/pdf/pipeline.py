@@ -9,7 +9,7 @@ from sciner.pdf.blocks import split_blocks
 from sciner.pdf.clean import WordCounts, remove_headers_footers
 from sciner.pdf.extract import PdfPage
 from sciner.pdf.front_matter import find_title, front_matter_end
-from sciner.pdf.layout import body_font_size, order_page
+from sciner.pdf.layout import body_font_size, is_two_column, order_page
 from sciner.pdf.paragraphs import ParagraphBuilder, RawParagraph
 
 
@@ -20,7 +20,8 @@ def paragraphs_from_pages(pages: list[PdfPage]) -> list[RawParagraph]:
     body_size = body_font_size(pages)
     counts = WordCounts(_unbroken_text(page) for page in pages)
     remove_headers_footers(pages)
-    ordered = [order_page(page, body_size) for page in pages]
+    two_column = is_two_column(pages, body_size)
+    ordered = [order_page(page, body_size, two_column) for page in pages]
 
     title = find_title(ordered[0], body_size)
     title_ids = {id(line.line) for line in title}
