@@ -3,15 +3,17 @@
 Both run as whole processes over the same file, on the same encoder (all-MiniLM-L6-v2) and
 the same number of threads; tokens/s counts the file's tokens over wall-clock time,
 including model loading. Peak memory is the child process's maximum resident set size.
+With --repeat N the two alternate N times and the medians are printed (runs on a shared
+machine vary by about 10%).
 
-    python benchmarks/speed.py [--input ../shared/data/test-inputs/2022-official-test.txt] [--threads 2]
+    python benchmarks/speed.py [--input ../shared/data/test-inputs/2022-official-test.txt] [--threads 2] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,15 +42,16 @@ print(n, file=sys.stderr)
 
 
 def run(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (MB) of one child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Wall seconds and peak RSS (MB) of one child process (its own, from wait4)."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    stderr = proc.stderr.read() if proc.stderr else ""
+    _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        sys.exit(f"command failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, max(peak, before) // 1024
+        sys.exit(f"command failed: {' '.join(cmd)}\n{stderr[-2000:]}")
+    return seconds, usage.ru_maxrss // 1024
 
 
 def main() -> None:
@@ -56,24 +59,34 @@ def main() -> None:
     parser.add_argument("--input", type=Path, default=DEFAULT_INPUT)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-pipeline", action="store_true", help="Only time sciner.")
+    parser.add_argument("--repeat", type=int, default=1, help="Alternate the two this many times; print medians.")
     args = parser.parse_args()
     if not args.input.exists():
         sys.exit(f"{args.input}: not found (pass --input)")
     n_tokens = sum(len(l.split()) for l in args.input.read_text(encoding="utf-8").splitlines())
     env = {**os.environ, "OMP_NUM_THREADS": str(args.threads), "MKL_NUM_THREADS": str(args.threads),
            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    s_secs, p_secs, s_peaks, p_peaks = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.conll"
-        # sciner runs first: RUSAGE_CHILDREN keeps the maximum over children, so this is its own peak.
-        s_sec, s_peak = run([sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q"], env)
-        if not args.skip_pipeline:
-            p_sec, p_peak = run([sys.executable, "-c", PIPELINE_SCRIPT, str(args.input), str(args.threads)], env)
-    print(f"input: {args.input} ({n_tokens} tokens), threads: {args.threads}")
-    print(f"sciner predict:         {s_sec:7.1f} s  {n_tokens / s_sec:8.0f} tokens/s  peak RSS {s_peak} MB")
+        for _ in range(args.repeat):
+            s_sec, s_peak = run([sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q"], env)
+            s_secs.append(s_sec)
+            s_peaks.append(s_peak)
+            if not args.skip_pipeline:
+                p_sec, p_peak = run([sys.executable, "-c", PIPELINE_SCRIPT, str(args.input), str(args.threads)], env)
+                p_secs.append(p_sec)
+                p_peaks.append(p_peak)
+    s_sec, s_peak = statistics.median(s_secs), max(s_peaks)
+    print(f"input: {args.input} ({n_tokens} tokens), threads: {args.threads}, runs: {args.repeat}"
+          + (" (medians)" if args.repeat > 1 else ""))
+    print(f"sciner predict:         {s_sec:7.1f} s  {n_tokens / s_sec:8.0f} tokens/s  peak RSS {s_peak} MB"
+          + (f"   runs: {' '.join(f'{x:.1f}' for x in s_secs)}" if args.repeat > 1 else ""))
     if not args.skip_pipeline:
-        print(f"transformers pipeline:  {p_sec:7.1f} s  {n_tokens / p_sec:8.0f} tokens/s  peak RSS <= {max(p_peak, s_peak)} MB")
+        p_sec, p_peak = statistics.median(p_secs), max(p_peaks)
+        print(f"transformers pipeline:  {p_sec:7.1f} s  {n_tokens / p_sec:8.0f} tokens/s  peak RSS {p_peak} MB"
+              + (f"   runs: {' '.join(f'{x:.1f}' for x in p_secs)}" if args.repeat > 1 else ""))
         print(f"speed-up: {p_sec / s_sec:.2f}x")
-
 
 if __name__ == "__main__":
     main()

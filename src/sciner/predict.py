@@ -11,16 +11,19 @@ from sciner.errors import ModelError
 from sciner.labels import BIO_TAGS
 from sciner.model.network import Features, featurize_many
 
+# Subwords per encoder batch. Small batches were fastest on a 2-core CPU (7.7 s for the
+# official test file at 2048 against 9.1 s at 8192: the activations stay in cache).
+BATCH_SUBWORDS = 2048
 # Paragraphs are encoded a chunk at a time (in input order), so that the word vectors held
 # at once stay small however many papers are tagged: this many batches' worth of subwords.
-CHUNK_BATCHES = 4
+CHUNK_BATCHES = 16
 
 
 def predict_spans(
     model: Any,
     paragraphs: Sequence[list[str]],
     *,
-    batch_subwords: int = 8192,
+    batch_subwords: int = BATCH_SUBWORDS,
     progress: Callable[[int], None] | None = None,
 ) -> list[list[Span]]:
     """Entity spans of each paragraph, in input order. ``progress`` receives token counts as they finish."""
@@ -70,7 +73,7 @@ def _word_batches(model: Any, feats: list[Features], batch_subwords: int) -> Ite
         yield batch, model.with_shapes(words, [feats[i] for i in batch]), mask
 
 
-def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subwords: int = 8192) -> list[Any]:
+def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subwords: int = BATCH_SUBWORDS) -> list[Any]:
     """Each paragraph's (n_words, T) BIO log-probabilities as NumPy arrays, before any type bias
     (BIO head only): what ``sciner calibrate`` fits its biases on."""
     import numpy as np

@@ -129,14 +129,14 @@ class Tagger:
         self,
         paragraphs: Sequence[Sequence[str]] | Sequence[Paragraph],
         *,
-        batch_subwords: int = 8192,
+        batch_subwords: int | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> list[Paragraph]:
         """Tag tokenized paragraphs; returns paragraphs with ``spans`` (with scores) and ``tags``.
 
         Paragraphs are batched by length; every token gets exactly one tag.
         """
-        from sciner.predict import predict_spans
+        from sciner.predict import BATCH_SUBWORDS, predict_spans
 
         import contextlib
 
@@ -145,7 +145,8 @@ class Tagger:
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in paragraphs]
         autocast = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
         with autocast:
-            all_spans = predict_spans(self.model, [p.tokens for p in paras], batch_subwords=batch_subwords,
+            all_spans = predict_spans(self.model, [p.tokens for p in paras],
+                                      batch_subwords=batch_subwords or BATCH_SUBWORDS,
                                       progress=progress)
         out = []
         for p, spans in zip(paras, all_spans):

@@ -84,7 +84,7 @@ class _SelfAttention(nn.Module):
         self.fused = (torch.cat([self.query.weight, self.key.weight, self.value.weight]),
                       torch.cat([self.query.bias, self.key.bias, self.value.bias]))
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
         B, L, D = x.shape
         if self.fused is not None:
             qkv = F.linear(x, *self.fused)
@@ -113,7 +113,7 @@ class _Attention(nn.Module):
         self.self = _SelfAttention(c)
         self.output = _DenseNorm(c.hidden_size, c.hidden_size, c.layer_norm_eps)
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
         return self.output(self.self(x, mask), x)
 
 
@@ -133,7 +133,7 @@ class _Layer(nn.Module):
         self.intermediate = _Intermediate(c)
         self.output = _DenseNorm(c.intermediate_size, c.hidden_size, c.layer_norm_eps)
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
         x = self.attention(x, mask)
         return self.output(self.intermediate(x), x)
 
@@ -172,8 +172,13 @@ class FastBert(nn.Module):
         return self.embeddings.word_embeddings
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> SimpleNamespace:
-        mask = attention_mask.bool()[:, None, None, :]  # (B, 1, 1, L): True = attend
         x = self.embeddings(input_ids)
+        mask: torch.Tensor | None = None  # no padding: no mask, the fastest attention
+        if not bool(attention_mask.all()):
+            # An additive mask in the attention's own dtype is faster on CPU than a boolean one.
+            dtype = torch.get_autocast_dtype("cpu") if torch.is_autocast_enabled("cpu") else x.dtype
+            mask = torch.zeros(attention_mask.shape, dtype=dtype).masked_fill_(attention_mask == 0, float("-inf"))
+            mask = mask[:, None, None, :]  # (B, 1, 1, L)
         for layer in self.encoder.layer:
             x = layer(x, mask)
         return SimpleNamespace(last_hidden_state=x)
