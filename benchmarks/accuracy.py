@@ -51,9 +51,8 @@ def main() -> None:
     reports = {"as shipped": classification_report(gold, [p.tags or [] for p in tagged]).to_dict()}
     if tagger.meta.get("type_bias"):
         from sciner.calibrate import DEFAULT, cross_fitted_tags, decode_with_bias
-        from sciner.predict import predict_log_probs
-
-        log_probs = predict_log_probs(tagger.model, [p.tokens for p in corpus.dev])
+    
+        log_probs = tagger.log_probs([p.tokens for p in corpus.dev])
         cross, _ = cross_fitted_tags(log_probs, gold, corpus.dev_group_of, DEFAULT)
         reports["cross-fitted"] = classification_report(gold, cross).to_dict()
         reports["no bias"] = classification_report(gold, decode_with_bias(log_probs, {}, DEFAULT.batch)).to_dict()

@@ -122,3 +122,19 @@ def test_calibrate_cli_writes_type_bias_and_reports_cross_fitted_scores(tmp_path
     assert isinstance(meta["type_bias"], dict)
     assert set(meta["calibration"]["cross_fitted_biases"]) == {"group_b", "group_c"}
     assert not json.loads((tiny_model / "model.json").read_text()).get("type_bias"), "the input model is untouched"
+
+
+def test_decoding_log_probs_with_the_model_bias_gives_what_tag_gives():
+    import sciner
+    from sciner.calibrate import DEFAULT
+
+    tagger = sciner.load()  # shipped model, default precision, calibrated
+    assert tagger.meta.get("type_bias"), "the shipped model is calibrated"
+    paragraphs = [
+        "We fine-tune BERT-large on SQuAD 1.1 with a learning rate of 3e-5 and report 93.2 F1 .".split(),
+        "Named entity recognition and relation extraction are evaluated on SciERC .".split(),
+        "Our summarization model improves ROUGE-L by 2 points over PEGASUS on XSum and CNN / DailyMail .".split(),
+        [],
+    ]
+    expected = [p.tags for p in tagger.tag(paragraphs)]
+    assert decode_with_bias(tagger.log_probs(paragraphs), tagger.meta["type_bias"], DEFAULT.batch) == expected

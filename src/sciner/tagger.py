@@ -138,13 +138,8 @@ class Tagger:
         """
         from sciner.predict import BATCH_SUBWORDS, predict_spans
 
-        import contextlib
-
-        import torch
-
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in paragraphs]
-        autocast = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
-        with autocast:
+        with self._precision():
             all_spans = predict_spans(self.model, [p.tokens for p in paras],
                                       batch_subwords=batch_subwords or BATCH_SUBWORDS,
                                       progress=progress)
@@ -153,3 +148,21 @@ class Tagger:
             out.append(Paragraph(tokens=p.tokens, tags=spans_to_bio(spans, len(p.tokens)), source=p.source,
                                  line=p.line, spans=spans))
         return out
+
+    def log_probs(self, paragraphs: Sequence[Sequence[str]]) -> list[Any]:
+        """Each paragraph's (n_words, T) BIO log-probabilities before any type bias (BIO head
+        only), computed exactly as :meth:`tag` computes them."""
+        from sciner.predict import predict_log_probs
+
+        with self._precision():
+            return predict_log_probs(self.model, [list(p) for p in paragraphs])
+
+    def _precision(self) -> Any:
+        """The context ``tag`` runs in: bfloat16 autocast for ``bf16``, nothing otherwise."""
+        import contextlib
+
+        import torch
+
+        if self.precision == "bf16":
+            return torch.autocast("cpu", dtype=torch.bfloat16)
+        return contextlib.nullcontext()

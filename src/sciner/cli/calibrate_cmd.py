@@ -41,7 +41,6 @@ def calibrate(
     from sciner.config import DataConfig
     from sciner.data.assemble import assemble
     from sciner.evaluate.metrics import classification_report
-    from sciner.predict import predict_log_probs
     from sciner.tagger import META, Tagger
 
     torch.set_num_threads(threads)
@@ -51,7 +50,7 @@ def calibrate(
         data_cfg.data_dir = str(data)
     corpus = assemble(data_cfg, seed=tagger.meta["config"]["train"]["seed"])
     typer.echo(f"dev: {len(corpus.dev)} paragraphs of groups {', '.join(corpus.dev_groups)}", err=True)
-    log_probs = predict_log_probs(tagger.model, [p.tokens for p in corpus.dev])
+    log_probs = tagger.log_probs([p.tokens for p in corpus.dev])
     result = run_calibration(log_probs, [p.tags for p in corpus.dev], corpus.dev_group_of, DEFAULT)
     before = classification_report(result.gold, result.uncalibrated)
     after = classification_report(result.gold, result.cross_fitted)
