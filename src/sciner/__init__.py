@@ -17,6 +17,7 @@ first use, so ``import sciner`` stays fast):
 ``sciner evaluate`` :func:`evaluate_files`; :func:`classification_report` on tag lists
 ``sciner compare``  :func:`compare_files`; :func:`paired_bootstrap` on tag lists
 ``sciner train``    :func:`load_config` then :func:`train`
+``sciner calibrate`` :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
 ``sciner pretrain`` :func:`load_pretrain_config` then :func:`pretrain`
 ``sciner ngrams``   :func:`count_ngrams_in_texts`, :func:`load_dictionary`, :func:`segment`
 ``sciner data``     :func:`assemble`
@@ -51,6 +52,9 @@ _API: dict[str, str] = {
     "paired_bootstrap": "sciner.evaluate.bootstrap",
     "load_config": "sciner.config",
     "train": "sciner.train",
+    "fit_bias": "sciner.calibrate",
+    "cross_fitted_tags": "sciner.calibrate",
+    "decode_with_bias": "sciner.calibrate",
     "load_pretrain_config": "sciner.pretrain.config",
     "pretrain": "sciner.pretrain.loop",
     "count_ngrams_in_texts": "sciner.ngrams",
