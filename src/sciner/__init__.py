@@ -11,22 +11,22 @@ Quick start::
 Everything the command line does has a Python function, importable from here (loaded on
 first use, so ``import sciner`` stays fast):
 
-==================  ==========================================================
-``sciner predict``  :func:`load` then :meth:`Tagger.tag`; :func:`read_pdf_paragraphs`
-``sciner extract``  :func:`extract_pdf`
-``sciner evaluate`` :func:`evaluate_files`; :func:`classification_report` on tag lists
-``sciner compare``  :func:`compare_files`; :func:`paired_bootstrap` on tag lists
-``sciner train``    :func:`load_config` then :func:`train`
-``sciner calibrate`` :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
-``sciner pretrain`` :func:`load_pretrain_config` then :func:`pretrain`
-``sciner ngrams``   :func:`count_ngrams_in_texts`, :func:`load_dictionary`, :func:`segment`
-``sciner data``     :func:`assemble`
-``sciner show``     :func:`render_entities`, :func:`render_diff`
-``sciner convert``  :func:`convert`, :func:`read_file`, :func:`write_file`
-``sciner report``   :func:`build_report`, :func:`write_report`
-formats             :func:`read_conll`, :func:`write_conll`, :func:`read_paragraphs`, :func:`read_jsonl`,
-                    :func:`write_jsonl`, :func:`bio_to_spans`, :func:`spans_to_bio`, :func:`repair_bio`
-==================  ==========================================================
+=====================  ==========================================================
+``sciner predict``     :func:`load` then :meth:`Tagger.tag`; :func:`read_pdf_paragraphs`
+``sciner extract``     :func:`extract_pdf`
+``sciner evaluate``    :func:`evaluate_files`; :func:`classification_report` on tag lists
+``sciner compare``     :func:`compare_files`; :func:`paired_bootstrap` on tag lists
+``sciner train``       :func:`load_config` then :func:`train`
+``sciner calibrate``   :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
+``sciner pretrain``    :func:`load_pretrain_config` then :func:`pretrain`
+``sciner ngrams``      :func:`count_ngrams_in_texts`, :func:`load_dictionary`, :func:`segment`
+``sciner data``        :func:`assemble`
+``sciner show``        :func:`render_entities`, :func:`render_diff`
+``sciner convert``     :func:`convert`, :func:`read_file`, :func:`write_file`
+``sciner report``      :func:`build_report`, :func:`write_report`
+formats                :func:`read_conll`, :func:`write_conll`, :func:`read_paragraphs`, :func:`read_jsonl`,
+                       :func:`write_jsonl`, :func:`bio_to_spans`, :func:`spans_to_bio`, :func:`repair_bio`
+=====================  ==========================================================
 """
 
 from __future__ import annotations
