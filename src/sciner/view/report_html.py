@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import base64
+import re
 
 from sciner.view.diff import DIFF_CSS, diff_paragraph_html
 from sciner.view.html import escape, page, render_tokens
 from sciner.view.plots import report_figures
 from sciner.view.report import Example, ExperimentReport
-from sciner.view.report_tables import (
-    Table,
-    bucket_table,
-    confusion_table,
-    overall_table,
-    per_type_significance_table,
-    per_type_table,
-    significance_table,
-)
+from sciner.view.report_tables import EXAMPLES_TITLE, Section, Table, report_sections
+
+_EMPHASIS = re.compile(r"\*(\w+)\*")
 
 REPORT_CSS = """
 h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; }
@@ -70,6 +65,19 @@ def example_html(report: ExperimentReport, ex: Example) -> str:
     return f'<div class="example"><div class="example-head">{head}</div><div class="side-by-side" style="{columns}">{"".join(sides)}</div></div>'
 
 
+def section_html(section: Section, figures: dict[str, tuple[str, bytes]]) -> str:
+    """A heading, its note, and its table with the plot beside it."""
+    parts = [f"<h{section.level}>{escape(section.title)}</h{section.level}>"]
+    if section.note:
+        note = _EMPHASIS.sub(r"<i>\1</i>", escape(section.note))
+        parts.append(f'<p class="note">{note}</p>')
+    body = [table_html(section.table, section.css_class)] if section.table is not None else []
+    if section.figure:
+        body.append(_figure_html(*figures[section.figure]))
+    parts.append(_row(*body) if len(body) > 1 else "".join(body))
+    return "".join(parts)
+
+
 def render_report_html(report: ExperimentReport) -> str:
     """The report page: scores, significance, analysis, confusion, plots and examples."""
     figures = {slug: (caption, png) for slug, caption, png in report_figures(report)}
@@ -77,36 +85,9 @@ def render_report_html(report: ExperimentReport) -> str:
     parts = [
         f'<p class="subtitle">gold: {escape(report.gold_path)} · {report.paragraphs} paragraphs · '
         f"{report.tokens} tokens · {report.gold_entities} gold entities</p><ul>{systems}</ul>",
-        "<h2>Scores</h2>",
-        '<p class="note">Exact match: an entity counts when its type and both boundaries equal a gold entity\'s. '
-        "Macro averages the per-type scores.</p>",
-        table_html(overall_table(report), "overall"),
-        "<h2>Per entity type</h2>",
-        _row(table_html(per_type_table(report), "per-type"), _figure_html(*figures["per-type-f1"])),
+        *(section_html(section, figures) for section in report_sections(report)),
+        f"<h2>{EXAMPLES_TITLE}</h2>",
     ]
-    if report.comparisons:
-        parts += [
-            "<h2>Significance (paired bootstrap)</h2>",
-            f'<p class="note">{report.samples} resamples of the paragraphs (seed {report.seed}). In each pair A is the system '
-            "with the higher micro F1; p is the share of resamples in which A is not better than B (one-sided), "
-            "so p < 0.05 can hold while the two-sided 95% interval still includes 0.</p>",
-            table_html(significance_table(report), "significance"),
-            "<h3>Per type</h3>",
-            table_html(per_type_significance_table(report), "significance-per-type"),
-        ]
-    parts += [
-        "<h2>F1 by entity length</h2>",
-        _row(table_html(bucket_table(report, "by_length"), "by-length"), _figure_html(*figures["f1-by-length"])),
-        "<h2>F1 by casing</h2>",
-        _row(table_html(bucket_table(report, "by_casing"), "by-casing"), _figure_html(*figures["f1-by-casing"])),
-        "<h2>Type confusion</h2>",
-        '<p class="note">Each gold entity is paired with the predicted entity overlapping it most: same type on the '
-        "diagonal (boundaries may differ), another type off it, <i>missed</i> when nothing overlaps. "
-        "<i>spurious</i> counts predicted entities that overlap no gold entity.</p>",
-    ]
-    for i, s in enumerate(report.systems):
-        parts += [f"<h3>{escape(s.name)}</h3>", table_html(confusion_table(s), "confusion"), _figure_html(*figures[f"confusion-{i + 1}"])]
-    parts.append("<h2>Examples where the systems differ</h2>")
     if report.examples:
         parts.append(
             '<p class="note">Outlined solid: correct; dashed: missed; dotted: spurious. '

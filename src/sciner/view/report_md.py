@@ -9,15 +9,7 @@ from sciner.document import Span
 from sciner.evaluate.metrics import span_key
 from sciner.view.plots import report_figures
 from sciner.view.report import Example, ExperimentReport
-from sciner.view.report_tables import (
-    Table,
-    bucket_table,
-    confusion_table,
-    overall_table,
-    per_type_significance_table,
-    per_type_table,
-    significance_table,
-)
+from sciner.view.report_tables import EXAMPLES_TITLE, Table, report_sections
 
 
 def _cell(text: str) -> str:
@@ -84,44 +76,16 @@ def write_report_markdown(report: ExperimentReport, path: Path) -> list[Path]:
         "",
         *(f"- **{s.name}**: `{s.path}`" for s in report.systems),
         "",
-        "## Scores",
-        "",
-        "Exact match: an entity counts when its type and both boundaries equal a gold entity's.",
-        "",
-        table_markdown(overall_table(report)),
-        "",
-        "## Per entity type",
-        "",
-        table_markdown(per_type_table(report)),
-        "",
-        images["per-type-f1"],
-        "",
     ]
-    if report.comparisons:
-        lines += [
-            "## Significance (paired bootstrap)",
-            "",
-            f"{report.samples} resamples of the paragraphs (seed {report.seed}). A is the system with the higher micro F1; "
-            "p is the share of resamples in which A is not better than B (one-sided), "
-            "so p < 0.05 can hold while the two-sided 95% interval still includes 0.",
-            "",
-            table_markdown(significance_table(report)),
-            "",
-            table_markdown(per_type_significance_table(report)),
-            "",
-        ]
-    lines += ["## F1 by entity length", "", table_markdown(bucket_table(report, "by_length")), "", images["f1-by-length"], ""]
-    lines += ["## F1 by casing", "", table_markdown(bucket_table(report, "by_casing")), "", images["f1-by-casing"], ""]
-    lines += [
-        "## Type confusion",
-        "",
-        "Each gold entity is paired with the predicted entity overlapping it most; *missed*: nothing overlaps; "
-        "*spurious*: a predicted entity overlapping no gold entity.",
-        "",
-    ]
-    for i, s in enumerate(report.systems):
-        lines += [f"### {s.name}", "", table_markdown(confusion_table(s)), "", images[f"confusion-{i + 1}"], ""]
-    lines += ["## Examples where the systems differ", ""]
+    for section in report_sections(report):
+        lines += ["#" * section.level + " " + section.title, ""]
+        if section.note:
+            lines += [section.note, ""]
+        if section.table is not None:
+            lines += [table_markdown(section.table), ""]
+        if section.figure:
+            lines += [images[section.figure], ""]
+    lines += [f"## {EXAMPLES_TITLE}", ""]
     for ex in report.examples:
         lines += example_markdown(report, ex)
     if not report.examples:

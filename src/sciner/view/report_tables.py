@@ -122,3 +122,48 @@ def confusion_table(system: SystemResult) -> Table:
     conf = system.confusion
     rows = [[r, *(str(v) if v else "·" for v in values)] for r, values in zip(conf.rows(), conf.matrix())]
     return Table(["gold \\ predicted", *conf.columns()], rows)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of the report's outline, for either rendering: a heading, an explanation
+    (plain text; ``*word*`` is emphasised), a table and the plot drawn beside it."""
+
+    title: str
+    level: int  # 2: a section; 3: a subsection
+    note: str
+    table: Table | None
+    css_class: str  # the table's class in HTML
+    figure: str  # slug of the plot in sciner.view.plots.report_figures; "" = none
+
+
+EXAMPLES_TITLE = "Examples where the systems differ"
+
+
+def report_sections(report: ExperimentReport) -> list[Section]:
+    """The report's outline up to the examples, in order: what both renderings show."""
+    sections = [
+        Section("Scores", 2, "Exact match: an entity counts when its type and both boundaries equal a gold "
+                "entity's. Macro averages the per-type scores.", overall_table(report), "overall", ""),
+        Section("Per entity type", 2, "", per_type_table(report), "per-type", "per-type-f1"),
+    ]
+    if report.comparisons:
+        sections += [
+            Section("Significance (paired bootstrap)", 2,
+                    f"{report.samples} resamples of the paragraphs (seed {report.seed}). In each pair A is the "
+                    "system with the higher micro F1; p is the share of resamples in which A is not better than B "
+                    "(one-sided), so p < 0.05 can hold while the two-sided 95% interval still includes 0.",
+                    significance_table(report), "significance", ""),
+            Section("Per type", 3, "", per_type_significance_table(report), "significance-per-type", ""),
+        ]
+    sections += [
+        Section("F1 by entity length", 2, "", bucket_table(report, "by_length"), "by-length", "f1-by-length"),
+        Section("F1 by casing", 2, "", bucket_table(report, "by_casing"), "by-casing", "f1-by-casing"),
+        Section("Type confusion", 2,
+                "Each gold entity is paired with the predicted entity overlapping it most: same type on the "
+                "diagonal (boundaries may differ), another type off it, *missed* when nothing overlaps. "
+                "*spurious* counts predicted entities that overlap no gold entity.", None, "", ""),
+    ]
+    sections += [Section(s.name, 3, "", confusion_table(s), "confusion", f"confusion-{i + 1}")
+                 for i, s in enumerate(report.systems)]
+    return sections
