@@ -73,17 +73,19 @@ def fit_bias(log_probs: LogProbs, gold: Sequence[Sequence[str]], cfg: CalibrateC
     """Biases of ``types`` (others 0) maximising each type's F1: a pass over the grid, then a
     second pass ``refine`` either side of the first choice. Ties keep the bias nearest 0."""
     bias = {t: 0.0 for t in ENTITY_TYPES}
-    grid = sorted(cfg.grid(), key=abs)
-    for candidates in (lambda t: grid, lambda t: [bias[t], bias[t] - cfg.refine, bias[t] + cfg.refine]):
-        for etype in types:
-            best_f1, best = -1.0, 0.0
-            for value in candidates(etype):
-                bias[etype] = value
-                f1 = _type_f1(gold, decode_with_bias(log_probs, bias, cfg.batch), etype)
-                if f1 > best_f1 + 1e-9:
-                    best_f1, best = f1, value
-            bias[etype] = best
-    return {t: b for t, b in bias.items() if t in types}
+    for etype in types:
+        bias[etype] = _best(log_probs, gold, bias, etype, sorted(cfg.grid(), key=abs), cfg.batch)
+    for etype in types:
+        first = bias[etype]
+        bias[etype] = _best(log_probs, gold, bias, etype, [first, first - cfg.refine, first + cfg.refine], cfg.batch)
+    return {t: bias[t] for t in types}
+
+
+def _best(log_probs: LogProbs, gold: Sequence[Sequence[str]], bias: dict[str, float], etype: str,
+          values: list[float], batch: int) -> float:
+    """The first of ``values`` that gives ``etype`` its highest F1, the other types' biases as they are."""
+    scores = [_type_f1(gold, decode_with_bias(log_probs, {**bias, etype: v}, batch), etype) for v in values]
+    return values[scores.index(max(scores))]
 
 
 def cross_fitted_tags(log_probs: LogProbs, gold: Sequence[Sequence[str]], groups: Sequence[str],

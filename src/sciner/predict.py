@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sciner.batching import length_batches
@@ -27,20 +28,14 @@ def predict_spans(
     progress: Callable[[int], None] | None = None,
 ) -> list[list[Span]]:
     """Entity spans of each paragraph, in input order. ``progress`` receives token counts as they finish."""
-    import torch
-
     feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
     out: list[list[Span]] = [[] for _ in feats]
-    was_training = model.training
-    model.eval()
-    with torch.inference_mode():
-        for chunk in _chunks([f.n_subwords + 2 for f in feats], CHUNK_BATCHES * batch_subwords):
-            nonempty = [i for i in chunk if feats[i].tokens]
+    with _inference(model):
+        for chunk, nonempty in _chunks(feats, batch_subwords):
             for i, spans in zip(nonempty, _predict_chunk(model, [feats[i] for i in nonempty], batch_subwords)):
                 out[i] = spans
             if progress is not None:
                 progress(sum(len(feats[i].tokens) for i in chunk))
-    model.train(was_training)
     return out
 
 
@@ -83,31 +78,41 @@ def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subw
         raise ModelError(f"tag log-probabilities need the BIO head, not {model.cfg.head!r}")
     feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
     out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in feats]
-    was_training = model.training
-    model.eval()
-    with torch.inference_mode():
-        for chunk in _chunks([f.n_subwords + 2 for f in feats], CHUNK_BATCHES * batch_subwords):
-            nonempty = [i for i in chunk if feats[i].tokens]
+    with _inference(model):
+        for _, nonempty in _chunks(feats, batch_subwords):
             for batch, words, mask in _word_batches(model, [feats[i] for i in nonempty], batch_subwords):
                 log_probs = torch.log_softmax(model.head(words).float(), dim=-1)
                 for row, j in enumerate(batch):
                     n = len(feats[nonempty[j]].tokens)
                     out[nonempty[j]] = log_probs[row, :n].numpy().copy()
-    model.train(was_training)
     return out
 
 
-def _chunks(lengths: list[int], budget: int) -> list[list[int]]:
-    """Consecutive runs of indices whose lengths sum to at most ``budget`` (at least one each)."""
-    chunks: list[list[int]] = []
+@contextmanager
+def _inference(model: Any) -> Iterator[None]:
+    """``model`` in eval mode under ``torch.inference_mode``; its training mode is restored after."""
+    import torch
+
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.inference_mode():
+            yield
+    finally:
+        model.train(was_training)
+
+
+def _chunks(feats: list[Features], batch_subwords: int) -> Iterator[tuple[list[int], list[int]]]:
+    """(indices, indices of the non-empty paragraphs) of consecutive runs of ``feats`` holding at
+    most ``CHUNK_BATCHES`` batches' worth of subwords (at least one paragraph each)."""
+    budget = CHUNK_BATCHES * batch_subwords
     current: list[int] = []
     total = 0
-    for i, length in enumerate(lengths):
-        if current and total + length > budget:
-            chunks.append(current)
+    for i, f in enumerate(feats):
+        if current and total + f.n_subwords + 2 > budget:
+            yield current, [k for k in current if feats[k].tokens]
             current, total = [], 0
         current.append(i)
-        total += length
+        total += f.n_subwords + 2
     if current:
-        chunks.append(current)
-    return chunks
+        yield current, [k for k in current if feats[k].tokens]

@@ -23,6 +23,9 @@ def allowed_transitions(tags: tuple[str, ...] = BIO_TAGS) -> tuple[torch.Tensor,
 
 
 _START, _ALLOWED = allowed_transitions()
+# The same constraints as additive scores for Viterbi: 0 where allowed, -1e4 where not.
+_START_SCORE = np.where(_START.numpy(), 0.0, -1e4).astype(np.float32)
+_TRANSITION_SCORE = np.where(_ALLOWED.numpy(), 0.0, -1e4).astype(np.float32)  # (prev, cur)
 
 
 def viterbi(log_probs: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
@@ -34,12 +37,11 @@ def viterbi(log_probs: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
     scores = log_probs.detach().float().cpu().numpy()
     active = mask.cpu().numpy()
     B, N, T = scores.shape
-    trans = np.where(_ALLOWED.numpy(), 0.0, -1e4).astype(np.float32)  # (prev, cur)
-    score = scores[:, 0] + np.where(_START.numpy(), 0.0, -1e4).astype(np.float32)
+    score = scores[:, 0] + _START_SCORE
     back = np.zeros((B, N, T), dtype=np.int64)
     stay = np.broadcast_to(np.arange(T), (B, T))
     for t in range(1, N):
-        cand = score[:, :, None] + trans[None]  # (B, prev, cur)
+        cand = score[:, :, None] + _TRANSITION_SCORE[None]  # (B, prev, cur)
         arg = cand.argmax(axis=1)
         new = np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0] + scores[:, t]
         on = active[:, t][:, None]
