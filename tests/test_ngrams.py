@@ -175,3 +175,15 @@ def test_shipped_dictionary_loads():
     assert "natural language processing" in dictionary and "named entity recognition" in dictionary
     assert dictionary.min_count == 10 and "of - the - art" in dictionary  # 7-token "state - of - the - art" is too long
     assert segment("We study natural language processing".split(), dictionary)[-1] == (2, 5)
+
+
+def test_a_dictionary_stored_above_the_configured_threshold_loads_as_it_is(tmp_path):
+    import gzip
+
+    from sciner.ngrams import load_dictionary
+
+    path = tmp_path / "high.txt.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.write("# n-grams, n <= 5, count > 20\nlanguage model\t40\nmachine translation\t25\n")
+    loaded = load_dictionary(path, min_count=10)
+    assert loaded.min_count == 20 and "language model" in loaded and len(loaded) == 2

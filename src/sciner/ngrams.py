@@ -203,9 +203,13 @@ def save_dictionary(dictionary: NgramDictionary, path: str | Path, comment: str 
 
 
 def load_dictionary(path: str | Path | None = None, min_count: int | None = None) -> NgramDictionary:
-    """Read a dictionary file (default: the one shipped with sciner), optionally at a higher threshold."""
+    """Read a dictionary file (default: the one shipped with sciner), optionally at a higher threshold.
+
+    A file stored at or above ``min_count`` already holds only n-grams counted more often, so it
+    is used as it is (no copy of its entries).
+    """
     dictionary = _read(str(path or SHIPPED_DICTIONARY))
-    return dictionary if min_count is None else dictionary.restrict(min_count)
+    return dictionary if min_count is None or min_count <= dictionary.min_count else dictionary.restrict(min_count)
 
 
 def _read(path: str) -> NgramDictionary:
