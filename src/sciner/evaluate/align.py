@@ -48,13 +48,12 @@ def _first_difference(a: Sequence[str], b: Sequence[str]) -> int:
     return min(len(a), len(b))
 
 
-def align(gold: Sequence[Paragraph], pred: Sequence[Paragraph], gold_name: str, pred_name: str) -> list[AlignedParagraph]:
-    """Pair gold and predicted paragraphs in order; raise :class:`TokenMismatchError` on any difference."""
+def check_same_tokens(gold: Sequence[Paragraph], pred: Sequence[Paragraph], gold_name: str, pred_name: str) -> None:
+    """Raise :class:`TokenMismatchError` unless both sides have the same paragraphs with the same tokens."""
     if len(gold) != len(pred):
         raise TokenMismatchError(
             f"{pred_name}: has {len(pred)} paragraphs but gold {gold_name} has {len(gold)}"
         )
-    pairs = []
     for number, (g, p) in enumerate(zip(gold, pred), start=1):
         if g.tokens != p.tokens:
             i = _first_difference(g.tokens, p.tokens)
@@ -64,6 +63,13 @@ def align(gold: Sequence[Paragraph], pred: Sequence[Paragraph], gold_name: str, 
                 f"{pred_name}:{p.line}: paragraph {number}, token {i}: prediction has {pred_tok} "
                 f"but gold {gold_name}:{g.line} has {gold_tok}"
             )
+
+
+def align(gold: Sequence[Paragraph], pred: Sequence[Paragraph], gold_name: str, pred_name: str) -> list[AlignedParagraph]:
+    """Pair gold and predicted paragraphs in order; raise :class:`TokenMismatchError` on any difference."""
+    check_same_tokens(gold, pred, gold_name, pred_name)
+    pairs = []
+    for number, (g, p) in enumerate(zip(gold, pred), start=1):
         if g.tags is None or p.tags is None:
             raise ValueError(f"paragraph {number} has no tags; read files with read_tagged")
         pairs.append(AlignedParagraph(tokens=list(g.tokens), gold=list(g.tags), pred=list(p.tags)))

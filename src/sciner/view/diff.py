@@ -14,15 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sciner.document import Paragraph, Span
-from sciner.evaluate.align import align
+from sciner.evaluate.align import check_same_tokens
 from sciner.evaluate.metrics import span_key
 from sciner.formats.jsonl import paragraph_spans
-from sciner.formats.spans import spans_to_bio
 from sciner.view.html import (
     all_labels,
     escape,
     mark,
-    non_overlapping,
     page,
     paragraph_head,
     render_tokens,
@@ -58,14 +56,6 @@ class DiffCounts:
 
     def total(self, outcome: str) -> int:
         return sum(c[outcome] for c in self.by_type.values())
-
-
-def with_tags(p: Paragraph) -> Paragraph:
-    """``p`` itself when it has tags, else a copy tagged from its spans (none: all ``O``)."""
-    if p.tags is not None:
-        return p
-    tags = spans_to_bio(non_overlapping(p.spans), len(p.tokens))
-    return Paragraph(tokens=p.tokens, tags=tags, source=p.source, line=p.line, spans=list(p.spans))
 
 
 def overlap_groups(gold: Sequence[Span], pred: Sequence[Span]) -> list[tuple[list[Span], list[Span]]]:
@@ -189,13 +179,13 @@ def render_diff(
 ) -> str:
     """A page comparing predicted paragraphs with gold ones entity by entity.
 
-    Both sides must be tagged and have the same paragraphs with the same tokens (else
+    Entities come from each paragraph's spans, else its tags. Both sides must have the same
+    paragraphs with the same tokens (else
     :class:`~sciner.errors.TokenMismatchError`, naming ``gold_name`` and ``pred_name``). The
     legend counts correct, missed and spurious entities overall and per type, with the
     exact-match precision, recall and F1 they give.
     """
-    gold, pred = [with_tags(p) for p in gold], [with_tags(p) for p in pred]
-    align(gold, pred, gold_name, pred_name)
+    check_same_tokens(gold, pred, gold_name, pred_name)
     gold_spans = [paragraph_spans(p) for p in gold]
     pred_spans = [paragraph_spans(p) for p in pred]
     labels = all_labels(*gold_spans, *pred_spans)
