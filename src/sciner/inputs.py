@@ -7,9 +7,10 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import InputNotFoundError
+from sciner.formats.conll import CONLL_SUFFIXES
 from sciner.formats.detect import read_any
 
-READABLE_SUFFIXES = {".txt", ".conll", ".jsonl", ".json", ".pdf", ".bio", ".iob", ".tsv"}
+READABLE_SUFFIXES = {".txt", ".jsonl", ".json", ".pdf", *CONLL_SUFFIXES}
 
 
 def expand_inputs(items: list[str]) -> list[Path]:

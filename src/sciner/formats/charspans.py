@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, TokenMismatchError
-from sciner.formats.jsonl import paragraph_spans
 from sciner.formats.paragraphs import parse_paragraph_line
 from sciner.formats.spans import spans_to_bio
 
@@ -84,9 +83,3 @@ def char_entities_to_paragraph(
         raise InputFormatError(f"{where}: {exc}; entities must not overlap") from None
     ordered = sorted(spans.values(), key=lambda s: s.start)
     return Paragraph(tokens=tokens, tags=tags, spans=ordered, source=source, line=line)
-
-
-def paragraph_char_entities(p: Paragraph) -> list[tuple[int, int, Span]]:
-    """Each entity of ``p`` with its character start and end in ``p.text``."""
-    offsets = p.token_offsets()
-    return [(offsets[s.start][0], offsets[s.end - 1][1], s) for s in paragraph_spans(p)]

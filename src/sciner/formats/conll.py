@@ -14,6 +14,9 @@ from sciner.errors import InputFormatError
 from sciner.formats.textfile import read_lines
 from sciner.labels import is_valid_tag
 
+# File extensions read as CoNLL by every command.
+CONLL_SUFFIXES: tuple[str, ...] = (".conll", ".bio", ".iob", ".tsv")
+
 
 def _split_columns(line: str) -> list[str]:
     if "\t" in line:

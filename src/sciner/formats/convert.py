@@ -25,13 +25,12 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError
-from sciner.formats.conll import read_conll, write_conll
+from sciner.formats.conll import CONLL_SUFFIXES, read_conll, write_conll
 from sciner.formats.docbin import read_docbin, write_docbin
 from sciner.formats.doccano import read_doccano, write_doccano
 from sciner.formats.jsonl import paragraph_spans, read_jsonl, write_jsonl
 from sciner.formats.labelstudio import read_labelstudio, write_labelstudio
 from sciner.formats.paragraphs import read_paragraphs, write_paragraphs
-from sciner.formats.textfile import read_lines
 
 FORMATS: tuple[str, ...] = ("conll", "jsonl", "labelstudio", "doccano", "spacy", "text")
 
@@ -54,10 +53,7 @@ _WRITERS: dict[str, Callable[[Sequence[Paragraph], Path], None]] = {
 }
 
 _SUFFIXES = {
-    ".conll": "conll",
-    ".bio": "conll",
-    ".iob": "conll",
-    ".tsv": "conll",
+    **{suffix: "conll" for suffix in CONLL_SUFFIXES},
     ".jsonl": "jsonl",
     ".json": "labelstudio",
     ".spacy": "spacy",
@@ -80,17 +76,19 @@ def format_from_path(path: str | Path) -> str:
 
 
 def sniff_jsonl(path: str | Path) -> str:
-    """``doccano`` when the first object of a JSONL file looks like doccano's, else ``jsonl``."""
-    for line in read_lines(path):
-        if not line.strip():
-            continue
+    """``doccano`` when the first object of a JSONL file looks like doccano's, else ``jsonl``.
+
+    Reads only up to the first non-blank line; the reader then reports any bad byte or line.
+    """
+    with open(path, encoding="utf-8-sig", errors="replace", newline="\n") as handle:
+        line = next((line for line in handle if line.strip()), None)
+    if line is not None:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError:
             return "jsonl"  # let the JSONL reader report the error with its line
         if isinstance(obj, dict) and ("label" in obj or ("text" in obj and "tokens" not in obj)):
             return "doccano"
-        return "jsonl"
     return "jsonl"
 
 
@@ -106,7 +104,7 @@ def input_format(path: str | Path, fmt: str | None = None) -> str:
     if fmt:
         return check_format(fmt)
     fmt = format_from_path(path)
-    if fmt == "jsonl" and Path(path).exists():
+    if fmt == "jsonl" and Path(path).is_file():
         fmt = sniff_jsonl(path)
     return fmt
 

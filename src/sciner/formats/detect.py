@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sciner.document import Paragraph
-from sciner.formats.conll import read_conll
+from sciner.formats.conll import CONLL_SUFFIXES, read_conll
 from sciner.formats.jsonl import read_jsonl
 from sciner.formats.paragraphs import read_paragraphs
 from sciner.formats.textfile import read_lines
@@ -14,7 +14,7 @@ from sciner.formats.textfile import read_lines
 def guess_format(path: str | Path) -> str:
     """``conll``, ``jsonl`` or ``paragraphs`` from the extension, else from the first lines."""
     suffix = Path(path).suffix.lower()
-    if suffix in {".conll", ".bio", ".iob", ".tsv"}:
+    if suffix in CONLL_SUFFIXES:
         return "conll"
     if suffix in {".jsonl", ".json"}:
         return "jsonl"

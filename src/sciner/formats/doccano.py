@@ -15,7 +15,8 @@ from typing import Any
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError
-from sciner.formats.charspans import char_entities_to_paragraph, paragraph_char_entities, tokens_of
+from sciner.formats.charspans import char_entities_to_paragraph, tokens_of
+from sciner.formats.jsonl import paragraph_char_entities
 from sciner.formats.textfile import read_lines
 from sciner.labels import ENTITY_TYPES
 

@@ -26,18 +26,23 @@ def paragraph_spans(p: Paragraph) -> list[Span]:
     return bio_to_spans(p.tags) if p.tags is not None else []
 
 
+def paragraph_char_entities(p: Paragraph) -> list[tuple[int, int, Span]]:
+    """Each entity of ``p`` with its character start and end in ``p.text``."""
+    offsets = p.token_offsets()
+    return [(offsets[s.start][0], offsets[s.end - 1][1], s) for s in paragraph_spans(p)]
+
+
 def paragraph_to_json(p: Paragraph) -> dict[str, Any]:
     """The JSON object of one paragraph."""
-    offsets = p.token_offsets()
     entities = []
-    for s in paragraph_spans(p):
+    for char_start, char_end, s in paragraph_char_entities(p):
         obj: dict[str, Any] = {
             "type": s.label,
             "start": s.start,
             "end": s.end,
             "text": " ".join(p.tokens[s.start : s.end]),
-            "char_start": offsets[s.start][0],
-            "char_end": offsets[s.end - 1][1],
+            "char_start": char_start,
+            "char_end": char_end,
         }
         if s.score is not None:
             obj["score"] = round(float(s.score), 4)

@@ -17,8 +17,9 @@ from typing import Any
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError
-from sciner.formats.charspans import char_entities_to_paragraph, paragraph_char_entities, tokens_of
-from sciner.formats.textfile import read_lines
+from sciner.formats.charspans import char_entities_to_paragraph, tokens_of
+from sciner.formats.jsonl import paragraph_char_entities
+from sciner.formats.textfile import read_text
 from sciner.labels import ENTITY_TYPES
 
 # Names the results point at; they must match the <Labels name> and <Text name> of the config.
@@ -41,13 +42,14 @@ def label_config() -> str:
 
 def _results(p: Paragraph, task_index: int) -> list[dict[str, Any]]:
     results = []
+    text = p.text  # joined once: Paragraph.text is computed on each access
     for j, (start, end, span) in enumerate(paragraph_char_entities(p)):
         result: dict[str, Any] = {
             "id": f"t{task_index}e{j}",
             "from_name": FROM_NAME,
             "to_name": TO_NAME,
             "type": "labels",
-            "value": {"start": start, "end": end, "text": p.text[start:end], "labels": [span.label]},
+            "value": {"start": start, "end": end, "text": text[start:end], "labels": [span.label]},
         }
         if span.score is not None:
             result["score"] = round(float(span.score), 4)
@@ -138,7 +140,7 @@ def read_labelstudio(path: str | Path, *, use_predictions: bool = True) -> list[
     annotation is used.
     """
     try:
-        tasks = json.loads("\n".join(read_lines(path)))
+        tasks = json.loads(read_text(path))
     except json.JSONDecodeError as exc:
         raise InputFormatError(f"{path}:{exc.lineno}: invalid JSON ({exc.msg})") from None
     if isinstance(tasks, dict):

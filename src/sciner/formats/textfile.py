@@ -7,8 +7,8 @@ from pathlib import Path
 from sciner.errors import InputFormatError, InputNotFoundError
 
 
-def read_lines(path: str | Path) -> list[str]:
-    """Read ``path`` as UTF-8 and return its lines without line endings.
+def read_text(path: str | Path) -> str:
+    """Read ``path`` as UTF-8, without a leading byte-order mark.
 
     Invalid UTF-8 is refused (never replaced): the error names the line of the first bad byte.
     """
@@ -25,8 +25,12 @@ def read_lines(path: str | Path) -> list[str]:
         raise InputFormatError(
             f"{path}:{line}: invalid UTF-8 (byte 0x{data[exc.start]:02x}); re-encode the file as UTF-8"
         ) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_lines(path: str | Path) -> list[str]:
+    """Read ``path`` as UTF-8 (see :func:`read_text`) and return its lines without line endings."""
+    text = read_text(path)
     # Only \n (and \r\n) end a line: str.splitlines() would also split tokens holding U+2028, \x0c, ...
     lines = text.split("\n")
     if lines and lines[-1] == "":
