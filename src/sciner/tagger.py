@@ -20,6 +20,8 @@ from sciner.labels import BIO_TAGS
 
 DEFAULT_MODEL = Path(__file__).parent / "models" / "default"
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
+WEIGHTS = "weights.safetensors"
+META = "model.json"
 
 
 def native_bf16() -> bool:
@@ -28,8 +30,6 @@ def native_bf16() -> bool:
 
     check = getattr(torch.cpu, "_is_avx512_bf16_supported", None)
     return bool(check and check())
-WEIGHTS = "weights.safetensors"
-META = "model.json"
 
 
 def build_model(cfg: ModelConfig, *, inference: bool = False) -> Any:
