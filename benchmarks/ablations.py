@@ -41,7 +41,7 @@ VARIANTS: dict[str, tuple[str, list[str]]] = {
 
 def run_variant(name: str, seed: int, args: argparse.Namespace, corpus) -> Path:  # type: ignore[no-untyped-def]
     from sciner.config import load_config
-    from sciner.train import train
+    from sciner.training.ner import train
 
     out = args.runs / f"{name}-s{seed}"
     if (out / "dev.pred.conll").exists():
@@ -63,7 +63,7 @@ def run_variant(name: str, seed: int, args: argparse.Namespace, corpus) -> Path:
 
 def write_dev_predictions(model_dir: Path, corpus) -> None:  # type: ignore[no-untyped-def]
     from sciner.formats.conll import write_conll
-    from sciner.tagger import Tagger
+    from sciner.inference.tagger import Tagger
 
     import torch
 

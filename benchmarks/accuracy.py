@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--config", type=Path, default=ROOT / "configs" / "default.toml")
     parser.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16", "int8"],
-                        help="Inference precision (see sciner.tagger.Tagger.load).")
+                        help="Inference precision (see sciner.inference.tagger.Tagger.load).")
     parser.add_argument("--save-pred", type=Path, default=None, help="Write dev predictions (CoNLL) here.")
     parser.add_argument("--save-gold", type=Path, default=None, help="Write dev gold (CoNLL) here.")
     parser.add_argument("--json", action="store_true")
@@ -38,7 +38,7 @@ def main() -> None:
     from sciner.data.assemble import assemble
     from sciner.evaluate.metrics import classification_report
     from sciner.formats.conll import write_conll
-    from sciner.tagger import Tagger
+    from sciner.inference.tagger import Tagger
 
     cfg = load_config(args.config, [])
     cfg.data.data_dir = str(args.data)
@@ -50,7 +50,7 @@ def main() -> None:
     gold = [p.tags or [] for p in corpus.dev]
     reports = {"as shipped": classification_report(gold, [p.tags or [] for p in tagged]).to_dict()}
     if tagger.meta.get("type_bias"):
-        from sciner.calibrate import DEFAULT, cross_fitted_tags, decode_with_bias
+        from sciner.inference.calibrate import DEFAULT, cross_fitted_tags, decode_with_bias
     
         log_probs = tagger.log_probs([p.tokens for p in corpus.dev])
         cross, _ = cross_fitted_tags(log_probs, gold, corpus.dev_group_of, DEFAULT)

@@ -25,7 +25,7 @@ def main() -> None:
     from sciner.formats.paragraphs import read_paragraphs
     from sciner.model.encoder import ENCODERS
     from sciner.model.network import NERModel, featurize_many
-    from sciner.predict import predict_spans
+    from sciner.inference.batch import predict_spans
 
     torch.set_num_threads(args.threads)
     paras = [p.tokens for p in read_paragraphs(args.input)[: args.paragraphs]]

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from sciner.calibrate import CalibrateConfig, cross_fitted_tags, decode_with_bias, fit_bias
+from sciner.inference.calibrate import CalibrateConfig, cross_fitted_tags, decode_with_bias, fit_bias
 from sciner.evaluate.metrics import count_entities
 from sciner.labels import BIO_TAGS
 
@@ -83,7 +83,7 @@ def test_cross_fitting_decodes_each_group_with_biases_fit_on_the_others_only():
 
 def test_model_json_type_bias_is_applied(tmp_path, tiny_model):
     from sciner.errors import ModelError
-    from sciner.tagger import Tagger
+    from sciner.inference.tagger import Tagger
 
     model = tmp_path / "biased"
     shutil.copytree(tiny_model, model)
@@ -102,7 +102,7 @@ def test_model_json_type_bias_is_applied(tmp_path, tiny_model):
 def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
     from test_train_and_tag import tiny_config
 
-    from sciner.train import train
+    from sciner.training.ner import train
 
     cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1)
     cfg.data.dev_groups = ["group_b", "group_c"]  # two dev groups, so that biases can be cross-fitted
@@ -126,7 +126,7 @@ def test_calibrate_cli_writes_type_bias_and_reports_cross_fitted_scores(tmp_path
 
 def test_decoding_log_probs_with_the_model_bias_gives_what_tag_gives():
     import sciner
-    from sciner.calibrate import DEFAULT
+    from sciner.inference.calibrate import DEFAULT
 
     tagger = sciner.load()  # shipped model, default precision, calibrated
     assert tagger.meta.get("type_bias"), "the shipped model is calibrated"

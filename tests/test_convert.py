@@ -17,7 +17,8 @@ from sciner.errors import InputFormatError
 from sciner.formats.conll import read_conll, write_conll
 from sciner.formats.convert import FORMATS, convert, format_from_path, read_file, write_file
 from sciner.formats.labelstudio import label_config, read_labelstudio
-from sciner.formats.spans import bio_to_spans, repair_bio
+from sciner.document import bio_to_spans
+from sciner.formats.spans import repair_bio
 from sciner.labels import BIO_TAGS
 
 EXTENSIONS = {"conll": ".conll", "jsonl": ".jsonl", "labelstudio": ".json", "doccano": ".doccano.jsonl", "spacy": ".spacy"}
@@ -99,7 +100,7 @@ def test_real_annotated_file_survives_every_format(shared_data: Path, tmp_path: 
 
 
 def test_scores_travel_through_labelstudio_predictions(tmp_path: Path) -> None:
-    p = Paragraph(["We", "use", "BERT", "."], ["O", "O", "B-MethodName", "O"], spans=[Span("MethodName", 2, 3, 0.875)])
+    p = Paragraph(["We", "use", "BERT", "."], spans=[Span("MethodName", 2, 3, 0.875)])
     write_file([p], tmp_path / "tasks.json")
     task = json.loads((tmp_path / "tasks.json").read_text())[0]
     result = task["predictions"][0]["result"][0]

@@ -51,7 +51,7 @@ def test_word_piece_tokenizer_equals_transformers(encoder_dir):
 
 
 def test_packed_windows_predict_what_whole_paragraph_batches_predict(tiny_model_for_packing):
-    from sciner.predict import predict_spans
+    from sciner.inference.batch import predict_spans
 
     model = tiny_model_for_packing
     g = torch.Generator().manual_seed(1)
@@ -72,7 +72,7 @@ def test_packed_windows_predict_what_whole_paragraph_batches_predict(tiny_model_
 @pytest.fixture(scope="module")
 def tiny_model_for_packing(tiny_encoder_dir):
     from sciner.config import ModelConfig
-    from sciner.tagger import build_model
+    from sciner.model.store import build_model
 
     cfg = ModelConfig(encoder=str(tiny_encoder_dir), head="bio", shape_dim=4, window=32, window_overlap=8,
                       max_subwords_per_word=16, max_span_width=8, span_hidden=16, dropout=0.0,

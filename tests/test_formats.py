@@ -13,7 +13,8 @@ from sciner.errors import InputFormatError, InputNotFoundError, InvalidBIOError
 from sciner.formats.conll import format_conll, read_conll, write_conll
 from sciner.formats.jsonl import read_jsonl, write_jsonl
 from sciner.formats.paragraphs import read_paragraphs, write_paragraphs
-from sciner.formats.spans import bio_to_spans, find_stray_tags, repair_bio, spans_to_bio, validate_bio
+from sciner.document import bio_to_spans, spans_to_bio
+from sciner.formats.spans import find_stray_tags, repair_bio, validate_bio
 from sciner.labels import BIO_TAGS, ENTITY_TYPES
 
 # A token is any non-empty string without whitespace (str.isspace covers every character
@@ -29,9 +30,10 @@ tags_st = st.sampled_from(BIO_TAGS)
 
 @st.composite
 def tagged_paragraph_st(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """Tokens with valid BIO tags (a paragraph's entities are spans: a stray I-X reads back as B-X)."""
     tokens = draw(paragraph_tokens_st)
     tags = draw(st.lists(tags_st, min_size=len(tokens), max_size=len(tokens)))
-    return tokens, tags
+    return tokens, repair_bio(tags).tags
 
 
 @st.composite
@@ -92,7 +94,6 @@ def test_jsonl_round_trips_tokens_and_valid_tags(tmp_path, paragraphs):
 
 def test_jsonl_keeps_scores(tmp_path):
     p = Paragraph(tokens=["BERT", "on", "SQuAD"], spans=[Span("MethodName", 0, 1, 0.91234), Span("DatasetName", 2, 3)])
-    p.tags = spans_to_bio(p.spans, 3)
     path = tmp_path / "s.jsonl"
     write_jsonl([p], path)
     entities = json.loads(path.read_text(encoding="utf-8"))["entities"]

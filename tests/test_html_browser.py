@@ -12,7 +12,7 @@ import pytest
 
 from sciner.document import Paragraph
 from sciner.formats.conll import read_conll, write_conll
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 from sciner.view import render_diff, render_entities
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -116,7 +116,8 @@ def test_diff_view_marks_correct_missed_and_spurious(tmp_path: Path) -> None:
 
 
 def test_report_on_two_systems_renders(shared_data: Path, tmp_path: Path) -> None:
-    from sciner.view.report import build_report, write_report
+    from sciner.view.report import build_report
+    from sciner.view.report_output import write_report
 
     src = shared_data / "annotated" / "BalasubramanyamEvani__Scientific-Named-Entity-Recognition" / "data__conll__BERT.conll"
     gold = read_conll(src)[:12]

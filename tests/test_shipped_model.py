@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import sciner
-from sciner.tagger import DEFAULT_MODEL
+from sciner.model.store import DEFAULT_MODEL
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from sciner.config import Config
 from sciner.formats.spans import find_stray_tags
 from sciner.labels import VALID_TAGS
-from sciner.tagger import Tagger
-from sciner.train import train
+from sciner.inference.tagger import Tagger
+from sciner.training.ner import train
 
 
 def tiny_config(encoder: Path, data: Path, head: str, **train_changes) -> Config:
@@ -70,7 +70,7 @@ def test_same_seed_same_model_and_resume(tmp_path, tiny_encoder_dir, tiny_data):
     # Interrupted after one epoch, then resumed: the same end as the straight run.
     one = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=2, max_batches_per_epoch=4, patience=5)
     c_dir = tmp_path / "c"
-    import sciner.train as training
+    import sciner.training.ner as training
 
     orig = training.length_batches
     calls = {"n": 0}

@@ -14,7 +14,8 @@ from sciner.formats.conll import write_conll
 from sciner.view import render_diff, render_entities
 from sciner.view.confusion import MISSED, SPURIOUS, paragraph_confusion
 from sciner.view.diff import overlap_groups
-from sciner.view.report import build_report, system_names, write_report
+from sciner.view.report import build_report, system_names
+from sciner.view.report_output import write_report
 
 TOKENS = ["BERT", "beats", "ELMo", "on", "SQuAD", "by", "2", "F1", "."]
 GOLD = Paragraph(TOKENS, ["B-MethodName", "O", "B-MethodName", "O", "B-DatasetName", "O", "B-MetricValue", "B-MetricName", "O"])

@@ -37,11 +37,11 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sciner.tagger import Tagger
+    from sciner.inference.tagger import Tagger
 
 # public name -> module that defines it
 _API: dict[str, str] = {
-    "Tagger": "sciner.tagger",
+    "Tagger": "sciner.inference.tagger",
     "Paragraph": "sciner.document",
     "Span": "sciner.document",
     "read_pdf_paragraphs": "sciner.pdf",
@@ -51,15 +51,15 @@ _API: dict[str, str] = {
     "classification_report": "sciner.evaluate.metrics",
     "paired_bootstrap": "sciner.evaluate.bootstrap",
     "load_config": "sciner.config",
-    "train": "sciner.train",
-    "fit_bias": "sciner.calibrate",
-    "cross_fitted_tags": "sciner.calibrate",
-    "decode_with_bias": "sciner.calibrate",
+    "train": "sciner.training.ner",
+    "fit_bias": "sciner.inference.calibrate",
+    "cross_fitted_tags": "sciner.inference.calibrate",
+    "decode_with_bias": "sciner.inference.calibrate",
     "load_pretrain_config": "sciner.pretrain.config",
     "pretrain": "sciner.pretrain.loop",
-    "count_ngrams_in_texts": "sciner.ngrams",
-    "load_dictionary": "sciner.ngrams",
-    "segment": "sciner.ngrams",
+    "count_ngrams_in_texts": "sciner.model.ngrams",
+    "load_dictionary": "sciner.model.ngrams",
+    "segment": "sciner.model.ngrams",
     "assemble": "sciner.data.assemble",
     "render_entities": "sciner.view.html",
     "render_diff": "sciner.view.diff",
@@ -67,14 +67,14 @@ _API: dict[str, str] = {
     "read_file": "sciner.formats.convert",
     "write_file": "sciner.formats.convert",
     "build_report": "sciner.view.report",
-    "write_report": "sciner.view.report",
+    "write_report": "sciner.view.report_output",
     "read_conll": "sciner.formats.conll",
     "write_conll": "sciner.formats.conll",
     "read_paragraphs": "sciner.formats.paragraphs",
     "read_jsonl": "sciner.formats.jsonl",
     "write_jsonl": "sciner.formats.jsonl",
-    "bio_to_spans": "sciner.formats.spans",
-    "spans_to_bio": "sciner.formats.spans",
+    "bio_to_spans": "sciner.document",
+    "spans_to_bio": "sciner.document",
     "repair_bio": "sciner.formats.spans",
 }
 
@@ -85,7 +85,7 @@ def load(path: str | None = None, *, precision: str = "auto") -> "Tagger":
     ``precision`` is ``auto`` (bfloat16 where the CPU has it natively, else fp32), ``fp32``,
     ``bf16`` or ``int8``; see :meth:`Tagger.load`.
     """
-    from sciner.tagger import Tagger
+    from sciner.inference.tagger import Tagger
 
     return Tagger.load(path, precision=precision)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,6 +119,17 @@ class Config:
             for key, value in values.items():
                 _set(cfg, f"{section}.{key}", value)
         return cfg
+
+
+# Where the shared data lies when neither an option nor the config names it.
+DEFAULT_DATA_DIR = "../shared/data"
+
+
+def data_root(explicit: str | Path | None = None) -> Path:
+    """The shared data folder: ``explicit`` if given, else ``$SCINER_DATA``, else ``../shared/data``."""
+    if explicit:
+        return Path(explicit)
+    return Path(os.environ.get("SCINER_DATA") or DEFAULT_DATA_DIR)
 
 
 def set_field(obj: Any, key: str, value: Any, name: str) -> None:

@@ -1,8 +1,12 @@
-"""The two objects every stage passes around: a tokenized paragraph and an entity span."""
+"""The two objects every stage passes around, a tokenized paragraph and an entity span, and the
+conversion between entity spans and BIO tags."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sciner.labels import OUTSIDE
 
 
 @dataclass(frozen=True)
@@ -18,18 +22,49 @@ class Span:
         return self.end - self.start
 
 
-@dataclass
+@dataclass(init=False)
 class Paragraph:
-    """A paragraph as the task sees it: tokens, and optionally one BIO tag per token.
+    """A paragraph as the task sees it: tokens and, when it is annotated, its entity spans.
 
-    ``source`` and ``line`` say where it came from, for error messages.
+    The spans are the one truth about its entities: ``None`` means not annotated (input
+    text), ``[]`` annotated with no entity. BIO ``tags`` are derived from them. A paragraph
+    can be built from tags (``Paragraph(tokens, tags)``, a stray ``I-X`` starting an entity
+    as evaluation reads it) or from spans, not from both. ``source`` and ``line`` say where it
+    came from, for error messages.
     """
 
     tokens: list[str]
-    tags: list[str] | None = None
-    source: str = "<memory>"
-    line: int = 0
-    spans: list[Span] = field(default_factory=list)
+    spans: list[Span] | None
+    source: str
+    line: int
+
+    def __init__(
+        self,
+        tokens: Sequence[str],
+        tags: Sequence[str] | None = None,
+        source: str = "<memory>",
+        line: int = 0,
+        spans: Sequence[Span] | None = None,
+    ) -> None:
+        self.tokens = list(tokens)
+        self.source = source
+        self.line = line
+        if tags is not None and spans is not None:
+            raise ValueError("give a paragraph tags or spans, not both")
+        if tags is not None:
+            if len(tags) != len(self.tokens):
+                raise ValueError(f"{len(self.tokens)} tokens but {len(tags)} tags")
+            self.spans = bio_to_spans(tags)
+        elif spans is not None:
+            self.spans = sorted(spans, key=lambda s: s.start)
+            spans_to_bio(self.spans, len(self.tokens))  # raises on overlapping or out-of-range spans
+        else:
+            self.spans = None
+
+    @property
+    def tags(self) -> list[str] | None:
+        """One BIO tag per token, derived from :attr:`spans` (``None`` when not annotated)."""
+        return None if self.spans is None else spans_to_bio(self.spans, len(self.tokens))
 
     @property
     def text(self) -> str:
@@ -44,3 +79,39 @@ class Paragraph:
             offsets.append((pos, pos + len(token)))
             pos += len(token) + 1
         return offsets
+
+
+def bio_to_spans(tags: Sequence[str]) -> list[Span]:
+    """Entity spans of a BIO sequence; a stray ``I-X`` starts a new entity."""
+    spans: list[Span] = []
+    start: int | None = None
+    label = ""
+    for i, tag in enumerate(tags):
+        continues = tag.startswith("I-") and start is not None and tag[2:] == label
+        if continues:
+            continue
+        if start is not None:
+            spans.append(Span(label, start, i))
+            start = None
+        if tag != OUTSIDE:
+            start, label = i, tag[2:]
+    if start is not None:
+        spans.append(Span(label, start, len(tags)))
+    return spans
+
+
+def spans_to_bio(spans: Sequence[Span], length: int) -> list[str]:
+    """BIO tags of length ``length`` for non-overlapping ``spans``.
+
+    Raises ValueError when spans overlap or fall outside the paragraph.
+    """
+    tags = [OUTSIDE] * length
+    for span in sorted(spans, key=lambda s: s.start):
+        if not 0 <= span.start < span.end <= length:
+            raise ValueError(f"span {span} outside a paragraph of {length} tokens")
+        if any(t != OUTSIDE for t in tags[span.start : span.end]):
+            raise ValueError(f"span {span} overlaps another span")
+        tags[span.start] = f"B-{span.label}"
+        for j in range(span.start + 1, span.end):
+            tags[j] = f"I-{span.label}"
+    return tags

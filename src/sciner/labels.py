@@ -24,3 +24,20 @@ VALID_TAGS: frozenset[str] = frozenset(BIO_TAGS)
 def is_valid_tag(tag: str) -> bool:
     """True when ``tag`` is ``O`` or ``B-``/``I-`` followed by one of the seven types."""
     return tag in VALID_TAGS
+
+# displaCy's palette, one colour per type; kept fixed so a colour always means one type.
+TYPE_COLOURS: dict[str, str] = {
+    "MethodName": "#7aecec",
+    "HyperparameterName": "#feca74",
+    "HyperparameterValue": "#ffeb80",
+    "MetricName": "#aa9cfc",
+    "MetricValue": "#c887fb",
+    "TaskName": "#bfeeb7",
+    "DatasetName": "#ff9561",
+}
+FALLBACK_COLOUR = "#dddddd"
+
+
+def type_colour(label: str) -> str:
+    """The fixed background colour of an entity type (grey for a type outside the task)."""
+    return TYPE_COLOURS.get(label, FALLBACK_COLOUR)

@@ -37,11 +37,12 @@ def calibrate(
 
     import torch
 
-    from sciner.calibrate import DEFAULT, calibrate as run_calibration
+    from sciner.inference.calibrate import DEFAULT, calibrate as run_calibration
     from sciner.config import DataConfig
     from sciner.data.assemble import assemble
     from sciner.evaluate.metrics import classification_report
-    from sciner.tagger import META, Tagger
+    from sciner.inference.tagger import Tagger
+    from sciner.model.store import META
 
     torch.set_num_threads(threads)
     tagger = Tagger.load(model, precision=precision)

@@ -32,8 +32,8 @@ def predict(
     Example: sciner predict paper.pdf ../shared/data/test-inputs/2022-official-test.txt -o tags.conll
     """
     from sciner.errors import ConfigError, ScinerError
-    from sciner.inputs import expand_inputs, read_input
-    from sciner.predict_files import tag_files
+    from sciner.inference.files import expand_inputs, read_input
+    from sciner.inference.files import tag_files
 
     if fmt not in FORMATS:
         raise ConfigError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -57,7 +57,7 @@ def predict(
                         on_error=lambda path, err: (failures.append(f"{path}: {err.message}"),
                                                     exit_codes.append(err.exit_code),
                                                     print(str(err), file=sys.stderr)))
-    from sciner.predict_files import render
+    from sciner.inference.files import render
 
     if per_file:
         for path, paragraphs in results:

@@ -36,7 +36,8 @@ def report(
 
     Example: sciner report gold.conll crf.conll bert.conll -o report.html
     """
-    from sciner.view.report import build_report, write_report
+    from sciner.view.report import build_report
+    from sciner.view.report_output import write_report
 
     data = build_report(gold, systems, names=name or None, samples=samples, seed=seed, examples=examples)
     for path in write_report(data, output):

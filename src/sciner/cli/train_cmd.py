@@ -26,7 +26,7 @@ def train(
     Example: sciner train --config configs/default.toml --set train.epochs=3 -o runs/bio
     """
     from sciner.config import load_config
-    from sciner.train import train as run_training
+    from sciner.training.ner import train as run_training
 
     cfg = load_config(config, overrides)
     if data is not None:

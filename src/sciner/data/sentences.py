@@ -24,31 +24,33 @@ def _ends_sentence(tokens: list[str], tags: list[str], i: int) -> bool:
 
 def split_sentences(p: Paragraph, min_tokens: int = 3) -> list[Paragraph]:
     """Split a tagged paragraph into sentences; never inside an entity."""
-    assert p.tags is not None
+    tags = p.tags
+    assert tags is not None
     out: list[Paragraph] = []
     start = 0
     for i in range(len(p.tokens)):
-        if i + 1 - start >= min_tokens and _ends_sentence(p.tokens, p.tags, i):
-            out.append(Paragraph(p.tokens[start : i + 1], p.tags[start : i + 1], p.source, p.line + start))
+        if i + 1 - start >= min_tokens and _ends_sentence(p.tokens, tags, i):
+            out.append(Paragraph(p.tokens[start : i + 1], tags[start : i + 1], p.source, p.line + start))
             start = i + 1
     if start < len(p.tokens):
-        out.append(Paragraph(p.tokens[start:], p.tags[start:], p.source, p.line + start))
+        out.append(Paragraph(p.tokens[start:], tags[start:], p.source, p.line + start))
     return out
 
 
 def hard_split(p: Paragraph, max_tokens: int) -> list[Paragraph]:
     """Cut a sentence longer than ``max_tokens`` into pieces, preferring cuts outside entities."""
-    assert p.tags is not None
+    tags = p.tags
+    assert tags is not None
     pieces = []
     start = 0
     n = len(p.tokens)
     while n - start > max_tokens:
         cut = start + max_tokens
-        while cut > start + 1 and p.tags[cut].startswith("I-"):
+        while cut > start + 1 and tags[cut].startswith("I-"):
             cut -= 1
-        pieces.append(Paragraph(p.tokens[start:cut], p.tags[start:cut], p.source, p.line + start))
+        pieces.append(Paragraph(p.tokens[start:cut], tags[start:cut], p.source, p.line + start))
         start = cut
-    pieces.append(Paragraph(p.tokens[start:], p.tags[start:], p.source, p.line + start))
+    pieces.append(Paragraph(p.tokens[start:], tags[start:], p.source, p.line + start))
     return pieces
 
 

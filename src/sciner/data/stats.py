@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from sciner.data.assemble import Corpus
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 from sciner.labels import ENTITY_TYPES
 
 

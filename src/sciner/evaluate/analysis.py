@@ -14,7 +14,7 @@ from typing import Any
 from sciner.document import Paragraph, Span
 from sciner.evaluate.align import AlignedParagraph
 from sciner.evaluate.metrics import Counts, Scores, span_key
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 
 LENGTH_BUCKETS: tuple[str, ...] = ("1", "2", "3", "4+")
 CASING_BUCKETS: tuple[str, ...] = ("lower", "capitalised", "all_caps", "contains_digit")

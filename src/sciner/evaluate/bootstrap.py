@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from sciner.evaluate.metrics import match_spans, order_types
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 
 #: Bootstrap samples drawn per matrix product; bounds memory at about chunk x paragraphs x 8 bytes.
 _CHUNK = 200

@@ -1,7 +1,7 @@
 """Exact-span precision, recall and F1 per entity type, micro and macro, with support.
 
 A predicted entity counts only when its type, first and last token all equal a gold
-entity's. Tags are read with :func:`sciner.formats.spans.bio_to_spans`, so a stray ``I-X``
+entity's. Tags are read with :func:`sciner.document.bio_to_spans`, so a stray ``I-X``
 starts a new entity; on valid BIO the numbers equal seqeval's strict IOB2 mode.
 
 The API follows seqeval/scikit-learn: lists of tag sequences in, numbers out::
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sciner.document import Span
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 from sciner.labels import ENTITY_TYPES
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from sciner.evaluate.align import AlignedParagraph
 from sciner.evaluate.bootstrap import BootstrapResult, Difference
 from sciner.evaluate.metrics import Scores
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 
 if TYPE_CHECKING:  # pragma: no cover
     from sciner.evaluate import Evaluation

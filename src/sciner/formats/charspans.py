@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, TokenMismatchError
 from sciner.formats.paragraphs import parse_paragraph_line
-from sciner.formats.spans import spans_to_bio
 
 
 def token_offsets_in_text(tokens: Sequence[str], text: str, where: str) -> list[tuple[int, int]]:
@@ -78,8 +77,6 @@ def char_entities_to_paragraph(
             # The same region given twice (e.g. two labels clicked) is one entity.
             spans.setdefault((label, *token_range), Span(label, token_range[0], token_range[1], score))
     try:
-        tags = spans_to_bio(list(spans.values()), len(tokens))
+        return Paragraph(tokens, spans=list(spans.values()), source=source, line=line)
     except ValueError as exc:
         raise InputFormatError(f"{where}: {exc}; entities must not overlap") from None
-    ordered = sorted(spans.values(), key=lambda s: s.start)
-    return Paragraph(tokens=tokens, tags=tags, spans=ordered, source=source, line=line)

@@ -28,7 +28,7 @@ from sciner.errors import InputFormatError
 from sciner.formats.conll import CONLL_SUFFIXES, read_conll, write_conll
 from sciner.formats.docbin import read_docbin, write_docbin
 from sciner.formats.doccano import read_doccano, write_doccano
-from sciner.formats.jsonl import paragraph_spans, read_jsonl, write_jsonl
+from sciner.formats.jsonl import read_jsonl, write_jsonl
 from sciner.formats.labelstudio import read_labelstudio, write_labelstudio
 from sciner.formats.paragraphs import read_paragraphs, write_paragraphs
 
@@ -136,5 +136,5 @@ def convert(src: str | Path, dst: str | Path, *, from_format: str | None = None,
     in_fmt = input_format(src, from_format)
     paragraphs = read_file(src, in_fmt)
     out_fmt = write_file(paragraphs, dst, to_format)
-    entities = sum(len(paragraph_spans(p)) for p in paragraphs)
+    entities = sum(len(p.spans or []) for p in paragraphs)
     return Conversion(in_fmt, out_fmt, len(paragraphs), entities)

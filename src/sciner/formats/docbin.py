@@ -12,8 +12,6 @@ from pathlib import Path
 
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, InputNotFoundError
-from sciner.formats.jsonl import paragraph_spans
-from sciner.formats.spans import spans_to_bio
 from sciner.labels import ENTITY_TYPES
 
 
@@ -28,7 +26,7 @@ def paragraphs_to_docbin(paragraphs: Iterable[Paragraph]):  # -> spacy.tokens.Do
     for p in paragraphs:
         spaces = [True] * (len(p.tokens) - 1) + [False] if p.tokens else []
         doc = Doc(vocab, words=list(p.tokens), spaces=spaces)
-        doc.ents = [SpacySpan(doc, s.start, s.end, label=s.label) for s in paragraph_spans(p)]
+        doc.ents = [SpacySpan(doc, s.start, s.end, label=s.label) for s in p.spans or []]
         doc.user_data["sciner_source"] = p.source
         doc.user_data["sciner_line"] = p.line
         docbin.add(doc)
@@ -58,7 +56,6 @@ def doc_to_paragraph(doc, where: str) -> Paragraph:
     tokens = [doc[i].text for i in keep]
     return Paragraph(
         tokens=tokens,
-        tags=spans_to_bio(spans, len(tokens)),
         spans=spans,
         source=str(doc.user_data.get("sciner_source", where.rpartition(":")[0])),
         line=int(doc.user_data.get("sciner_line", 0)),

@@ -14,22 +14,14 @@ from typing import Any
 
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError
-from sciner.formats.spans import bio_to_spans, spans_to_bio
 from sciner.formats.textfile import read_lines
 from sciner.labels import ENTITY_TYPES
-
-
-def paragraph_spans(p: Paragraph) -> list[Span]:
-    """The spans of a paragraph: its explicit spans, else those read from its tags."""
-    if p.spans:
-        return list(p.spans)
-    return bio_to_spans(p.tags) if p.tags is not None else []
 
 
 def paragraph_char_entities(p: Paragraph) -> list[tuple[int, int, Span]]:
     """Each entity of ``p`` with its character start and end in ``p.text``."""
     offsets = p.token_offsets()
-    return [(offsets[s.start][0], offsets[s.end - 1][1], s) for s in paragraph_spans(p)]
+    return [(offsets[s.start][0], offsets[s.end - 1][1], s) for s in p.spans or []]
 
 
 def paragraph_to_json(p: Paragraph) -> dict[str, Any]:
@@ -66,12 +58,11 @@ def json_to_paragraph(obj: Any, where: str) -> Paragraph:
         if label not in ENTITY_TYPES:
             raise InputFormatError(f"{where}: unknown entity type {label!r}")
         spans.append(Span(label, start, end, e.get("score")))
+    path, _, line = where.rpartition(":")
     try:
-        tags = spans_to_bio(spans, len(tokens))
+        return Paragraph(tokens, spans=spans, source=path, line=int(line) if line.isdigit() else 0)
     except ValueError as exc:
         raise InputFormatError(f"{where}: {exc}") from None
-    path, _, line = where.rpartition(":")
-    return Paragraph(tokens=tokens, tags=tags, spans=spans, source=path, line=int(line) if line.isdigit() else 0)
 
 
 def read_jsonl(path: str | Path) -> list[Paragraph]:

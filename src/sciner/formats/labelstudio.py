@@ -20,7 +20,7 @@ from sciner.errors import InputFormatError
 from sciner.formats.charspans import char_entities_to_paragraph, tokens_of
 from sciner.formats.jsonl import paragraph_char_entities
 from sciner.formats.textfile import read_text
-from sciner.labels import ENTITY_TYPES
+from sciner.labels import ENTITY_TYPES, type_colour
 
 # Names the results point at; they must match the <Labels name> and <Text name> of the config.
 FROM_NAME = "label"
@@ -29,8 +29,6 @@ TO_NAME = "text"
 
 def label_config() -> str:
     """The Label Studio labeling config (XML) that the written tasks expect."""
-    from sciner.view.html import type_colour
-
     labels = "\n".join(f'    <Label value="{t}" background="{type_colour(t)}"/>' for t in ENTITY_TYPES)
     return (
         "<View>\n"
@@ -64,7 +62,7 @@ def paragraph_to_task(p: Paragraph, index: int = 0, *, model_version: str = "sci
         data["source"] = p.source
         data["line"] = p.line
     task: dict[str, Any] = {"data": data}
-    if p.tags is not None or p.spans:
+    if p.spans is not None:
         results = _results(p, index)
         scores = [r["score"] for r in results if "score" in r]
         prediction: dict[str, Any] = {"model_version": model_version, "result": results}

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sciner.document import Span
 from sciner.errors import InvalidBIOError
 from sciner.labels import OUTSIDE, is_valid_tag
 
@@ -59,39 +58,3 @@ def repair_bio(tags: Sequence[str]) -> Repair:
     for i in stray:
         fixed[i] = "B-" + fixed[i][2:]
     return Repair(tags=fixed, repaired=len(stray))
-
-
-def bio_to_spans(tags: Sequence[str]) -> list[Span]:
-    """Entity spans of a BIO sequence; a stray ``I-X`` starts a new entity."""
-    spans: list[Span] = []
-    start: int | None = None
-    label = ""
-    for i, tag in enumerate(tags):
-        continues = tag.startswith("I-") and start is not None and tag[2:] == label
-        if continues:
-            continue
-        if start is not None:
-            spans.append(Span(label, start, i))
-            start = None
-        if tag != OUTSIDE:
-            start, label = i, tag[2:]
-    if start is not None:
-        spans.append(Span(label, start, len(tags)))
-    return spans
-
-
-def spans_to_bio(spans: Sequence[Span], length: int) -> list[str]:
-    """BIO tags of length ``length`` for non-overlapping ``spans``.
-
-    Raises ValueError when spans overlap or fall outside the paragraph.
-    """
-    tags = [OUTSIDE] * length
-    for span in sorted(spans, key=lambda s: s.start):
-        if not 0 <= span.start < span.end <= length:
-            raise ValueError(f"span {span} outside a paragraph of {length} tokens")
-        if any(t != OUTSIDE for t in tags[span.start : span.end]):
-            raise ValueError(f"span {span} overlaps another span")
-        tags[span.start] = f"B-{span.label}"
-        for j in range(span.start + 1, span.end):
-            tags[j] = f"I-{span.label}"
-    return tags

@@ -11,10 +11,10 @@ from torch import nn
 from sciner.config import ModelConfig
 from sciner.document import Span
 from sciner.errors import ConfigError
-from sciner.model.bio_head import BIOHead
+from sciner.model.heads.bio import BIOHead
 from sciner.model.shape import SHAPES, word_shape
-from sciner.model.span_head import SpanHead
-from sciner.batching import length_batches
+from sciner.model.heads.span import SpanHead
+from sciner.model.batching import length_batches
 from sciner.model.windows import build_encoder_batch, pad_rows, window_rows, word_pieces
 
 
@@ -51,7 +51,7 @@ def build_head(cfg: ModelConfig, dim: int) -> nn.Module:
     if cfg.head == "span":
         return SpanHead(dim, cfg.span_hidden, cfg.max_span_width, cfg.dropout)
     if cfg.head == "span_finetune":
-        from sciner.model.span_finetune_head import SpanFinetuneHead
+        from sciner.model.heads.span_finetune import SpanFinetuneHead
 
         return SpanFinetuneHead(dim, cfg)
     raise ConfigError(f"model.head must be 'bio', 'span' or 'span_finetune', not {cfg.head!r}")

@@ -8,7 +8,6 @@ written next to the loss curve as ``config.json``.
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,9 +85,9 @@ class PretrainConfig:
 
     def raw_data_dir(self) -> Path:
         """The raw-text folder: ``raw_data``, else ``$SCINER_DATA/raw``, else ``../shared/data/raw``."""
-        if self.raw_data:
-            return Path(self.raw_data)
-        return Path(os.environ.get("SCINER_DATA", "../shared/data")) / "raw"
+        from sciner.config import data_root
+
+        return Path(self.raw_data) if self.raw_data else data_root() / "raw"
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

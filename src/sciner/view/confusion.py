@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sciner.document import Span
 from sciner.evaluate.align import AlignedParagraph
 from sciner.evaluate.metrics import order_types
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 
 MISSED = "missed"
 SPURIOUS = "spurious"

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from sciner.document import Paragraph, Span
 from sciner.evaluate.align import check_same_tokens
 from sciner.evaluate.metrics import span_key
-from sciner.formats.jsonl import paragraph_spans
 from sciner.view.html import (
     all_labels,
     escape,
@@ -186,8 +185,8 @@ def render_diff(
     exact-match precision, recall and F1 they give.
     """
     check_same_tokens(gold, pred, gold_name, pred_name)
-    gold_spans = [paragraph_spans(p) for p in gold]
-    pred_spans = [paragraph_spans(p) for p in pred]
+    gold_spans = [p.spans or [] for p in gold]
+    pred_spans = [p.spans or [] for p in pred]
     labels = all_labels(*gold_spans, *pred_spans)
     counts = DiffCounts()
     paras = []

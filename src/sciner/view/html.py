@@ -14,20 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from sciner.document import Paragraph, Span
-from sciner.formats.jsonl import paragraph_spans
-from sciner.labels import ENTITY_TYPES
+from sciner.labels import ENTITY_TYPES, type_colour
 
-# displaCy's palette, one colour per type; kept fixed so a colour always means one type.
-TYPE_COLOURS: dict[str, str] = {
-    "MethodName": "#7aecec",
-    "HyperparameterName": "#feca74",
-    "HyperparameterValue": "#ffeb80",
-    "MetricName": "#aa9cfc",
-    "MetricValue": "#c887fb",
-    "TaskName": "#bfeeb7",
-    "DatasetName": "#ff9561",
-}
-FALLBACK_COLOUR = "#dddddd"
 
 BASE_CSS = """
 body { font-family: -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
@@ -51,11 +39,6 @@ th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #f3f3f3; }
 """
-
-
-def type_colour(label: str) -> str:
-    """The fixed background colour of an entity type (grey for a type outside the task)."""
-    return TYPE_COLOURS.get(label, FALLBACK_COLOUR)
 
 
 def type_class(label: str) -> str:
@@ -162,7 +145,7 @@ def render_entities(paragraphs: Sequence[Paragraph], title: str = "sciner entiti
     Paragraphs are read through their ``spans`` (with scores, as a tagger returns them)
     or else their BIO ``tags``; the legend counts entities per type.
     """
-    spans_per_para = [paragraph_spans(p) for p in paragraphs]
+    spans_per_para = [p.spans or [] for p in paragraphs]
     counts = Counter(s.label for spans in spans_per_para for s in spans)
     labels = all_labels(*spans_per_para)
     total = sum(counts.values())

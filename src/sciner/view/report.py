@@ -6,7 +6,8 @@ table, pairwise paired-bootstrap significance, and example paragraphs where the 
 disagree. :func:`write_report` renders it as self-contained HTML (plots embedded) or as
 Markdown (plots saved as PNG files beside it)::
 
-    from sciner.view.report import build_report, write_report
+    from sciner.view.report import build_report
+    from sciner.view.report_output import write_report
     report = build_report("gold.conll", ["crf.conll", "bert.conll"])
     write_report(report, "report.html")
 """
@@ -24,7 +25,7 @@ from sciner.evaluate import Evaluation, evaluate_pairs
 from sciner.evaluate.align import AlignedParagraph, align, read_tagged
 from sciner.evaluate.bootstrap import BootstrapResult, paired_bootstrap
 from sciner.evaluate.metrics import span_key
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 from sciner.view.confusion import Confusion, confusion
 
 #: Tokens shown around the first disagreement of an example; whole sections would swamp the page.
@@ -182,22 +183,3 @@ def build_report(
         samples=samples,
         seed=seed,
     )
-
-
-def write_report(report: ExperimentReport, path: str | Path) -> list[Path]:
-    """Write the report as HTML (``.html``/``.htm``) or Markdown (``.md``); returns the files written.
-
-    Markdown's plots are PNG files named after the report, in the same folder.
-    """
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix in {".html", ".htm"}:
-        from sciner.view.report_html import render_report_html
-
-        path.write_text(render_report_html(report), encoding="utf-8")
-        return [path]
-    if suffix == ".md":
-        from sciner.view.report_md import write_report_markdown
-
-        return write_report_markdown(report, path)
-    raise InputFormatError(f"{path}: the report is written as .html or .md")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sciner.batching import length_batches
+from sciner.model.batching import length_batches
 from sciner.config import Config
 from sciner.data.assemble import Corpus, assemble
 from sciner.document import Paragraph
@@ -33,8 +33,8 @@ def git_commit() -> str:
 def evaluate_model(model: Any, paragraphs: list[Paragraph], batch_subwords: int) -> dict[str, Any]:
     """Exact-span scores of ``model`` on tagged ``paragraphs`` (the ``sciner evaluate --json`` shape)."""
     from sciner.evaluate.metrics import classification_report
-    from sciner.formats.spans import spans_to_bio
-    from sciner.predict import predict_spans
+    from sciner.document import spans_to_bio
+    from sciner.inference.batch import predict_spans
 
     spans = predict_spans(model, [p.tokens for p in paragraphs], batch_subwords=batch_subwords)
     pred = [spans_to_bio(s, len(p.tokens)) for s, p in zip(spans, paragraphs)]
@@ -57,7 +57,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     from tqdm import tqdm
 
     from sciner.model.network import featurize_many
-    from sciner.tagger import build_model, save_model
+    from sciner.model.store import build_model, save_model
 
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)

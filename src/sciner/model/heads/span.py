@@ -9,7 +9,7 @@ import torch
 from torch import nn
 
 from sciner.document import Span
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 from sciner.labels import ENTITY_TYPES
 from sciner.model.decode import greedy_spans
 

@@ -31,7 +31,7 @@ import numpy as np
 
 MAX_N = 5
 SENTENCE_END = frozenset({".", "!", "?"})
-SHIPPED_DICTIONARY = Path(__file__).parent / "resources" / "ngrams.txt.gz"
+SHIPPED_DICTIONARY = Path(__file__).resolve().parents[1] / "resources" / "ngrams.txt.gz"
 
 
 @dataclass
@@ -142,10 +142,10 @@ def raw_paragraphs(data: str | Path | None, max_lines: int | None = None, seed: 
 
     Also returns a one-line description of the source, for the dictionary's header.
     """
-    from sciner.pretrain.config import PretrainConfig
-    from sciner.pretrain.corpus import ParagraphIndex, raw_files
+    from sciner.config import data_root
+    from sciner.data.raw import ParagraphIndex, raw_files
 
-    path = Path(data) if data is not None else PretrainConfig().raw_data_dir()
+    path = Path(data) if data is not None else data_root() / "raw"
     files = [path] if path.is_file() else raw_files(path)
     index = ParagraphIndex(files)
     chosen = np.arange(len(index))

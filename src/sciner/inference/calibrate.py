@@ -20,7 +20,7 @@ import torch
 
 from sciner.evaluate.metrics import count_entities
 from sciner.labels import BIO_TAGS, ENTITY_TYPES
-from sciner.model.bio_head import bias_vector
+from sciner.model.heads.bio import bias_vector
 from sciner.model.decode import viterbi
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sciner.batching import length_batches
+from sciner.model.batching import length_batches
 from sciner.document import Span
 from sciner.errors import ModelError
 from sciner.labels import BIO_TAGS

@@ -12,7 +12,7 @@ import torch
 from torch import nn
 
 from sciner.document import Span
-from sciner.formats.spans import bio_to_spans
+from sciner.document import bio_to_spans
 from sciner.labels import BIO_TAGS, ENTITY_TYPES, OUTSIDE
 from sciner.model.decode import viterbi
 
