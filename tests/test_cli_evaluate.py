@@ -212,4 +212,4 @@ def test_missing_file(files, tmp_path):
 def test_untagged_paragraph_text_is_refused(files, tmp_path):
     text = tmp_path / "pred.txt"
     text.write_text("We fine-tune BERT on SQuAD v1.1 .\n", encoding="utf-8")
-    assert_user_error(run("evaluate", files["gold"], text), "E001", 3, f"{text}:1:", "columns")
+    assert_user_error(run("evaluate", files["gold"], text), "E001", 3, f"{text}: a text file has no tags")

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError
 from sciner.formats.conll import read_conll, write_conll
-from sciner.formats.convert import FORMATS, convert, format_from_path, read_file, write_file
+from sciner.formats.convert import convert
+from sciner.formats.registry import FORMATS, output_format, read_file, suffix_format, write_file
 from sciner.formats.labelstudio import label_config, read_labelstudio
 from sciner.document import bio_to_spans
 from sciner.formats.spans import repair_bio
@@ -230,11 +231,11 @@ def test_docbin_made_by_spacy_drops_whitespace_tokens(tmp_path: Path) -> None:
 
 
 def test_format_comes_from_the_extension_or_is_refused() -> None:
-    assert [format_from_path(f"x{e}") for e in EXTENSIONS.values()] == list(EXTENSIONS)
-    assert format_from_path("paras.txt") == "text"
+    assert [suffix_format(f"x{e}").name for e in EXTENSIONS.values()] == list(EXTENSIONS)
+    assert suffix_format("paras.txt").name == "text"
     assert set(EXTENSIONS) <= set(FORMATS)
-    with pytest.raises(InputFormatError, match="--from/--to"):
-        format_from_path("x.xml")
+    with pytest.raises(InputFormatError, match="--to"):
+        output_format("x.xml")
 
 
 def test_convert_cli_writes_doccano_with_to_and_reports_errors(tmp_path: Path) -> None:

@@ -68,3 +68,10 @@ class InputNotFoundError(ScinerError):
 
     code = "E007"
     exit_code = 8
+
+
+class OutputError(ScinerError):
+    """An output cannot be written where asked: over an input, onto a directory, or without permission."""
+
+    code = "E008"
+    exit_code = 10

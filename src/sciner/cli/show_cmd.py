@@ -39,7 +39,7 @@ def show(
     Example: sciner show pred.conll --gold gold.conll -o diff.html
     """
     from sciner.errors import InputFormatError
-    from sciner.formats.convert import read_file
+    from sciner.formats.registry import read_file
     from sciner.view import render_diff, render_entities
 
     paragraphs = read_file(file)

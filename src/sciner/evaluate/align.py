@@ -11,10 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sciner.document import Paragraph
-from sciner.errors import InputFormatError, TokenMismatchError
-from sciner.formats.conll import read_conll
-from sciner.formats.detect import guess_format
-from sciner.formats.jsonl import read_jsonl
+from sciner.errors import TokenMismatchError
+from sciner.formats.registry import read_annotated
 
 
 @dataclass(frozen=True)
@@ -26,19 +24,10 @@ class AlignedParagraph:
     pred: list[str]
 
 
-def read_tagged(path: str | Path) -> list[Paragraph]:
-    """Read a tagged file: JSONL (tags from its spans) or CoNLL with a tag on every token.
-
-    Anything that is not JSONL is read as CoNLL, so a paragraph-text file is refused with
-    the column-count error of its first line rather than evaluated as all ``O``.
-    """
-    if guess_format(path) == "jsonl":
-        return read_jsonl(path)
-    paragraphs = read_conll(path, require_tags=True)
-    for p in paragraphs:
-        if p.tags is None:  # pragma: no cover - read_conll(require_tags=True) never leaves them out
-            raise InputFormatError(f"{path}:{p.line}: paragraph has no tags")
-    return paragraphs
+def read_tagged(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
+    """Read a file whose every paragraph carries entities (gold or predictions), in any
+    format of :mod:`sciner.formats.registry` that carries them."""
+    return read_annotated(path, fmt)
 
 
 def _first_difference(a: Sequence[str], b: Sequence[str]) -> int:

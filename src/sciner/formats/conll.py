@@ -14,8 +14,6 @@ from sciner.errors import InputFormatError
 from sciner.formats.textfile import read_lines
 from sciner.labels import is_valid_tag
 
-# File extensions read as CoNLL by every command.
-CONLL_SUFFIXES: tuple[str, ...] = (".conll", ".bio", ".iob", ".tsv")
 
 
 def _split_columns(line: str) -> list[str]:
@@ -91,4 +89,6 @@ def format_conll(paragraphs: Iterable[Paragraph]) -> str:
 
 def write_conll(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
     """Write paragraphs as CoNLL."""
-    Path(path).write_text(format_conll(paragraphs), encoding="utf-8")
+    from sciner.outputs import write_atomic
+
+    write_atomic(path, format_conll(paragraphs))

@@ -35,7 +35,9 @@ def paragraphs_to_docbin(paragraphs: Iterable[Paragraph]):  # -> spacy.tokens.Do
 
 def write_docbin(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
     """Write paragraphs as a ``.spacy`` DocBin file."""
-    paragraphs_to_docbin(paragraphs).to_disk(path)
+    from sciner.outputs import write_atomic
+
+    write_atomic(path, paragraphs_to_docbin(paragraphs).to_bytes())
 
 
 def doc_to_paragraph(doc, where: str) -> Paragraph:

@@ -34,7 +34,9 @@ def format_doccano(paragraphs: Iterable[Paragraph]) -> str:
 
 def write_doccano(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
     """Write paragraphs as doccano JSONL."""
-    Path(path).write_text(format_doccano(paragraphs), encoding="utf-8")
+    from sciner.outputs import write_atomic
+
+    write_atomic(path, format_doccano(paragraphs))
 
 
 def _entities(obj: dict[str, Any], where: str) -> list[tuple[int, int, str, float | None]]:

@@ -86,4 +86,6 @@ def format_jsonl(paragraphs: Iterable[Paragraph]) -> str:
 
 def write_jsonl(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
     """Write paragraphs as JSONL."""
-    Path(path).write_text(format_jsonl(paragraphs), encoding="utf-8")
+    from sciner.outputs import write_atomic
+
+    write_atomic(path, format_jsonl(paragraphs))

@@ -80,7 +80,9 @@ def format_labelstudio(paragraphs: Iterable[Paragraph], *, model_version: str = 
 
 def write_labelstudio(paragraphs: Iterable[Paragraph], path: str | Path, *, model_version: str = "sciner") -> None:
     """Write paragraphs as Label Studio tasks with predictions."""
-    Path(path).write_text(format_labelstudio(paragraphs, model_version=model_version), encoding="utf-8")
+    from sciner.outputs import write_atomic
+
+    write_atomic(path, format_labelstudio(paragraphs, model_version=model_version))
 
 
 def chosen_result(task: dict[str, Any], *, use_predictions: bool) -> list[Any]:

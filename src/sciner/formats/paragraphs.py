@@ -38,4 +38,6 @@ def format_paragraphs(paragraphs: Iterable[Paragraph]) -> str:
 
 def write_paragraphs(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
     """Write paragraphs one per line."""
-    Path(path).write_text(format_paragraphs(paragraphs), encoding="utf-8")
+    from sciner.outputs import write_atomic
+
+    write_atomic(path, format_paragraphs(paragraphs))

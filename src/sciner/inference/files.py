@@ -10,12 +10,15 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import InputNotFoundError, ScinerError
-from sciner.formats.conll import CONLL_SUFFIXES
-from sciner.formats.detect import read_any
+from sciner.formats.registry import read_file, suffix_format
 from sciner.inference.tagger import Tagger
 
 
-READABLE_SUFFIXES = {".txt", ".jsonl", ".json", ".pdf", *CONLL_SUFFIXES}
+
+
+def _readable(path: Path) -> bool:
+    fmt = suffix_format(path)
+    return fmt is not None and fmt.read is not None
 
 
 def expand_inputs(items: list[str]) -> list[Path]:
@@ -24,7 +27,7 @@ def expand_inputs(items: list[str]) -> list[Path]:
     for item in items:
         p = Path(item)
         if p.is_dir():
-            found = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in READABLE_SUFFIXES)
+            found = sorted(f for f in p.iterdir() if f.is_file() and _readable(f))
             if not found:
                 raise InputNotFoundError(f"{p}: directory holds no .txt, .conll, .jsonl or .pdf files")
             paths.extend(found)
@@ -40,13 +43,9 @@ def expand_inputs(items: list[str]) -> list[Path]:
     return paths
 
 
-def read_input(path: Path) -> list[Paragraph]:
-    """Paragraphs of one input file; a CoNLL file's tags are ignored, a PDF is extracted first."""
-    if path.suffix.lower() == ".pdf":
-        from sciner.pdf import read_pdf_paragraphs
-
-        return read_pdf_paragraphs(path)
-    paragraphs = read_any(path, require_tags=False)
+def read_input(path: Path, fmt: str | None = None) -> list[Paragraph]:
+    """Paragraphs of one input file in any readable format; their entities, if any, are dropped."""
+    paragraphs = read_file(path, fmt)
     for p in paragraphs:
         p.spans = None
     return paragraphs

@@ -163,9 +163,9 @@ def raw_paragraphs(data: str | Path | None, max_lines: int | None = None, seed: 
 
 def read_stats_sentences(path: str | Path) -> list[list[str]]:
     """Sentences of a tokenized file (paragraph lines, CoNLL or JSONL), for :func:`dictionary_stats`."""
-    from sciner.formats.detect import read_any
+    from sciner.formats.registry import read_file
 
-    return [s for paragraph in read_any(path) for s in split_sentences(paragraph.tokens)]
+    return [s for paragraph in read_file(path) for s in split_sentences(paragraph.tokens)]
 
 
 def segment(tokens: Sequence[str], dictionary, max_n: int = MAX_N) -> list[tuple[int, int]]:

@@ -1,0 +1,298 @@
+"""The one format registry: every file format sciner reads or writes, by name.
+
+============ ============================= ====== ====== ===========================================
+name         suffixes                      reads  writes what it is
+============ ============================= ====== ====== ===========================================
+text         .txt                          yes    yes    one paragraph per line, tokens split on spaces
+conll        .conll .bio .iob .tsv         yes    yes    ``token<TAB>tag``, a blank line between paragraphs
+jsonl        .jsonl                        yes    yes    sciner JSONL: tokens + entity spans (+ scores)
+doccano      .doccano.jsonl                yes    yes    doccano JSONL: ``text`` + ``label`` offsets
+labelstudio  .json                         yes    yes    Label Studio tasks / JSON export
+spacy        .spacy                        yes    yes    spaCy DocBin
+pdf          .pdf                          yes    no     a paper: extracted with :mod:`sciner.pdf`
+html         .html .htm                    no     yes    a page to read (:mod:`sciner.view.html`)
+============ ============================= ====== ====== ===========================================
+
+Every verb that reads or writes a file asks this module: by the ``--from``/``--to`` name when
+the user gives one, else by the suffix. A known suffix decides alone, with one exception: a
+``.jsonl`` whose first object looks like doccano's (``text`` + ``label``, no ``tokens``) is
+doccano. The content is sniffed only for a suffix that no format claims, and a paragraph
+line is never mistaken for CoNLL or JSONL: only lines that are all ``token<TAB>valid tag``
+are CoNLL, and only a first line that parses as a JSON object is JSONL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sciner.document import Paragraph
+from sciner.errors import InputFormatError
+from sciner.labels import is_valid_tag
+
+Reader = Callable[[Path], list[Paragraph]]
+# (paragraphs, title) -> the file's content; text is written as UTF-8.
+Renderer = Callable[[Sequence[Paragraph], str], "str | bytes"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One file format: its name, the suffixes that stand for it, and how to read and render it."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    read: Reader | None
+    render: Renderer | None
+    # False for formats that hold tokens only (paragraph text, PDF).
+    carries_entities: bool = True
+    description: str = ""
+
+
+def _read_text(path: Path) -> list[Paragraph]:
+    from sciner.formats.paragraphs import read_paragraphs
+
+    return read_paragraphs(path)
+
+
+def _read_conll(path: Path) -> list[Paragraph]:
+    from sciner.formats.conll import read_conll
+
+    return read_conll(path, require_tags=False)
+
+
+def _read_jsonl(path: Path) -> list[Paragraph]:
+    from sciner.formats.jsonl import read_jsonl
+
+    return read_jsonl(path)
+
+
+def _read_doccano(path: Path) -> list[Paragraph]:
+    from sciner.formats.doccano import read_doccano
+
+    return read_doccano(path)
+
+
+def _read_labelstudio(path: Path) -> list[Paragraph]:
+    from sciner.formats.labelstudio import read_labelstudio
+
+    return read_labelstudio(path)
+
+
+def _read_spacy(path: Path) -> list[Paragraph]:
+    from sciner.formats.docbin import read_docbin
+
+    return read_docbin(path)
+
+
+def _read_pdf(path: Path) -> list[Paragraph]:
+    from sciner.pdf import read_pdf_paragraphs
+
+    return read_pdf_paragraphs(path)
+
+
+def _render_text(paragraphs: Sequence[Paragraph], title: str) -> str:
+    from sciner.formats.paragraphs import format_paragraphs
+
+    return format_paragraphs(paragraphs)
+
+
+def _render_conll(paragraphs: Sequence[Paragraph], title: str) -> str:
+    from sciner.formats.conll import format_conll
+
+    return format_conll(paragraphs)
+
+
+def _render_jsonl(paragraphs: Sequence[Paragraph], title: str) -> str:
+    from sciner.formats.jsonl import format_jsonl
+
+    return format_jsonl(paragraphs)
+
+
+def _render_doccano(paragraphs: Sequence[Paragraph], title: str) -> str:
+    from sciner.formats.doccano import format_doccano
+
+    return format_doccano(paragraphs)
+
+
+def _render_labelstudio(paragraphs: Sequence[Paragraph], title: str) -> str:
+    from sciner.formats.labelstudio import format_labelstudio
+
+    return format_labelstudio(paragraphs)
+
+
+def _render_spacy(paragraphs: Sequence[Paragraph], title: str) -> bytes:
+    from sciner.formats.docbin import paragraphs_to_docbin
+
+    return paragraphs_to_docbin(paragraphs).to_bytes()
+
+
+def _render_html(paragraphs: Sequence[Paragraph], title: str) -> str:
+    from sciner.view.html import render_entities
+
+    return render_entities(paragraphs, title=title or "sciner entities")
+
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("text", (".txt",), _read_text, _render_text, carries_entities=False,
+               description="one paragraph per line, tokens separated by spaces"),
+        Format("conll", (".conll", ".bio", ".iob", ".tsv"), _read_conll, _render_conll,
+               description="token<TAB>tag, a blank line between paragraphs"),
+        Format("jsonl", (".jsonl",), _read_jsonl, _render_jsonl,
+               description="sciner JSONL: tokens and entity spans with scores"),
+        Format("doccano", (".doccano.jsonl",), _read_doccano, _render_doccano,
+               description="doccano JSONL: text and label offsets"),
+        Format("labelstudio", (".json",), _read_labelstudio, _render_labelstudio,
+               description="Label Studio tasks (import) or JSON export"),
+        Format("spacy", (".spacy",), _read_spacy, _render_spacy, description="spaCy DocBin"),
+        Format("pdf", (".pdf",), _read_pdf, None, carries_entities=False, description="a paper's PDF"),
+        Format("html", (".html", ".htm"), None, _render_html, description="a self-contained page to read"),
+    )
+}
+
+READ_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.read is not None)
+WRITE_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render is not None)
+# Suffixes, longest first, so that ``.doccano.jsonl`` wins over ``.jsonl``.
+_SUFFIXES: list[tuple[str, str]] = sorted(
+    ((s, f.name) for f in FORMATS.values() for s in f.suffixes), key=lambda item: -len(item[0])
+)
+
+
+def get_format(name: str, *, reading: bool | None = None) -> Format:
+    """The format called ``name`` (case-insensitive); ``reading`` True/False also checks that
+    it can be read/written. Raises :class:`InputFormatError` naming the choices."""
+    fmt = FORMATS.get(name.lower())
+    choices = READ_FORMATS if reading else WRITE_FORMATS if reading is False else tuple(FORMATS)
+    if fmt is None or fmt.name not in choices:
+        verb = " to read" if reading else " to write" if reading is False else ""
+        raise InputFormatError(f"unknown format{verb} {name!r}; expected one of {', '.join(choices)}")
+    return fmt
+
+
+def suffix_format(path: str | Path) -> Format | None:
+    """The format whose suffix ``path`` ends with, or None."""
+    name = Path(path).name.lower()
+    for suffix, fmt in _SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return FORMATS[fmt]
+    return None
+
+
+def _first_line(path: Path) -> str | None:
+    """The first non-blank line of a text file (None if there is none or it is not text)."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="strict", newline="\n") as handle:
+            for line in handle:
+                if line.strip():
+                    return line.strip()
+    except (UnicodeDecodeError, OSError):
+        return None
+    return None
+
+
+def _looks_like_doccano(line: str | None) -> bool:
+    try:
+        obj = json.loads(line) if line else None
+    except json.JSONDecodeError:
+        return False
+    return isinstance(obj, dict) and "tokens" not in obj and ("label" in obj or "text" in obj)
+
+
+def sniff(path: Path) -> Format:
+    """The format of a file whose suffix names none, from its content (paragraph text unless
+    the content is unmistakably something else)."""
+    try:
+        head = path.read_bytes()[:4096]
+    except OSError:
+        return FORMATS["text"]
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return FORMATS["text"]  # the text reader reports the bad byte with its line
+    first = _first_line(path)
+    if first is not None and first.startswith("{"):
+        try:
+            json.loads(first)
+        except json.JSONDecodeError:
+            return FORMATS["text"]
+        return FORMATS["doccano"] if _looks_like_doccano(first) else FORMATS["jsonl"]
+    if first is not None and first.startswith("["):
+        try:
+            json.loads(path.read_text(encoding="utf-8"))
+            return FORMATS["labelstudio"]
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return FORMATS["text"]
+    lines = [line for line in text.split("\n")[:-1] if line.strip()][:50]
+    if lines and all(len(cols := line.rstrip("\r").split("\t")) == 2 and is_valid_tag(cols[1]) for line in lines):
+        return FORMATS["conll"]
+    return FORMATS["text"]
+
+
+def input_format(path: str | Path, given: str | None = None) -> Format:
+    """The format to read ``path`` in: ``given`` (``--from``), else its suffix, else its content."""
+    if given:
+        return get_format(given, reading=True)
+    path = Path(path)
+    fmt = suffix_format(path)
+    if fmt is None:
+        return sniff(path)
+    if fmt.read is None:
+        raise InputFormatError(f"{path}: {fmt.name} files cannot be read; expected one of {', '.join(READ_FORMATS)}")
+    if fmt.name == "jsonl" and _looks_like_doccano(_first_line(path)):
+        return FORMATS["doccano"]
+    return fmt
+
+
+def output_format(path: str | Path | None, given: str | None = None, default: str = "conll") -> Format:
+    """The format to write ``path`` in: ``given`` (``--to``), else its suffix, else ``default``."""
+    if given:
+        return get_format(given, reading=False)
+    fmt = suffix_format(path) if path is not None else None
+    if fmt is None:
+        if path is not None and Path(path).suffix:
+            raise InputFormatError(
+                f"{path}: cannot tell the format from the extension; name it with --to ({', '.join(WRITE_FORMATS)})"
+            )
+        return get_format(default, reading=False)
+    if fmt.render is None:
+        raise InputFormatError(f"{path}: sciner does not write {fmt.name} files; expected one of {', '.join(WRITE_FORMATS)}")
+    return fmt
+
+
+def read_file(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
+    """The paragraphs of ``path`` read in ``fmt`` (default: from its suffix, else its content)."""
+    path = Path(path)
+    return input_format(path, fmt).read(path)  # type: ignore[misc]
+
+
+def read_annotated(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
+    """Like :func:`read_file`, for files that must carry entities on every paragraph (gold,
+    predictions): a file without any is a one-line error."""
+    path = Path(path)
+    chosen = input_format(path, fmt)
+    if not chosen.carries_entities:
+        raise InputFormatError(f"{path}: a {chosen.name} file has no tags; expected one of "
+                               f"{', '.join(n for n in READ_FORMATS if FORMATS[n].carries_entities)}")
+    paragraphs = chosen.read(path)  # type: ignore[misc]
+    for p in paragraphs:
+        if p.spans is None:
+            raise InputFormatError(f"{p.source}:{p.line}: paragraph has no tags")
+    return paragraphs
+
+
+def render(paragraphs: Sequence[Paragraph], fmt: str | Format, title: str = "") -> str | bytes:
+    """The content of a ``fmt`` file holding ``paragraphs`` (``title`` is the HTML page's)."""
+    chosen = fmt if isinstance(fmt, Format) else get_format(fmt, reading=False)
+    return chosen.render(paragraphs, title)  # type: ignore[misc]
+
+
+def write_file(paragraphs: Sequence[Paragraph], path: str | Path, fmt: str | None = None, title: str = "") -> Format:
+    """Write ``paragraphs`` to ``path`` atomically in ``fmt`` (default: from the suffix); returns the format."""
+    from sciner.outputs import write_atomic
+
+    chosen = output_format(path, fmt)
+    write_atomic(path, render(paragraphs, chosen, title))
+    return chosen

@@ -1,0 +1,75 @@
+"""The one atomic writer: temp file + rename, parents created, inputs never overwritten, mirrored names."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from sciner.errors import OutputError
+from sciner.outputs import Outputs, atomic_target, wants_directory, write_atomic
+
+
+def test_write_atomic_creates_parents_and_sets_mode(tmp_path: Path) -> None:
+    target = tmp_path / "a" / "b" / "out.conll"
+    write_atomic(target, "x\tO\n")
+    assert target.read_text() == "x\tO\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert [p.name for p in target.parent.iterdir()] == ["out.conll"]  # no temporary file left
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "model.json"
+    target.write_text("old")
+    with pytest.raises(RuntimeError):
+        with atomic_target(target) as tmp:
+            tmp.write_text("half of the new")
+            raise RuntimeError("killed while writing")
+    assert target.read_text() == "old"
+    assert os.listdir(tmp_path) == ["model.json"]
+
+
+def test_a_directory_is_not_a_file_target(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="is a directory"):
+        write_atomic(tmp_path, "x")
+
+
+def test_a_parent_that_is_a_file_is_a_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("")
+    with pytest.raises(OutputError, match="cannot create folder"):
+        write_atomic(tmp_path / "f" / "out.txt", "x")
+
+
+def test_inputs_are_never_targets(tmp_path: Path) -> None:
+    source = tmp_path / "self.txt"
+    source.write_text("We use BERT .\n")
+    outputs = Outputs([source])
+    with pytest.raises(OutputError, match="is also an input"):
+        outputs.write(tmp_path / "." / "self.txt", "overwritten")
+    assert source.read_text() == "We use BERT .\n"
+
+
+def test_mirrored_targets_keep_relative_paths_and_never_collide(tmp_path: Path) -> None:
+    inputs = [tmp_path / "x.txt", tmp_path / "sub" / "x.txt", tmp_path / "paper.pdf", tmp_path / "paper.txt"]
+    for p in inputs:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("a\n")
+    targets = Outputs(inputs).mirrored(tmp_path / "out", inputs, ".conll")
+    assert [t.relative_to(tmp_path / "out").as_posix() for t in targets] == [
+        "x.conll", "sub/x.conll", "paper.pdf.conll", "paper.txt.conll"]
+
+
+def test_mirroring_into_the_input_folder_refuses_an_input(tmp_path: Path) -> None:
+    gold = tmp_path / "g" / "gold.conll"
+    gold.parent.mkdir()
+    gold.write_text("a\tO\n")
+    with pytest.raises(OutputError, match="is also an input"):
+        Outputs([gold]).mirrored(tmp_path / "g", [gold], ".conll")
+
+
+def test_wants_directory(tmp_path: Path) -> None:
+    assert wants_directory(tmp_path)
+    assert wants_directory(f"{tmp_path}/new/")
+    assert not wants_directory(tmp_path / "new.conll")
