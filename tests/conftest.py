@@ -9,14 +9,25 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("SCINER_DATA", REPO.parent / "shared" / "data"))
+# The one place the tests learn where the shared folder is: $SCINER_DATA, else ../shared/data.
+DATA = Path(os.environ.get("SCINER_DATA") or REPO.parent / "shared" / "data")
+REFERENCE = DATA.parent / "reference"
 
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
+    """The shared data folder (annotated/, raw/, pdfs/, test-inputs/); tests skip without it."""
     if not (DATA / "annotated").is_dir():
         pytest.skip(f"shared data not found at {DATA}")
     return DATA
+
+
+@pytest.fixture(scope="session")
+def shared_reference() -> Path:
+    """The shared reference folder (annotated BERT example, example input/output)."""
+    if not REFERENCE.is_dir():
+        pytest.skip(f"shared reference not found at {REFERENCE}")
+    return REFERENCE
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -25,7 +24,6 @@ from sciner.model.ngrams import (
     split_sentences,
 )
 
-DATA = Path(os.environ.get("SCINER_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 
 
 def brute_force(sentences, min_count, max_n=5):
@@ -160,10 +158,9 @@ def test_cli_writes_a_dictionary_and_prints_stats(tmp_path):
     assert table[2][2] == "4.00"  # nothing occurs more than 10 times: every token a span
 
 
-@pytest.mark.skipif(not (DATA / "raw").is_dir(), reason="shared data not present")
-def test_sampling_the_real_raw_corpus_is_seeded():
-    first, source = raw_paragraphs(DATA / "raw", max_lines=20, seed=3)
-    again, _ = raw_paragraphs(DATA / "raw", max_lines=20, seed=3)
+def test_sampling_the_real_raw_corpus_is_seeded(shared_data):
+    first, source = raw_paragraphs(shared_data / "raw", max_lines=20, seed=3)
+    again, _ = raw_paragraphs(shared_data / "raw", max_lines=20, seed=3)
     texts = list(first)
     assert texts == list(again) and len(texts) == 20 and all(texts)
     assert source.startswith("20 of ")

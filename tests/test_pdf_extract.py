@@ -10,7 +10,6 @@ removed on both sides, the raw one is the plain share (see ``sciner.pdf.quality`
 from __future__ import annotations
 
 import csv
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,20 +21,23 @@ from sciner.pdf import extract_pdf, read_pdf_paragraphs
 from sciner.pdf.extract import _Glyph, _LineBuilder
 from sciner.pdf.quality import looks_like_reference_entry, ngram_coverage
 
-DATA = Path(os.environ.get("SCINER_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
-PDFS = DATA / "pdfs"
+@pytest.fixture(scope="module")
+def pdfs(shared_data: Path) -> Path:
+    """The shared papers' folder."""
+    if not (shared_data / "pdfs" / "PDF_LIST.tsv").is_file():
+        pytest.skip(f"PDFs not found at {shared_data / 'pdfs'}")
+    return shared_data / "pdfs"
 
 
 @pytest.fixture(scope="module")
-def papers():
+def papers(pdfs: Path):
     """Every listed PDF extracted once: {file name: paragraphs}."""
-    if not (PDFS / "PDF_LIST.tsv").is_file():
-        pytest.skip(f"PDFs not found at {PDFS}")
-    with open(PDFS / "PDF_LIST.tsv", encoding="utf-8") as handle:
+    with open(pdfs / "PDF_LIST.tsv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    return {row["file"]: (row, extract_pdf(PDFS / row["file"])) for row in rows}
+    return {row["file"]: (row, extract_pdf(pdfs / row["file"])) for row in rows}
 
 
+@pytest.mark.slow
 def test_all_papers_extract(papers):
     assert len(papers) == 25
     for name, (_, paragraphs) in papers.items():
@@ -45,6 +47,7 @@ def test_all_papers_extract(papers):
         assert all(p.tokens and all(t.strip() for t in p.tokens) for p in paragraphs), name
 
 
+@pytest.mark.slow
 def test_titles_match_the_list(papers):
     """The first paragraph is the title (PDF_LIST.tsv's titles, ignoring case, small caps and notes)."""
     def squash(text: str) -> str:
@@ -56,12 +59,13 @@ def test_titles_match_the_list(papers):
         assert squash(title)[:30] in squash(paragraphs[0].text), (name, paragraphs[0].text)
 
 
-def test_coverage_of_grobid_reference_text(papers):
+@pytest.mark.slow
+def test_coverage_of_grobid_reference_text(papers, pdfs):
     raw, normalised = {}, {}
     for name, (row, paragraphs) in papers.items():
         if not row["reference_text"]:
             continue
-        reference = (PDFS / row["reference_text"]).read_text(encoding="utf-8").splitlines()
+        reference = (pdfs / row["reference_text"]).read_text(encoding="utf-8").splitlines()
         ours = "\n".join(p.text for p in paragraphs)
         raw[name] = ngram_coverage(reference, ours)
         normalised[name] = ngram_coverage(reference, ours, normalize=True)
@@ -73,6 +77,7 @@ def test_coverage_of_grobid_reference_text(papers):
     assert min(raw.values()) >= 0.75, report
 
 
+@pytest.mark.slow
 def test_reference_list_is_left_out(papers):
     total = sum(len(paragraphs) for _, paragraphs in papers.values())
     entries = [
@@ -82,6 +87,7 @@ def test_reference_list_is_left_out(papers):
     assert len(entries) / total < 0.02, entries
 
 
+@pytest.mark.slow
 def test_appendix_after_references_is_kept(papers):
     _, bert = papers["arxiv_1810.04805_bert_naacl2019.pdf"]
     headers = [p.text for p in bert if p.kind == "header"]
@@ -90,6 +96,7 @@ def test_appendix_after_references_is_kept(papers):
     assert "References" not in headers
 
 
+@pytest.mark.slow
 def test_two_column_reading_order_and_dehyphenation(papers):
     _, bert = papers["arxiv_1810.04805_bert_naacl2019.pdf"]
     text = "\n".join(p.text for p in bert)
@@ -102,6 +109,7 @@ def test_two_column_reading_order_and_dehyphenation(papers):
     assert "Figure 1:" not in text and "Table 1:" not in text
 
 
+@pytest.mark.slow
 def test_losses_found_against_grobid_stay_fixed(papers):
     """Text that used to be lost: a last page with one column of text, a justified line
     stretched around a citation, code listings (once kept as footnotes or dropped), and a
@@ -117,10 +125,8 @@ def test_losses_found_against_grobid_stay_fixed(papers):
     assert any(p.text.startswith("The Multi-LexSum dataset was curated") for p in lexsum)
 
 
-def test_read_pdf_paragraphs_for_tagging():
-    path = PDFS / "arxiv_1903.10676_scibert_emnlp2019.pdf"
-    if not path.is_file():
-        pytest.skip("PDF not found")
+def test_read_pdf_paragraphs_for_tagging(pdfs):
+    path = pdfs / "arxiv_1903.10676_scibert_emnlp2019.pdf"
     paragraphs = read_pdf_paragraphs(path)
     assert paragraphs[0].source == str(path)
     assert [p.line for p in paragraphs] == list(range(len(paragraphs)))
@@ -272,10 +278,8 @@ def test_cli_reports_a_bad_file_in_one_line(bad_files):
     assert len(lines) == 1 and lines[0].startswith("error[E006]:") and "locked.pdf" in lines[0]
 
 
-def test_cli_writes_paragraph_lines_and_json(tmp_path):
-    path = PDFS / "arxiv_1908.09091_bert_for_coref_emnlp2019.pdf"
-    if not path.is_file():
-        pytest.skip("PDF not found")
+def test_cli_writes_paragraph_lines_and_json(tmp_path, pdfs):
+    path = pdfs / "arxiv_1908.09091_bert_for_coref_emnlp2019.pdf"
     out = tmp_path / "paper.txt"
     subprocess.run([sys.executable, "-m", "sciner", "extract", str(path), "-o", str(out)], check=True, timeout=120)
     lines = out.read_text(encoding="utf-8").splitlines()

@@ -12,8 +12,6 @@ import pytest
 import sciner
 from sciner.model.store import DEFAULT_MODEL
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
-
 
 @pytest.fixture(scope="module")
 def tagger():
@@ -46,6 +44,7 @@ def test_every_precision_finds_the_classic_entities(precision):
     assert {("MethodName", "BERT"), ("DatasetName", "SQuAD")} <= found
 
 
+@pytest.mark.slow
 def test_accuracy_on_part_of_dev(tagger, shared_data):
     from sciner.config import DataConfig
     from sciner.data.assemble import assemble
@@ -57,10 +56,8 @@ def test_accuracy_on_part_of_dev(tagger, shared_data):
     assert report.micro.f1 > 0.45
 
 
-def test_predict_cli_on_the_reference_example(tmp_path):
-    src = REFERENCE / "example-input.txt"
-    if not src.exists():
-        pytest.skip("reference example not found")
+def test_predict_cli_on_the_reference_example(tmp_path, shared_reference):
+    src = shared_reference / "example-input.txt"
     out = tmp_path / "out.conll"
     proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(src), "-o", str(out)],
                           capture_output=True, text=True)
