@@ -323,3 +323,35 @@ def test_word_gap_without_a_space_character_is_a_space():
     for g in code:
         g.mono = True
     assert build([(g, False, False) for g in code]) == "object"
+
+
+def _with_blank_pages(src: Path, target: Path, blank: int) -> Path:
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(src))
+    width, height = document[0].get_size()
+    for _ in range(blank):
+        document.new_page(width, height)
+    document.save(str(target))
+    document.close()
+    return target
+
+
+@pytest.mark.parametrize("blank", [24, 2000])
+def test_blank_pages_change_nothing(tmp_path, pdfs, blank):
+    """Regression: blank pages outvoted the two-column pages (Conclusion and Acknowledgments
+    were lost with 24 appended), and 2,000 of them made the paper 'a PDF without a text layer'."""
+    src = pdfs / "acl2007_bunescu_relation_extraction.pdf"
+    padded = _with_blank_pages(src, tmp_path / "padded.pdf", blank)
+    assert [p.text for p in extract_pdf(padded)] == [p.text for p in extract_pdf(src)]
+
+
+def test_only_blank_pages_is_no_text_layer(tmp_path, pdfs):
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument.new()
+    for _ in range(3):
+        document.new_page(612, 792)
+    document.save(str(tmp_path / "blank.pdf"))
+    with pytest.raises(PDFError, match="no text layer"):
+        extract_pdf(tmp_path / "blank.pdf")

@@ -342,8 +342,10 @@ def read_pdf_pages(path: str | Path) -> list[PdfPage]:
                 raise PDFError(f"{path}: page {i + 1} cannot be read ({exc})") from None
     finally:
         document.close()
-    n_chars = sum(len(line.text) for page in pages for line in page.lines)
-    if n_chars < 20 * len(pages):
+    # Blank pages do not count: a paper with blank pages appended still has a text layer.
+    chars_per_page = [sum(len(line.text) for line in page.lines) for page in pages]
+    text_pages = sum(n > 0 for n in chars_per_page)
+    if text_pages == 0 or sum(chars_per_page) < 20 * text_pages:
         raise PDFError(f"{path}: no text layer (a scanned PDF? run OCR first)")
     return pages
 

@@ -54,9 +54,11 @@ def body_font_size(pages: list[PdfPage]) -> float:
 
 
 def is_two_column(pages: list[PdfPage], body_size: float) -> bool:
-    """Whether most pages of the paper are set in two columns."""
-    with_gutter = sum(_gutter(_text_lines(page), page.width, body_size) is not None for page in pages)
-    return with_gutter >= 0.5 * len(pages)
+    """Whether most pages of the paper that hold text are set in two columns (blank pages,
+    however many, have no say)."""
+    with_text = [(page, lines) for page in pages if (lines := _text_lines(page))]
+    with_gutter = sum(_gutter(lines, page.width, body_size) is not None for page, lines in with_text)
+    return bool(with_text) and with_gutter >= 0.5 * len(with_text)
 
 
 def order_page(page: PdfPage, body_size: float, two_column: bool = False) -> list[OrderedLine]:
