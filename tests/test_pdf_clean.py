@@ -51,6 +51,26 @@ def test_unseen_word_pieces_are_joined_and_unseen_compounds_of_words_kept():
     assert keep_hyphen("BERT", "Large", counts)  # a name
 
 
+@pytest.mark.parametrize("head, tail", [
+    ("in", "direct"), ("in", "directly"), ("inter", "section"), ("un", "frozen"), ("de", "code"),
+    ("in", "formal"), ("sub", "components"),
+])
+def test_words_nlp_papers_write_whole_are_joined_when_the_paper_does_not_say(head, tail):
+    """Regression: prefix + word was read as a compound ("in - direct", "un - frozen")."""
+    counts = WordCounts(["The paper never writes the word elsewhere."])
+    assert not keep_hyphen(head, tail, counts)
+    assert join_lines([(f"an {head}-", True), (f"{tail} one", False)], counts) == f"an {head}{tail} one"
+
+
+@pytest.mark.parametrize("head, tail", [("task", "specific"), ("two", "stage"), ("fine", "tuning"), ("cross", "lingual")])
+def test_compounds_nlp_papers_hyphenate_keep_their_hyphen(head, tail):
+    assert keep_hyphen(head, tail, WordCounts([""]))
+
+
+def test_the_papers_own_spelling_wins_over_the_corpus():
+    assert keep_hyphen("in", "direct", WordCounts(["an in-direct route"]))
+
+
 def test_urls_do_not_count_as_words():
     counts = WordCounts(["see https://github.com/google-research/bert for code"])
     assert counts["com"] == 0

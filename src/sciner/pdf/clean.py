@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from sciner.pdf.extract import PdfPage
+from sciner.pdf.spellings import prefers_hyphen
 
 LIGATURES = {
     "\ufb00": "ff",
@@ -165,9 +166,10 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
     """Whether "head-" at a line end + "tail" at the next line's start is a real hyphen.
 
     ``head`` is the whole word before the break ("left-to", "repre"), ``tail`` the
-    word after it. The document's own spelling decides when it has one; otherwise a
-    hyphen is kept when both sides are words on their own ("task-specific") or the
-    tail is a name or number ("BERT-Large", "GPT-2").
+    word after it. The document's own spelling decides when it has one, else the spelling
+    NLP papers use (:mod:`sciner.pdf.spellings`); otherwise a hyphen is kept when both
+    sides are words on their own ("task-specific") or the tail is a name or number
+    ("BERT-Large", "GPT-2").
     """
     head_word, tail_word = head.strip(WORD_EDGE_PUNCTUATION), tail.strip(WORD_EDGE_PUNCTUATION)
     if not head_word or not tail_word:
@@ -179,6 +181,11 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
     if joined or hyphenated:
         return hyphenated > joined
     last = head_word.split("-")[-1]
+    if last.isalpha() and tail_word.isalpha() and last.islower() and tail_word.islower():
+        # The paper never spells it: NLP papers at large decide ("in-" + "direct" is one word).
+        corpus = prefers_hyphen(last, tail_word)
+        if corpus is not None:
+            return corpus
     if tail_word[0].isupper() or tail_word[0].isdigit() or last[-1:].isdigit() or last.isupper():
         return True
     if "-" in head_word or "-" in tail_word:  # "state-of-the-" + "art", "out-" + "of-vocabulary"
