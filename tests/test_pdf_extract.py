@@ -355,3 +355,22 @@ def test_only_blank_pages_is_no_text_layer(tmp_path, pdfs):
     document.save(str(tmp_path / "blank.pdf"))
     with pytest.raises(PDFError, match="no text layer"):
         extract_pdf(tmp_path / "blank.pdf")
+
+
+@pytest.mark.slow
+def test_a_sentence_starting_table_2_is_body_and_table_rows_stay_out(papers):
+    """Regression (AGGCN, page 7): "Table 2. We compare our model ..." was taken for a second
+    caption of Table 2 and dropped, and Table 3's rows were glued to the sentence it continues."""
+    _, paragraphs = papers["arxiv_1906.07510_aggcn_relation_extraction_acl2019.pdf"]
+    text = "\n".join(p.text for p in paragraphs)
+    assert "extraction task in Table 2. We compare our model against two kinds of models" in text
+    assert "Harabagiu, 2010) 82.2" not in text
+    assert "84.8" not in [p.text for p in paragraphs]
+
+
+def test_caption_label_names_the_float():
+    from sciner.pdf.clean import caption_label
+
+    assert caption_label("Table 2: Results on TACRED") == "table 2"
+    assert caption_label("Fig. 3. The model") == "figure 3"
+    assert caption_label("We compare") is None

@@ -12,12 +12,13 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from sciner.pdf.clean import is_abstract_heading, is_caption, is_references_heading
+from sciner.pdf.clean import caption_label, is_abstract_heading, is_caption, is_references_heading
 from sciner.pdf.layout import SPANNING, OrderedLine
 
 _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
 _LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s")
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
+_NUMBER_END_RE = re.compile(r"(^|\s)[-+±]?\d+([.,]\d+)?%?\*?$")
 # URLs and e-mail addresses are set in monospace too; they are not code.
 _ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
 
@@ -171,6 +172,15 @@ def right_edge(block: "Block") -> float:
     return block.lines[0].box.x1
 
 
+def _numeric_rows(block: "Block") -> bool:
+    """Three or more lines nearly all ending in a number ("SVM (Rink and Harabagiu, 2010) 82.2"):
+    the rows of a results table, however much they read like text."""
+    if len(block.lines) < 3:
+        return False
+    ending_in_number = sum(bool(_NUMBER_END_RE.search(line.text)) for line in block.lines)
+    return ending_in_number >= 0.75 * len(block.lines)
+
+
 def _is_short(line: OrderedLine) -> bool:
     return not reaches_right_edge(line)
 
@@ -187,6 +197,23 @@ class BlockClassifier:
             if self._is_body_size(block) and any(is_prose_line(line) for line in block.lines):
                 key = (block.page, block.column)
                 self.body_bottom[key] = max(self.body_bottom.get(key, 0.0), block.bottom)
+        self.captions = self._real_captions()
+
+    def _real_captions(self) -> set[int]:
+        """The blocks that are captions. A label ("Table 2") captions one float only: when
+        several blocks start with it, a sentence that happens to begin with "Table 2." at a
+        line start is one of them, so the block set smaller than body text (else the first)
+        is the caption."""
+        by_label: dict[str, list[int]] = {}
+        for i, block in enumerate(self.blocks):
+            label = caption_label(block.lines[0].text)
+            if label is not None:
+                by_label.setdefault(label, []).append(i)
+        real = set()
+        for indices in by_label.values():
+            smaller = [i for i in indices if self.blocks[i].font_size < self.body_size - 0.3]
+            real.add((smaller or indices)[0])
+        return real
 
     def classify(self) -> list[Kind]:
         return [self._kind(i) for i in range(len(self.blocks))]
@@ -196,7 +223,7 @@ class BlockClassifier:
         first = block.lines[0].text
         if is_references_heading(first) and len(block.lines) <= 2:
             return Kind.REFERENCES
-        if is_caption(first):
+        if i in self.captions:
             return Kind.CAPTION
         if is_abstract_heading(first) and len(block.lines) == 1 and block.page == 0:
             return Kind.HEADER  # even with a figure's labels, not text, right below it
@@ -254,7 +281,7 @@ class BlockClassifier:
         return self._is_body(nxt) or self._is_footnote(nxt) or self._looks_like_header(nxt)
 
     def _is_body(self, block: Block) -> bool:
-        if not self._is_body_size(block):
+        if not self._is_body_size(block) or _numeric_rows(block):
             return False
         lines = block.lines
         prose = [is_prose_line(line) for line in lines]
@@ -281,16 +308,17 @@ class BlockClassifier:
         nxt = self.blocks[i + 1] if i + 1 < len(self.blocks) else None
         if nxt is None or nxt.page != block.page or nxt.column not in (block.column, SPANNING):
             return False
-        return is_caption(nxt.lines[0].text) and 0 <= nxt.top - block.bottom < 2.5 * self.body_size
+        return i + 1 in self.captions and 0 <= nxt.top - block.bottom < 2.5 * self.body_size
 
     def _above_caption(self, i: int) -> bool:
         """Whether a caption follows in the same column before any body text: the block is
         part of a figure (the SQL queries of "Figure 3: SQL query examples")."""
         block = self.blocks[i]
-        for nxt in self.blocks[i + 1 :]:
+        for j in range(i + 1, len(self.blocks)):
+            nxt = self.blocks[j]
             if nxt.page != block.page or nxt.column != block.column:
                 return False
-            if is_caption(nxt.lines[0].text):
+            if j in self.captions:
                 return True
             if self._is_body(nxt):
                 return False

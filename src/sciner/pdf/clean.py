@@ -86,6 +86,16 @@ def is_caption(text: str) -> bool:
     return bool(CAPTION_RE.match(text))
 
 
+def caption_label(text: str) -> str | None:
+    """The float a caption names ("table 2", "figure 3"), or None when ``text`` starts no caption."""
+    match = CAPTION_RE.match(text)
+    if match is None:
+        return None
+    kind = {"fig.": "figure", "tab.": "table"}.get(match.group(1).lower(), match.group(1).lower())
+    number = re.search(r"[A-Z]?\d+(\.\d+)?", text[match.start(1) + len(match.group(1)):]).group(0)
+    return f"{kind} {number}"
+
+
 def is_references_heading(text: str) -> bool:
     return bool(REFERENCES_RE.match(text))
 
