@@ -45,9 +45,9 @@ def report(
 
     fmt = reading_format(from_format)
     target = file_output(output)
-    report_kind(target)
     outputs = Outputs([gold, *systems])
     outputs.check(target)
+    report_kind(target)  # before the bootstrap, not after
     data = build_report(gold, systems, names=name or None, samples=samples, seed=seed, examples=examples, fmt=fmt)
     for path in write_report(data, target, outputs=outputs):
         typer.echo(f"wrote {path}")
