@@ -206,6 +206,14 @@ def test_predict_to_one_file_keeps_the_good_inputs_and_the_old_format_option(run
     assert [p.name for p in target.parent.iterdir()] == ["tags"]  # no temporary file left
 
 
+def test_predict_without_output_writes_text_formats_to_stdout(run, tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("We use BERT .\n", encoding="utf-8")
+    code, out, err = run("predict", good, "--to", "doccano", "--precision", "fp32", "-q")
+    assert code == 0 and err == ""
+    assert json.loads(out)["text"] == "We use BERT ."
+
+
 # --- the other verbs ----------------------------------------------------------------------------
 
 

@@ -10,9 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import FROM_HELP
+from sciner.cli.options import from_help
 
-_FROM_HELP = FROM_HELP.replace("the input files", "every file (gold, predictions, --train)")
+_FROM_HELP = from_help("every file (gold, predictions, --train)")
 
 
 class TableFormat(str, Enum):

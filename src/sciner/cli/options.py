@@ -9,7 +9,12 @@ from sciner.errors import OutputError
 from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS, get_format
 from sciner.outputs import wants_directory
 
-FROM_HELP = f"Format of the input files: {', '.join(READ_FORMATS)}. Default: from each file's extension."
+def from_help(files: str = "the input files") -> str:
+    """The ``--from`` help of a verb reading ``files``."""
+    return f"Format of {files}: {', '.join(READ_FORMATS)}. Default: from each file's extension."
+
+
+FROM_HELP = from_help()
 TO_HELP = f"Format of the output: {', '.join(WRITE_FORMATS)}. Default: from the output's extension."
 
 
