@@ -8,22 +8,21 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-
-_FORMAT_HELP = "conll, jsonl, labelstudio, doccano, spacy or text"
+from sciner.cli.options import FROM_HELP, TO_HELP
 
 
 @app.command()
 def convert(
     src: Annotated[Path, typer.Argument(metavar="IN", help="File to read.", show_default=False)],
-    dst: Annotated[Path, typer.Argument(metavar="OUT", help="File to write.", show_default=False)],
+    dst: Annotated[str, typer.Argument(metavar="OUT", help="File to write.", show_default=False)],
     to_format: Annotated[
-        Optional[str], typer.Option("--to", help=f"Format of OUT ({_FORMAT_HELP}); default: from its extension.", show_default=False)
+        Optional[str], typer.Option("--to", help=TO_HELP, show_default=False)
     ] = None,
     from_format: Annotated[
-        Optional[str], typer.Option("--from", help=f"Format of IN ({_FORMAT_HELP}); default: from its extension.", show_default=False)
+        Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)
     ] = None,
     label_config: Annotated[
-        Optional[Path],
+        Optional[str],
         typer.Option("--label-config", help="Also write the Label Studio labeling config (XML) for these tasks.", show_default=False),
     ] = None,
 ) -> None:
@@ -37,14 +36,22 @@ def convert(
 
     Example: sciner convert pred.conll tasks.json --label-config config.xml
     """
+    from sciner.cli.options import file_output
+    from sciner.errors import OutputError
     from sciner.formats.convert import convert as convert_file
     from sciner.formats.labelstudio import label_config as labelstudio_config
+    from sciner.outputs import Outputs
 
-    done = convert_file(src, dst, from_format=from_format, to_format=to_format)
+    target = file_output(dst)
+    outputs = Outputs([src])
+    config = None if label_config is None else outputs.check(file_output(label_config))
+    if config is not None and config.resolve() == outputs.check(target).resolve():
+        raise OutputError(f"{config}: --label-config and OUT name the same file")
+    done = convert_file(src, target, from_format=from_format, to_format=to_format)
     typer.echo(
         f"wrote {done.paragraphs} paragraphs ({done.entities} entities) "
-        f"from {src} ({done.source_format}) to {dst} ({done.target_format})"
+        f"from {src} ({done.source_format}) to {target} ({done.target_format})"
     )
-    if label_config is not None:
-        label_config.write_text(labelstudio_config(), encoding="utf-8")
-        typer.echo(f"wrote the Label Studio labeling config to {label_config}")
+    if config is not None:
+        outputs.write(config, labelstudio_config())
+        typer.echo(f"wrote the Label Studio labeling config to {config}")

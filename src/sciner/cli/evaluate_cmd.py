@@ -10,6 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.cli.options import from_help
+
+_FROM_HELP = from_help("every file (gold, predictions, --train)")
 
 
 class TableFormat(str, Enum):
@@ -19,7 +22,7 @@ class TableFormat(str, Enum):
 
 @app.command()
 def evaluate(
-    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file: CoNLL (token<TAB>tag) or JSONL.", show_default=False)],
+    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file in any tagged format (CoNLL, JSONL, doccano, Label Studio, spaCy).", show_default=False)],
     pred: Annotated[Path, typer.Argument(metavar="PRED", help="Predicted file with the same paragraphs and tokens.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text (overrides --format).")] = False,
     output_format: Annotated[
@@ -29,6 +32,7 @@ def evaluate(
         Optional[Path],
         typer.Option("--train", help="Training file: adds scores for entities seen / unseen in it.", show_default=False),
     ] = None,
+    from_format: Annotated[Optional[str], typer.Option("--from", help=_FROM_HELP, show_default=False)] = None,
 ) -> None:
     """Exact-span precision, recall and F1 of PRED against GOLD: per type, micro and macro, with support.
 
@@ -43,10 +47,11 @@ def evaluate(
 
     Example: sciner evaluate gold.conll pred.conll --train train.conll
     """
+    from sciner.cli.options import reading_format
     from sciner.evaluate import evaluate_files
     from sciner.evaluate.render import format_conlleval, format_table
 
-    result = evaluate_files(gold, pred, train)
+    result = evaluate_files(gold, pred, train, fmt=reading_format(from_format))
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     elif output_format is TableFormat.conlleval:
@@ -57,12 +62,13 @@ def evaluate(
 
 @app.command()
 def compare(
-    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file: CoNLL or JSONL.", show_default=False)],
+    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file in any tagged format.", show_default=False)],
     pred_a: Annotated[Path, typer.Argument(metavar="A", help="Predictions of system A.", show_default=False)],
     pred_b: Annotated[Path, typer.Argument(metavar="B", help="Predictions of system B.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     samples: Annotated[int, typer.Option("--samples", min=1, help="Number of bootstrap samples.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same numbers.")] = 0,
+    from_format: Annotated[Optional[str], typer.Option("--from", help=_FROM_HELP, show_default=False)] = None,
 ) -> None:
     """Is system A better than system B? Paired bootstrap over paragraphs on micro F1, and per type.
 
@@ -73,10 +79,11 @@ def compare(
 
     Example: sciner compare gold.conll new.conll old.conll --seed 0
     """
+    from sciner.cli.options import reading_format
     from sciner.evaluate import compare_files
     from sciner.evaluate.render import format_comparison
 
-    result = compare_files(gold, pred_a, pred_b, samples=samples, seed=seed)
+    result = compare_files(gold, pred_a, pred_b, samples=samples, seed=seed, fmt=reading_format(from_format))
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:

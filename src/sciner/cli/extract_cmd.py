@@ -15,7 +15,7 @@ from sciner.cli.app import app
 def extract(
     paper: Annotated[Path, typer.Argument(metavar="PAPER.pdf", help="The paper's PDF (with a text layer).", show_default=False)],
     output: Annotated[
-        Optional[Path],
+        Optional[str],
         typer.Option("-o", "--output", help="Write here instead of standard output.", show_default=False),
     ] = None,
     as_json: Annotated[
@@ -32,8 +32,12 @@ def extract(
 
     Example: sciner extract paper.pdf -o paper.txt
     """
+    from sciner.cli.options import file_output
+    from sciner.outputs import Outputs
     from sciner.pdf import extract_pdf
 
+    outputs = Outputs([paper])
+    target = None if output is None else outputs.check(file_output(output))
     paragraphs = extract_pdf(paper)
     if as_json:
         lines = [
@@ -46,8 +50,8 @@ def extract(
     else:
         lines = [" ".join(p.tokens) for p in paragraphs]
     text = "".join(line + "\n" for line in lines)
-    if output is None:
+    if target is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
-        typer.echo(f"{len(paragraphs)} paragraphs from {paper} -> {output}", err=True)
+        outputs.write(target, text)
+        typer.echo(f"{len(paragraphs)} paragraphs from {paper} -> {target}", err=True)

@@ -1,4 +1,4 @@
-"""``sciner predict``: tag papers (paragraph text, CoNLL, JSONL or PDF) with a trained model."""
+"""``sciner predict``: tag papers (paragraph text, any tagged format, or PDF) with a trained model."""
 
 from __future__ import annotations
 
@@ -10,15 +10,20 @@ from typing import Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.document import Paragraph
+from sciner.cli.options import FROM_HELP
+from sciner.inference.files import PREDICT_FORMATS
 
-FORMATS = ("conll", "jsonl", "html")
+_TO_HELP = f"Format of the output: {', '.join(PREDICT_FORMATS)}. Default: from -o's extension, else conll."
 
 
 @app.command()
 def predict(
-    inputs: list[str] = typer.Argument(..., help="Files, directories or globs: .txt (one tokenized paragraph per line), .conll (tags ignored), .jsonl, .pdf."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (all inputs together), or an existing directory (one output per input). Default: stdout."),
-    fmt: str = typer.Option("conll", "--format", "-f", help="conll (token<TAB>tag), jsonl (spans with scores) or html (a page to read)."),
+    inputs: list[str] = typer.Argument(..., help="Files, directories or globs: .txt (one tokenized paragraph per line), any tagged format (tags ignored), .pdf."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="Output file (all inputs together), or a directory (existing, or ending in /): one output per input, mirroring their paths. Default: stdout."),
+    to_format: Optional[str] = typer.Option(None, "--to", help=_TO_HELP, show_default=False),
+    legacy_format: Optional[str] = typer.Option(None, "--format", "-f", hidden=True),
+    from_format: Optional[str] = typer.Option(None, "--from", help=FROM_HELP, show_default=False),
     model: Optional[Path] = typer.Option(None, "--model", "-m", help="Model directory; default: the model shipped with sciner."),
     batch_subwords: int = typer.Option(2048, "--batch-subwords", help="Subwords per encoder batch; 2048 was fastest on a 2-core CPU."),
     precision: str = typer.Option("auto", "--precision", help="auto (bf16 where the CPU has it natively, else fp32), fp32, bf16 or int8 (faster, less accurate)."),
@@ -26,60 +31,61 @@ def predict(
 ) -> None:
     """Tag every token of every paragraph with exactly one BIO tag.
 
-    A file that cannot be read is reported on stderr and the batch goes on; the exit code is
-    non-zero when any input failed.
+    Outputs are checked before the model is loaded: none may be an input. A file that cannot
+    be read is reported on stderr and the batch goes on; the exit code is non-zero when any
+    input failed, and a run in which every input failed writes nothing.
 
     Example: sciner predict paper.pdf ../shared/data/test-inputs/2022-official-test.txt -o tags.conll
     """
-    from sciner.errors import ConfigError, ScinerError
-    from sciner.inference.files import expand_inputs, read_input
-    from sciner.inference.files import tag_files
+    from sciner.cli.options import reading_format
+    from sciner.errors import ScinerError
+    from sciner.inference.files import expand_inputs, plan_outputs, read_inputs, tag_read, write_outputs
 
-    if fmt not in FORMATS:
-        raise ConfigError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    from_format = reading_format(from_format)
     failures: list[str] = []
     exit_codes: list[int] = []
+
+    def failed(err: ScinerError) -> None:  # reported now, summed up at the end; the batch goes on
+        failures.append(err.message)
+        exit_codes.append(err.exit_code)
+        print(str(err), file=sys.stderr)
+
     paths = []
-    for item in inputs:  # a missing input is reported like an unreadable one, and the batch goes on
+    for item in inputs:
         try:
             paths.extend(expand_inputs([item]))
         except ScinerError as err:
-            failures.append(err.message)
-            exit_codes.append(err.exit_code)
-            print(str(err), file=sys.stderr)
-    if not paths:
-        raise typer.Exit(code=exit_codes[0])
-    per_file = output is not None and output.is_dir()
-    from sciner import load
+            failed(err)
+    plan = plan_outputs(paths, output, to_format or legacy_format)
+    read = read_inputs(paths, from_format, show_progress=not quiet, on_error=lambda path, err: failed(err))
+    results = []
+    if read:
+        from sciner import load
 
-    tagger = load(str(model) if model else None, precision=precision)
-    results = tag_files(tagger, paths, read_input, batch_subwords=batch_subwords, show_progress=not quiet,
-                        on_error=lambda path, err: (failures.append(f"{path}: {err.message}"),
-                                                    exit_codes.append(err.exit_code),
-                                                    print(str(err), file=sys.stderr)))
-    from sciner.inference.files import render
-
-    if per_file:
-        for path, paragraphs in results:
-            target = output / (path.stem + {"conll": ".conll", "jsonl": ".jsonl", "html": ".html"}[fmt])
-            target.write_text(render(paragraphs, fmt, title=path.name), encoding="utf-8")
-    else:
-        everything = [p for _, ps in results for p in ps]
-        text = render(everything, fmt, title=", ".join(p.name for p, _ in results) or "sciner")
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            output.write_text(text, encoding="utf-8")
+        tagger = load(str(model) if model else None, precision=precision)
+        results = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=not quiet)
+    written = write_outputs(plan, results)
     if not quiet:
-        counts = Counter(s.label for _, ps in results for p in ps for s in p.spans)
-        n_tokens = sum(len(p.tokens) for _, ps in results for p in ps)
-        n_paras = sum(len(ps) for _, ps in results)
-        print(f"tagged {n_tokens} tokens in {n_paras} paragraphs from {len(results)} file(s)", file=sys.stderr)
-        for label, n in sorted(counts.items(), key=lambda kv: -kv[1]):
-            print(f"  {label:<20} {n}", file=sys.stderr)
+        _summary(results, written)
     if failures:
         print(f"{len(failures)} input(s) failed:", file=sys.stderr)
         for f in failures:
             print(f"  {f}", file=sys.stderr)
         # Nothing readable: the first error's own code; some inputs tagged, some not: 9.
         raise typer.Exit(code=exit_codes[0] if not results else 9)
+
+
+def _summary(results: list[tuple[Path, list[Paragraph]]], written: list[Path]) -> None:
+    """What was tagged and which files were written, on stderr."""
+    if not results:
+        return
+    counts = Counter(s.label for _, ps in results for p in ps for s in p.spans)
+    n_tokens = sum(len(p.tokens) for _, ps in results for p in ps)
+    n_paras = sum(len(ps) for _, ps in results)
+    print(f"tagged {n_tokens} tokens in {n_paras} paragraphs from {len(results)} input file(s)", file=sys.stderr)
+    for label, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        print(f"  {label:<20} {n}", file=sys.stderr)
+    if len(written) == 1:
+        print(f"wrote {written[0]}", file=sys.stderr)
+    elif written:
+        print(f"wrote {len(written)} files", file=sys.stderr)

@@ -8,16 +8,17 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.cli.options import FROM_HELP
 
 
 @app.command()
 def report(
-    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file: CoNLL or JSONL.", show_default=False)],
+    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file in any tagged format.", show_default=False)],
     systems: Annotated[
         list[Path],
         typer.Argument(metavar="SYS...", help="Predictions of one or more systems, same paragraphs and tokens as GOLD.", show_default=False),
     ],
-    output: Annotated[Path, typer.Option("-o", "--output", help="Report file: .html (self-contained) or .md.", show_default=False)],
+    output: Annotated[str, typer.Option("-o", "--output", help="Report file: .html (self-contained) or .md.", show_default=False)],
     name: Annotated[
         Optional[list[str]],
         typer.Option("--name", help="Name of a system, once per system in order (default: file names).", show_default=False),
@@ -25,6 +26,7 @@ def report(
     samples: Annotated[int, typer.Option("--samples", min=1, help="Paired-bootstrap resamples.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Example paragraphs where the systems differ.")] = 8,
+    from_format: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)] = None,
 ) -> None:
     """Write an experiment report comparing systems' predictions with GOLD.
 
@@ -36,9 +38,16 @@ def report(
 
     Example: sciner report gold.conll crf.conll bert.conll -o report.html
     """
+    from sciner.cli.options import file_output, reading_format
+    from sciner.outputs import Outputs
     from sciner.view.report import build_report
-    from sciner.view.report_output import write_report
+    from sciner.view.report_output import report_kind, write_report
 
-    data = build_report(gold, systems, names=name or None, samples=samples, seed=seed, examples=examples)
-    for path in write_report(data, output):
+    fmt = reading_format(from_format)
+    target = file_output(output)
+    outputs = Outputs([gold, *systems])
+    outputs.check(target)
+    report_kind(target)  # before the bootstrap, not after
+    data = build_report(gold, systems, names=name or None, samples=samples, seed=seed, examples=examples, fmt=fmt)
+    for path in write_report(data, target, outputs=outputs):
         typer.echo(f"wrote {path}")

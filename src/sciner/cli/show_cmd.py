@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.cli.options import FROM_HELP
 
 
 @app.command()
@@ -20,7 +21,7 @@ def show(
             show_default=False,
         ),
     ],
-    output: Annotated[Path, typer.Option("-o", "--output", help="HTML file to write.", show_default=False)],
+    output: Annotated[str, typer.Option("-o", "--output", help="HTML file to write.", show_default=False)],
     gold: Annotated[
         Optional[Path],
         typer.Option("--gold", help="Gold file with the same paragraphs: show correct, missed and spurious entities.", show_default=False),
@@ -29,6 +30,7 @@ def show(
     limit: Annotated[
         Optional[int], typer.Option("--limit", min=1, help="Show only the first N paragraphs.", show_default=False)
     ] = None,
+    from_format: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)] = None,
 ) -> None:
     """Write one HTML page with FILE's entities highlighted per type, a legend and per-type counts.
 
@@ -38,17 +40,20 @@ def show(
 
     Example: sciner show pred.conll --gold gold.conll -o diff.html
     """
-    from sciner.errors import InputFormatError
-    from sciner.formats.registry import read_file
+    from sciner.cli.options import file_output, reading_format
+    from sciner.formats.registry import read_annotated, read_file
+    from sciner.outputs import Outputs
     from sciner.view import render_diff, render_entities
 
-    paragraphs = read_file(file)
+    fmt = reading_format(from_format)
+    target = file_output(output)
+    outputs = Outputs([file] if gold is None else [file, gold])
+    outputs.check(target)
+    paragraphs = read_file(file, fmt)
     if gold is None:
         html = render_entities(paragraphs[:limit], title or file.name)
     else:
-        gold_paragraphs = read_file(gold)
-        if any(p.tags is None for p in gold_paragraphs):
-            raise InputFormatError(f"{gold}: the gold file has no tags")
+        gold_paragraphs = read_annotated(gold, fmt)
         html = render_diff(
             gold_paragraphs[:limit],
             paragraphs[:limit],
@@ -56,5 +61,5 @@ def show(
             gold_name=str(gold),
             pred_name=str(file),
         )
-    output.write_text(html, encoding="utf-8")
-    typer.echo(f"wrote {output}")
+    outputs.write(target, html)
+    typer.echo(f"wrote {target}")

@@ -43,19 +43,21 @@ def evaluate_pairs(pairs: list[AlignedParagraph], train: Sequence[Paragraph] | N
     return Evaluation(report=report, analysis=analyse(pairs, known), pairs=pairs)
 
 
-def evaluate_files(gold: str | Path, pred: str | Path, train: str | Path | None = None) -> Evaluation:
-    """Score a predicted CoNLL/JSONL file against a gold one (optionally against a training file too)."""
-    pairs = align_files(gold, pred)
-    return evaluate_pairs(pairs, read_tagged(train) if train is not None else None)
+def evaluate_files(gold: str | Path, pred: str | Path, train: str | Path | None = None, *, fmt: str | None = None) -> Evaluation:
+    """Score a predicted file against a gold one (optionally against a training file too); files
+    are read in ``fmt`` (a format registry name), else by their suffix."""
+    pairs = align_files(gold, pred, fmt=fmt)
+    return evaluate_pairs(pairs, read_tagged(train, fmt) if train is not None else None)
 
 
 def compare_files(
-    gold: str | Path, pred_a: str | Path, pred_b: str | Path, *, samples: int = 1000, seed: int = 0
+    gold: str | Path, pred_a: str | Path, pred_b: str | Path, *, samples: int = 1000, seed: int = 0,
+    fmt: str | None = None,
 ) -> BootstrapResult:
-    """Paired bootstrap of two prediction files of the same gold file."""
-    gold_paragraphs = read_tagged(gold)
-    a = align(gold_paragraphs, read_tagged(pred_a), str(gold), str(pred_a))
-    b = align(gold_paragraphs, read_tagged(pred_b), str(gold), str(pred_b))
+    """Paired bootstrap of two prediction files of the same gold file (all read in ``fmt``, else by suffix)."""
+    gold_paragraphs = read_tagged(gold, fmt)
+    a = align(gold_paragraphs, read_tagged(pred_a, fmt), str(gold), str(pred_a))
+    b = align(gold_paragraphs, read_tagged(pred_b, fmt), str(gold), str(pred_b))
     return paired_bootstrap(
         [p.gold for p in a], [p.pred for p in a], [p.pred for p in b], samples=samples, seed=seed
     )

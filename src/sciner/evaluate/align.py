@@ -65,8 +65,8 @@ def align(gold: Sequence[Paragraph], pred: Sequence[Paragraph], gold_name: str, 
     return pairs
 
 
-def align_files(gold_path: str | Path, pred_path: str | Path) -> list[AlignedParagraph]:
-    """Read a gold and a predicted file and pair their paragraphs."""
-    gold = read_tagged(gold_path)
-    pred = read_tagged(pred_path)
+def align_files(gold_path: str | Path, pred_path: str | Path, *, fmt: str | None = None) -> list[AlignedParagraph]:
+    """Read a gold and a predicted file (in ``fmt``, else by suffix) and pair their paragraphs."""
+    gold = read_tagged(gold_path, fmt)
+    pred = read_tagged(pred_path, fmt)
     return align(gold, pred, str(gold_path), str(pred_path))

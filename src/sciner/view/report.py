@@ -150,8 +150,11 @@ def build_report(
     samples: int = 1000,
     seed: int = 0,
     examples: int = 8,
+    fmt: str | None = None,
 ) -> ExperimentReport:
     """Score every system file against the gold file and gather the report's contents.
+
+    Files are read in ``fmt`` (a :mod:`~sciner.formats.registry` name), else by their suffix.
 
     Files are CoNLL or JSONL with the same paragraphs and tokens as gold (else
     :class:`~sciner.errors.TokenMismatchError`).
@@ -161,10 +164,10 @@ def build_report(
     if names is not None and len(names) != len(systems):
         raise InputFormatError(f"{len(names)} names given for {len(systems)} systems")
     names = list(names) if names is not None else system_names(systems)
-    gold_paragraphs = read_tagged(gold)
+    gold_paragraphs = read_tagged(gold, fmt)
     results = []
     for name, path in zip(names, systems):
-        pairs = align(gold_paragraphs, read_tagged(path), str(gold), str(path))
+        pairs = align(gold_paragraphs, read_tagged(path, fmt), str(gold), str(path))
         results.append(SystemResult(name, str(path), evaluate_pairs(pairs), confusion(pairs)))
     comparisons = []
     gold_tags = [p.gold for p in results[0].pairs]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sciner.document import Span
 from sciner.evaluate.metrics import span_key
+from sciner.outputs import Outputs
 from sciner.view.plots import report_figures
 from sciner.view.report import Example, ExperimentReport
 from sciner.view.report_tables import EXAMPLES_TITLE, Table, report_sections
@@ -59,13 +60,15 @@ def example_markdown(report: ExperimentReport, ex: Example) -> list[str]:
     return lines + [""]
 
 
-def write_report_markdown(report: ExperimentReport, path: Path) -> list[Path]:
-    """Write ``path`` and its PNG plots (``<stem>-<plot>.png`` in the same folder); returns all files."""
+def write_report_markdown(report: ExperimentReport, path: Path, outputs: Outputs | None = None) -> list[Path]:
+    """Write ``path`` and its PNG plots (``<stem>-<plot>.png`` in the same folder), each atomically
+    and checked by ``outputs``; returns all files."""
+    outputs = outputs or Outputs([])
     written = []
     images = {}
     for slug, caption, png in report_figures(report):
         image = path.with_name(f"{path.stem}-{slug}.png")
-        image.write_bytes(png)
+        outputs.write(image, png)
         written.append(image)
         images[slug] = f"![{caption}]({image.name})"
     names = " vs ".join(s.name for s in report.systems)
@@ -90,5 +93,5 @@ def write_report_markdown(report: ExperimentReport, path: Path) -> list[Path]:
         lines += example_markdown(report, ex)
     if not report.examples:
         lines.append("No paragraph where they differ.")
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    outputs.write(path, "\n".join(lines) + "\n")
     return [path, *written]
