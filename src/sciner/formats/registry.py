@@ -1,29 +1,43 @@
 """The one format registry: every file format sciner reads or writes, by name.
 
-============ ============================= ====== ====== ===========================================
-name         suffixes                      reads  writes what it is
-============ ============================= ====== ====== ===========================================
-text         .txt                          yes    yes    one paragraph per line, tokens split on spaces
-conll        .conll .bio .iob .tsv         yes    yes    ``token<TAB>tag``, a blank line between paragraphs
-jsonl        .jsonl                        yes    yes    sciner JSONL: tokens + entity spans (+ scores)
-doccano      .doccano.jsonl                yes    yes    doccano JSONL: ``text`` + ``label`` offsets
-labelstudio  .json                         yes    yes    Label Studio tasks / JSON export
-spacy        .spacy                        yes    yes    spaCy DocBin
-pdf          .pdf                          yes    no     a paper: extracted with :mod:`sciner.pdf`
-html         .html .htm                    no     yes    a page to read (:mod:`sciner.view.html`)
-============ ============================= ====== ====== ===========================================
+============ ===================== ===== ====== ============================================ ==========================
+name         suffixes              reads writes what it is                                   tokens it cannot carry
+============ ===================== ===== ====== ============================================ ==========================
+text         .txt                  yes   yes    one paragraph per line, tokens split on      space, line break, CR;
+                                                spaces                                       empty paragraph
+conll        .conll .bio .iob .tsv yes   yes    ``token<TAB>tag``, a blank line between      tab, line break, CR, only
+                                                paragraphs                                   whitespace, -DOCSTART-;
+                                                                                             empty paragraph
+jsonl        .jsonl                yes   yes    sciner JSONL: tokens + entity spans (+       none
+                                                scores)
+doccano      .doccano.jsonl        yes   yes    doccano JSONL: ``text`` + ``label`` offsets  none
+                                                (+ ``tokens``)
+labelstudio  .json                 yes   yes    Label Studio tasks / JSON export (+          none
+                                                ``data.tokens``)
+spacy        .spacy                yes   yes    spaCy DocBin                                 none
+pdf          .pdf                  yes   no     a paper: extracted with :mod:`sciner.pdf`    (read only)
+html         .html .htm            no    yes    a page to read (:mod:`sciner.view.html`)     none
+============ ===================== ===== ====== ============================================ ==========================
+
+No format carries an empty token or a lone surrogate. Writing a token (or an empty
+paragraph) that the chosen format cannot carry is refused before anything is written, with
+:class:`~sciner.errors.UnwritableTokenError` naming the paragraph and token; see
+:mod:`sciner.formats.tokens`.
 
 Every verb that reads or writes a file asks this module: by the ``--from``/``--to`` name when
-the user gives one, else by the suffix. A known suffix decides alone, with one exception: a
-``.jsonl`` whose first object looks like doccano's (``text`` + ``label``, no ``tokens``) is
-doccano. The content is sniffed only for a suffix that no format claims, and a paragraph
-line is never mistaken for CoNLL or JSONL: only lines that are all ``token<TAB>valid tag``
-are CoNLL, and only a first line that parses as a JSON object is JSONL.
+the user gives one, else by the suffix. A known suffix decides alone (a ``.txt`` is always
+paragraph text, a ``.json`` always Label Studio), with one exception: a ``.jsonl`` whose first
+object is doccano's (a ``label`` list, or a ``text`` without ``tokens``) is doccano; sciner
+JSONL always has ``tokens`` and never ``label``. The content is sniffed only for a suffix that
+no format claims, and a paragraph line is never mistaken for CoNLL or JSONL: only lines that
+are all ``token<TAB>valid tag`` are CoNLL, and only a first line that parses as a JSON object
+is JSONL.
 """
 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,11 +208,22 @@ def _first_line(path: Path) -> str | None:
 
 
 def _looks_like_doccano(line: str | None) -> bool:
+    """True for doccano's first object: a ``label`` list (sciner's doccano also keeps
+    ``tokens``), or a ``text`` without ``tokens``. sciner JSONL has ``tokens``, never ``label``."""
     try:
         obj = json.loads(line) if line else None
     except json.JSONDecodeError:
         return False
-    return isinstance(obj, dict) and "tokens" not in obj and ("label" in obj or "text" in obj)
+    return isinstance(obj, dict) and ("label" in obj or ("text" in obj and "tokens" not in obj))
+
+
+def _looks_like_docbin(head: bytes) -> bool:
+    """True for a spaCy DocBin: zlib-compressed msgpack whose first keys are ``version``, ``attrs``."""
+    try:
+        start = zlib.decompressobj().decompress(head, 64)
+    except zlib.error:
+        return False
+    return b"version" in start and b"attrs" in start
 
 
 def sniff(path: Path) -> Format:
@@ -208,10 +233,13 @@ def sniff(path: Path) -> Format:
         head = path.read_bytes()[:4096]
     except OSError:
         return FORMATS["text"]
+    if head.startswith(b"%PDF-"):
+        return FORMATS["pdf"]
     try:
         text = head.decode("utf-8")
     except UnicodeDecodeError:
-        return FORMATS["text"]  # the text reader reports the bad byte with its line
+        # The text reader reports the bad byte with its line.
+        return FORMATS["spacy"] if _looks_like_docbin(head) else FORMATS["text"]
     first = _first_line(path)
     if first is not None and first.startswith("{"):
         try:
