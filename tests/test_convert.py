@@ -236,6 +236,16 @@ def test_docbin_made_by_spacy_keeps_whitespace_tokens_and_conll_refuses_them(tmp
     assert read_file(tmp_path / "out.jsonl")[0].tokens == p.tokens
 
 
+def test_an_ideographic_space_token_survives_convert_to_spacy_and_back(tmp_path: Path) -> None:
+    # Regression: the U+3000 token vanished on the way back from .spacy, with exit 0.
+    p = Paragraph(["数据", "\u3000", "BERT"], ["O", "B-MethodName", "I-MethodName"])
+    write_file([p], tmp_path / "in.jsonl")
+    convert(tmp_path / "in.jsonl", tmp_path / "mid.spacy")
+    convert(tmp_path / "mid.spacy", tmp_path / "back.jsonl")
+    (back,) = read_file(tmp_path / "back.jsonl")
+    assert back.tokens == p.tokens and back.tags == p.tags
+
+
 def test_format_comes_from_the_extension_or_is_refused() -> None:
     assert [suffix_format(f"x{e}").name for e in EXTENSIONS.values()] == list(EXTENSIONS)
     assert suffix_format("paras.txt").name == "text"
