@@ -39,6 +39,11 @@ def paragraphs_to_docbin(paragraphs: Iterable[Paragraph]):  # -> spacy.tokens.Do
     return docbin
 
 
+def format_docbin(paragraphs: Iterable[Paragraph]) -> bytes:
+    """The bytes of a ``.spacy`` file holding ``paragraphs``."""
+    return paragraphs_to_docbin(paragraphs).to_bytes()
+
+
 def doc_to_paragraph(doc, where: str) -> Paragraph:
     """A tagged paragraph from a spaCy ``Doc``: every token's text (whitespace tokens too, so
     entity indices stay spaCy's) and its ``ents``."""
