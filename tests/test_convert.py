@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sciner.document import Paragraph, Span
-from sciner.errors import InputFormatError
+from sciner.errors import InputFormatError, UnwritableTokenError
 from sciner.formats.conll import read_conll, write_conll
 from sciner.formats.convert import convert
 from sciner.formats.registry import FORMATS, output_format, read_file, suffix_format, write_file
@@ -217,7 +217,7 @@ def test_docbin_is_a_real_spacy_corpus(tmp_path: Path) -> None:
     assert [(e.text, e.label_) for e in docs[0].ents] == [("BERT-base", "MethodName"), ("SQuAD v1.1", "DatasetName")]
 
 
-def test_docbin_made_by_spacy_drops_whitespace_tokens(tmp_path: Path) -> None:
+def test_docbin_made_by_spacy_keeps_whitespace_tokens_and_conll_refuses_them(tmp_path: Path) -> None:
     import spacy
     from spacy.tokens import DocBin
 
@@ -226,8 +226,24 @@ def test_docbin_made_by_spacy_drops_whitespace_tokens(tmp_path: Path) -> None:
     doc.ents = [doc.char_span(8, 12, label="MethodName"), doc.char_span(16, 21, label="DatasetName")]
     DocBin(docs=[doc]).to_disk(tmp_path / "made_by_spacy.spacy")
     (p,) = read_file(tmp_path / "made_by_spacy.spacy")
-    assert p.tokens == ["We", "use", "BERT", "on", "SQuAD", "."]
-    assert p.tags == ["O", "O", "B-MethodName", "O", "B-DatasetName", "O"]
+    # Every token spaCy made, whitespace ones too, so its entity indices stay right.
+    assert p.tokens == ["We", "use", " ", "BERT", "\n", "on", "SQuAD", "."]
+    assert p.tags == ["O", "O", "O", "B-MethodName", "O", "O", "B-DatasetName", "O"]
+    with pytest.raises(UnwritableTokenError, match=r"paragraph 1, token 2 ' ' is only whitespace.*--to jsonl"):
+        convert(tmp_path / "made_by_spacy.spacy", tmp_path / "out.conll")
+    assert not (tmp_path / "out.conll").exists()
+    convert(tmp_path / "made_by_spacy.spacy", tmp_path / "out.jsonl")
+    assert read_file(tmp_path / "out.jsonl")[0].tokens == p.tokens
+
+
+def test_an_ideographic_space_token_survives_convert_to_spacy_and_back(tmp_path: Path) -> None:
+    # Regression: the U+3000 token vanished on the way back from .spacy, with exit 0.
+    p = Paragraph(["数据", "\u3000", "BERT"], ["O", "B-MethodName", "I-MethodName"])
+    write_file([p], tmp_path / "in.jsonl")
+    convert(tmp_path / "in.jsonl", tmp_path / "mid.spacy")
+    convert(tmp_path / "mid.spacy", tmp_path / "back.jsonl")
+    (back,) = read_file(tmp_path / "back.jsonl")
+    assert back.tokens == p.tokens and back.tags == p.tags
 
 
 def test_format_comes_from_the_extension_or_is_refused() -> None:

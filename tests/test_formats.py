@@ -12,7 +12,8 @@ from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, InputNotFoundError, InvalidBIOError
 from sciner.formats.conll import format_conll, read_conll, write_conll
 from sciner.formats.jsonl import read_jsonl, write_jsonl
-from sciner.formats.paragraphs import read_paragraphs, write_paragraphs
+from sciner.formats.paragraphs import read_paragraphs
+from sciner.formats.registry import write_file
 from sciner.document import bio_to_spans, spans_to_bio
 from sciner.formats.spans import find_stray_tags, repair_bio, validate_bio
 from sciner.labels import BIO_TAGS, ENTITY_TYPES
@@ -52,7 +53,7 @@ fs_settings = settings(max_examples=60, deadline=None, suppress_health_check=[He
 @given(paragraphs=st.lists(paragraph_tokens_st, min_size=1, max_size=5))
 def test_paragraph_text_round_trips_tokens(tmp_path, paragraphs):
     path = tmp_path / "in.txt"
-    write_paragraphs([Paragraph(tokens=t) for t in paragraphs], path)
+    write_file([Paragraph(tokens=t) for t in paragraphs], path)
     assert [p.tokens for p in read_paragraphs(path)] == paragraphs
 
 

@@ -75,3 +75,10 @@ class OutputError(ScinerError):
 
     code = "E008"
     exit_code = 10
+
+
+class UnwritableTokenError(InputFormatError):
+    """A token cannot be written in the chosen output format (e.g. a tab in CoNLL); nothing was written."""
+
+    code = "E009"
+    exit_code = 11

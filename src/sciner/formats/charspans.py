@@ -11,14 +11,18 @@ from collections.abc import Sequence
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, TokenMismatchError
 from sciner.formats.paragraphs import parse_paragraph_line
+from sciner.formats.tokens import read_tokens
 
 
 def token_offsets_in_text(tokens: Sequence[str], text: str, where: str) -> list[tuple[int, int]]:
-    """Character start/end of each token in ``text``, found left to right.
+    """Character start/end of each token in ``text``.
 
-    Usually ``text`` is the tokens joined by single spaces; searching instead of assuming
-    that also accepts texts whose tokens are separated by other whitespace.
+    ``text`` is usually the tokens joined by single spaces (sciner wrote it): the offsets are
+    then exact, even for tokens that are or hold whitespace. Other texts (tokens separated by
+    other whitespace) are searched left to right.
     """
+    if text == " ".join(tokens):
+        return Paragraph(tokens).token_offsets()
     offsets = []
     pos = 0
     for i, token in enumerate(tokens):
@@ -34,9 +38,7 @@ def tokens_of(data_tokens: object, text: str, where: str) -> list[str]:
     """The stored tokens when present, else ``text`` split on spaces (the task's tokenization)."""
     if data_tokens is None:
         return parse_paragraph_line(text)
-    if not isinstance(data_tokens, list) or not all(isinstance(t, str) and t for t in data_tokens):
-        raise InputFormatError(f"{where}: 'tokens' must be a list of non-empty strings")
-    return list(data_tokens)
+    return read_tokens(data_tokens, where)
 
 
 def char_span_to_tokens(offsets: Sequence[tuple[int, int]], start: int, end: int) -> tuple[int, int] | None:

@@ -2,6 +2,11 @@
 
 Two-column files separated by spaces are read too (the task's own example uses spaces),
 and ``-DOCSTART-`` lines are ignored.
+
+Being line- and tab-based, CoNLL cannot carry every token: writing refuses (before anything
+is written) a token with a tab, line break or carriage return, a token that is only
+whitespace, the token ``-DOCSTART-``, and an empty paragraph; see :mod:`sciner.formats.tokens`.
+JSONL carries them all.
 """
 
 from __future__ import annotations
@@ -11,9 +16,9 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError
-from sciner.formats.textfile import read_lines
+from sciner.formats.textfile import keep_leading_bom, read_lines
+from sciner.formats.tokens import DOCSTART, check_writable, conll_rule
 from sciner.labels import is_valid_tag
-
 
 
 def _split_columns(line: str) -> list[str]:
@@ -52,7 +57,7 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
             flush()
             continue
         cols = _split_columns(raw)
-        if cols[0] == "-DOCSTART-":
+        if cols[0] == DOCSTART:
             flush()
             continue
         if not tokens:
@@ -76,19 +81,18 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
 
 
 def format_conll(paragraphs: Iterable[Paragraph]) -> str:
-    """Render paragraphs as ``token<TAB>tag`` lines with a blank line after each paragraph."""
+    """Render paragraphs as ``token<TAB>tag`` lines with a blank line after each paragraph
+    (untagged paragraphs get ``O``); :class:`UnwritableTokenError` on a token CoNLL cannot carry."""
     out = []
-    for p in paragraphs:
+    for p in check_writable(paragraphs, "conll", conll_rule, empty_paragraphs=False):
         tags = p.tags if p.tags is not None else ["O"] * len(p.tokens)
-        if len(tags) != len(p.tokens):
-            raise ValueError(f"paragraph from {p.source}:{p.line} has {len(p.tokens)} tokens but {len(tags)} tags")
         out.extend(f"{tok}\t{tag}\n" for tok, tag in zip(p.tokens, tags))
         out.append("\n")
-    return "".join(out)
+    return keep_leading_bom("".join(out))
 
 
 def write_conll(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
-    """Write paragraphs as CoNLL."""
-    from sciner.outputs import write_atomic
+    """Write paragraphs as CoNLL (atomically; see :func:`sciner.formats.registry.write_file`)."""
+    from sciner.formats.registry import write_file
 
-    write_atomic(path, format_conll(paragraphs))
+    write_file(list(paragraphs), path, "conll")

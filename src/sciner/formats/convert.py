@@ -2,7 +2,8 @@
 :mod:`sciner.formats.registry` for the formats and how a file's format is decided).
 
 Tokens are never changed: every format keeps them, or (text, doccano made by doccano) is
-split on single spaces, the task's own tokenization.
+split on single spaces, the task's own tokenization. A token the target format cannot carry
+(see :mod:`sciner.formats.tokens`) is refused before anything is written.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 Each paragraph becomes a ``Doc`` whose words are exactly its tokens (separated by one
 space, none after the last) and whose ``ents`` are its entity spans. Where the paragraph
 came from is kept in the Doc's ``user_data``. spaCy stores no entity scores.
+
+Every token is kept both ways, whitespace tokens included (spaCy makes them for runs of
+spaces or newlines in raw text); only an empty token or a lone surrogate is refused on
+writing. Writing such a corpus on to CoNLL or text is then refused by those formats.
 """
 
 from __future__ import annotations
@@ -12,18 +16,20 @@ from pathlib import Path
 
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, InputNotFoundError
+from sciner.formats.tokens import check_writable
 from sciner.labels import ENTITY_TYPES
 
 
 def paragraphs_to_docbin(paragraphs: Iterable[Paragraph]):  # -> spacy.tokens.DocBin (spaCy imported lazily)
-    """A DocBin holding one Doc per paragraph, entities in ``doc.ents``."""
+    """A DocBin holding one Doc per paragraph, entities in ``doc.ents``; :class:`UnwritableTokenError`
+    on a token no format carries."""
     from spacy.tokens import Doc, DocBin
     from spacy.tokens import Span as SpacySpan
     from spacy.vocab import Vocab
 
     vocab = Vocab()
     docbin = DocBin(store_user_data=True)
-    for p in paragraphs:
+    for p in check_writable(paragraphs, "spacy"):
         spaces = [True] * (len(p.tokens) - 1) + [False] if p.tokens else []
         doc = Doc(vocab, words=list(p.tokens), spaces=spaces)
         doc.ents = [SpacySpan(doc, s.start, s.end, label=s.label) for s in p.spans or []]
@@ -33,31 +39,21 @@ def paragraphs_to_docbin(paragraphs: Iterable[Paragraph]):  # -> spacy.tokens.Do
     return docbin
 
 
-def write_docbin(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
-    """Write paragraphs as a ``.spacy`` DocBin file."""
-    from sciner.outputs import write_atomic
-
-    write_atomic(path, paragraphs_to_docbin(paragraphs).to_bytes())
+def format_docbin(paragraphs: Iterable[Paragraph]) -> bytes:
+    """The bytes of a ``.spacy`` file holding ``paragraphs``."""
+    return paragraphs_to_docbin(paragraphs).to_bytes()
 
 
 def doc_to_paragraph(doc, where: str) -> Paragraph:
-    """A tagged paragraph from a spaCy ``Doc``: its tokens' text and its ``ents``.
-
-    Whitespace tokens (spaCy makes them for runs of spaces or newlines in raw text) cannot
-    be written as task tokens, so they are dropped and the entities re-indexed.
-    """
-    keep = [i for i, t in enumerate(doc) if t.text.strip()]
-    new_index = {old: new for new, old in enumerate(keep)}
+    """A tagged paragraph from a spaCy ``Doc``: every token's text (whitespace tokens too, so
+    entity indices stay spaCy's) and its ``ents``."""
     spans = []
     for e in doc.ents:
         if e.label_ not in ENTITY_TYPES:
             raise InputFormatError(f"{where}: unknown entity type {e.label_!r}")
-        inside = [new_index[i] for i in range(e.start, e.end) if i in new_index]
-        if inside:
-            spans.append(Span(e.label_, inside[0], inside[-1] + 1))
-    tokens = [doc[i].text for i in keep]
+        spans.append(Span(e.label_, e.start, e.end))
     return Paragraph(
-        tokens=tokens,
+        tokens=[t.text for t in doc],
         spans=spans,
         source=str(doc.user_data.get("sciner_source", where.rpartition(":")[0])),
         line=int(doc.user_data.get("sciner_line", 0)),
@@ -65,7 +61,7 @@ def doc_to_paragraph(doc, where: str) -> Paragraph:
 
 
 def read_docbin(path: str | Path) -> list[Paragraph]:
-    """Read a ``.spacy`` DocBin into tagged paragraphs, one per Doc."""
+    """Read a ``.spacy`` DocBin into tagged paragraphs, one per Doc (empty ones too)."""
     from spacy.tokens import DocBin
     from spacy.vocab import Vocab
 
@@ -76,5 +72,4 @@ def read_docbin(path: str | Path) -> list[Paragraph]:
         docbin = DocBin().from_disk(path)
     except Exception as exc:  # spaCy raises plain ValueError/msgpack errors on a bad file
         raise InputFormatError(f"{path}: not a spaCy DocBin ({type(exc).__name__})") from None
-    paragraphs = [doc_to_paragraph(doc, f"{path}:doc {i + 1}") for i, doc in enumerate(docbin.get_docs(Vocab()))]
-    return [p for p in paragraphs if p.tokens]
+    return [doc_to_paragraph(doc, f"{path}:doc {i + 1}") for i, doc in enumerate(docbin.get_docs(Vocab()))]

@@ -3,7 +3,8 @@
 Offsets are characters of ``text`` (the tokens joined by single spaces). The tokens are
 kept in a ``tokens`` field so that reading back never re-tokenizes; a file made by doccano
 itself has none, and its text is then split on single spaces. doccano's newer export with
-``entities: [{"start_offset", "end_offset", "label"}]`` is read too.
+``entities: [{"start_offset", "end_offset", "label"}]`` is read too. Because the tokens are
+kept, any token is carried except an empty one or a lone surrogate (refused on writing).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sciner.errors import InputFormatError
 from sciner.formats.charspans import char_entities_to_paragraph, tokens_of
 from sciner.formats.jsonl import paragraph_char_entities
 from sciner.formats.textfile import read_lines
+from sciner.formats.tokens import check_writable
 from sciner.labels import ENTITY_TYPES
 
 
@@ -28,15 +30,9 @@ def paragraph_to_doccano(p: Paragraph) -> dict[str, Any]:
 
 
 def format_doccano(paragraphs: Iterable[Paragraph]) -> str:
-    """Paragraphs as doccano JSONL."""
-    return "".join(json.dumps(paragraph_to_doccano(p), ensure_ascii=False) + "\n" for p in paragraphs)
-
-
-def write_doccano(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
-    """Write paragraphs as doccano JSONL."""
-    from sciner.outputs import write_atomic
-
-    write_atomic(path, format_doccano(paragraphs))
+    """Paragraphs as doccano JSONL; :class:`UnwritableTokenError` on a token no format carries."""
+    checked = check_writable(paragraphs, "doccano")
+    return "".join(json.dumps(paragraph_to_doccano(p), ensure_ascii=False) + "\n" for p in checked)
 
 
 def _entities(obj: dict[str, Any], where: str) -> list[tuple[int, int, str, float | None]]:

@@ -2,7 +2,8 @@
 
 Each span has its type, token ``start``/``end`` (end exclusive), ``text``, character
 offsets ``char_start``/``char_end`` in the space-joined paragraph, and ``score`` when a
-model gave one.
+model gave one. The tokens are stored as a JSON list, so any token is carried except an
+empty one or a lone surrogate, which no format carries (refused on writing and on reading).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError
 from sciner.formats.textfile import read_lines
+from sciner.formats.tokens import check_writable, read_tokens
 from sciner.labels import ENTITY_TYPES
 
 
@@ -46,9 +48,7 @@ def json_to_paragraph(obj: Any, where: str) -> Paragraph:
     """Build a paragraph from its JSON object; ``where`` names file:line for errors."""
     if not isinstance(obj, dict) or not isinstance(obj.get("tokens"), list):
         raise InputFormatError(f"{where}: expected an object with a 'tokens' list")
-    tokens = obj["tokens"]
-    if not all(isinstance(t, str) and t for t in tokens):
-        raise InputFormatError(f"{where}: every token must be a non-empty string")
+    tokens = read_tokens(obj["tokens"], where)
     spans = []
     for e in obj.get("entities", []):
         try:
@@ -80,12 +80,13 @@ def read_jsonl(path: str | Path) -> list[Paragraph]:
 
 
 def format_jsonl(paragraphs: Iterable[Paragraph]) -> str:
-    """Render paragraphs as JSONL."""
-    return "".join(json.dumps(paragraph_to_json(p), ensure_ascii=False) + "\n" for p in paragraphs)
+    """Render paragraphs as JSONL; :class:`UnwritableTokenError` on a token no format carries."""
+    checked = check_writable(paragraphs, "jsonl")
+    return "".join(json.dumps(paragraph_to_json(p), ensure_ascii=False) + "\n" for p in checked)
 
 
 def write_jsonl(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
-    """Write paragraphs as JSONL."""
-    from sciner.outputs import write_atomic
+    """Write paragraphs as JSONL (atomically; see :func:`sciner.formats.registry.write_file`)."""
+    from sciner.formats.registry import write_file
 
-    write_atomic(path, format_jsonl(paragraphs))
+    write_file(list(paragraphs), path, "jsonl")

@@ -5,7 +5,8 @@ by single spaces, which Label Studio shows) and ``tokens`` (so reading back neve
 re-tokenizes); its ``predictions`` hold the entities as Label Studio ``labels`` results with
 character offsets into ``text`` and the model's score. Import the file into a project whose
 labeling config is :func:`label_config`, correct the pre-annotations, and export as JSON:
-:func:`read_labelstudio` turns that export back into tagged paragraphs.
+:func:`read_labelstudio` turns that export back into tagged paragraphs. Because the tokens
+are kept, any token is carried except an empty one or a lone surrogate (refused on writing).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from sciner.errors import InputFormatError
 from sciner.formats.charspans import char_entities_to_paragraph, tokens_of
 from sciner.formats.jsonl import paragraph_char_entities
 from sciner.formats.textfile import read_text
+from sciner.formats.tokens import check_writable
 from sciner.labels import ENTITY_TYPES, type_colour
 
 # Names the results point at; they must match the <Labels name> and <Text name> of the config.
@@ -73,16 +75,11 @@ def paragraph_to_task(p: Paragraph, index: int = 0, *, model_version: str = "sci
 
 
 def format_labelstudio(paragraphs: Iterable[Paragraph], *, model_version: str = "sciner") -> str:
-    """Paragraphs as a Label Studio import file (a JSON list of tasks)."""
-    tasks = [paragraph_to_task(p, i, model_version=model_version) for i, p in enumerate(paragraphs)]
+    """Paragraphs as a Label Studio import file (a JSON list of tasks); :class:`UnwritableTokenError`
+    on a token no format carries."""
+    checked = check_writable(paragraphs, "labelstudio")
+    tasks = [paragraph_to_task(p, i, model_version=model_version) for i, p in enumerate(checked)]
     return json.dumps(tasks, ensure_ascii=False, indent=1) + "\n"
-
-
-def write_labelstudio(paragraphs: Iterable[Paragraph], path: str | Path, *, model_version: str = "sciner") -> None:
-    """Write paragraphs as Label Studio tasks with predictions."""
-    from sciner.outputs import write_atomic
-
-    write_atomic(path, format_labelstudio(paragraphs, model_version=model_version))
 
 
 def chosen_result(task: dict[str, Any], *, use_predictions: bool) -> list[Any]:

@@ -1,6 +1,8 @@
 """Paragraph text: one paragraph per line, tokens separated by single spaces (the task's input).
 
-Tokens are never changed, merged or split; blank lines are skipped.
+Tokens are never changed, merged or split; blank lines are skipped. Writing refuses (before
+anything is written) a token holding a space, line break or carriage return, and an empty
+paragraph, which would come back split or lost; see :mod:`sciner.formats.tokens`.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from sciner.document import Paragraph
-from sciner.formats.textfile import read_lines
+from sciner.formats.textfile import keep_leading_bom, read_lines
+from sciner.formats.tokens import check_writable, text_rule
 
 
 def parse_paragraph_line(line: str) -> list[str]:
@@ -32,12 +35,7 @@ def read_paragraphs(path: str | Path) -> list[Paragraph]:
 
 
 def format_paragraphs(paragraphs: Iterable[Paragraph]) -> str:
-    """Render paragraphs one per line, tokens joined by single spaces."""
-    return "".join(" ".join(p.tokens) + "\n" for p in paragraphs)
-
-
-def write_paragraphs(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
-    """Write paragraphs one per line."""
-    from sciner.outputs import write_atomic
-
-    write_atomic(path, format_paragraphs(paragraphs))
+    """Render paragraphs one per line, tokens joined by single spaces; :class:`UnwritableTokenError`
+    on a token a paragraph line cannot carry."""
+    checked = check_writable(paragraphs, "text", text_rule, empty_paragraphs=False)
+    return keep_leading_bom("".join(" ".join(p.tokens) + "\n" for p in checked))

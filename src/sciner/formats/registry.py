@@ -1,32 +1,48 @@
 """The one format registry: every file format sciner reads or writes, by name.
 
-============ ============================= ====== ====== ===========================================
-name         suffixes                      reads  writes what it is
-============ ============================= ====== ====== ===========================================
-text         .txt                          yes    yes    one paragraph per line, tokens split on spaces
-conll        .conll .bio .iob .tsv         yes    yes    ``token<TAB>tag``, a blank line between paragraphs
-jsonl        .jsonl                        yes    yes    sciner JSONL: tokens + entity spans (+ scores)
-doccano      .doccano.jsonl                yes    yes    doccano JSONL: ``text`` + ``label`` offsets
-labelstudio  .json                         yes    yes    Label Studio tasks / JSON export
-spacy        .spacy                        yes    yes    spaCy DocBin
-pdf          .pdf                          yes    no     a paper: extracted with :mod:`sciner.pdf`
-html         .html .htm                    no     yes    a page to read (:mod:`sciner.view.html`)
-============ ============================= ====== ====== ===========================================
+============ ===================== ===== ====== ============================================ ==========================
+name         suffixes              reads writes what it is                                   tokens it cannot carry
+============ ===================== ===== ====== ============================================ ==========================
+text         .txt                  yes   yes    one paragraph per line, tokens split on      space, line break, CR;
+                                                spaces                                       empty paragraph
+conll        .conll .bio .iob .tsv yes   yes    ``token<TAB>tag``, a blank line between      tab, line break, CR, only
+                                                paragraphs                                   whitespace, -DOCSTART-;
+                                                                                             empty paragraph
+jsonl        .jsonl                yes   yes    sciner JSONL: tokens + entity spans (+       none
+                                                scores)
+doccano      .doccano.jsonl        yes   yes    doccano JSONL: ``text`` + ``label`` offsets  none
+                                                (+ ``tokens``)
+labelstudio  .json                 yes   yes    Label Studio tasks / JSON export (+          none
+                                                ``data.tokens``)
+spacy        .spacy                yes   yes    spaCy DocBin                                 none
+pdf          .pdf                  yes   no     a paper: extracted with :mod:`sciner.pdf`    (read only)
+html         .html .htm            no    yes    a page to read (:mod:`sciner.view.html`)     none
+============ ===================== ===== ====== ============================================ ==========================
+
+No format carries an empty token or a lone surrogate. Writing a token (or an empty
+paragraph) that the chosen format cannot carry is refused before anything is written, with
+:class:`~sciner.errors.UnwritableTokenError` naming the paragraph and token; see
+:mod:`sciner.formats.tokens`.
 
 Every verb that reads or writes a file asks this module: by the ``--from``/``--to`` name when
-the user gives one, else by the suffix. A known suffix decides alone, with one exception: a
-``.jsonl`` whose first object looks like doccano's (``text`` + ``label``, no ``tokens``) is
-doccano. The content is sniffed only for a suffix that no format claims, and a paragraph
-line is never mistaken for CoNLL or JSONL: only lines that are all ``token<TAB>valid tag``
-are CoNLL, and only a first line that parses as a JSON object is JSONL.
+the user gives one, else by the suffix. A known suffix decides alone (a ``.txt`` is always
+paragraph text, a ``.json`` always Label Studio), with one exception: a ``.jsonl`` whose first
+object is doccano's (a ``label`` list, or a ``text`` without ``tokens``) is doccano; sciner
+JSONL always has ``tokens`` and never ``label``. The content is sniffed only for a suffix that
+no format claims, and a paragraph line is never mistaken for CoNLL or JSONL: only lines that
+are all ``token<TAB>valid tag`` are CoNLL, and only a first line that parses as a JSON object
+is JSONL.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError
@@ -50,82 +66,23 @@ class Format:
     description: str = ""
 
 
-def _read_text(path: Path) -> list[Paragraph]:
-    from sciner.formats.paragraphs import read_paragraphs
+def _reader(module: str, name: str, **options: Any) -> Reader:
+    """``module.name(path, **options)``, the module imported on first use (spaCy and the PDF
+    stack are slow to import, and most runs need one format)."""
 
-    return read_paragraphs(path)
+    def read(path: Path) -> list[Paragraph]:
+        return getattr(importlib.import_module(module), name)(path, **options)
 
-
-def _read_conll(path: Path) -> list[Paragraph]:
-    from sciner.formats.conll import read_conll
-
-    return read_conll(path, require_tags=False)
+    return read
 
 
-def _read_jsonl(path: Path) -> list[Paragraph]:
-    from sciner.formats.jsonl import read_jsonl
+def _renderer(module: str, name: str) -> Renderer:
+    """``module.name(paragraphs)`` (formats without a title), the module imported on first use."""
 
-    return read_jsonl(path)
+    def render(paragraphs: Sequence[Paragraph], title: str) -> str | bytes:
+        return getattr(importlib.import_module(module), name)(paragraphs)
 
-
-def _read_doccano(path: Path) -> list[Paragraph]:
-    from sciner.formats.doccano import read_doccano
-
-    return read_doccano(path)
-
-
-def _read_labelstudio(path: Path) -> list[Paragraph]:
-    from sciner.formats.labelstudio import read_labelstudio
-
-    return read_labelstudio(path)
-
-
-def _read_spacy(path: Path) -> list[Paragraph]:
-    from sciner.formats.docbin import read_docbin
-
-    return read_docbin(path)
-
-
-def _read_pdf(path: Path) -> list[Paragraph]:
-    from sciner.pdf import read_pdf_paragraphs
-
-    return read_pdf_paragraphs(path)
-
-
-def _render_text(paragraphs: Sequence[Paragraph], title: str) -> str:
-    from sciner.formats.paragraphs import format_paragraphs
-
-    return format_paragraphs(paragraphs)
-
-
-def _render_conll(paragraphs: Sequence[Paragraph], title: str) -> str:
-    from sciner.formats.conll import format_conll
-
-    return format_conll(paragraphs)
-
-
-def _render_jsonl(paragraphs: Sequence[Paragraph], title: str) -> str:
-    from sciner.formats.jsonl import format_jsonl
-
-    return format_jsonl(paragraphs)
-
-
-def _render_doccano(paragraphs: Sequence[Paragraph], title: str) -> str:
-    from sciner.formats.doccano import format_doccano
-
-    return format_doccano(paragraphs)
-
-
-def _render_labelstudio(paragraphs: Sequence[Paragraph], title: str) -> str:
-    from sciner.formats.labelstudio import format_labelstudio
-
-    return format_labelstudio(paragraphs)
-
-
-def _render_spacy(paragraphs: Sequence[Paragraph], title: str) -> bytes:
-    from sciner.formats.docbin import paragraphs_to_docbin
-
-    return paragraphs_to_docbin(paragraphs).to_bytes()
+    return render
 
 
 def _render_html(paragraphs: Sequence[Paragraph], title: str) -> str:
@@ -134,21 +91,27 @@ def _render_html(paragraphs: Sequence[Paragraph], title: str) -> str:
     return render_entities(paragraphs, title=title or "sciner entities")
 
 
+_F = "sciner.formats"  # the package of the format modules
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
-        Format("text", (".txt",), _read_text, _render_text, carries_entities=False,
+        Format("text", (".txt",), _reader(f"{_F}.paragraphs", "read_paragraphs"),
+               _renderer(f"{_F}.paragraphs", "format_paragraphs"), carries_entities=False,
                description="one paragraph per line, tokens separated by spaces"),
-        Format("conll", (".conll", ".bio", ".iob", ".tsv"), _read_conll, _render_conll,
-               description="token<TAB>tag, a blank line between paragraphs"),
-        Format("jsonl", (".jsonl",), _read_jsonl, _render_jsonl,
+        # Read with require_tags=False: a one-column file is tokens to tag.
+        Format("conll", (".conll", ".bio", ".iob", ".tsv"), _reader(f"{_F}.conll", "read_conll", require_tags=False),
+               _renderer(f"{_F}.conll", "format_conll"), description="token<TAB>tag, a blank line between paragraphs"),
+        Format("jsonl", (".jsonl",), _reader(f"{_F}.jsonl", "read_jsonl"), _renderer(f"{_F}.jsonl", "format_jsonl"),
                description="sciner JSONL: tokens and entity spans with scores"),
-        Format("doccano", (".doccano.jsonl",), _read_doccano, _render_doccano,
-               description="doccano JSONL: text and label offsets"),
-        Format("labelstudio", (".json",), _read_labelstudio, _render_labelstudio,
+        Format("doccano", (".doccano.jsonl",), _reader(f"{_F}.doccano", "read_doccano"),
+               _renderer(f"{_F}.doccano", "format_doccano"), description="doccano JSONL: text and label offsets"),
+        Format("labelstudio", (".json",), _reader(f"{_F}.labelstudio", "read_labelstudio"),
+               _renderer(f"{_F}.labelstudio", "format_labelstudio"),
                description="Label Studio tasks (import) or JSON export"),
-        Format("spacy", (".spacy",), _read_spacy, _render_spacy, description="spaCy DocBin"),
-        Format("pdf", (".pdf",), _read_pdf, None, carries_entities=False, description="a paper's PDF"),
+        Format("spacy", (".spacy",), _reader(f"{_F}.docbin", "read_docbin"), _renderer(f"{_F}.docbin", "format_docbin"),
+               description="spaCy DocBin"),
+        Format("pdf", (".pdf",), _reader("sciner.pdf", "read_pdf_paragraphs"), None, carries_entities=False,
+               description="a paper's PDF"),
         Format("html", (".html", ".htm"), None, _render_html, description="a self-contained page to read"),
     )
 }
@@ -194,11 +157,22 @@ def _first_line(path: Path) -> str | None:
 
 
 def _looks_like_doccano(line: str | None) -> bool:
+    """True for doccano's first object: a ``label`` list (sciner's doccano also keeps
+    ``tokens``), or a ``text`` without ``tokens``. sciner JSONL has ``tokens``, never ``label``."""
     try:
         obj = json.loads(line) if line else None
     except json.JSONDecodeError:
         return False
-    return isinstance(obj, dict) and "tokens" not in obj and ("label" in obj or "text" in obj)
+    return isinstance(obj, dict) and ("label" in obj or ("text" in obj and "tokens" not in obj))
+
+
+def _looks_like_docbin(head: bytes) -> bool:
+    """True for a spaCy DocBin: zlib-compressed msgpack whose first keys are ``version``, ``attrs``."""
+    try:
+        start = zlib.decompressobj().decompress(head, 64)
+    except zlib.error:
+        return False
+    return b"version" in start and b"attrs" in start
 
 
 def sniff(path: Path) -> Format:
@@ -208,10 +182,13 @@ def sniff(path: Path) -> Format:
         head = path.read_bytes()[:4096]
     except OSError:
         return FORMATS["text"]
+    if head.startswith(b"%PDF-"):
+        return FORMATS["pdf"]
     try:
         text = head.decode("utf-8")
     except UnicodeDecodeError:
-        return FORMATS["text"]  # the text reader reports the bad byte with its line
+        # The text reader reports the bad byte with its line.
+        return FORMATS["spacy"] if _looks_like_docbin(head) else FORMATS["text"]
     first = _first_line(path)
     if first is not None and first.startswith("{"):
         try:

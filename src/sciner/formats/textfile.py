@@ -28,6 +28,15 @@ def read_text(path: str | Path) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def keep_leading_bom(text: str) -> str:
+    """``text`` ready to be written so that :func:`read_text` gives it back unchanged.
+
+    Reading drops one leading byte-order mark, so a text whose first token starts with
+    U+FEFF gets one more in front.
+    """
+    return "\ufeff" + text if text.startswith("\ufeff") else text
+
+
 def read_lines(path: str | Path) -> list[str]:
     """Read ``path`` as UTF-8 (see :func:`read_text`) and return its lines without line endings."""
     text = read_text(path)
