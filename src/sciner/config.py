@@ -164,6 +164,7 @@ Rule = tuple[Callable[[Any], bool], str]
 
 
 def at_least(n: float) -> Rule:
+    """``v >= n``."""
     return (lambda v: v >= n), f"must be at least {n}"
 
 
@@ -175,6 +176,7 @@ def between(low: float, high: float, *, low_open: bool = False, high_open: bool 
 
 
 def one_of(names: tuple[str, ...]) -> Rule:
+    """``v`` is one of ``names``."""
     return (lambda v: v in names), f"must be one of {', '.join(names)}"
 
 
@@ -184,7 +186,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "data": {"max_block_tokens": at_least(1), "keep_empty_fraction": between(0, 1, low_open=True)},
     "model": {
         "head": one_of(HEADS), "segmentation": one_of(SEGMENTATIONS), "shape_dim": at_least(0),
-        "window": at_least(3), "window_overlap": at_least(0), "max_subwords_per_word": at_least(1),
+        "window_overlap": at_least(0), "max_subwords_per_word": at_least(1),
         "max_span_width": at_least(1), "span_hidden": at_least(1), "dropout": between(0, 1, high_open=True),
         "ngram_min_count": at_least(0), "cnn_kernel": at_least(1), "cnn_filters": at_least(1),
         "cnn_layers": at_least(1),
