@@ -91,7 +91,7 @@ def main() -> None:
 
     from sciner.config import load_config
     from sciner.data.assemble import assemble
-    from sciner.evaluate.bootstrap import paired_bootstrap
+    from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, paired_bootstrap
     from sciner.evaluate.metrics import classification_report
     from sciner.formats.conll import read_conll
     from sciner.labels import ENTITY_TYPES
@@ -122,7 +122,7 @@ def main() -> None:
         f"Training budget per run: {args.budget_paragraphs} training paragraphs sampled with the run's seed, "
         f"{args.epochs} epoch(s), batches of {args.batch_subwords} subwords, encoder all-MiniLM-L6-v2, everything else as in configs/default.toml. "
         f"F1 is exact span+type; numbers are the mean over seeds {args.seeds}; p is the paired-bootstrap p-value "
-        "(1000 samples over paragraphs, first seed) that the variant is not better than the base.",
+        f"({BOOTSTRAP_SAMPLES} samples over paragraphs, first seed) that the variant is not better than the base.",
         "",
         "| variant | micro F1 | macro F1 | " + " | ".join(ENTITY_TYPES) + " | Δ vs base | 95% CI | p |",
         "|---|---|---|" + "---|" * len(ENTITY_TYPES) + "---|---|---|",
@@ -135,7 +135,7 @@ def main() -> None:
         if name == "base":
             delta = ci = p = "—"
         else:
-            res = paired_bootstrap(gold, preds[(name, args.seeds[0])], preds[("base", args.seeds[0])], samples=1000, seed=0)
+            res = paired_bootstrap(gold, preds[(name, args.seeds[0])], preds[("base", args.seeds[0])])
             delta = f"{res.micro.delta:+.4f}"
             ci = f"[{res.micro.ci95[0]:+.4f}, {res.micro.ci95[1]:+.4f}]"
             p = f"{res.micro.p_value:.3f}"

@@ -138,3 +138,19 @@ def test_decoding_log_probs_with_the_model_bias_gives_what_tag_gives():
     ]
     expected = [p.tags for p in tagger.tag(paragraphs)]
     assert decode_with_bias(tagger.log_probs(paragraphs), tagger.meta["type_bias"], DEFAULT.batch) == expected
+
+
+def test_calibrate_refuses_a_model_without_the_bio_head(tmp_path, tiny_encoder_dir, monkeypatch, capsys):
+    from sciner.cli import main
+    from sciner.config import Config
+    from sciner.model.store import build_model, save_model
+
+    cfg = Config()
+    cfg.model.encoder = str(tiny_encoder_dir)
+    cfg.model.head = "span"
+    save_model(build_model(cfg.model), tmp_path / "span", {"labels": list(BIO_TAGS), "config": cfg.to_dict()})
+    monkeypatch.setattr(sys, "argv", ["sciner", "calibrate", str(tmp_path / "span")])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 5
+    assert capsys.readouterr().err == f"error[E004]: {tmp_path / 'span'}: calibrate needs a BIO model, not head 'span'\n"

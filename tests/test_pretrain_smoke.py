@@ -165,5 +165,5 @@ def test_cli_reports_a_bad_override_as_one_line():
         [sys.executable, "-m", "sciner", "pretrain", "--set", "no_such_key=1"], capture_output=True, text=True
     )
     assert result.returncode == ConfigError.exit_code
-    assert result.stderr.startswith("error[E005]: unknown config key 'no_such_key'")
+    assert result.stderr.startswith("error[E005]: --set: no_such_key: unknown key")
     assert "Traceback" not in result.stderr

@@ -82,3 +82,17 @@ class UnwritableTokenError(InputFormatError):
 
     code = "E009"
     exit_code = 11
+
+
+class FileSystemError(ScinerError):
+    """The system refused a file operation nothing else reported: no permission, a directory
+    where a file was expected, a full disk. The CLI's safety net, not a substitute for handling it."""
+
+    code = "E010"
+    exit_code = 12
+
+    @classmethod
+    def of(cls, exc: OSError) -> "FileSystemError":
+        """The one-line error of ``exc``: its reason, then the file it names."""
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        return cls(f"{reason}: {exc.filename}" if exc.filename is not None else reason)

@@ -1,7 +1,9 @@
 """The ``sciner`` command line: one small module per verb, all registered on one Typer app.
 
 User errors (:class:`sciner.errors.ScinerError`) are printed as one line on stderr and
-exit with the error's code; anything else is a bug and keeps its traceback.
+exit with the error's code; so is an ``OSError`` that no verb handled (E010: a permission,
+a directory, a full disk are the system's answer, not a bug). Anything else is a bug and
+keeps its traceback.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from sciner.cli.app import app
-from sciner.errors import ScinerError
+from sciner.errors import FileSystemError, ScinerError
 
 # Importing a verb module registers its command(s) on ``app``.
 from sciner.cli import evaluate_cmd  # noqa: F401,E402
@@ -31,11 +33,17 @@ def main() -> None:
         # Standalone mode: click itself reports usage errors (exit 2); our errors come through.
         app()
     except ScinerError as exc:
-        print(str(exc), file=sys.stderr)
-        sys.exit(exc.exit_code)
+        _fail(exc)
+    except OSError as exc:
+        _fail(FileSystemError.of(exc))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+
+
+def _fail(exc: ScinerError) -> None:
+    print(str(exc), file=sys.stderr)
+    sys.exit(exc.exit_code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,7 +18,7 @@ def calibrate(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the calibrated model here (default: update MODEL in place).", show_default=False),
     data: Optional[Path] = typer.Option(None, "--data", help="Shared data directory (default: the model's data.data_dir)."),
     precision: str = typer.Option("auto", "--precision", help="Inference precision to calibrate for: auto, fp32, bf16 or int8."),
-    threads: int = typer.Option(2, "--threads", help="CPU threads."),
+    threads: int = typer.Option(2, "--threads", min=1, help="CPU threads."),
 ) -> None:
     """Fit a decision bias per entity type on the model's dev groups, and report its honest effect.
 
@@ -37,19 +37,23 @@ def calibrate(
 
     import torch
 
-    from sciner.inference.calibrate import DEFAULT, calibrate as run_calibration
-    from sciner.config import DataConfig
     from sciner.data.assemble import assemble
+    from sciner.errors import ModelError
     from sciner.evaluate.metrics import classification_report
+    from sciner.inference.calibrate import DEFAULT, calibrate as run_calibration
     from sciner.inference.tagger import Tagger
-    from sciner.model.store import META
+    from sciner.model.store import META, load_model_meta
+    from sciner.outputs import write_atomic
 
+    cfg, _, _ = load_model_meta(model)
+    if cfg.model.head != "bio":
+        raise ModelError(f"{model}: calibrate needs a BIO model, not head {cfg.model.head!r}")
     torch.set_num_threads(threads)
     tagger = Tagger.load(model, precision=precision)
-    data_cfg = DataConfig(**tagger.meta["config"]["data"])
     if data is not None:
-        data_cfg.data_dir = str(data)
-    corpus = assemble(data_cfg, seed=tagger.meta["config"]["train"]["seed"])
+        cfg.data.data_dir = str(data)
+    # The corpus training saw: the model's data config and training seed.
+    corpus = assemble(cfg.data, seed=cfg.train.seed)
     typer.echo(f"dev: {len(corpus.dev)} paragraphs of groups {', '.join(corpus.dev_groups)}", err=True)
     log_probs = tagger.log_probs([p.tokens for p in corpus.dev])
     result = run_calibration(log_probs, [p.tags for p in corpus.dev], corpus.dev_group_of, DEFAULT)
@@ -66,7 +70,7 @@ def calibrate(
     target = output or model
     if output is not None:
         shutil.copytree(model, output, dirs_exist_ok=True)
-    meta = json.loads((target / META).read_text(encoding="utf-8"))
+    meta = dict(tagger.meta)
     meta["type_bias"] = {t: b for t, b in result.chosen.items() if b != 0.0}
     meta["calibration"] = {
         "dev_groups": corpus.dev_groups,
@@ -76,5 +80,5 @@ def calibrate(
         "dev_uncalibrated": before.to_dict(),
         "dev_cross_fitted": after.to_dict(),
     }
-    (target / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_atomic(target / META, json.dumps(meta, indent=2) + "\n")
     typer.echo(f"type_bias {json.dumps(meta['type_bias'])} written to {target / META}")

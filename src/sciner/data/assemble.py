@@ -97,8 +97,13 @@ def _pack(sentences: list[Sentence], max_tokens: int) -> tuple[list[Paragraph], 
     return paras, groups
 
 
-def assemble(cfg: DataConfig, seed: int = 0) -> Corpus:
-    """Build the corpus described in the module docstring."""
+def assemble(cfg: DataConfig, *, seed: int) -> Corpus:
+    """Build the corpus described in the module docstring.
+
+    ``seed`` (the training seed, ``train.seed``) samples the kept all-O sentences; it has no
+    default so that training, calibration, ``sciner data stats`` and the benchmarks, which
+    all pass their config's seed, assemble the same corpus.
+    """
     names = list_groups(cfg.data_dir)
     unknown = [g for g in cfg.dev_groups + cfg.exclude_groups if g not in names]
     if unknown:

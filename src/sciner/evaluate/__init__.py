@@ -19,7 +19,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.evaluate.align import AlignedParagraph, align, align_files, read_tagged
 from sciner.evaluate.analysis import analyse, training_entities
-from sciner.evaluate.bootstrap import BootstrapResult, paired_bootstrap
+from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED, BootstrapResult, paired_bootstrap
 from sciner.evaluate.metrics import Report, classification_report, f1_score, precision_score, recall_score
 
 
@@ -51,8 +51,8 @@ def evaluate_files(gold: str | Path, pred: str | Path, train: str | Path | None 
 
 
 def compare_files(
-    gold: str | Path, pred_a: str | Path, pred_b: str | Path, *, samples: int = 1000, seed: int = 0,
-    fmt: str | None = None,
+    gold: str | Path, pred_a: str | Path, pred_b: str | Path, *, samples: int = BOOTSTRAP_SAMPLES,
+    seed: int = BOOTSTRAP_SEED, fmt: str | None = None,
 ) -> BootstrapResult:
     """Paired bootstrap of two prediction files of the same gold file (all read in ``fmt``, else by suffix)."""
     gold_paragraphs = read_tagged(gold, fmt)

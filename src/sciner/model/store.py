@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sciner.config import ModelConfig
-from sciner.errors import ModelError
+from sciner.config import Config, ModelConfig
+from sciner.errors import ConfigError, ModelError
 from sciner.labels import BIO_TAGS
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "default"
@@ -50,31 +50,89 @@ def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
     save_file(state, str(directory / WEIGHTS))
     (directory / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
+
+def load_model_meta(path: str | Path | None = None) -> tuple[Config, dict[str, Any], Path]:
+    """The validated config and ``model.json`` of the model directory at ``path`` (default: the
+    shipped model), and the directory. ``model.json`` goes through the validation of config
+    files; any fault is a one-line :class:`ModelError` naming the file and the key."""
+    directory = Path(path) if path is not None else DEFAULT_MODEL
+    if not directory.is_dir():
+        raise ModelError(f"{directory}: not a model directory" + (" (it is a file)" if directory.exists() else ""))
+    for name in (META, WEIGHTS):
+        if not (directory / name).is_file():
+            raise ModelError(f"{directory}: not a sciner model: {name} is missing")
+    meta = _read_meta(directory / META)
+    try:
+        cfg = Config.from_dict(meta["config"], source=str(directory / META))
+    except ConfigError as err:
+        raise ModelError(err.message) from None
+    _check_type_bias(meta.get("type_bias"), cfg, directory / META)
+    return cfg, meta, directory
+
+
+def _read_meta(path: Path) -> dict[str, Any]:
+    """``model.json`` as a dict holding this label set and a config."""
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ModelError(f"{path}: not valid JSON ({err})") from None
+    except OSError as err:
+        raise ModelError(f"{path}: cannot read ({err.strerror})") from None
+    if not isinstance(meta, dict):
+        raise ModelError(f"{path}: expected a JSON object, got {type(meta).__name__}")
+    for key in ("labels", "config"):
+        if key not in meta:
+            raise ModelError(f"{path}: {key}: missing")
+    if meta["labels"] != list(BIO_TAGS):
+        raise ModelError(f"{path}: labels: the model was trained for another label set")
+    return meta
+
+
+def _check_type_bias(bias: Any, cfg: Config, path: Path) -> None:
+    """``type_bias`` (written by ``sciner calibrate``) is absent or maps entity types to numbers, for a BIO model."""
+    if not bias:
+        return
+    if not isinstance(bias, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in bias.values()):
+        raise ModelError(f"{path}: type_bias: expected an object of numbers, got {bias!r:.60}")
+    if cfg.model.head != "bio":
+        raise ModelError(f"{path}: type_bias: needs the BIO head, not {cfg.model.head!r}")
+
+
 def load_model(path: str | Path | None = None) -> tuple[Any, dict[str, Any], Path]:
     """The network of the model directory at ``path`` (default: the shipped model) in eval mode,
     its ``model.json`` and the directory; the type biases of ``model.json`` are applied."""
-    from safetensors.torch import load_file
-
-    directory = Path(path) if path is not None else DEFAULT_MODEL
-    if not (directory / META).exists() or not (directory / WEIGHTS).exists():
-        raise ModelError(f"{directory}: not a sciner model (needs {META} and {WEIGHTS})")
-    meta = json.loads((directory / META).read_text(encoding="utf-8"))
-    if tuple(meta.get("labels", ())) != BIO_TAGS:
-        raise ModelError(f"{directory}: model was trained for another label set")
-    cfg = ModelConfig(**meta["config"]["model"])
-    model = build_model(cfg, inference=True)
-    state = {k: v.float() if v.is_floating_point() else v for k, v in load_file(str(directory / WEIGHTS)).items()}
-    missing, unexpected = model.load_state_dict(state, strict=False)
-    frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
-    really_missing = [k for k in missing if k not in frozen]
-    if really_missing or unexpected:
-        raise ModelError(f"{directory}: weights do not match the model ({really_missing[:3]} {unexpected[:3]})")
+    cfg, meta, directory = load_model_meta(path)
+    model = build_model(cfg.model, inference=True)
+    _load_weights(model, directory / WEIGHTS)
     model.eval()
     if meta.get("type_bias"):
-        if cfg.head != "bio":
-            raise ModelError(f"{directory}: type_bias in {META} needs the BIO head, not {cfg.head!r}")
         try:
             model.head.set_type_bias(meta["type_bias"])
         except ValueError as err:
-            raise ModelError(f"{directory}: {err}") from None
+            raise ModelError(f"{directory / META}: type_bias: {err}") from None
     return model, meta, directory
+
+
+def _load_weights(model: Any, path: Path) -> None:
+    """Load ``weights.safetensors`` into ``model``: every tensor of the right shape, and every
+    weight not frozen present (frozen word embeddings come from the encoder package)."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    try:
+        state = load_file(str(path))
+    except (SafetensorError, OSError) as err:
+        raise ModelError(f"{path}: not a readable safetensors file ({err})") from None
+    expected = model.state_dict()
+    for key, tensor in state.items():
+        if key in expected and tensor.shape != expected[key].shape:
+            raise ModelError(f"{path}: {key}: shape {list(tensor.shape)}, but the config in {META} "
+                             f"needs {list(expected[key].shape)}")
+    missing, unexpected = model.load_state_dict(
+        {k: v.float() if v.is_floating_point() else v for k, v in state.items()}, strict=False)
+    frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
+    really_missing = [k for k in missing if k not in frozen]
+    if really_missing or unexpected:
+        raise ModelError(f"{path}: weights do not match the model of {META} "
+                         f"(missing {really_missing[:3]}, unexpected {unexpected[:3]})")

@@ -2,7 +2,8 @@
 
 A config file is TOML with these keys at the top level (or inside a ``[pretrain]`` table);
 ``--set key=value`` overrides one of them. The config is stored in every checkpoint and
-written next to the loss curve as ``config.json``.
+written next to the loss curve as ``config.json``. The defaults are the recipe of
+``configs/pretrain.toml`` (a test keeps them equal).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sciner.config import parse_override, read_toml, set_field
+from sciner.config import POSITIVE, Rule, at_least, between, check_rules, parse_override, read_toml, set_field
 from sciner.errors import ConfigError
 from sciner.pretrain.masking import MaskingConfig
 
@@ -26,11 +27,11 @@ class PretrainConfig:
     encoder: str = DEFAULT_ENCODER
     # Folder of raw text, one paragraph per line, *.txt; "" = $SCINER_DATA/raw or ../shared/data/raw.
     raw_data: str = ""
-    # Where checkpoints, loss.tsv and the final encoder/ go.
-    output_dir: str = "runs/pretrain"
-    # Optimizer steps; the budget that decides the run time (about 3 s a step on one CPU thread
-    # for MiniLM at seq_len 128 x batch 16).
-    steps: int = 1000
+    # Where checkpoints, loss.tsv and the final encoder/ go (named after the encoder it continues).
+    output_dir: str = "runs/pretrain-minilm"
+    # Optimizer steps; the budget that decides the run time (about 2-2.5 s a step on one CPU
+    # thread for MiniLM at seq_len 128 x batch 16: 2000 steps ~ 75 min).
+    steps: int = 2000
     # Subwords per segment including [CLS] and [SEP]; 128 matches the NER windows' scale and
     # keeps attention cheap on a CPU (SpanBERT used 512).
     seq_len: int = 128
@@ -70,8 +71,9 @@ class PretrainConfig:
     pool_batches: int = 32
     # Seeds the paragraph order, masking and dropout; the same seed gives the same run.
     seed: int = 13
-    # Save a checkpoint (encoder + heads + optimizer + step + RNG + data position) this often.
-    checkpoint_every: int = 200
+    # Save a checkpoint (encoder + heads + optimizer + step + RNG + data position) this often:
+    # every 100 steps (~4 min) an interruption loses little, and saving costs a few seconds.
+    checkpoint_every: int = 100
     # Append the mean loss over this many steps to loss.tsv.
     log_every: int = 10
     # CPU threads for torch: 1 leaves the other core to NER training running beside it.
@@ -93,28 +95,45 @@ class PretrainConfig:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> "PretrainConfig":
+    def from_dict(cls, values: Any, source: str = "config") -> "PretrainConfig":
+        """The config of ``values`` (missing keys keep their defaults), type- and range-checked;
+        errors name ``source`` (a file) and the key."""
+        if not isinstance(values, dict):
+            raise ConfigError(f"{source}: expected a table of keys, got {values!r}")
         cfg = cls()
         for key, value in values.items():
-            set_value(cfg, key, value)
+            set_field(cfg, key, value, key, source=source)
+        cfg.validate(source)
         return cfg
 
+    def validate(self, source: str = "config") -> None:
+        """Raise :class:`ConfigError` for the first value out of its range."""
+        for key, what in check_rules(self, RULES):
+            raise ConfigError(f"{source}: {key}: {what}")
 
-def set_value(cfg: PretrainConfig, key: str, value: Any) -> None:
-    """Set one field, reading strings as JSON for non-string fields and checking the type."""
-    set_field(cfg, key, value, key)
+
+RULES: dict[str, Rule] = {
+    "steps": at_least(1), "seq_len": at_least(8), "batch_size": at_least(1), "lr": POSITIVE,
+    "head_lr": POSITIVE, "warmup_steps": at_least(0), "weight_decay": at_least(0), "max_grad_norm": POSITIVE,
+    "mask_ratio": between(0, 1, low_open=True, high_open=True), "geometric_p": between(0, 1, low_open=True),
+    "max_span_words": at_least(1), "sbo_position_dim": at_least(1), "min_segment_words": at_least(1),
+    "pool_batches": at_least(1), "checkpoint_every": at_least(1), "log_every": at_least(1),
+    "num_threads": at_least(1),
+}
 
 
 def load_pretrain_config(path: str | Path | None, overrides: list[str] = ()) -> PretrainConfig:
-    """Read a TOML config (or start from the defaults) and apply ``key=value`` overrides."""
+    """Read a TOML config (or start from the defaults) and apply ``key=value`` overrides; the
+    result is validated, and errors name the file or ``--set``."""
     cfg = PretrainConfig()
     if path is not None:
         values = read_toml(path)
-        cfg = PretrainConfig.from_dict(values.get("pretrain", values))
-    for item in overrides:
-        set_value(cfg, *parse_override(item))
-    if cfg.seq_len < 8 or min(cfg.batch_size, cfg.steps, cfg.checkpoint_every, cfg.log_every, cfg.num_threads) < 1:
-        raise ConfigError("seq_len must be >= 8; batch_size, steps, checkpoint_every, log_every, num_threads >= 1")
+        cfg = PretrainConfig.from_dict(values.get("pretrain", values), source=str(path))
+    if overrides:
+        for item in overrides:
+            key, value = parse_override(item)
+            set_field(cfg, key, value, key, source="--set", text=True)
+        cfg.validate("--set")
     return cfg
 
 

@@ -23,7 +23,7 @@ from sciner.document import Span
 from sciner.errors import InputFormatError
 from sciner.evaluate import Evaluation, evaluate_pairs
 from sciner.evaluate.align import AlignedParagraph, align, read_tagged
-from sciner.evaluate.bootstrap import BootstrapResult, paired_bootstrap
+from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED, BootstrapResult, paired_bootstrap
 from sciner.evaluate.metrics import span_key
 from sciner.document import bio_to_spans
 from sciner.view.confusion import Confusion, confusion
@@ -147,8 +147,8 @@ def build_report(
     systems: Sequence[str | Path],
     *,
     names: Sequence[str] | None = None,
-    samples: int = 1000,
-    seed: int = 0,
+    samples: int = BOOTSTRAP_SAMPLES,
+    seed: int = BOOTSTRAP_SEED,
     examples: int = 8,
     fmt: str | None = None,
 ) -> ExperimentReport:

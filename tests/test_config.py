@@ -1,0 +1,120 @@
+"""Configs: the shipped TOML files are the dataclass defaults, and every config (TOML, --set,
+model.json) goes through one validation that names the file and the key."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from sciner.config import Config, load_config
+from sciner.errors import ConfigError
+from sciner.pretrain.config import PretrainConfig, load_pretrain_config
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+
+def test_default_toml_is_the_dataclass_defaults():
+    assert load_config(CONFIGS / "default.toml", []) == Config()
+
+
+def test_pretrain_toml_is_the_dataclass_defaults():
+    assert load_pretrain_config(CONFIGS / "pretrain.toml") == PretrainConfig()
+
+
+def test_every_field_is_written_out_in_its_toml():
+    tables = tomllib.loads((CONFIGS / "default.toml").read_text())
+    for section in dataclasses.fields(Config):
+        fields = {f.name for f in dataclasses.fields(getattr(Config(), section.name))}
+        assert set(tables[section.name]) == fields, section.name
+    keys = set(tomllib.loads((CONFIGS / "pretrain.toml").read_text()))
+    assert keys == {f.name for f in dataclasses.fields(PretrainConfig)}
+
+
+def test_set_values_are_parsed_and_checked():
+    cfg = load_config(None, ["train.epochs=2", "model.head=span", "data.dev_groups=[\"a\"]", "train.lr=3e-5"])
+    assert (cfg.train.epochs, cfg.model.head, cfg.data.dev_groups, cfg.train.lr) == (2, "span", ["a"], 3e-5)
+
+
+BAD_SETS = [
+    ("train.threads=0", "train.threads: must be at least 1"),
+    ("train.epochs=0", "train.epochs: must be at least 1"),
+    ("model.dropout=1", "model.dropout: must be in [0, 1)"),
+    ("model.window_overlap=-1", "model.window_overlap: must be at least 0"),
+    ("model.window=64", "model.window: must exceed model.window_overlap + 2"),
+    ("train.batch_subwords=128", "train.batch_subwords: must be at least model.window (256)"),
+    ("train.lr=0", "train.lr: must be greater than 0"),
+    ("data.keep_empty_fraction=0", "data.keep_empty_fraction: must be in (0, 1]"),
+    ("model.head=crf", "model.head: must be one of bio, span, span_finetune"),
+    ("model.segmentation=words", "model.segmentation: must be one of"),
+    ("train.epochs=two", "train.epochs: cannot read 'two' as an integer"),
+    ("train.epochs=2.5", "train.epochs: expected an integer, got 2.5"),
+    ("model.freeze_word_embeddings=1", "model.freeze_word_embeddings: expected true or false"),
+    ("train.nope=1", "train.nope: unknown key"),
+    ("nope.epochs=1", "nope.epochs: unknown key"),
+    ("train.epochs", "expected key=value"),
+]
+
+
+@pytest.mark.parametrize("item,message", BAD_SETS)
+def test_bad_set_names_the_key_and_what_is_wrong(item, message):
+    with pytest.raises(ConfigError, match=r"^error\[E005\]: --set: ") as err:
+        load_config(None, [item])
+    assert message in str(err.value)
+
+
+BAD_TOMLS = [
+    ("data = 5\n", "data: expected a table of keys, got 5"),
+    ("[model]\nwindow = \"256\"\n", "model.window: expected an integer, got '256'"),
+    ("[train]\nthreads = 0\n", "train.threads: must be at least 1, got 0"),
+    ("[colours]\nred = 1\n", "[colours]: unknown section"),
+    ("[model]\nhead = \"crf\"\n", "model.head: must be one of"),
+    ("[data]\ndev_groups = \"g\"\n", "data.dev_groups: expected a list of strings"),
+    ("[train\n", "invalid TOML"),
+]
+
+
+@pytest.mark.parametrize("text,message", BAD_TOMLS)
+def test_bad_toml_names_the_file_and_the_key(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path, [])
+    assert str(err.value).startswith(f"error[E005]: {path}: ") and message in str(err.value)
+
+
+def test_a_file_value_is_never_coerced_from_a_string():
+    with pytest.raises(ConfigError, match="model.window: expected an integer"):
+        Config.from_dict({"model": {"window": "256"}}, "model.json")
+    assert Config.from_dict({"model": {"window": 128}}, "model.json").model.window == 128
+
+
+def test_a_set_can_repair_a_file_value_only_if_the_result_is_valid(tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text("[model]\nwindow = 128\n[train]\nbatch_subwords = 128\n")
+    assert load_config(path, []).model.window == 128
+    with pytest.raises(ConfigError, match="--set: train.batch_subwords: must be at least model.window"):
+        load_config(path, ["model.window=512"])
+
+
+@pytest.mark.parametrize("item,message", [
+    ("steps=0", "steps: must be at least 1"),
+    ("seq_len=4", "seq_len: must be at least 8"),
+    ("mask_ratio=1", "mask_ratio: must be in (0, 1)"),
+    ("num_threads=0", "num_threads: must be at least 1"),
+    ("steps=\"10\"", "steps: expected an integer, got '10'"),
+    ("colour=red", "colour: unknown key"),
+])
+def test_bad_pretrain_set(item, message):
+    with pytest.raises(ConfigError, match=r"^error\[E005\]: --set: ") as err:
+        load_pretrain_config(None, [item])
+    assert message in str(err.value)
+
+
+def test_bad_pretrain_toml_names_the_file(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text("[pretrain]\nsteps = \"2000\"\n")
+    with pytest.raises(ConfigError, match=f"^error\\[E005\\]: {path}: steps: expected an integer"):
+        load_pretrain_config(path)
