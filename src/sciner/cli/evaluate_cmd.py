@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
 from sciner.cli.options import from_help
 
 _FROM_HELP = from_help("every file (gold, predictions, --train)")
@@ -66,8 +67,8 @@ def compare(
     pred_a: Annotated[Path, typer.Argument(metavar="A", help="Predictions of system A.", show_default=False)],
     pred_b: Annotated[Path, typer.Argument(metavar="B", help="Predictions of system B.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-    samples: Annotated[int, typer.Option("--samples", min=1, help="Number of bootstrap samples.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same numbers.")] = 0,
+    samples: Annotated[int, typer.Option("--samples", min=1, help="Number of bootstrap samples.")] = BOOTSTRAP_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same numbers.")] = BOOTSTRAP_SEED,
     from_format: Annotated[Optional[str], typer.Option("--from", help=_FROM_HELP, show_default=False)] = None,
 ) -> None:
     """Is system A better than system B? Paired bootstrap over paragraphs on micro F1, and per type.

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
 from sciner.cli.options import FROM_HELP
 
 
@@ -23,8 +24,8 @@ def report(
         Optional[list[str]],
         typer.Option("--name", help="Name of a system, once per system in order (default: file names).", show_default=False),
     ] = None,
-    samples: Annotated[int, typer.Option("--samples", min=1, help="Paired-bootstrap resamples.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
+    samples: Annotated[int, typer.Option("--samples", min=1, help="Paired-bootstrap resamples.")] = BOOTSTRAP_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = BOOTSTRAP_SEED,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Example paragraphs where the systems differ.")] = 8,
     from_format: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)] = None,
 ) -> None:

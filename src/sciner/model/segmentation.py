@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Callable
 from functools import lru_cache
 
-from sciner.config import ModelConfig
+from sciner.config import SEGMENTATIONS, ModelConfig
 from sciner.errors import ConfigError
 
 Segmenter = Callable[[list[str]], list[tuple[int, int]]]
@@ -51,4 +51,4 @@ def make_segmenter(cfg: ModelConfig) -> Segmenter:
         # "" = the dictionary shipped with sciner; a missing file raises a clear error.
         dictionary = _dictionary(cfg.ngram_dictionary or None, cfg.ngram_min_count)
         return lambda tokens: segment(tokens, dictionary)
-    raise ConfigError(f"model.segmentation must be 'dictionary', 'random' or 'none', not {cfg.segmentation!r}")
+    raise ConfigError(f"model.segmentation must be one of {', '.join(SEGMENTATIONS)}, not {cfg.segmentation!r}")
