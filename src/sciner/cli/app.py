@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+
+# -h works wherever --help does, on the app and on every verb.
+CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(
     name="sciner",
@@ -14,4 +19,25 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings=CONTEXT,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from sciner import __version__
+
+        typer.echo(f"sciner {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print sciner's version and exit.")
+    ] = False,
+) -> None:
+    """Find scientific entities (methods, datasets, tasks, metrics, hyperparameters) in NLP papers.
+
+    Example: sciner predict paper.pdf -o paper.conll
+    """

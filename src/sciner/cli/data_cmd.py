@@ -8,9 +8,9 @@ from typing import Optional
 
 import typer
 
-from sciner.cli.app import app
+from sciner.cli.app import CONTEXT, app
 
-data_app = typer.Typer(help="Inspect the assembled training data.\n\nExample: sciner data stats --data ../shared/data",
+data_app = typer.Typer(help="Inspect the assembled training data.\n\nExample: sciner data stats --data ../shared/data", context_settings=CONTEXT,
                        no_args_is_help=True)
 app.add_typer(data_app, name="data")
 

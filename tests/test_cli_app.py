@@ -1,0 +1,25 @@
+"""The command line as a whole: version, short help on every verb, an example in every help."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import sciner
+from sciner.cli import app
+
+runner = CliRunner()
+VERBS = [c.name or c.callback.__name__ for c in app.registered_commands]
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"sciner {sciner.__version__}"
+
+
+@pytest.mark.parametrize("verb", VERBS + ["data stats"])
+def test_every_verb_takes_h_and_its_help_ends_with_an_example(verb: str) -> None:
+    result = runner.invoke(app, [*verb.split(), "-h"])
+    assert result.exit_code == 0, result.output
+    assert f"Example: sciner {verb}" in " ".join(result.stdout.split())
