@@ -102,3 +102,40 @@ def test_viterbi_finds_the_best_allowed_path(seed):
         if score > best:
             best, best_path = score, list(path)
     assert viterbi(log_probs, torch.ones(1, n, dtype=torch.bool))[0] == best_path
+
+
+# Paragraphs of the official test file whose bf16 tags used to change with the batch size,
+# the five longest, and a spread of others.
+SENSITIVE = [238, 485, 580, 642, 796, 826]
+LONGEST = [451, 832, 598, 483, 308]
+
+
+@pytest.fixture(scope="module")
+def bf16_tagger():
+    from sciner.inference.tagger import Tagger
+
+    return Tagger.load(precision="bf16")
+
+
+def test_bf16_tags_do_not_depend_on_the_rest_of_the_batch(shared_data, bf16_tagger):
+    from sciner.formats.registry import read_file
+
+    paragraphs = read_file(shared_data / "test-inputs" / "2022-official-test.txt", None)
+    chosen = [paragraphs[i].tokens for i in sorted(set(SENSITIVE + LONGEST + list(range(0, len(paragraphs), 40))))]
+    together = [p.tags for p in bf16_tagger.tag(chosen, batch_subwords=2048)]
+    assert [p.tags for p in bf16_tagger.tag(chosen, batch_subwords=1024)] == together
+    assert [p.tags for p in bf16_tagger.tag(chosen[::-1] + chosen[:3], batch_subwords=4096)][:len(chosen)][::-1] == together
+    assert [bf16_tagger.tag([p])[0].tags for p in chosen] == together
+
+
+def test_a_window_row_gets_the_same_bf16_states_alone_or_beside_a_longer_row(bf16_tagger):
+    from sciner.model.network import featurize_many
+
+    model = bf16_tagger.model
+    short = "We fine-tune BERT on SQuAD and report F1 .".split() * 8
+    longer = "Results of RoBERTa on GLUE and MNLI with accuracy as the metric .".split() * 12
+    feats = featurize_many(model.tokenizer, [short, longer], model.cfg)
+    with torch.inference_mode(), bf16_tagger._precision():
+        alone = model.encode(feats[:1], 2048).words[0]
+        beside = model.encode(feats, 2048).words[0]
+    assert torch.equal(alone, beside)

@@ -12,7 +12,7 @@ from sciner.config import ModelConfig
 from sciner.model.batching import length_batches
 from sciner.model.heads import build_head
 from sciner.model.shape import SHAPES, word_shape
-from sciner.model.windows import pad_rows, window_rows, word_pieces
+from sciner.model.windows import bucket_length, pad_rows, window_rows, word_pieces
 
 
 @dataclass
@@ -99,8 +99,13 @@ class NERModel(nn.Module):
         return Encoded(list(words), list(subwords.split([f.n_subwords for f in feats])))
 
     def _states(self, rows: list[list[int]], row: torch.Tensor, pos: torch.Tensor, batch_subwords: int) -> torch.Tensor:
-        """(P, H) fp32 encoder states at (``row``, ``pos``) of the windows ``rows``, encoded in length batches."""
-        batches = length_batches([len(r) for r in rows], batch_subwords)
+        """(P, H) fp32 encoder states at (``row``, ``pos``) of the windows ``rows``.
+
+        Rows are batched with rows of the same :func:`bucket_length` and padded to it, so each
+        row's states are the same whatever other rows are encoded with it.
+        """
+        padded = [bucket_length(len(r), self.cfg.window) for r in rows]
+        batches = length_batches(padded, batch_subwords, same_length=True)
         batch_of_row = torch.empty(len(rows), dtype=torch.long)
         slot_of_row = torch.empty(len(rows), dtype=torch.long)
         for k, batch in enumerate(batches):
@@ -116,7 +121,7 @@ class NERModel(nn.Module):
             start += n
             if n == 0:
                 continue
-            input_ids, attention = pad_rows([rows[i] for i in batch], self.tokenizer.pad_token_id)
+            input_ids, attention = pad_rows([rows[i] for i in batch], self.tokenizer.pad_token_id, padded[batch[0]])
             hidden = self.encoder(input_ids=input_ids.to(device), attention_mask=attention.to(device)).last_hidden_state
             flat = (slot_of_row[row[sel]] * input_ids.shape[1] + pos[sel]).to(device)
             parts.append(hidden.reshape(-1, hidden.shape[-1])[flat].float())

@@ -84,9 +84,21 @@ def window_rows(
     return rows, owners
 
 
-def pad_rows(rows: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """(input_ids, attention_mask) of ``rows`` padded to the longest."""
-    length = max(len(r) for r in rows)
+# Rows are padded to a multiple of this many subwords whatever else is in their batch: in
+# bfloat16 the attention's sums over a row depend on its padded length, so padding to the
+# batch's longest row made a paragraph's tags depend on the other paragraphs tagged with it
+# (8 of 72,511 tags of the official test file changed with the batch size).
+BUCKET = 16
+
+
+def bucket_length(length: int, window: int) -> int:
+    """The padded length of a window row of ``length`` subwords: a function of its own length only."""
+    return max(length, min(-(-length // BUCKET) * BUCKET, window))
+
+
+def pad_rows(rows: list[list[int]], pad_id: int, length: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """(input_ids, attention_mask) of ``rows`` padded to ``length`` (default: the longest)."""
+    length = length or max(len(r) for r in rows)
     input_ids = torch.tensor([r + [pad_id] * (length - len(r)) for r in rows], dtype=torch.long)
     attention = torch.tensor([[1] * len(r) + [0] * (length - len(r)) for r in rows], dtype=torch.long)
     return input_ids, attention
