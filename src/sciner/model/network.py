@@ -1,4 +1,8 @@
-"""The whole network: encoder windows -> word vectors (+ word shape) -> head."""
+"""The whole network: encoder windows -> word vectors (+ word shape) -> head.
+
+Training and prediction share one encoder path, :meth:`NERModel.encode`; the head is looked
+up by name in :mod:`sciner.model.heads` and says itself what it needs from the encoder.
+"""
 
 from __future__ import annotations
 
@@ -54,7 +58,7 @@ class Encoded:
 def pad(vectors: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
     """(B, N, H) of ``vectors`` padded with zeros to the longest, and the (B, N) mask of real rows."""
     lengths = torch.tensor([len(v) for v in vectors])
-    mask = torch.arange(int(lengths.max())) [None, :] < lengths[:, None]
+    mask = torch.arange(int(lengths.max()))[None, :] < lengths[:, None]
     return nn.utils.rnn.pad_sequence(vectors, batch_first=True), mask.to(vectors[0].device)
 
 
