@@ -185,3 +185,14 @@ def test_resume_on_a_crafted_or_damaged_checkpoint_is_a_model_error(tmp_path, ti
     (tmp_path / "run" / "checkpoint.pt").write_bytes(b"PK\x03\x04")  # a save cut short
     with pytest.raises(ModelError):
         pretrain(cfg, resume=True, progress=False)
+
+
+def test_cli_checks_the_device(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "sciner", "pretrain", "--device", "tpu"], capture_output=True,
+                            text=True, cwd=tmp_path)
+    assert result.returncode == ConfigError.exit_code
+    assert result.stderr.strip() == "error[E005]: device must be one of auto, cpu, cuda, not 'tpu'"
+    assert list(tmp_path.iterdir()) == []  # nothing written

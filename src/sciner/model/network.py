@@ -105,11 +105,13 @@ class NERModel(nn.Module):
     def _states(self, rows: list[list[int]], row: torch.Tensor, pos: torch.Tensor, batch_subwords: int) -> torch.Tensor:
         """(P, H) fp32 encoder states at (``row``, ``pos``) of the windows ``rows``.
 
-        Rows are batched with rows of the same :func:`bucket_length` and padded to it, so each
-        row's states are the same whatever other rows are encoded with it.
+        For prediction, rows are batched with rows of the same :func:`bucket_length` and padded
+        to it, so each row's states are the same whatever other rows are encoded with it. Training
+        has no such need and pads to each batch's longest row (about 5% faster a training step).
         """
-        padded = [bucket_length(len(r), self.cfg.window) for r in rows]
-        batches = length_batches(padded, batch_subwords, same_length=True)
+        exact = not self.training
+        padded = [bucket_length(len(r), self.cfg.window) if exact else len(r) for r in rows]
+        batches = length_batches(padded, batch_subwords, same_length=exact)
         batch_of_row = torch.empty(len(rows), dtype=torch.long)
         slot_of_row = torch.empty(len(rows), dtype=torch.long)
         for k, batch in enumerate(batches):
@@ -125,7 +127,8 @@ class NERModel(nn.Module):
             start += n
             if n == 0:
                 continue
-            input_ids, attention = pad_rows([rows[i] for i in batch], self.tokenizer.pad_token_id, padded[batch[0]])
+            input_ids, attention = pad_rows([rows[i] for i in batch], self.tokenizer.pad_token_id,
+                                             padded[batch[0]] if exact else None)
             hidden = self.encoder(input_ids=input_ids.to(device), attention_mask=attention.to(device)).last_hidden_state
             flat = (slot_of_row[row[sel]] * input_ids.shape[1] + pos[sel]).to(device)
             parts.append(hidden.reshape(-1, hidden.shape[-1])[flat].float())
