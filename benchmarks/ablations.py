@@ -41,6 +41,7 @@ VARIANTS: dict[str, tuple[str, list[str]]] = {
 
 def run_variant(name: str, seed: int, args: argparse.Namespace, corpus) -> Path:  # type: ignore[no-untyped-def]
     from sciner.config import load_config
+    from sciner.training.loop import CHECKPOINT
     from sciner.training.ner import train
 
     out = args.runs / f"{name}-s{seed}"
@@ -55,7 +56,7 @@ def run_variant(name: str, seed: int, args: argparse.Namespace, corpus) -> Path:
     started = time.time()
     # Data variants assemble their own training set; the dev split is the same for all.
     own = None if any(o.startswith("data.") for o in overrides) else corpus
-    train(cfg, out, resume=True, corpus=own, show_progress=not args.quiet)
+    train(cfg, out, resume=(out / CHECKPOINT).exists(), corpus=own, show_progress=not args.quiet)
     write_dev_predictions(out, corpus)
     (out / "seconds.txt").write_text(f"{time.time() - started:.0f}\n")
     return out

@@ -50,7 +50,7 @@ def test_word_piece_tokenizer_equals_transformers(encoder_dir):
         assert getattr(ours, role) == getattr(reference, role)
 
 
-def test_packed_windows_predict_what_whole_paragraph_batches_predict(tiny_model_for_packing):
+def test_a_paragraph_gets_the_same_spans_alone_or_packed_with_others(tiny_model_for_packing):
     from sciner.inference.batch import predict_spans
 
     model = tiny_model_for_packing
@@ -59,13 +59,9 @@ def test_packed_windows_predict_what_whole_paragraph_batches_predict(tiny_model_
     paragraphs = [[vocab[int(i)] for i in torch.randint(0, len(vocab), (n,), generator=g)]
                   for n in (1, 5, 30, 31, 90, 200, 7, 0, 64)]  # window 32: several paragraphs slide
     packed = predict_spans(model, paragraphs, batch_subwords=128)
-    with torch.inference_mode():
-        from sciner.model.network import featurize_many
-
-        feats = featurize_many(model.tokenizer, paragraphs, model.cfg)
-        whole = [model.predict([f])[0] if f.tokens else [] for f in feats]
+    alone = [predict_spans(model, [p], batch_subwords=4096)[0] for p in paragraphs]
     assert [[(s.label, s.start, s.end) for s in p] for p in packed] == \
-        [[(s.label, s.start, s.end) for s in p] for p in whole]
+        [[(s.label, s.start, s.end) for s in p] for p in alone]
     assert any(packed), "the test needs a model that predicts some spans"
 
 
@@ -106,3 +102,40 @@ def test_viterbi_finds_the_best_allowed_path(seed):
         if score > best:
             best, best_path = score, list(path)
     assert viterbi(log_probs, torch.ones(1, n, dtype=torch.bool))[0] == best_path
+
+
+# Paragraphs of the official test file whose bf16 tags used to change with the batch size,
+# the five longest, and a spread of others.
+SENSITIVE = [238, 485, 580, 642, 796, 826]
+LONGEST = [451, 832, 598, 483, 308]
+
+
+@pytest.fixture(scope="module")
+def bf16_tagger():
+    from sciner.inference.tagger import Tagger
+
+    return Tagger.load(precision="bf16")
+
+
+def test_bf16_tags_do_not_depend_on_the_rest_of_the_batch(shared_data, bf16_tagger):
+    from sciner.formats.registry import read_file
+
+    paragraphs = read_file(shared_data / "test-inputs" / "2022-official-test.txt", None)
+    chosen = [paragraphs[i].tokens for i in sorted(set(SENSITIVE + LONGEST + list(range(0, len(paragraphs), 40))))]
+    together = [p.tags for p in bf16_tagger.tag(chosen, batch_subwords=2048)]
+    assert [p.tags for p in bf16_tagger.tag(chosen, batch_subwords=1024)] == together
+    assert [p.tags for p in bf16_tagger.tag(chosen[::-1] + chosen[:3], batch_subwords=4096)][:len(chosen)][::-1] == together
+    assert [bf16_tagger.tag([p])[0].tags for p in chosen] == together
+
+
+def test_a_window_row_gets_the_same_bf16_states_alone_or_beside_a_longer_row(bf16_tagger):
+    from sciner.model.network import featurize_many
+
+    model = bf16_tagger.model
+    short = "We fine-tune BERT on SQuAD and report F1 .".split() * 8
+    longer = "Results of RoBERTa on GLUE and MNLI with accuracy as the metric .".split() * 12
+    feats = featurize_many(model.tokenizer, [short, longer], model.cfg)
+    with torch.inference_mode(), bf16_tagger._precision():
+        alone = model.encode(feats[:1], 2048).words[0]
+        beside = model.encode(feats, 2048).words[0]
+    assert torch.equal(alone, beside)

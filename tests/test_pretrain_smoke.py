@@ -167,3 +167,32 @@ def test_cli_reports_a_bad_override_as_one_line():
     assert result.returncode == ConfigError.exit_code
     assert result.stderr.startswith("error[E005]: --set: no_such_key: unknown key")
     assert "Traceback" not in result.stderr
+
+
+def test_resume_on_a_crafted_or_damaged_checkpoint_is_a_model_error(tmp_path, tiny_encoder):
+    from test_training_loop import Payload
+
+    from sciner.errors import ModelError
+
+    raw = write_corpus(tmp_path / "raw")
+    cfg = config(tiny_encoder, raw, tmp_path / "run")
+    (tmp_path / "run").mkdir()
+    marker = tmp_path / "pwned"
+    torch.save({"config": {}, "model": Payload(marker)}, tmp_path / "run" / "checkpoint.pt")
+    with pytest.raises(ModelError, match="not a readable sciner checkpoint"):
+        pretrain(cfg, resume=True, progress=False)
+    assert not marker.exists()
+    (tmp_path / "run" / "checkpoint.pt").write_bytes(b"PK\x03\x04")  # a save cut short
+    with pytest.raises(ModelError):
+        pretrain(cfg, resume=True, progress=False)
+
+
+def test_cli_checks_the_device(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "sciner", "pretrain", "--device", "tpu"], capture_output=True,
+                            text=True, cwd=tmp_path)
+    assert result.returncode == ConfigError.exit_code
+    assert result.stderr.strip() == "error[E005]: device must be one of auto, cpu, cuda, not 'tpu'"
+    assert list(tmp_path.iterdir()) == []  # nothing written

@@ -148,3 +148,18 @@ def test_predict_cli_reports_bad_inputs_and_goes_on(tmp_path, tiny_model):
     proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(tmp_path / "missing.txt"),
                            "-m", str(tiny_model)], capture_output=True, text=True)
     assert proc.returncode == 8 and proc.stderr.strip().startswith("error[E007]")
+
+
+def test_dev_scores_of_training_are_what_predict_and_evaluate_give(tiny_model, tiny_encoder_dir, tiny_data):
+    """Training scores dev through the same encoder path as `sciner predict`: the saved model,
+    tagged with Tagger.tag and scored with classification_report, gets the scores in model.json."""
+    from sciner.data.assemble import assemble
+    from sciner.evaluate.metrics import classification_report
+
+    meta = json.loads((tiny_model / "model.json").read_text())
+    cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio")
+    dev = assemble(cfg.data, seed=cfg.train.seed).dev
+    tagged = Tagger.load(tiny_model, precision="fp32").tag(dev)
+    report = classification_report([p.tags for p in dev], [p.tags for p in tagged]).to_dict()
+    assert report == meta["dev_scores"]
+    assert 0.3 < report["micro"]["f1"] < 1.0  # a model that tags some entities, not all of them right

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sciner.formats.spans import find_stray_tags
 from sciner.labels import BIO_TAGS
 from sciner.model.decode import greedy_spans, viterbi
-from sciner.model.windows import build_encoder_batch, plan_windows
+from sciner.model.windows import plan_windows, window_rows
 from sciner.document import Span
 
 
@@ -26,15 +26,14 @@ def test_windows_own_every_word_exactly_once(lengths, window, overlap):
 
 @given(st.lists(st.lists(st.integers(1, 5), min_size=0, max_size=60), min_size=1, max_size=4))
 @settings(max_examples=100, deadline=None)
-def test_encoder_batch_points_each_word_at_its_first_subword(piece_lengths):
+def test_window_rows_point_each_word_at_its_first_subword(piece_lengths):
     pieces = [[[100 + j * 10 + k for k in range(n)] for j, n in enumerate(para)] for para in piece_lengths]
-    batch = build_encoder_batch(pieces, cls_id=1, sep_id=2, pad_id=0, window=24, overlap=6)
-    flat = batch.input_ids.reshape(-1)
-    for b, para in enumerate(pieces):
-        assert int(batch.word_mask[b].sum()) == len(para)
-        for j, word in enumerate(para):
-            assert int(flat[batch.gather_index[b, j]]) == word[0]
-    assert batch.input_ids.shape[1] <= 24
+    rows, owners = window_rows(pieces, cls_id=1, sep_id=2, window=24, overlap=6)
+    assert [(b, j) for b, j, _, _ in owners] == [(b, j) for b, para in enumerate(pieces) for j in range(len(para))]
+    for b, j, row, pos in owners:
+        word = pieces[b][j]
+        assert rows[row][pos : pos + len(word)] == word
+    assert all(len(r) <= 24 and r[0] == 1 and r[-1] == 2 for r in rows)
 
 
 @given(st.integers(1, 40), st.integers(1, 4), st.integers(0, 10_000))

@@ -108,6 +108,8 @@ class TrainConfig:
     warmup_ratio: float = 0.06
     # CPU threads for torch.
     threads: int = 2
+    # "auto" (cuda where available, else cpu), "cpu" or "cuda" (bf16 autocast); sciner train --device.
+    device: str = "auto"
     # Stop an epoch after this many batches (0 = whole epoch); for quick experiments and tests.
     max_batches_per_epoch: int = 0
     # Evaluate on at most this many dev paragraphs (0 = all).

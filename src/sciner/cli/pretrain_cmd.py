@@ -26,6 +26,10 @@ def pretrain(
         typer.Option("--stop-after", help="Stop after this many steps (with a checkpoint); go on later with --resume.", show_default=False),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    device: Annotated[
+        Optional[str],
+        typer.Option("--device", help="auto (cuda if available), cpu or cuda; overrides the config's device.", show_default=False),
+    ] = None,
 ) -> None:
     """Continue pretraining an encoder on raw NLP-paper text with SpanBERT's recipe.
 
@@ -41,6 +45,8 @@ def pretrain(
     from sciner.pretrain.loop import pretrain as run_pretraining
 
     cfg = load_pretrain_config(config, overrides or [])
+    if device is not None:
+        cfg.device = device
     folder = run_pretraining(cfg, resume=resume, progress=not quiet, stop_after=stop_after)
     if folder is None:
         typer.echo(f"stopped with a checkpoint in {cfg.output_dir}; continue with --resume")

@@ -10,7 +10,7 @@ from sciner.model.batching import length_batches
 from sciner.document import Span
 from sciner.errors import ModelError
 from sciner.labels import BIO_TAGS
-from sciner.model.network import Features, featurize_many
+from sciner.model.network import Encoded, Features, featurize_many
 
 # Subwords per encoder batch. Small batches were fastest on a 2-core CPU (7.7 s for the
 # official test file at 2048 against 9.1 s at 8192: the activations stay in cache).
@@ -42,46 +42,36 @@ def predict_spans(
 def _predict_chunk(model: Any, feats: list[Features], batch_subwords: int) -> list[list[Span]]:
     """Spans of non-empty paragraphs ``feats``, in their order."""
     out: list[list[Span]] = [[] for _ in feats]
-    if model.cfg.head == "span_finetune":  # its head needs the subword states of whole paragraphs
-        for batch in length_batches([f.n_subwords + 2 for f in feats], batch_subwords):
-            for i, spans in zip(batch, model.predict([feats[i] for i in batch])):
-                out[i] = spans
-        return out
-    for batch, words, mask in _word_batches(model, feats, batch_subwords):
+    for batch, words, mask in _head_batches(model, feats, batch_subwords):
         for i, spans in zip(batch, model.head.decode(words, mask)):
             out[i] = spans
     return out
 
 
-def _word_batches(model: Any, feats: list[Features], batch_subwords: int) -> Iterator[tuple[list[int], Any, Any]]:
-    """(indices, (B, N, D) word vectors with shapes, (B, N) mask) over non-empty ``feats``, by length."""
-    import torch
-
-    vectors = model.encode_packed(feats, batch_subwords)
+def _head_batches(model: Any, feats: list[Features], batch_subwords: int) -> Iterator[tuple[list[int], Any, Any]]:
+    """(indices, (B, N, D) head inputs, (B, N) mask) over non-empty ``feats``, batched by word count."""
+    encoded = model.encode(feats, batch_subwords)
     for batch in length_batches([len(f.tokens) for f in feats], batch_subwords):
-        longest = max(len(feats[i].tokens) for i in batch)
-        words = torch.zeros((len(batch), longest, vectors[0].shape[-1]))
-        mask = torch.zeros((len(batch), longest), dtype=torch.bool)
-        for row, i in enumerate(batch):
-            words[row, : len(vectors[i])] = vectors[i]
-            mask[row, : len(vectors[i])] = True
-        yield batch, model.with_shapes(words, [feats[i] for i in batch]), mask
+        part = Encoded([encoded.words[i] for i in batch],
+                       [encoded.subwords[i] for i in batch] if encoded.subwords is not None else None)
+        words, mask = model.head_inputs([feats[i] for i in batch], part)
+        yield batch, words, mask
 
 
 def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subwords: int = BATCH_SUBWORDS) -> list[Any]:
     """Each paragraph's (n_words, T) BIO log-probabilities as NumPy arrays, before any type bias
-    (BIO head only): what ``sciner calibrate`` fits its biases on."""
+    (heads that score BIO tags only): what ``sciner calibrate`` fits its biases on."""
     import numpy as np
     import torch
 
-    if model.cfg.head != "bio":
-        raise ModelError(f"tag log-probabilities need the BIO head, not {model.cfg.head!r}")
+    if not model.head.tag_log_probs:
+        raise ModelError(f"tag log-probabilities need a head that scores BIO tags, not {model.cfg.head!r}")
     feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
     out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in feats]
     with _inference(model):
         for _, nonempty in _chunks(feats, batch_subwords):
-            for batch, words, mask in _word_batches(model, [feats[i] for i in nonempty], batch_subwords):
-                log_probs = torch.log_softmax(model.head(words).float(), dim=-1)
+            for batch, words, mask in _head_batches(model, [feats[i] for i in nonempty], batch_subwords):
+                log_probs = torch.log_softmax(model.head(words).float(), dim=-1).cpu()
                 for row, j in enumerate(batch):
                     n = len(feats[nonempty[j]].tokens)
                     out[nonempty[j]] = log_probs[row, :n].numpy().copy()

@@ -6,11 +6,12 @@ import random
 from collections.abc import Sequence
 
 
-def length_batches(lengths: Sequence[int], budget: int, *, seed: int | None = None) -> list[list[int]]:
+def length_batches(lengths: Sequence[int], budget: int, *, seed: int | None = None,
+                   same_length: bool = False) -> list[list[int]]:
     """Group indices into batches whose ``count * longest`` stays within ``budget`` subwords.
 
     With a seed, equal lengths are ordered randomly and the batch order is shuffled (training);
-    without, batches come longest first (prediction).
+    without, batches come longest first (prediction). ``same_length``: a batch never mixes lengths.
     """
     rng = random.Random(seed)
     keys = [(length, rng.random() if seed is not None else 0.0, i) for i, length in enumerate(lengths)]
@@ -20,7 +21,7 @@ def length_batches(lengths: Sequence[int], budget: int, *, seed: int | None = No
     longest = 0
     for length, _, i in keys:
         longest_if_added = max(longest, length)
-        if current and longest_if_added * (len(current) + 1) > budget:
+        if current and (longest_if_added * (len(current) + 1) > budget or (same_length and length != longest)):
             batches.append(current)
             current, longest_if_added = [], length
         current.append(i)

@@ -1,4 +1,8 @@
-"""The whole network: encoder windows -> word vectors (+ word shape) -> head."""
+"""The whole network: encoder windows -> word vectors (+ word shape) -> head.
+
+Training and prediction share one encoder path, :meth:`NERModel.encode`; the head is looked
+up by name in :mod:`sciner.model.heads` and says itself what it needs from the encoder.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +13,10 @@ import torch
 from torch import nn
 
 from sciner.config import ModelConfig
-from sciner.document import Span
-from sciner.errors import ConfigError
-from sciner.model.heads.bio import BIOHead
-from sciner.model.shape import SHAPES, word_shape
-from sciner.model.heads.span import SpanHead
 from sciner.model.batching import length_batches
-from sciner.model.windows import build_encoder_batch, pad_rows, window_rows, word_pieces
+from sciner.model.heads import build_head
+from sciner.model.shape import SHAPES, word_shape
+from sciner.model.windows import bucket_length, pad_rows, window_rows, word_pieces
 
 
 @dataclass
@@ -45,16 +46,20 @@ def featurize_many(tokenizer: Any, paragraphs: list[list[str]], cfg: ModelConfig
     ]
 
 
-def build_head(cfg: ModelConfig, dim: int) -> nn.Module:
-    if cfg.head == "bio":
-        return BIOHead(dim, cfg.dropout)
-    if cfg.head == "span":
-        return SpanHead(dim, cfg.span_hidden, cfg.max_span_width, cfg.dropout)
-    if cfg.head == "span_finetune":
-        from sciner.model.heads.span_finetune import SpanFinetuneHead
+@dataclass
+class Encoded:
+    """The encoder's output for some paragraphs: each one's (n_words, H) word vectors and,
+    for heads that read them, its (n_subwords, H) subword states."""
 
-        return SpanFinetuneHead(dim, cfg)
-    raise ConfigError(f"model.head must be 'bio', 'span' or 'span_finetune', not {cfg.head!r}")
+    words: list[torch.Tensor]
+    subwords: list[torch.Tensor] | None = None
+
+
+def pad(vectors: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    """(B, N, H) of ``vectors`` padded with zeros to the longest, and the (B, N) mask of real rows."""
+    lengths = torch.tensor([len(v) for v in vectors])
+    mask = torch.arange(int(lengths.max()))[None, :] < lengths[:, None]
+    return nn.utils.rnn.pad_sequence(vectors, batch_first=True), mask.to(vectors[0].device)
 
 
 class NERModel(nn.Module):
@@ -69,17 +74,69 @@ class NERModel(nn.Module):
         if cfg.freeze_word_embeddings:
             self.encoder.get_input_embeddings().weight.requires_grad_(False)
 
-    def word_vectors(self, feats: list[Features]) -> tuple[torch.Tensor, torch.Tensor, Any]:
-        """(B, N, D) word vectors, the (B, N) word mask, and the encoder batch used."""
+    def head_device(self) -> torch.device:
+        """Where the network's weights are (cpu or cuda)."""
+        return next(self.parameters()).device
+
+    def encode(self, feats: list[Features], batch_subwords: int) -> Encoded:
+        """The encoder's vectors of non-empty paragraphs ``feats``: the one encoder path of
+        training and prediction (with gradients when called with them).
+
+        Paragraphs are cut into windows (:func:`window_rows`); the windows of all paragraphs
+        are batched by their own length, so the short last window of a long paragraph is not
+        padded to a full window (a quarter of the encoder's work on the official test file went
+        to such padding when paragraphs were batched whole).
+        """
         tok = self.tokenizer
-        batch = build_encoder_batch(
-            [f.pieces for f in feats], tok.cls_token_id, tok.sep_token_id, tok.pad_token_id,
-            self.cfg.window, self.cfg.window_overlap,
-        )
-        hidden = self.encoder(input_ids=batch.input_ids, attention_mask=batch.attention_mask).last_hidden_state
-        flat = hidden.reshape(-1, hidden.shape[-1])
-        words = flat[batch.gather_index.reshape(-1)].reshape(*batch.gather_index.shape, -1)
-        return self.with_shapes(words, feats), batch.word_mask, (batch, hidden)
+        rows, owners = window_rows([f.pieces for f in feats], tok.cls_token_id, tok.sep_token_id,
+                                   self.cfg.window, self.cfg.window_overlap)
+        o = torch.tensor(owners, dtype=torch.long).reshape(-1, 4)
+        words = self._states(rows, o[:, 2], o[:, 3], batch_subwords).split([len(f.tokens) for f in feats])
+        if not self.head.needs_subword_states:
+            return Encoded(list(words))
+        # Every subword of a word, from the window that supplies the word's vector.
+        sizes = torch.tensor([len(feats[b].pieces[j]) for b, j in o[:, :2].tolist()], dtype=torch.long)
+        first = torch.cumsum(sizes, 0) - sizes
+        within = torch.arange(int(sizes.sum())) - first.repeat_interleave(sizes)
+        subwords = self._states(rows, o[:, 2].repeat_interleave(sizes), o[:, 3].repeat_interleave(sizes) + within,
+                                batch_subwords)
+        return Encoded(list(words), list(subwords.split([f.n_subwords for f in feats])))
+
+    def _states(self, rows: list[list[int]], row: torch.Tensor, pos: torch.Tensor, batch_subwords: int) -> torch.Tensor:
+        """(P, H) fp32 encoder states at (``row``, ``pos``) of the windows ``rows``.
+
+        For prediction, rows are batched with rows of the same :func:`bucket_length` and padded
+        to it, so each row's states are the same whatever other rows are encoded with it. Training
+        has no such need and pads to each batch's longest row (about 5% faster a training step).
+        """
+        exact = not self.training
+        padded = [bucket_length(len(r), self.cfg.window) if exact else len(r) for r in rows]
+        batches = length_batches(padded, batch_subwords, same_length=exact)
+        batch_of_row = torch.empty(len(rows), dtype=torch.long)
+        slot_of_row = torch.empty(len(rows), dtype=torch.long)
+        for k, batch in enumerate(batches):
+            batch_of_row[batch] = k
+            slot_of_row[batch] = torch.arange(len(batch))
+        wanted_batch = batch_of_row[row]
+        order = torch.argsort(wanted_batch, stable=True)
+        counts = torch.bincount(wanted_batch, minlength=len(batches)).tolist()
+        device = self.head_device()
+        parts, start = [], 0
+        for batch, n in zip(batches, counts):
+            sel = order[start : start + n]
+            start += n
+            if n == 0:
+                continue
+            input_ids, attention = pad_rows([rows[i] for i in batch], self.tokenizer.pad_token_id,
+                                             padded[batch[0]] if exact else None)
+            hidden = self.encoder(input_ids=input_ids.to(device), attention_mask=attention.to(device)).last_hidden_state
+            flat = (slot_of_row[row[sel]] * input_ids.shape[1] + pos[sel]).to(device)
+            parts.append(hidden.reshape(-1, hidden.shape[-1])[flat].float())
+        if not parts:
+            return torch.zeros((0, self.encoder.config.hidden_size), device=device)
+        inverse = torch.empty_like(order)
+        inverse[order] = torch.arange(len(order))
+        return torch.cat(parts)[inverse.to(device)]
 
     def with_shapes(self, words: torch.Tensor, feats: list[Features]) -> torch.Tensor:
         """(B, N, H) encoder vectors with each word's shape embedding appended (if the model has one)."""
@@ -88,47 +145,16 @@ class NERModel(nn.Module):
         shapes = torch.zeros(words.shape[:2], dtype=torch.long)
         for b, f in enumerate(feats):
             shapes[b, : len(f.shapes)] = torch.tensor(f.shapes, dtype=torch.long)
-        return torch.cat([words, self.shape(shapes).to(words.dtype)], dim=-1)
+        return torch.cat([words, self.shape(shapes.to(words.device)).to(words.dtype)], dim=-1)
 
-    def encode_packed(self, feats: list[Features], batch_subwords: int) -> list[torch.Tensor]:
-        """Each paragraph's (n_words, H) encoder vectors, for prediction.
+    def head_inputs(self, feats: list[Features], encoded: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
+        """(B, N, D) what the head reads for paragraphs ``feats`` (their ``encoded`` vectors, in
+        the same order), and the (B, N) word mask."""
+        words, mask = pad(encoded.words)
+        subwords = pad(encoded.subwords)[0] if encoded.subwords is not None else None
+        return self.head.inputs(self.with_shapes(words, feats), mask, feats, subwords), mask
 
-        The windows of all paragraphs are batched by their own length, so the short last
-        window of a long paragraph is not padded to a full window (a quarter of the encoder's
-        work on the official test file went to such padding when paragraphs were batched whole).
-        """
-        tok = self.tokenizer
-        rows, owners = window_rows([f.pieces for f in feats], tok.cls_token_id, tok.sep_token_id,
-                                   self.cfg.window, self.cfg.window_overlap)
-        counts = [len(f.tokens) for f in feats]
-        out = torch.zeros((sum(counts), self.encoder.config.hidden_size))
-        if owners:
-            o = torch.tensor(owners, dtype=torch.long)
-            offsets = torch.tensor([0] + counts[:-1], dtype=torch.long).cumsum(0)
-            target = offsets[o[:, 0]] + o[:, 1]
-            local = torch.full((len(rows),), -1, dtype=torch.long)
-            for batch in length_batches([len(r) for r in rows], batch_subwords):
-                input_ids, attention = pad_rows([rows[i] for i in batch], tok.pad_token_id)
-                hidden = self.encoder(input_ids=input_ids, attention_mask=attention).last_hidden_state
-                local.fill_(-1)
-                local[torch.tensor(batch)] = torch.arange(len(batch))
-                row = local[o[:, 2]]
-                here = row >= 0
-                flat = row[here] * input_ids.shape[1] + o[here, 3]
-                out[target[here]] = hidden.reshape(-1, hidden.shape[-1])[flat].float()
-        return list(out.split(counts))
-
-    def _head_inputs(self, feats: list[Features]) -> tuple[torch.Tensor, torch.Tensor]:
-        words, mask, (batch, hidden) = self.word_vectors(feats)
-        if self.cfg.head == "span_finetune":
-            words = self.head.combine(words, mask, feats, batch, hidden)  # type: ignore[operator]
-        return words, mask
-
-    def loss(self, feats: list[Features]) -> torch.Tensor:
-        words, mask = self._head_inputs(feats)
-        return self.head.loss(words, mask, [f.tags or [] for f in feats])  # type: ignore[operator]
-
-    @torch.no_grad()
-    def predict(self, feats: list[Features]) -> list[list[Span]]:
-        words, mask = self._head_inputs(feats)
-        return self.head.decode(words, mask)  # type: ignore[operator]
+    def loss(self, feats: list[Features], batch_subwords: int) -> torch.Tensor:
+        """The head's training loss on non-empty paragraphs ``feats`` (which carry tags)."""
+        words, mask = self.head_inputs(feats, self.encode(feats, batch_subwords))
+        return self.head.loss(words, mask, [f.tags or [] for f in feats])

@@ -43,12 +43,15 @@ def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
     """Write ``model.json`` and fp16 ``weights.safetensors`` into ``directory``."""
     from safetensors.torch import save_file
 
+    from sciner.outputs import atomic_target, write_atomic
+
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    state = {k: v.detach().to("cpu").half().contiguous() if v.is_floating_point() else v.contiguous()
+    state = {k: v.detach().to("cpu").half().contiguous() if v.is_floating_point() else v.to("cpu").contiguous()
              for k, v in trainable_state(model).items()}
-    save_file(state, str(directory / WEIGHTS))
-    (directory / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    with atomic_target(directory / WEIGHTS) as tmp:
+        save_file(state, str(tmp))
+    write_atomic(directory / META, json.dumps(meta, indent=2) + "\n")
+
 
 
 def load_model_meta(path: str | Path | None = None) -> tuple[Config, dict[str, Any], Path]:

@@ -63,16 +63,6 @@ def plan_windows(lengths: list[int], max_subwords: int, overlap: int) -> list[Wi
     return windows
 
 
-@dataclass
-class EncoderBatch:
-    """Tensors for one encoder pass over the windows of several paragraphs."""
-
-    input_ids: torch.Tensor  # (W, L)
-    attention_mask: torch.Tensor  # (W, L)
-    gather_index: torch.Tensor  # (B, N): flat index into W*L of each word's first subword
-    word_mask: torch.Tensor  # (B, N) bool
-
-
 def window_rows(
     pieces: list[list[list[int]]], cls_id: int, sep_id: int, window: int, overlap: int
 ) -> tuple[list[list[int]], list[tuple[int, int, int, int]]]:
@@ -94,28 +84,21 @@ def window_rows(
     return rows, owners
 
 
-def pad_rows(rows: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """(input_ids, attention_mask) of ``rows`` padded to the longest."""
-    length = max(len(r) for r in rows)
+# Rows are padded to a multiple of this many subwords whatever else is in their batch: in
+# bfloat16 the attention's sums over a row depend on its padded length, so padding to the
+# batch's longest row made a paragraph's tags depend on the other paragraphs tagged with it
+# (8 of 72,511 tags of the official test file changed with the batch size).
+BUCKET = 16
+
+
+def bucket_length(length: int, window: int) -> int:
+    """The padded length of a window row of ``length`` subwords: a function of its own length only."""
+    return max(length, min(-(-length // BUCKET) * BUCKET, window))
+
+
+def pad_rows(rows: list[list[int]], pad_id: int, length: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """(input_ids, attention_mask) of ``rows`` padded to ``length`` (default: the longest)."""
+    length = length or max(len(r) for r in rows)
     input_ids = torch.tensor([r + [pad_id] * (length - len(r)) for r in rows], dtype=torch.long)
     attention = torch.tensor([[1] * len(r) + [0] * (length - len(r)) for r in rows], dtype=torch.long)
     return input_ids, attention
-
-
-def build_encoder_batch(
-    pieces: list[list[list[int]]], cls_id: int, sep_id: int, pad_id: int, window: int, overlap: int
-) -> EncoderBatch:
-    """Lay out the paragraphs' subwords (``pieces[b][word]``) in windows of at most ``window`` subwords."""
-    rows, owners = window_rows(pieces, cls_id, sep_id, window, overlap)
-    n_max = max((len(p) for p in pieces), default=0)
-    input_ids, attention = pad_rows(rows, pad_id)
-    length = input_ids.shape[1]
-    # One scatter for the word positions: this runs on every training batch, where
-    # element-wise tensor writes cost a visible share.
-    gather = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.long)
-    mask = torch.zeros((len(pieces), max(n_max, 1)), dtype=torch.bool)
-    if owners:
-        o = torch.tensor(owners, dtype=torch.long)
-        gather[o[:, 0], o[:, 1]] = o[:, 2] * length + o[:, 3]
-        mask[o[:, 0], o[:, 1]] = True
-    return EncoderBatch(input_ids, attention, gather, mask)

@@ -78,6 +78,8 @@ class PretrainConfig:
     log_every: int = 10
     # CPU threads for torch: 1 leaves the other core to NER training running beside it.
     num_threads: int = 1
+    # "auto" (cuda where available, else cpu), "cpu" or "cuda" (bf16 autocast); sciner pretrain --device.
+    device: str = "auto"
 
     def masking(self) -> MaskingConfig:
         """The span-masking part of this config."""

@@ -6,7 +6,7 @@ Output folder:
 - ``loss.tsv``: ``step, loss, mlm, sbo, lr, elapsed_s``, the mean over every ``log_every`` steps
   (``lr`` is the encoder's; the heads' follows the same schedule from ``head_lr``);
 - ``checkpoint.pt``: the latest checkpoint (model with heads, optimizer, scheduler, step,
-  data-stream position, RNG states), replaced atomically every ``checkpoint_every`` steps;
+  data-stream position, RNG states), replaced atomically every ``checkpoint_every`` steps and on Ctrl-C/SIGTERM;
 - ``encoder/``: the final encoder and tokenizer (``save_pretrained``), usable as the
   ``encoder`` of ``sciner train``.
 
@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import random
 import sys
 import time
 from pathlib import Path
@@ -29,10 +27,12 @@ from typing import Any
 import numpy as np
 import torch
 
-from sciner.errors import ConfigError
+from sciner.outputs import write_atomic
 from sciner.pretrain.config import PretrainConfig, resolve_encoder
-
-CHECKPOINT = "checkpoint.pt"
+from sciner.training.loop import (
+    CHECKPOINT, autocast, check_resume, checkpoint_to_resume, interruptible, load_checkpoint, make_optimizer,
+    pick_device, rng_state, save_checkpoint, set_rng_state, stop_if_requested,
+)
 LOSS_FILE = "loss.tsv"
 LOSS_HEADER = "step\tloss\tmlm\tsbo\tlr\telapsed_s\n"
 # Fields that define the model or the data stream: a resumed run must keep them.
@@ -48,7 +48,8 @@ def pretrain(
     """Run (or resume) continued pretraining as ``cfg`` says; return the folder of the final encoder.
 
     ``stop_after`` ends this invocation after that many steps with a checkpoint (and returns
-    None), as an interruption would: the run goes on later with ``resume=True``.
+    None), as an interruption would: the run goes on later with ``resume=True``. Ctrl-C or
+    SIGTERM saves a checkpoint after the current step.
     """
     from transformers import AutoModel, AutoTokenizer
 
@@ -56,14 +57,10 @@ def pretrain(
     from sciner.pretrain.corpus import ParagraphIndex, SegmentStream, StreamPosition, raw_files
     from sciner.pretrain.objectives import SpanBertPretrainer
 
-    torch.set_num_threads(cfg.num_threads)
     out = Path(cfg.output_dir)
-    checkpoint_path = out / CHECKPOINT
-    if checkpoint_path.exists() and not resume:
-        raise ConfigError(f"{out} already holds a checkpoint: pass --resume, or choose another output_dir")
-    if resume and not checkpoint_path.exists():
-        raise ConfigError(f"--resume: no {CHECKPOINT} in {out}")
-    out.mkdir(parents=True, exist_ok=True)
+    checkpoint = checkpoint_to_resume(out, resume)
+    device = pick_device(cfg.device)
+    torch.set_num_threads(cfg.num_threads)
 
     encoder_dir = resolve_encoder(cfg.encoder)
     tokenizer = AutoTokenizer.from_pretrained(encoder_dir)
@@ -71,15 +68,14 @@ def pretrain(
     model = SpanBertPretrainer(AutoModel.from_pretrained(encoder_dir), cfg.seq_len, cfg.sbo_position_dim)
     if cfg.freeze_word_embeddings:
         model.encoder.get_input_embeddings().weight.requires_grad_(False)
-    optimizer = torch.optim.AdamW(
-        _parameter_groups(model, cfg.weight_decay, cfg.lr, cfg.head_lr), betas=(0.9, 0.999), eps=1e-8
-    )
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _linear_schedule(cfg.warmup_steps, cfg.steps))
+    model.to(device)
+    optimizer, scheduler = make_optimizer(model, lr=cfg.lr, head_lr=cfg.head_lr, weight_decay=cfg.weight_decay,
+                                          warmup=cfg.warmup_steps, total=cfg.steps)
 
     step, position, elapsed = 0, StreamPosition(), 0.0
-    if resume:
-        step, position, elapsed = _load_checkpoint(checkpoint_path, cfg, model, optimizer, scheduler)
-    (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n", encoding="utf-8")
+    if checkpoint is not None:
+        step, position, elapsed = _load_checkpoint(checkpoint, cfg, model, optimizer, scheduler)
+    write_atomic(out / "config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
     log = _open_loss_log(out / LOSS_FILE, keep_until=step)
 
     index = ParagraphIndex(raw_files(cfg.raw_data_dir()))
@@ -98,26 +94,36 @@ def pretrain(
     model.train()
     started = time.monotonic() - elapsed
     last_step = cfg.steps if stop_after is None else min(cfg.steps, step + stop_after)
-    while step < last_step:
-        segments, position = next(stream)
-        rng = np.random.default_rng([cfg.seed, step])
-        batch = mask_batch(segments, rng, masking, tokenizer.mask_token_id, tokenizer.pad_token_id, replacement_ids)
-        loss = model(batch)
-        loss.total.backward()
-        torch.nn.utils.clip_grad_norm_(trainable, cfg.max_grad_norm)
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad(set_to_none=True)
-        step += 1
-        window.append((loss.total.item(), loss.mlm.item(), loss.sbo.item()))
-        bar.update(1)
-        bar.set_postfix(loss=f"{np.mean([w[0] for w in window]):.3f}", refresh=False)
-        if step % cfg.log_every == 0 or step == last_step:
-            _log_row(log, step, window, scheduler.get_last_lr()[-1], time.monotonic() - started)
-            window = []
-        if step % cfg.checkpoint_every == 0 or step == last_step:
-            _save_checkpoint(checkpoint_path, cfg, model, optimizer, scheduler, step, position,
-                             time.monotonic() - started)
+
+    def save() -> Path:
+        _save_checkpoint(out / CHECKPOINT, cfg, model, optimizer, scheduler, step, position,
+                         time.monotonic() - started)
+        return out / CHECKPOINT
+
+    resume_command = "sciner pretrain --resume (same config)"
+    with interruptible(resume_command) as stop:
+        while step < last_step:
+            stop_if_requested(stop, save, resume_command)
+            segments, next_position = next(stream)
+            rng = np.random.default_rng([cfg.seed, step])
+            batch = mask_batch(segments, rng, masking, tokenizer.mask_token_id, tokenizer.pad_token_id,
+                               replacement_ids)
+            with autocast(device):
+                loss = model(_to_device(batch, device))
+            loss.total.backward()
+            torch.nn.utils.clip_grad_norm_(trainable, cfg.max_grad_norm)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            step, position = step + 1, next_position
+            window.append((loss.total.item(), loss.mlm.item(), loss.sbo.item()))
+            bar.update(1)
+            bar.set_postfix(loss=f"{np.mean([w[0] for w in window]):.3f}", refresh=False)
+            if step % cfg.log_every == 0 or step == last_step:
+                _log_row(log, step, window, scheduler.get_last_lr()[0], time.monotonic() - started)
+                window = []
+            if step % cfg.checkpoint_every == 0 or step == last_step:
+                save()
     bar.close()
     log.close()
     index.close()
@@ -126,31 +132,10 @@ def pretrain(
     return _save_encoder(out / "encoder", model, tokenizer, cfg, step)
 
 
-def _parameter_groups(model, weight_decay: float, lr: float, head_lr: float) -> list[dict[str, Any]]:
-    """Encoder at ``lr``, heads at ``head_lr``; weight decay on matrices only (not biases, LayerNorm), as in BERT.
-
-    The tied output weight is the encoder's word-embedding matrix and goes with the encoder.
-    """
-    groups: dict[tuple[bool, bool], list[torch.nn.Parameter]] = {}
-    seen: set[int] = set()
-    for name, param in model.named_parameters():  # the encoder comes first, so tied weights count as its own
-        if not param.requires_grad or id(param) in seen:
-            continue
-        seen.add(id(param))
-        groups.setdefault((name.startswith("encoder."), param.ndim >= 2), []).append(param)
-    return [
-        {"params": params, "lr": lr if in_encoder else head_lr, "weight_decay": weight_decay if matrix else 0.0}
-        for (in_encoder, matrix), params in sorted(groups.items())
-    ]
-
-
-def _linear_schedule(warmup: int, total: int):
-    def factor(step: int) -> float:
-        if step < warmup:
-            return (step + 1) / max(1, warmup)
-        return max(0.0, (total - step) / max(1, total - warmup))
-
-    return factor
+def _to_device(batch: Any, device: torch.device) -> Any:
+    """The masked batch with its tensors on ``device``."""
+    return dataclasses.replace(batch, **{f.name: getattr(batch, f.name).to(device)
+                                         for f in dataclasses.fields(batch)})
 
 
 def _open_loss_log(path: Path, keep_until: int):
@@ -174,7 +159,7 @@ def _log_row(handle, step: int, window: list[tuple[float, float, float]], lr: fl
 
 
 def _save_checkpoint(path, cfg, model, optimizer, scheduler, step, position, elapsed) -> None:
-    state = {
+    save_checkpoint(path, {
         "config": cfg.to_dict(),
         "step": step,
         "position": dataclasses.asdict(position),
@@ -182,30 +167,19 @@ def _save_checkpoint(path, cfg, model, optimizer, scheduler, step, position, ela
         "model": model.state_dict(),
         "optimizer": optimizer.state_dict(),
         "scheduler": scheduler.state_dict(),
-        "rng": {
-            "torch": torch.get_rng_state(),
-            "numpy": np.random.get_state(),
-            "python": random.getstate(),
-        },
-    }
-    tmp = path.with_suffix(".tmp")
-    torch.save(state, tmp)
-    os.replace(tmp, path)  # atomic: a run killed while saving keeps the previous checkpoint
+        "rng": rng_state(),
+    })
 
 
 def _load_checkpoint(path, cfg, model, optimizer, scheduler):
     from sciner.pretrain.corpus import StreamPosition
 
-    state = torch.load(path, map_location="cpu", weights_only=False)
-    changed = [k for k in RESUME_FIXED if state["config"].get(k) != getattr(cfg, k)]
-    if changed:
-        raise ConfigError(f"--resume: the config changed {', '.join(changed)} since the checkpoint")
+    state = load_checkpoint(path)
+    check_resume(state["config"], cfg.to_dict(), RESUME_FIXED)
     model.load_state_dict(state["model"])
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
-    torch.set_rng_state(state["rng"]["torch"])
-    np.random.set_state(state["rng"]["numpy"])
-    random.setstate(state["rng"]["python"])
+    set_rng_state(state["rng"])
     return state["step"], StreamPosition(**state["position"]), state["elapsed"]
 
 
@@ -215,7 +189,7 @@ def _save_encoder(folder: Path, model, tokenizer, cfg: PretrainConfig, step: int
     model.encoder.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     note = {"made_by": "sciner pretrain", "steps": step, "config": cfg.to_dict()}
-    (folder / "sciner_pretrain.json").write_text(json.dumps(note, indent=2) + "\n", encoding="utf-8")
+    write_atomic(folder / "sciner_pretrain.json", json.dumps(note, indent=2) + "\n")
     return folder
 
 

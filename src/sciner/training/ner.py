@@ -1,13 +1,16 @@
-"""The training loop: batches by length, AdamW with warmup, dev F1 each epoch, early stopping,
-a checkpoint each epoch and ``resume`` after an interruption. The same seed gives the same model."""
+"""NER training: batches by length, AdamW with warmup, dev F1 each epoch, early stopping,
+a checkpoint each epoch (and on Ctrl-C/SIGTERM) and ``resume`` after an interruption.
+The same seed gives the same model. Device, optimizer, schedule, checkpoints and resume
+rules come from :mod:`sciner.training.loop`, shared with pretraining."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +19,11 @@ from sciner.config import Config
 from sciner.data.assemble import Corpus, assemble
 from sciner.document import Paragraph
 from sciner.labels import BIO_TAGS
-
-CHECKPOINT = "checkpoint.pt"
+from sciner.outputs import write_atomic
+from sciner.training.loop import (
+    CHECKPOINT, autocast, check_resume, checkpoint_to_resume, interruptible, load_checkpoint, make_optimizer,
+    pick_device, rng_state, save_checkpoint, set_rng_state, stop_if_requested,
+)
 
 
 def git_commit() -> str:
@@ -49,9 +55,35 @@ class TrainResult:
     output: Path
 
 
+# What a resumed run must keep: everything that shapes the data, the model, the batches and
+# the schedule. Threads, device and patience may change.
+RESUME_FIXED = (
+    "data.dev_groups", "data.exclude_groups", "data.max_block_tokens", "data.drop_references",
+    "data.keep_empty_fraction", "model", "train.seed", "train.epochs", "train.batch_subwords", "train.lr",
+    "train.head_lr", "train.weight_decay", "train.warmup_ratio", "train.max_batches_per_epoch",
+    "train.max_dev_paragraphs", "train.max_train_paragraphs",
+)
+
+
+@dataclass
+class Progress:
+    """Where a run stands: batches ``[0, batch)`` of ``epoch`` are done. Saved in checkpoints."""
+
+    epoch: int = 0
+    batch: int = 0
+    running: float = 0.0
+    best_f1: float = -1.0
+    best_epoch: int = -1
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
 def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corpus | None = None,
           show_progress: bool = True) -> TrainResult:
-    """Train a model as ``cfg`` says; the best epoch (by dev micro F1) is saved to ``output``."""
+    """Train a model as ``cfg`` says; the best epoch (by dev micro F1) is saved to ``output``.
+
+    Ctrl-C or SIGTERM saves a checkpoint after the current step; ``resume=True`` continues
+    from it exactly as if the run had not stopped.
+    """
     import numpy as np
     import torch
     from tqdm import tqdm
@@ -60,54 +92,48 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     from sciner.model.store import build_model, save_model
 
     output = Path(output)
-    output.mkdir(parents=True, exist_ok=True)
     tc = cfg.train
+    ckpt = checkpoint_to_resume(output, resume)
+    device = pick_device(tc.device)
     torch.set_num_threads(tc.threads)
     random.seed(tc.seed)
     np.random.seed(tc.seed)
     torch.manual_seed(tc.seed)
 
     corpus = corpus or assemble(cfg.data, seed=tc.seed)
-    train_paras = corpus.train
+    train_paras = [p for p in corpus.train if p.tokens]
     if tc.max_train_paragraphs:
         train_paras = random.Random(tc.seed).sample(train_paras, min(tc.max_train_paragraphs, len(train_paras)))
     dev_paras = corpus.dev[: tc.max_dev_paragraphs] if tc.max_dev_paragraphs else corpus.dev
 
-    model = build_model(cfg.model)
+    model = build_model(cfg.model).to(device)
     feats = featurize_many(model.tokenizer, [p.tokens for p in train_paras], cfg.model, [p.tags for p in train_paras])
     lengths = [f.n_subwords + 2 for f in feats]
-
-    encoder_params = [p for n, p in model.named_parameters() if n.startswith("encoder.") and p.requires_grad]
-    head_params = [p for n, p in model.named_parameters() if not n.startswith("encoder.") and p.requires_grad]
-    optimizer = torch.optim.AdamW(
-        [{"params": encoder_params, "lr": tc.lr}, {"params": head_params, "lr": tc.head_lr}],
-        weight_decay=tc.weight_decay,
-    )
     batches_per_epoch = len(length_batches(lengths, tc.batch_subwords, seed=tc.seed))
     if tc.max_batches_per_epoch:
         batches_per_epoch = min(batches_per_epoch, tc.max_batches_per_epoch)
     total_steps = max(1, batches_per_epoch * tc.epochs)
-    warmup = max(1, int(tc.warmup_ratio * total_steps))
-
-    def lr_lambda(step: int) -> float:
-        if step < warmup:
-            return (step + 1) / warmup
-        return max(0.0, (total_steps - step) / max(1, total_steps - warmup))
-
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda)
-    history: list[dict[str, Any]] = []
-    best_f1, best_epoch, start_epoch = -1.0, -1, 0
-
-    ckpt_path = output / CHECKPOINT
-    if resume and ckpt_path.exists():
-        ckpt = torch.load(ckpt_path, weights_only=False)
-        model.load_state_dict(ckpt["model"])
-        optimizer.load_state_dict(ckpt["optimizer"])
-        scheduler.load_state_dict(ckpt["scheduler"])
-        torch.set_rng_state(ckpt["torch_rng"])
-        history, best_f1, best_epoch, start_epoch = ckpt["history"], ckpt["best_f1"], ckpt["best_epoch"], ckpt["epoch"] + 1
+    optimizer, scheduler = make_optimizer(model, lr=tc.lr, head_lr=tc.head_lr, weight_decay=tc.weight_decay,
+                                          warmup=max(1, int(tc.warmup_ratio * total_steps)), total=total_steps)
+    at = Progress()
+    if ckpt is not None:
+        state = load_checkpoint(ckpt)
+        check_resume(state["config"], cfg.to_dict(), RESUME_FIXED)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        set_rng_state(state["rng"])
+        at = Progress(**state["progress"])
         if show_progress:
-            print(f"resuming after epoch {start_epoch} (best dev micro F1 {best_f1:.4f} at epoch {best_epoch + 1})")
+            print(f"resuming at epoch {at.epoch + 1}, batch {at.batch} "
+                  f"(best dev micro F1 {at.best_f1:.4f} at epoch {at.best_epoch + 1})")
+
+    def checkpoint() -> Path:
+        save_checkpoint(output / CHECKPOINT, {
+            "config": cfg.to_dict(), "progress": dataclasses.asdict(at), "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state(),
+        })
+        return output / CHECKPOINT
 
     meta_base = {
         "labels": list(BIO_TAGS),
@@ -120,37 +146,42 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
         "dev_groups": corpus.dev_groups,
         "dev_paragraphs": len(dev_paras),
     }
-
-    for epoch in range(start_epoch, tc.epochs):
-        if epoch - best_epoch > tc.patience and best_epoch >= 0:
-            break
-        model.train()
-        batches = length_batches(lengths, tc.batch_subwords, seed=tc.seed * 1000 + epoch)[:batches_per_epoch]
-        bar = tqdm(batches, desc=f"epoch {epoch + 1}/{tc.epochs}", unit="batch", disable=not show_progress,
-                   dynamic_ncols=True)
-        running, started = 0.0, time.time()
-        for k, batch in enumerate(bar):
-            loss = model.loss([feats[i] for i in batch])
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
-            optimizer.step()
-            scheduler.step()
-            running = loss.item() if k == 0 else 0.98 * running + 0.02 * loss.item()
-            bar.set_postfix(loss=f"{running:.4f}")
-        scores = evaluate_model(model, dev_paras, tc.batch_subwords * 2)
-        f1 = scores["micro"]["f1"]
-        history.append({"epoch": epoch + 1, "loss": round(running, 5), "dev": scores,
-                        "seconds": round(time.time() - started, 1)})
-        improved = f1 > best_f1
-        if improved:
-            best_f1, best_epoch = f1, epoch
-            save_model(model, output, {**meta_base, "epoch": epoch + 1, "dev_scores": scores, "history": history})
-        if show_progress:
-            tqdm.write(f"epoch {epoch + 1}: loss {running:.4f}  dev micro F1 {f1:.4f}"
-                       f"  macro F1 {scores['macro']['f1']:.4f}{'  (best, saved)' if improved else ''}")
-        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                    "scheduler": scheduler.state_dict(), "torch_rng": torch.get_rng_state(), "history": history,
-                    "best_f1": best_f1, "best_epoch": best_epoch, "epoch": epoch}, ckpt_path)
-        (output / "history.json").write_text(json.dumps(history, indent=2) + "\n", encoding="utf-8")
-    return TrainResult(best_f1=best_f1, best_epoch=best_epoch + 1, history=history, output=output)
+    resume_command = f"sciner train --resume -o {output} (same config)"
+    with interruptible(resume_command) as stop:
+        while at.epoch < tc.epochs and not (at.best_epoch >= 0 and at.epoch - at.best_epoch > tc.patience):
+            epoch = at.epoch
+            model.train()
+            batches = length_batches(lengths, tc.batch_subwords, seed=tc.seed * 1000 + epoch)[:batches_per_epoch]
+            bar = tqdm(total=len(batches), initial=at.batch, desc=f"epoch {epoch + 1}/{tc.epochs}", unit="batch",
+                       disable=not show_progress, dynamic_ncols=True)
+            started = time.time()
+            while at.batch < len(batches):
+                stop_if_requested(stop, checkpoint, resume_command)
+                with autocast(device):
+                    loss = model.loss([feats[i] for i in batches[at.batch]], tc.batch_subwords)
+                optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+                optimizer.step()
+                scheduler.step()
+                at.running = loss.item() if at.batch == 0 else 0.98 * at.running + 0.02 * loss.item()
+                at.batch += 1
+                bar.update(1)
+                bar.set_postfix(loss=f"{at.running:.4f}")
+            bar.close()
+            scores = evaluate_model(model, dev_paras, tc.batch_subwords * 2)
+            f1 = scores["micro"]["f1"]
+            at.history.append({"epoch": epoch + 1, "loss": round(at.running, 5), "dev": scores,
+                               "seconds": round(time.time() - started, 1)})
+            improved = f1 > at.best_f1
+            if improved:
+                at.best_f1, at.best_epoch = f1, epoch
+                save_model(model, output, {**meta_base, "epoch": epoch + 1, "dev_scores": scores,
+                                           "history": at.history})
+            if show_progress:
+                tqdm.write(f"epoch {epoch + 1}: loss {at.running:.4f}  dev micro F1 {f1:.4f}"
+                           f"  macro F1 {scores['macro']['f1']:.4f}{'  (best, saved)' if improved else ''}")
+            at.epoch, at.batch = epoch + 1, 0
+            checkpoint()
+            write_atomic(output / "history.json", json.dumps(at.history, indent=2) + "\n")
+    return TrainResult(best_f1=at.best_f1, best_epoch=at.best_epoch + 1, history=at.history, output=output)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from sciner.config import ModelConfig
 from sciner.document import Span
 from sciner.document import bio_to_spans
 from sciner.labels import BIO_TAGS, ENTITY_TYPES, OUTSIDE
 from sciner.model.decode import viterbi
+from sciner.model.heads import Head, register_head
 
 TAG_INDEX = {t: i for i, t in enumerate(BIO_TAGS)}
 
@@ -27,13 +29,20 @@ def bias_vector(bias: dict[str, float]) -> torch.Tensor:
     return torch.tensor([0.0 if t == OUTSIDE else float(bias.get(t[2:], 0.0)) for t in BIO_TAGS])
 
 
-class BIOHead(nn.Module):
+@register_head("bio")
+class BIOHead(Head):
+    tag_log_probs = True
+
     def __init__(self, dim: int, dropout: float) -> None:
         super().__init__()
         self.dropout = nn.Dropout(dropout)
         self.out = nn.Linear(dim, len(BIO_TAGS))
         # Not a weight: it lives in model.json, so it is not saved with the state dict.
         self.register_buffer("type_bias", torch.zeros(len(BIO_TAGS)), persistent=False)
+
+    @classmethod
+    def build(cls, cfg: ModelConfig, dim: int) -> "BIOHead":
+        return cls(dim, cfg.dropout)
 
     def set_type_bias(self, bias: dict[str, float]) -> None:
         """Add ``bias[X]`` to the log-probabilities of B-X and I-X when decoding (missing types: 0)."""
@@ -45,7 +54,7 @@ class BIOHead(nn.Module):
 
     def loss(self, words: torch.Tensor, mask: torch.Tensor, tags: list[list[str]]) -> torch.Tensor:
         logits = self.forward(words)
-        target = torch.full(mask.shape, -100, dtype=torch.long)
+        target = torch.full(mask.shape, -100, dtype=torch.long, device=logits.device)
         for b, seq in enumerate(tags):
             target[b, : len(seq)] = torch.tensor([TAG_INDEX[t] for t in seq], dtype=torch.long)
         return nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1), ignore_index=-100)
@@ -53,7 +62,8 @@ class BIOHead(nn.Module):
     @torch.no_grad()
     def decode(self, words: torch.Tensor, mask: torch.Tensor) -> list[list[Span]]:
         log_probs = torch.log_softmax(self.forward(words).float(), dim=-1)
-        paths = viterbi(log_probs + self.type_bias, mask)
+        paths = viterbi((log_probs + self.type_bias).cpu(), mask.cpu())
+        log_probs = log_probs.cpu()
         out = []
         for b, path in enumerate(paths):
             tags = [BIO_TAGS[i] for i in path]

@@ -8,10 +8,12 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from sciner.config import ModelConfig
 from sciner.document import Span
 from sciner.document import bio_to_spans
 from sciner.labels import ENTITY_TYPES
 from sciner.model.decode import greedy_spans
+from sciner.model.heads import Head, register_head
 
 SPAN_LABELS: tuple[str, ...] = ("none",) + ENTITY_TYPES
 
@@ -26,7 +28,8 @@ def enumerate_spans(n: int, max_width: int) -> tuple[torch.Tensor, torch.Tensor]
     return torch.tensor(starts, dtype=torch.long), torch.tensor(ends, dtype=torch.long)
 
 
-class SpanHead(nn.Module):
+@register_head("span")
+class SpanHead(Head):
     def __init__(self, dim: int, hidden: int, max_width: int, dropout: float) -> None:
         super().__init__()
         self.max_width = max_width
@@ -41,10 +44,14 @@ class SpanHead(nn.Module):
             nn.Linear(hidden, len(SPAN_LABELS)),
         )
 
+    @classmethod
+    def build(cls, cfg: ModelConfig, dim: int) -> "SpanHead":
+        return cls(dim, cfg.span_hidden, cfg.max_span_width, cfg.dropout)
+
     def forward(self, words: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Logits (B, S, 8) for every span, with the spans' starts and inclusive ends."""
         B, N, D = words.shape
-        starts, ends = enumerate_spans(N, min(self.max_width, N))
+        starts, ends = (t.to(words.device) for t in enumerate_spans(N, min(self.max_width, N)))
         # Attention pooling inside each span through prefix sums: O(N) instead of O(N * width).
         scores = 8.0 * torch.tanh(self.attn(words).squeeze(-1) / 8.0)  # bounded, so exp cannot overflow
         weights = scores.exp()  # (B, N)
@@ -58,7 +65,7 @@ class SpanHead(nn.Module):
     def loss(self, words: torch.Tensor, mask: torch.Tensor, tags: list[list[str]]) -> torch.Tensor:
         logits, starts, ends = self.forward(words)
         lengths = mask.sum(dim=1)
-        target = torch.zeros(logits.shape[:2], dtype=torch.long)
+        target = torch.zeros(logits.shape[:2], dtype=torch.long, device=logits.device)
         target[ends[None, :] >= lengths[:, None]] = -100
         index = {(int(s), int(e)): k for k, (s, e) in enumerate(zip(starts, ends))}
         for b, seq in enumerate(tags):

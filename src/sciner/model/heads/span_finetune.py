@@ -2,8 +2,8 @@
 
 1. The paragraph is cut into segments (n-gram dictionary, random, or single words).
 2. Inside each segment, a CNN runs over the encoder's subword vectors and max-pools them
-   into one segment vector. (The convolution runs over each window's subword sequence, so
-   at a segment's edge it sees up to ``kernel // 2`` neighbouring subwords; max-pooling
+   into one segment vector. (The convolution runs over the paragraph's subword sequence,
+   so at a segment's edge it sees up to ``kernel // 2`` neighbouring subwords; max-pooling
    only ever takes positions inside the segment.)
 3. A CNN across the segment vectors (``cnn_layers`` layers) adds context between segments.
 4. Each word gets its segment's vector back, concatenated to its own vector, and a BIO
@@ -20,10 +20,14 @@ from torch import nn
 from sciner.config import ModelConfig
 from sciner.document import Span
 from sciner.model.heads.bio import BIOHead
+from sciner.model.heads import Head, register_head
 from sciner.model.segmentation import make_segmenter
 
 
-class SpanFinetuneHead(nn.Module):
+@register_head("span_finetune")
+class SpanFinetuneHead(Head):
+    needs_subword_states = True
+
     def __init__(self, dim: int, cfg: ModelConfig) -> None:
         super().__init__()
         self.cfg = cfg
@@ -38,27 +42,36 @@ class SpanFinetuneHead(nn.Module):
         self.act = nn.GELU()
         self.bio = BIOHead(dim + hidden, cfg.dropout)
 
-    def combine(self, words: torch.Tensor, mask: torch.Tensor, feats: list[Any], batch: Any,
-                hidden_states: torch.Tensor) -> torch.Tensor:
-        """Word vectors (B, N, D) -> word vectors with their segment's vector (B, N, D + r)."""
-        W, L, _ = hidden_states.shape
-        conv = self.act(self.subword_cnn(hidden_states.transpose(1, 2))).transpose(1, 2)  # (W, L, r)
-        flat = conv.reshape(W * L, -1)
-        B, N = mask.shape
-        seg_of_pos = torch.full((W * L,), -1, dtype=torch.long)
+    @classmethod
+    def build(cls, cfg: ModelConfig, dim: int) -> "SpanFinetuneHead":
+        return cls(dim, cfg)
+
+    def inputs(self, words: torch.Tensor, mask: torch.Tensor, feats: list[Any],
+               subwords: torch.Tensor | None) -> torch.Tensor:
+        """Word vectors (B, N, D) -> word vectors with their segment's vector (B, N, D + r).
+
+        ``subwords`` (B, S, H): each paragraph's subword states in order (each taken from the
+        window that supplies its word's vector), zero after the paragraph's end.
+        """
+        assert subwords is not None, "the span fine-tuning head needs the subword states"
+        B, S, _ = subwords.shape
+        conv = self.act(self.subword_cnn(subwords.transpose(1, 2))).transpose(1, 2)  # (B, S, r)
+        flat = conv.reshape(B * S, -1)
+        N = mask.shape[1]
+        seg_of_pos = torch.full((B * S,), -1, dtype=torch.long)
         word_seg = torch.zeros((B, N), dtype=torch.long)
         seg_offsets, n_segments = [], 0
-        first = batch.gather_index
         for b, f in enumerate(feats):
             segments = self.segmenter(f.tokens)
             seg_offsets.append((n_segments, len(segments)))
+            starts = [0]
+            for p in f.pieces:
+                starts.append(starts[-1] + len(p))
             for s, (i, j) in enumerate(segments):
-                gid = n_segments + s
-                word_seg[b, i:j] = gid
-                for w in range(i, j):
-                    start = int(first[b, w])
-                    seg_of_pos[start : start + len(f.pieces[w])] = gid
+                word_seg[b, i:j] = n_segments + s
+                seg_of_pos[b * S + starts[i] : b * S + starts[j]] = n_segments + s
             n_segments += len(segments)
+        seg_of_pos, word_seg = seg_of_pos.to(flat.device), word_seg.to(flat.device)
         valid = seg_of_pos >= 0
         pooled = flat.new_full((max(n_segments, 1), flat.shape[-1]), -1e4)
         pooled = pooled.scatter_reduce(0, seg_of_pos[valid][:, None].expand(-1, flat.shape[-1]), flat[valid],
@@ -77,7 +90,7 @@ class SpanFinetuneHead(nn.Module):
         for b, (off, _) in enumerate(seg_offsets):
             local[b] = (word_seg[b] - off).clamp_min(0) + b * max(s_max, 1)
         seg_for_word = seq[local.reshape(-1)].reshape(B, N, -1)
-        return torch.cat([words, seg_for_word], dim=-1)
+        return torch.cat([words, seg_for_word.to(words.dtype)], dim=-1)
 
     def loss(self, words: torch.Tensor, mask: torch.Tensor, tags: list[list[str]]) -> torch.Tensor:
         return self.bio.loss(words, mask, tags)

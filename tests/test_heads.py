@@ -1,0 +1,85 @@
+"""Heads are registered by name and say what they need; nothing else compares head names."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import torch
+
+from sciner.config import ModelConfig
+from sciner.document import Span
+from sciner.errors import ConfigError, ModelError
+from sciner.model.heads import HEAD_NAMES, HEADS, Head, build_head, register_head
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "sciner"
+
+
+def test_the_three_heads_are_registered():
+    assert HEAD_NAMES == ("bio", "span", "span_finetune")
+    assert [HEADS[n].needs_subword_states for n in HEAD_NAMES] == [False, False, True]
+    assert [HEADS[n].tag_log_probs for n in HEAD_NAMES] == [True, False, False]
+
+
+def test_an_unknown_head_is_a_config_error_listing_the_heads():
+    with pytest.raises(ConfigError, match=r"model.head must be one of bio, span, span_finetune, not 'crf'"):
+        build_head(ModelConfig(head="crf"), 32)
+
+
+def test_a_registered_head_is_built_by_name():
+    @register_head("first_word")
+    class FirstWord(Head):
+        """Tags the first word of every paragraph as a method: a head in ten lines."""
+
+        @classmethod
+        def build(cls, cfg, dim):
+            return cls()
+
+        def decode(self, words, mask):
+            return [[Span("MethodName", 0, 1)] for _ in range(words.shape[0])]
+
+    try:
+        head = build_head(ModelConfig(head="first_word"), 8)
+        assert head.decode(torch.zeros(2, 3, 8), torch.ones(2, 3, dtype=torch.bool)) == [[Span("MethodName", 0, 1)]] * 2
+    finally:
+        del HEADS["first_word"]
+
+
+def test_no_module_compares_head_names():
+    """Heads are asked (needs_subword_states, tag_log_probs), not recognised by name."""
+    pattern = re.compile(r"""head\s*(?:[!=]=|in)\s*[("'\[]|["'](?:bio|span|span_finetune)["']\s*[!=]=""")
+    offenders = [str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
+                 if p.name != "store.py" and pattern.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_log_probs_need_a_head_that_scores_tags(tiny_encoder_dir):
+    from sciner.inference.batch import predict_log_probs
+    from sciner.model.store import build_model
+
+    model = build_model(ModelConfig(encoder=str(tiny_encoder_dir), head="span", span_hidden=16), inference=True)
+    with pytest.raises(ModelError, match="need a head that scores BIO tags, not 'span'"):
+        predict_log_probs(model, [["BERT"]])
+
+
+@pytest.mark.parametrize("head", HEAD_NAMES)
+def test_each_head_trains_and_decodes_through_the_one_encoder_path(tiny_encoder_dir, head):
+    from sciner.inference.batch import predict_spans
+    from sciner.model.network import featurize_many
+    from sciner.model.store import build_model
+
+    cfg = ModelConfig(encoder=str(tiny_encoder_dir), head=head, window=16, window_overlap=4, span_hidden=16,
+                      cnn_filters=8, segmentation="random", freeze_word_embeddings=False)
+    torch.manual_seed(0)
+    model = build_model(cfg)
+    tokens = ["We", "use", "BERT", "on", "SQuAD", "."] * 5  # 30 words: several windows of 16
+    tags = ["O", "O", "B-MethodName", "O", "B-DatasetName", "O"] * 5
+    feats = featurize_many(model.tokenizer, [tokens, tokens[:4]], cfg, [tags, tags[:4]])
+    loss = model.loss(feats, batch_subwords=64)
+    loss.backward()
+    assert loss.item() > 0
+    assert model.encoder.get_input_embeddings().weight.grad is not None  # gradients reach the encoder
+    spans = predict_spans(model, [tokens, tokens[:4], []], batch_subwords=64)
+    assert len(spans) == 3 and spans[2] == []
+    assert all(0 <= s.start < s.end <= len(tokens) for s in spans[0])

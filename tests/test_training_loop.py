@@ -1,0 +1,189 @@
+"""The training-loop skeleton shared by NER training and pretraining: parameter groups,
+schedule, devices, checkpoints that load without running code, resume rules, interrupts."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+from sciner.errors import ConfigError, ModelError
+from sciner.training.loop import (
+    CHECKPOINT, check_resume, linear_schedule, load_checkpoint, parameter_groups, pick_device, rng_state,
+    save_checkpoint, set_rng_state,
+)
+
+
+class Toy(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Linear(4, 4), nn.LayerNorm(4))
+        self.head = nn.Linear(4, 2)
+        self.frozen = nn.Linear(2, 2)
+        self.frozen.weight.requires_grad_(False)
+
+
+def test_weight_decay_on_matrices_only_and_head_learning_rate():
+    model = Toy()
+    groups = parameter_groups(model, weight_decay=0.01, lr=1e-4, head_lr=1e-3)
+    by_param = {id(p): g for g in groups for p in g["params"]}
+    assert (by_param[id(model.encoder[0].weight)]["lr"], by_param[id(model.encoder[0].weight)]["weight_decay"]) == (1e-4, 0.01)
+    assert by_param[id(model.encoder[1].weight)]["weight_decay"] == 0.0  # LayerNorm
+    assert by_param[id(model.encoder[0].bias)]["weight_decay"] == 0.0
+    assert (by_param[id(model.head.weight)]["lr"], by_param[id(model.head.weight)]["weight_decay"]) == (1e-3, 0.01)
+    assert id(model.frozen.weight) not in by_param
+    assert sum(len(g["params"]) for g in groups) == len([p for p in model.parameters() if p.requires_grad])
+
+
+def test_linear_warmup_then_decay_to_zero():
+    factor = linear_schedule(warmup=4, total=12)
+    assert [factor(s) for s in range(4)] == [0.25, 0.5, 0.75, 1.0]
+    assert factor(8) == pytest.approx(0.5) and factor(12) == 0.0 and factor(20) == 0.0
+
+
+def test_devices():
+    assert pick_device("cpu") == torch.device("cpu")
+    assert pick_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    with pytest.raises(ConfigError, match="device must be one of auto, cpu, cuda"):
+        pick_device("gpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ConfigError, match="no CUDA device"):
+            pick_device("cuda")
+
+
+def test_rng_states_survive_a_weights_only_checkpoint(tmp_path):
+    random.seed(1), np.random.seed(2), torch.manual_seed(3)
+    save_checkpoint(tmp_path / CHECKPOINT, {"config": {}, "rng": rng_state()})
+    expected = (random.random(), np.random.rand(), torch.rand(1).item())
+    random.seed(9), np.random.seed(9), torch.manual_seed(9)
+    set_rng_state(load_checkpoint(tmp_path / CHECKPOINT)["rng"])
+    assert (random.random(), np.random.rand(), torch.rand(1).item()) == expected
+
+
+class Payload:
+    """Unpickling this would create a marker file: what a crafted checkpoint could do."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_crafted_checkpoint_runs_no_code(tmp_path):
+    marker = tmp_path / "pwned"
+    torch.save({"config": {}, "model": Payload(marker)}, tmp_path / CHECKPOINT)
+    with pytest.raises(ModelError, match="not a readable sciner checkpoint"):
+        load_checkpoint(tmp_path / CHECKPOINT)
+    assert not marker.exists()
+    # Loaded as the old code did, the same file runs the payload: the test's payload is real.
+    torch.load(tmp_path / CHECKPOINT, weights_only=False)
+    assert marker.exists()
+
+
+@pytest.mark.parametrize("content", [b"", b"PK\x03\x04 truncated", pickle.dumps([1, 2, 3], protocol=2)],
+                         ids=["empty", "truncated", "not-a-checkpoint"])
+def test_a_damaged_checkpoint_is_a_one_line_model_error(tmp_path, content):
+    (tmp_path / CHECKPOINT).write_bytes(content)
+    with pytest.raises(ModelError) as err:
+        load_checkpoint(tmp_path / CHECKPOINT)
+    assert "\n" not in str(err.value) and "delete it to start again" in str(err.value)
+
+
+def test_a_truncated_real_checkpoint_is_refused(tmp_path):
+    save_checkpoint(tmp_path / CHECKPOINT, {"config": {"seed": 1}, "w": torch.randn(1000)})
+    data = (tmp_path / CHECKPOINT).read_bytes()
+    (tmp_path / CHECKPOINT).write_bytes(data[: len(data) // 2])
+    with pytest.raises(ModelError):
+        load_checkpoint(tmp_path / CHECKPOINT)
+
+
+def test_resume_rules_name_what_changed():
+    saved = {"model": {"head": "bio", "window": 256}, "train": {"seed": 13, "threads": 2}}
+    check_resume(saved, {"model": {"head": "bio", "window": 256}, "train": {"seed": 13, "threads": 1}},
+                 fixed=("model", "train.seed"))
+    with pytest.raises(ConfigError, match=r"changed model.window, train.seed since the checkpoint"):
+        check_resume(saved, {"model": {"head": "bio", "window": 128}, "train": {"seed": 1, "threads": 2}},
+                     fixed=("model", "train.seed"))
+
+
+# --- NER training: interrupts, resume and crafted checkpoints through the real loop ---
+
+
+def _tiny(tiny_encoder_dir, tiny_data, **changes):
+    from test_train_and_tag import tiny_config
+
+    return tiny_config(tiny_encoder_dir, tiny_data, "bio", **{"epochs": 2, "max_batches_per_epoch": 4, "patience": 5,
+                                                             **changes})
+
+
+def test_sigint_mid_epoch_saves_a_checkpoint_and_resume_ends_like_a_straight_run(
+        tmp_path, tiny_encoder_dir, tiny_data, monkeypatch, capsys):
+    from sciner.model.network import NERModel
+    from sciner.training.ner import train
+
+    cfg = _tiny(tiny_encoder_dir, tiny_data)
+    straight = train(cfg, tmp_path / "straight", show_progress=False)
+
+    real_loss, calls = NERModel.loss, {"n": 0}
+
+    def loss_then_ctrl_c(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 6:  # the second batch of epoch 2
+            os.kill(os.getpid(), signal.SIGINT)
+        return real_loss(self, *args, **kwargs)
+
+    monkeypatch.setattr(NERModel, "loss", loss_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg, tmp_path / "run", show_progress=False)
+    assert "continue with: sciner train --resume" in capsys.readouterr().err
+    monkeypatch.setattr(NERModel, "loss", real_loss)
+    with pytest.raises(ConfigError, match="already holds a checkpoint.pt"):
+        train(cfg, tmp_path / "run", show_progress=False)  # never over a checkpoint without --resume
+    resumed = train(cfg, tmp_path / "run", resume=True, show_progress=False)
+    assert [h["epoch"] for h in resumed.history] == [1, 2]
+    assert resumed.history[-1]["loss"] == pytest.approx(straight.history[-1]["loss"], rel=1e-5)
+    assert resumed.history[-1]["dev"] == straight.history[-1]["dev"]
+
+
+def test_resume_refuses_a_changed_model(tmp_path, tiny_encoder_dir, tiny_data):
+    from sciner.training.ner import train
+
+    train(_tiny(tiny_encoder_dir, tiny_data, epochs=1), tmp_path, show_progress=False)
+    changed = _tiny(tiny_encoder_dir, tiny_data, epochs=1)
+    changed.model.window = 64
+    with pytest.raises(ConfigError, match="changed model.window"):
+        train(changed, tmp_path, resume=True, show_progress=False)
+
+
+def test_resume_on_a_crafted_checkpoint_fails_in_one_line_without_running_it(tmp_path, tiny_encoder_dir, tiny_data):
+    out = tmp_path / "run"
+    out.mkdir()
+    marker = tmp_path / "pwned"
+    torch.save({"config": {}, "model": Payload(marker)}, out / CHECKPOINT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sciner", "train", "--resume", "-o", str(out), "--data", str(tiny_data),
+         "--set", f"model.encoder={tiny_encoder_dir}", "--set", 'data.dev_groups=["group_c"]',
+         "--set", "train.threads=1", "--device", "cpu"],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == ModelError.exit_code, proc.stderr
+    assert proc.stderr.startswith("error[E004]: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not marker.exists()
+
+
+def test_device_option_is_checked(tmp_path, tiny_data):
+    proc = subprocess.run([sys.executable, "-m", "sciner", "train", "-o", str(tmp_path / "m"), "--data",
+                           str(tiny_data), "--device", "tpu"], capture_output=True, text=True)
+    assert proc.returncode == ConfigError.exit_code
+    assert proc.stderr.strip() == "error[E005]: device must be one of auto, cpu, cuda, not 'tpu'"
