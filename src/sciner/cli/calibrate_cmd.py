@@ -46,7 +46,9 @@ def calibrate(
     from sciner.outputs import write_atomic
 
     cfg, _, _ = load_model_meta(model)
-    if cfg.model.head != "bio":
+    from sciner.model.heads import HEADS
+
+    if not HEADS[cfg.model.head].tag_log_probs:
         raise ModelError(f"{model}: calibrate needs a BIO model, not head {cfg.model.head!r}")
     torch.set_num_threads(threads)
     tagger = Tagger.load(model, precision=precision)

@@ -6,15 +6,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sciner.model.batching import length_batches
+from sciner.model.batching import BATCH_SUBWORDS, length_batches
 from sciner.document import Span
 from sciner.errors import ModelError
 from sciner.labels import BIO_TAGS
 from sciner.model.network import Encoded, Features, featurize_many
 
-# Subwords per encoder batch. Small batches were fastest on a 2-core CPU (7.7 s for the
-# official test file at 2048 against 9.1 s at 8192: the activations stay in cache).
-BATCH_SUBWORDS = 2048
 # Paragraphs are encoded a chunk at a time (in input order), so that the word vectors held
 # at once stay small however many papers are tagged: this many batches' worth of subwords.
 CHUNK_BATCHES = 16

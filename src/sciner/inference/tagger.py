@@ -77,7 +77,8 @@ class Tagger:
 
         Paragraphs are batched by length; every token gets exactly one tag.
         """
-        from sciner.inference.batch import BATCH_SUBWORDS, predict_spans
+        from sciner.inference.batch import predict_spans
+        from sciner.model.batching import BATCH_SUBWORDS
 
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in paragraphs]
         with self._precision():

@@ -5,6 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+# Subwords per encoder batch when tagging. Small batches were fastest on a 2-core CPU (7.7 s
+# for the official test file at 2048 against 9.1 s at 8192: the activations stay in cache).
+BATCH_SUBWORDS = 2048
+
 
 def length_batches(lengths: Sequence[int], budget: int, *, seed: int | None = None,
                    same_length: bool = False) -> list[list[int]]:

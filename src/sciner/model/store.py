@@ -98,8 +98,10 @@ def _check_type_bias(bias: Any, cfg: Config, path: Path) -> None:
     if not isinstance(bias, dict) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in bias.values()):
         raise ModelError(f"{path}: type_bias: expected an object of numbers, got {bias!r:.60}")
-    if cfg.model.head != "bio":
-        raise ModelError(f"{path}: type_bias: needs the BIO head, not {cfg.model.head!r}")
+    from sciner.model.heads import HEADS
+
+    if not HEADS[cfg.model.head].tag_log_probs:
+        raise ModelError(f"{path}: type_bias: needs a head that scores tags (bio), not {cfg.model.head!r}")
 
 
 def load_model(path: str | Path | None = None) -> tuple[Any, dict[str, Any], Path]:

@@ -91,6 +91,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     from sciner.model.network import featurize_many
     from sciner.model.store import build_model, save_model
 
+    cfg.validate()  # a config built in code gets the checks a config file gets
     output = Path(output)
     tc = cfg.train
     ckpt = checkpoint_to_resume(output, resume)

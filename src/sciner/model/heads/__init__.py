@@ -65,9 +65,6 @@ def _load_all() -> None:
 
 _load_all()
 
-# The registered names, for the config validator.
-HEAD_NAMES: tuple[str, ...] = tuple(HEADS)
-
 
 def build_head(cfg: "ModelConfig", dim: int) -> Head:
     """The head ``cfg.head`` over word vectors of size ``dim``."""
