@@ -30,8 +30,8 @@ import torch
 from sciner.outputs import write_atomic
 from sciner.pretrain.config import PretrainConfig, resolve_encoder
 from sciner.training.loop import (
-    CHECKPOINT, autocast, check_resume, checkpoint_to_resume, interruptible, load_checkpoint, make_optimizer,
-    pick_device, rng_state, save_checkpoint, set_rng_state, stop_if_requested,
+    CHECKPOINT, autocast, checkpoint_to_resume, interruptible, make_optimizer, pick_device, restore_training_state,
+    save_training_state, stop_if_requested,
 )
 LOSS_FILE = "loss.tsv"
 LOSS_HEADER = "step\tloss\tmlm\tsbo\tlr\telapsed_s\n"
@@ -74,7 +74,8 @@ def pretrain(
 
     step, position, elapsed = 0, StreamPosition(), 0.0
     if checkpoint is not None:
-        step, position, elapsed = _load_checkpoint(checkpoint, cfg, model, optimizer, scheduler)
+        progress = restore_training_state(checkpoint, cfg.to_dict(), RESUME_FIXED, model, optimizer, scheduler)
+        step, position, elapsed = progress["step"], StreamPosition(**progress["position"]), progress["elapsed"]
     write_atomic(out / "config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
     log = _open_loss_log(out / LOSS_FILE, keep_until=step)
 
@@ -96,9 +97,8 @@ def pretrain(
     last_step = cfg.steps if stop_after is None else min(cfg.steps, step + stop_after)
 
     def save() -> Path:
-        _save_checkpoint(out / CHECKPOINT, cfg, model, optimizer, scheduler, step, position,
-                         time.monotonic() - started)
-        return out / CHECKPOINT
+        return save_training_state(out / CHECKPOINT, cfg.to_dict(), model, optimizer, scheduler, step=step,
+                                   position=dataclasses.asdict(position), elapsed=time.monotonic() - started)
 
     resume_command = "sciner pretrain --resume (same config)"
     with interruptible(resume_command) as stop:
@@ -156,31 +156,6 @@ def _log_row(handle, step: int, window: list[tuple[float, float, float]], lr: fl
     total, mlm, sbo = (float(np.mean(col)) for col in zip(*window))
     handle.write(f"{step}\t{total:.4f}\t{mlm:.4f}\t{sbo:.4f}\t{lr:.3e}\t{elapsed:.1f}\n")
     handle.flush()
-
-
-def _save_checkpoint(path, cfg, model, optimizer, scheduler, step, position, elapsed) -> None:
-    save_checkpoint(path, {
-        "config": cfg.to_dict(),
-        "step": step,
-        "position": dataclasses.asdict(position),
-        "elapsed": elapsed,
-        "model": model.state_dict(),
-        "optimizer": optimizer.state_dict(),
-        "scheduler": scheduler.state_dict(),
-        "rng": rng_state(),
-    })
-
-
-def _load_checkpoint(path, cfg, model, optimizer, scheduler):
-    from sciner.pretrain.corpus import StreamPosition
-
-    state = load_checkpoint(path)
-    check_resume(state["config"], cfg.to_dict(), RESUME_FIXED)
-    model.load_state_dict(state["model"])
-    optimizer.load_state_dict(state["optimizer"])
-    scheduler.load_state_dict(state["scheduler"])
-    set_rng_state(state["rng"])
-    return state["step"], StreamPosition(**state["position"]), state["elapsed"]
 
 
 def _save_encoder(folder: Path, model, tokenizer, cfg: PretrainConfig, step: int) -> Path:

@@ -136,6 +136,28 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
     return state
 
 
+def save_training_state(path: Path, config: dict[str, Any], model: torch.nn.Module, optimizer: Any,
+                        scheduler: Any, **progress: Any) -> Path:
+    """A checkpoint of everything a run needs to go on exactly: the config, the model, the
+    optimizer and schedule, the RNG states, and the loop's own ``progress`` values."""
+    save_checkpoint(path, {"config": config, "model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                           "scheduler": scheduler.state_dict(), "rng": rng_state(), "progress": progress})
+    return path
+
+
+def restore_training_state(path: Path, config: dict[str, Any], fixed: Sequence[str], model: torch.nn.Module,
+                           optimizer: Any, scheduler: Any) -> dict[str, Any]:
+    """Load a :func:`save_training_state` checkpoint into the model, optimizer, schedule and RNGs
+    after checking the ``fixed`` config fields did not change; returns the loop's progress values."""
+    state = load_checkpoint(path)
+    check_resume(state["config"], config, fixed)
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    set_rng_state(state["rng"])
+    return state.get("progress", {})
+
+
 def check_resume(saved: dict[str, Any], current: dict[str, Any], fixed: Sequence[str]) -> None:
     """Refuse to resume when a config field in ``fixed`` (a dotted name, or a whole section)
     differs between the checkpoint's config and this run's."""

@@ -21,8 +21,8 @@ from sciner.document import Paragraph
 from sciner.labels import BIO_TAGS
 from sciner.outputs import write_atomic
 from sciner.training.loop import (
-    CHECKPOINT, autocast, check_resume, checkpoint_to_resume, interruptible, load_checkpoint, make_optimizer,
-    pick_device, rng_state, save_checkpoint, set_rng_state, stop_if_requested,
+    CHECKPOINT, autocast, checkpoint_to_resume, interruptible, make_optimizer, pick_device, restore_training_state,
+    save_training_state, stop_if_requested,
 )
 
 
@@ -118,23 +118,14 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
                                           warmup=max(1, int(tc.warmup_ratio * total_steps)), total=total_steps)
     at = Progress()
     if ckpt is not None:
-        state = load_checkpoint(ckpt)
-        check_resume(state["config"], cfg.to_dict(), RESUME_FIXED)
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        set_rng_state(state["rng"])
-        at = Progress(**state["progress"])
+        at = Progress(**restore_training_state(ckpt, cfg.to_dict(), RESUME_FIXED, model, optimizer, scheduler))
         if show_progress:
             print(f"resuming at epoch {at.epoch + 1}, batch {at.batch} "
                   f"(best dev micro F1 {at.best_f1:.4f} at epoch {at.best_epoch + 1})")
 
     def checkpoint() -> Path:
-        save_checkpoint(output / CHECKPOINT, {
-            "config": cfg.to_dict(), "progress": dataclasses.asdict(at), "model": model.state_dict(),
-            "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state(),
-        })
-        return output / CHECKPOINT
+        return save_training_state(output / CHECKPOINT, cfg.to_dict(), model, optimizer, scheduler,
+                                   **dataclasses.asdict(at))
 
     meta_base = {
         "labels": list(BIO_TAGS),
