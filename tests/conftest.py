@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -28,6 +31,32 @@ def shared_reference() -> Path:
     if not REFERENCE.is_dir():
         pytest.skip(f"shared reference not found at {REFERENCE}")
     return REFERENCE
+
+
+class CliResult(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
+    """Run ``sciner ARGS`` in-process through the console script's ``main()`` (which turns a user
+    error into one line and its exit code): ``cli("evaluate", gold, pred)``. A subprocess proves
+    nothing more for most tests and costs a second of start-up each."""
+    from sciner.cli import main
+
+    def run(*args: str | Path) -> CliResult:
+        monkeypatch.setattr(sys, "argv", ["sciner", *map(str, args)])
+        try:
+            main()
+            code = 0
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run
 
 
 @pytest.fixture(scope="session")

@@ -1,10 +1,8 @@
-"""`sciner evaluate` and `sciner compare` end to end, through a real subprocess."""
+"""`sciner evaluate` and `sciner compare` end to end, through the console script's ``main()``."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -47,10 +45,10 @@ answering\tI-TaskName
 TRAIN = "BERT\tB-MethodName\nis\tO\ngood\tO\n"
 
 
-def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sciner", *map(str, args)], capture_output=True, text=True, timeout=120
-    )
+@pytest.fixture
+def run(cli):
+    """``sciner ARGS`` in-process (conftest's ``cli``): returncode, stdout, stderr."""
+    return cli
 
 
 @pytest.fixture
@@ -62,7 +60,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
     return paths
 
 
-def test_evaluate_json(files):
+def test_evaluate_json(run, files):
     result = run("evaluate", files["gold"], files["pred"], "--json", "--train", files["train"])
     assert result.returncode == 0, result.stderr
     d = json.loads(result.stdout)
@@ -82,7 +80,7 @@ def test_evaluate_json(files):
     assert analysis["by_training"]["unseen"]["support"] == 4
 
 
-def test_evaluate_table(files):
+def test_evaluate_table(run, files):
     result = run("evaluate", files["gold"], files["pred"])
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
@@ -98,7 +96,7 @@ def test_evaluate_table(files):
     assert not any(l.startswith("by presence in the training file") for l in lines)
 
 
-def test_evaluate_conlleval(files):
+def test_evaluate_conlleval(run, files):
     result = run("evaluate", files["gold"], files["pred"], "--format", "conlleval")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
@@ -108,7 +106,7 @@ def test_evaluate_conlleval(files):
     assert "         TaskName: precision:  50.00%; recall: 100.00%; FB1:  66.67  2" in lines
 
 
-def test_evaluate_reads_jsonl_predictions(files, tmp_path):
+def test_evaluate_reads_jsonl_predictions(run, files, tmp_path):
     from sciner.formats.conll import read_conll
     from sciner.formats.jsonl import write_jsonl
 
@@ -119,14 +117,14 @@ def test_evaluate_reads_jsonl_predictions(files, tmp_path):
     assert from_jsonl == from_conll
 
 
-def test_stray_i_is_read_as_an_entity_start(files, tmp_path):
+def test_stray_i_is_read_as_an_entity_start(run, files, tmp_path):
     stray = tmp_path / "stray.conll"
     stray.write_text(GOLD.replace("BERT\tB-MethodName", "BERT\tI-MethodName"), encoding="utf-8")
     d = json.loads(run("evaluate", files["gold"], stray, "--json").stdout)
     assert d["micro"]["f1"] == 1.0
 
 
-def test_compare_json(files, tmp_path):
+def test_compare_json(run, files, tmp_path):
     result = run("compare", files["gold"], files["gold"], files["pred"], "--json", "--samples", "200", "--seed", "1")
     assert result.returncode == 0, result.stderr
     d = json.loads(result.stdout)
@@ -139,14 +137,14 @@ def test_compare_json(files, tmp_path):
     assert json.loads(again.stdout) == d
 
 
-def test_compare_table(files):
+def test_compare_table(run, files):
     result = run("compare", files["gold"], files["pred"], files["pred"], "--samples", "50")
     assert result.returncode == 0, result.stderr
     micro = next(l for l in result.stdout.splitlines() if l.startswith("micro"))
     assert micro.split() == ["micro", "0.6000", "0.6000", "+0.0000", "[", "+0.0000,", "+0.0000]", "1.0000"]
 
 
-def test_help_mentions_stray_i_and_ends_with_an_example():
+def test_help_mentions_stray_i_and_ends_with_an_example(run):
     for verb in ("evaluate", "compare"):
         result = run(verb, "--help")
         assert result.returncode == 0
@@ -158,7 +156,7 @@ def test_help_mentions_stray_i_and_ends_with_an_example():
 # -- bad input: one line on stderr, no traceback, a distinct exit code ------------------------------
 
 
-def assert_user_error(result: subprocess.CompletedProcess[str], code: str, exit_code: int, *fragments: str) -> None:
+def assert_user_error(result, code: str, exit_code: int, *fragments: str) -> None:
     assert result.returncode == exit_code, (result.returncode, result.stderr)
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
@@ -169,25 +167,25 @@ def assert_user_error(result: subprocess.CompletedProcess[str], code: str, exit_
     assert result.stdout == ""
 
 
-def test_wrong_column_count(files, tmp_path):
+def test_wrong_column_count(run, files, tmp_path):
     bad = tmp_path / "bad.conll"
     bad.write_text(PRED.replace("is\tO", "is\tO\textra"), encoding="utf-8")
     assert_user_error(run("evaluate", files["gold"], bad), "E001", 3, f"{bad}:10:", "found 3 columns")
 
 
-def test_unknown_tag(files, tmp_path):
+def test_unknown_tag(run, files, tmp_path):
     bad = tmp_path / "bad.conll"
     bad.write_text(PRED.replace("B-MetricValue", "B-Metric"), encoding="utf-8")
     assert_user_error(run("evaluate", files["gold"], bad), "E001", 3, f"{bad}:11:", "unknown tag 'B-Metric'")
 
 
-def test_invalid_utf8(files, tmp_path):
+def test_invalid_utf8(run, files, tmp_path):
     bad = tmp_path / "bad.conll"
     bad.write_bytes(PRED.replace("We\t", "Caf\u00e9\t").encode("latin-1"))
     assert_user_error(run("evaluate", bad, files["pred"]), "E001", 3, f"{bad}:1:", "invalid UTF-8")
 
 
-def test_token_mismatch_names_paragraph_and_token(files, tmp_path):
+def test_token_mismatch_names_paragraph_and_token(run, files, tmp_path):
     bad = tmp_path / "bad.conll"
     bad.write_text(PRED.replace("91.2\t", "91.3\t"), encoding="utf-8")
     assert_user_error(
@@ -197,19 +195,19 @@ def test_token_mismatch_names_paragraph_and_token(files, tmp_path):
     assert_user_error(run("compare", files["gold"], files["pred"], bad), "E002", 4, "paragraph 2, token 2")
 
 
-def test_paragraph_count_mismatch(files, tmp_path):
+def test_paragraph_count_mismatch(run, files, tmp_path):
     short = tmp_path / "short.conll"
     short.write_text(PRED.split("\n\n")[0] + "\n", encoding="utf-8")
     assert_user_error(run("evaluate", files["gold"], short), "E002", 4, "has 1 paragraphs", "has 2")
 
 
-def test_missing_file(files, tmp_path):
+def test_missing_file(run, files, tmp_path):
     missing = tmp_path / "missing.conll"
     assert_user_error(run("evaluate", files["gold"], missing), "E007", 8, f"{missing}: no such file")
     assert_user_error(run("compare", missing, files["gold"], files["pred"]), "E007", 8, "no such file")
 
 
-def test_untagged_paragraph_text_is_refused(files, tmp_path):
+def test_untagged_paragraph_text_is_refused(run, files, tmp_path):
     text = tmp_path / "pred.txt"
     text.write_text("We fine-tune BERT on SQuAD v1.1 .\n", encoding="utf-8")
     assert_user_error(run("evaluate", files["gold"], text), "E001", 3, f"{text}: a text file has no tags")

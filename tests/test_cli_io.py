@@ -23,20 +23,6 @@ GOLD = "We\tO\nuse\tO\nBERT\tB-MethodName\non\tO\nSQuAD\tB-DatasetName\n.\tO\n"
 BAD_UTF8 = b"We use \xff BERT .\n"
 
 
-def sciner(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str | Path) -> tuple[int, str, str]:
-    """Run ``sciner ARGS`` through the console script's ``main()``; returns (exit code, stdout, stderr)."""
-    from sciner.cli import main
-
-    monkeypatch.setattr(sys, "argv", ["sciner", *map(str, args)])
-    try:
-        main()
-        code = 0
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def one_line_error(stderr: str, code: str) -> str:
     """The single line of a user error (no traceback)."""
     lines = stderr.strip().splitlines()
@@ -45,8 +31,9 @@ def one_line_error(stderr: str, code: str) -> str:
 
 
 @pytest.fixture
-def run(capsys, monkeypatch):
-    return lambda *args: sciner(capsys, monkeypatch, *args)
+def run(cli):
+    """``run(*args)`` -> (exit code, stdout, stderr) of ``sciner ARGS`` in-process."""
+    return cli
 
 
 @pytest.fixture

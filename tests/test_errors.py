@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from sciner import errors
-from sciner.cli import main
 from sciner.errors import ConfigError, FileSystemError, InputFormatError, InputNotFoundError, ModelError, PDFError
 from sciner.model.store import META, WEIGHTS
 
@@ -32,12 +31,10 @@ def _error_classes(cls: type) -> list[type]:
 EXIT_CODES = {cls.code: cls.exit_code for cls in _error_classes(errors.ScinerError) if cls.code != "E000"}
 
 
-def run_cli(monkeypatch, capsys, argv: list[str]) -> tuple[int, str]:
+def run_cli(cli, argv: list[str]) -> tuple[int, str]:
     """Run ``sciner argv`` in-process: the exit code and the stderr text."""
-    monkeypatch.setattr(sys, "argv", ["sciner", *argv])
-    with pytest.raises(SystemExit) as stop:
-        main()
-    return stop.value.code, capsys.readouterr().err
+    result = cli(*argv)
+    return result.returncode, result.stderr
 
 
 def assert_one_error(code: int, stderr: str, expected: type[errors.ScinerError], names: str) -> None:
@@ -90,12 +87,12 @@ PATH_CASES = [
 
 
 @pytest.mark.parametrize("argv,expected,names", PATH_CASES, ids=[c[0] for c in PATH_CASES])
-def test_bad_paths(monkeypatch, capsys, files, argv, expected, names):
+def test_bad_paths(cli, monkeypatch, files, argv, expected, names):
     monkeypatch.chdir(files)
-    assert_one_error(*run_cli(monkeypatch, capsys, argv.split()), expected, names)
+    assert_one_error(*run_cli(cli, argv.split()), expected, names)
 
 
-def test_an_unreadable_file_is_one_line_whichever_verb_reads_it(monkeypatch, capsys, files):
+def test_an_unreadable_file_is_one_line_whichever_verb_reads_it(cli, monkeypatch, files):
     # We run as root, where chmod 000 does not stop reading: refuse the open instead.
     real_open = io.open
 
@@ -108,13 +105,13 @@ def test_an_unreadable_file_is_one_line_whichever_verb_reads_it(monkeypatch, cap
     monkeypatch.setattr(io, "open", refusing_open)
     monkeypatch.setattr(builtins, "open", refusing_open)
     monkeypatch.chdir(files)
-    code, stderr = run_cli(monkeypatch, capsys, ["evaluate", "secret.conll", "gold.conll"])
+    code, stderr = run_cli(cli, ["evaluate", "secret.conll", "gold.conll"])
     line = stderr.strip().splitlines()[-1]
     assert "Traceback" not in stderr and len([s for s in stderr.splitlines() if s.startswith("error[")]) == 1
     assert "secret.conll" in line and code == EXIT_CODES[line[6:10]] and code not in (0, 1, 2)
 
 
-def test_an_oserror_no_verb_handled_is_one_line_with_its_own_exit_code(monkeypatch, capsys, files):
+def test_an_oserror_no_verb_handled_is_one_line_with_its_own_exit_code(cli, monkeypatch, files):
     import sciner.evaluate
 
     def disk_gone(*args, **kwargs):
@@ -122,7 +119,7 @@ def test_an_oserror_no_verb_handled_is_one_line_with_its_own_exit_code(monkeypat
 
     monkeypatch.setattr(sciner.evaluate, "evaluate_files", disk_gone)
     monkeypatch.chdir(files)
-    code, stderr = run_cli(monkeypatch, capsys, ["evaluate", "gold.conll", "gold.conll"])
+    code, stderr = run_cli(cli, ["evaluate", "gold.conll", "gold.conll"])
     assert stderr == "error[E010]: Input/output error: gold.conll\n"
     assert code == FileSystemError.exit_code == 12
 
@@ -202,7 +199,7 @@ def test_the_good_model_loads(good_model):
 
 @pytest.mark.parametrize("verb", ["predict", "calibrate"])
 @pytest.mark.parametrize("fault", list(MODEL_FAULTS))
-def test_broken_model_folder(monkeypatch, capsys, tmp_path, good_model, files, verb, fault):
+def test_broken_model_folder(cli, tmp_path, good_model, files, verb, fault):
     import shutil
 
     folder = tmp_path / "model"
@@ -210,7 +207,7 @@ def test_broken_model_folder(monkeypatch, capsys, tmp_path, good_model, files, v
     breaks, names = MODEL_FAULTS[fault]
     breaks(folder)
     argv = ["predict", str(files / "text.txt"), "-m", str(folder)] if verb == "predict" else ["calibrate", str(folder)]
-    assert_one_error(*run_cli(monkeypatch, capsys, argv), ModelError, names)
+    assert_one_error(*run_cli(cli, argv), ModelError, names)
 
 
 # --- configs ---------------------------------------------------------------------------------
@@ -240,41 +237,41 @@ def _config_argv(verb: str, option: list[str], tmp_path: Path) -> list[str]:
 
 @pytest.mark.parametrize("verb", ["train", "data stats"])
 @pytest.mark.parametrize("text", list(BAD_TOMLS))
-def test_bad_config_file(monkeypatch, capsys, tmp_path, verb, text):
+def test_bad_config_file(cli, tmp_path, verb, text):
     path = tmp_path / "bad.toml"
     path.write_text(text)
     argv = _config_argv(verb, ["--config", str(path)], tmp_path)
-    assert_one_error(*run_cli(monkeypatch, capsys, argv), ConfigError, f"{path}: {BAD_TOMLS[text]}")
+    assert_one_error(*run_cli(cli, argv), ConfigError, f"{path}: {BAD_TOMLS[text]}")
 
 
 @pytest.mark.parametrize("text", list(BAD_PRETRAIN_TOMLS))
-def test_bad_pretrain_config_file(monkeypatch, capsys, tmp_path, text):
+def test_bad_pretrain_config_file(cli, tmp_path, text):
     path = tmp_path / "bad.toml"
     path.write_text(text)
     argv = _config_argv("pretrain", ["--config", str(path)], tmp_path)
-    assert_one_error(*run_cli(monkeypatch, capsys, argv), ConfigError, f"{path}: {BAD_PRETRAIN_TOMLS[text]}")
+    assert_one_error(*run_cli(cli, argv), ConfigError, f"{path}: {BAD_PRETRAIN_TOMLS[text]}")
 
 
 @pytest.mark.parametrize("verb", ["train", "data stats"])
 @pytest.mark.parametrize("item", BAD_SETS)
-def test_bad_set(monkeypatch, capsys, tmp_path, verb, item):
+def test_bad_set(cli, tmp_path, verb, item):
     argv = _config_argv(verb, ["--set", item], tmp_path)
-    assert_one_error(*run_cli(monkeypatch, capsys, argv), ConfigError, f"--set: {item.split('=')[0]}")
+    assert_one_error(*run_cli(cli, argv), ConfigError, f"--set: {item.split('=')[0]}")
 
 
 @pytest.mark.parametrize("item", BAD_PRETRAIN_SETS)
-def test_bad_pretrain_set(monkeypatch, capsys, tmp_path, item):
+def test_bad_pretrain_set(cli, tmp_path, item):
     argv = _config_argv("pretrain", ["--set", item], tmp_path)
-    assert_one_error(*run_cli(monkeypatch, capsys, argv), ConfigError, f"--set: {item.split('=')[0]}")
+    assert_one_error(*run_cli(cli, argv), ConfigError, f"--set: {item.split('=')[0]}")
 
 
 @pytest.mark.parametrize("verb", ["train", "data stats", "pretrain"])
 @pytest.mark.parametrize("bad", ["missing.toml", "adir", "latin1.toml"])
-def test_config_path_that_is_not_a_readable_toml(monkeypatch, capsys, tmp_path, verb, bad):
+def test_config_path_that_is_not_a_readable_toml(cli, tmp_path, verb, bad):
     (tmp_path / "adir").mkdir()
     (tmp_path / "latin1.toml").write_bytes("name = \"Résumé\"\n".encode("latin-1"))
     argv = _config_argv(verb, ["--config", str(tmp_path / bad)], tmp_path)
-    assert_one_error(*run_cli(monkeypatch, capsys, argv), ConfigError, str(tmp_path / bad))
+    assert_one_error(*run_cli(cli, argv), ConfigError, str(tmp_path / bad))
 
 
 def test_a_config_error_as_a_user_sees_it(tmp_path):
