@@ -61,7 +61,7 @@ _API: dict[str, str] = {
     "load_dictionary": "sciner.model.ngrams",
     "segment": "sciner.model.ngrams",
     "assemble": "sciner.data.assemble",
-    "render_entities": "sciner.view.html",
+    "render_entities": "sciner.formats.html",
     "render_diff": "sciner.view.diff",
     "convert": "sciner.formats.convert",
     "read_file": "sciner.formats.registry",

@@ -16,7 +16,7 @@ labelstudio  .json                 yes   yes    Label Studio tasks / JSON export
                                                 ``data.tokens``)
 spacy        .spacy                yes   yes    spaCy DocBin                                 none
 pdf          .pdf                  yes   no     a paper: extracted with :mod:`sciner.pdf`    (read only)
-html         .html .htm            no    yes    a page to read (:mod:`sciner.view.html`)     none
+html         .html .htm            no    yes    a page to read (:mod:`sciner.formats.html`)     none
 ============ ===================== ===== ====== ============================================ ==========================
 
 No format carries an empty token or a lone surrogate. Writing a token (or an empty
@@ -86,7 +86,7 @@ def _renderer(module: str, name: str) -> Renderer:
 
 
 def _render_html(paragraphs: Sequence[Paragraph], title: str) -> str:
-    from sciner.view.html import render_entities
+    from sciner.formats.html import render_entities
 
     return render_entities(paragraphs, title=title or "sciner entities")
 

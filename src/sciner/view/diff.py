@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from sciner.document import Paragraph, Span
 from sciner.evaluate.align import check_same_tokens
 from sciner.evaluate.metrics import span_key
-from sciner.view.html import (
+from sciner.formats.html import (
     all_labels,
     escape,
     mark,

@@ -6,7 +6,7 @@ import base64
 import re
 
 from sciner.view.diff import DIFF_CSS, diff_paragraph_html
-from sciner.view.html import escape, page, render_tokens
+from sciner.formats.html import escape, page, render_tokens
 from sciner.view.plots import report_figures
 from sciner.view.report import Example, ExperimentReport
 from sciner.view.report_tables import EXAMPLES_TITLE, Section, Table, report_sections

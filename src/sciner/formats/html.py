@@ -1,4 +1,6 @@
-"""A self-contained HTML page of tagged paragraphs, in the spirit of spaCy's displaCy.
+"""The ``html`` output format: a self-contained page of tagged paragraphs, in the spirit of
+spaCy's displaCy. Its page pieces (marks, legend, CSS) also build the diff and report pages
+of :mod:`sciner.view`.
 
 Each entity is a ``<mark class="ent ent-TYPE">`` with its type shown after its text; every
 type has a fixed colour so pages made from different files read the same. The page has
