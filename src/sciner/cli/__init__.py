@@ -13,18 +13,20 @@ import sys
 from sciner.cli.app import app
 from sciner.errors import FileSystemError, ScinerError
 
-# Importing a verb module registers its command(s) on ``app``.
-from sciner.cli import evaluate_cmd  # noqa: F401,E402
-from sciner.cli import train_cmd  # noqa: F401,E402
+# Importing a verb module registers its command(s) on ``app``; the help lists them in
+# workflow order (sciner.cli.app.WORKFLOW) whatever the order here.
+from sciner.cli import extract_cmd  # noqa: F401,E402
 from sciner.cli import predict_cmd  # noqa: F401,E402
+from sciner.cli import convert_cmd  # noqa: F401,E402
+from sciner.cli import show_cmd  # noqa: F401,E402
+from sciner.cli import evaluate_cmd  # noqa: F401,E402
+from sciner.cli import report_cmd  # noqa: F401,E402
 from sciner.cli import data_cmd  # noqa: F401,E402
+from sciner.cli import train_cmd  # noqa: F401,E402
+from sciner.cli import calibrate_cmd  # noqa: F401,E402
 from sciner.cli import pretrain_cmd  # noqa: F401,E402
 from sciner.cli import ngrams_cmd  # noqa: F401,E402
-from sciner.cli import extract_cmd  # noqa: F401,E402
-from sciner.cli import show_cmd  # noqa: F401,E402
-from sciner.cli import convert_cmd  # noqa: F401,E402
-from sciner.cli import report_cmd  # noqa: F401,E402
-from sciner.cli import calibrate_cmd  # noqa: F401,E402
+from sciner.cli import info_cmd  # noqa: F401,E402
 
 
 def main() -> None:

@@ -4,13 +4,33 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import click
 import typer
+import typer.core
 
 # -h works wherever --help does, on the app and on every verb.
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
+# The verbs in the order of a user's work: text out of PDFs, tagging, looking at and scoring
+# the tags, then making and inspecting models. `sciner -h` lists them in this order.
+WORKFLOW = ("extract", "predict", "convert", "show", "evaluate", "compare", "report", "data", "train",
+            "calibrate", "pretrain", "ngrams", "info")
+
+
+class WorkflowGroup(typer.core.TyperGroup):
+    """Lists the verbs in :data:`WORKFLOW` order (Typer would list sub-apps such as ``data``
+    after every command, and the rest in import order)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        def rank(name: str) -> int:
+            return WORKFLOW.index(name) if name in WORKFLOW else len(WORKFLOW)
+
+        return sorted(super().list_commands(ctx), key=rank)
+
+
 app = typer.Typer(
     name="sciner",
+    cls=WorkflowGroup,
     help=(
         "Find scientific entities (methods, datasets, tasks, metrics, hyperparameters) in NLP papers.\n\n"
         "Example: sciner predict paper.pdf -o paper.conll"

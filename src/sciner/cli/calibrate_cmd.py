@@ -10,15 +10,18 @@ from typing import Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.cli.options import Precision, Quiet, Threads
 
 
 @app.command()
 def calibrate(
     model: Path = typer.Argument(..., metavar="MODEL", help="Model directory (BIO head) to calibrate.", show_default=False),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the calibrated model here (default: update MODEL in place).", show_default=False),
-    data: Optional[Path] = typer.Option(None, "--data", help="Shared data directory (default: the model's data.data_dir)."),
-    precision: str = typer.Option("auto", "--precision", help="Inference precision to calibrate for: auto, fp32, bf16 or int8."),
-    threads: int = typer.Option(2, "--threads", min=1, help="CPU threads."),
+    data: Optional[Path] = typer.Option(None, "--data", show_default=False,
+                                        help="Shared data directory (default: $SCINER_DATA, else the model's data.data_dir)."),
+    precision: Precision = "auto",
+    threads: Threads = None,
+    quiet: Quiet = False,
 ) -> None:
     """Fit a decision bias per entity type on the model's dev groups, and report its honest effect.
 
@@ -37,6 +40,7 @@ def calibrate(
 
     import torch
 
+    from sciner.config import data_root
     from sciner.data.assemble import assemble
     from sciner.errors import ModelError
     from sciner.evaluate.metrics import classification_report
@@ -50,13 +54,15 @@ def calibrate(
 
     if not HEADS[cfg.model.head].tag_log_probs:
         raise ModelError(f"{model}: calibrate needs a BIO model, not head {cfg.model.head!r}")
-    torch.set_num_threads(threads)
+    torch.set_num_threads(threads or cfg.train.threads)
     tagger = Tagger.load(model, precision=precision)
-    if data is not None:
-        cfg.data.data_dir = str(data)
+    # The data folder recorded in a model is where it lay when the model was trained: this
+    # machine's $SCINER_DATA knows better.
+    cfg.data.data_dir = str(data_root(data, recorded=cfg.data.data_dir))
     # The corpus training saw: the model's data config and training seed.
     corpus = assemble(cfg.data, seed=cfg.train.seed)
-    typer.echo(f"dev: {len(corpus.dev)} paragraphs of groups {', '.join(corpus.dev_groups)}", err=True)
+    if not quiet:
+        typer.echo(f"dev: {len(corpus.dev)} paragraphs of groups {', '.join(corpus.dev_groups)}", err=True)
     log_probs = tagger.log_probs([p.tokens for p in corpus.dev])
     result = run_calibration(log_probs, [p.tags for p in corpus.dev], corpus.dev_group_of, DEFAULT)
     before = classification_report(result.gold, result.uncalibrated)

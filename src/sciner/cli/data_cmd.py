@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from sciner.cli.app import CONTEXT, app
+from sciner.cli.options import Json, Quiet
 
 data_app = typer.Typer(help="Inspect the assembled training data.\n\nExample: sciner data stats --data ../shared/data", context_settings=CONTEXT,
                        no_args_is_help=True)
@@ -18,9 +19,10 @@ app.add_typer(data_app, name="data")
 @data_app.command("stats")
 def stats(
     config: Optional[Path] = typer.Option(None, "--config", "-c", help="Training config (its [data] table is used)."),
-    data: Optional[Path] = typer.Option(None, "--data", help="Shared data directory (overrides data.data_dir)."),
+    data: Optional[Path] = typer.Option(None, "--data", help="Shared data directory (overrides data.data_dir; default: $SCINER_DATA, else ../shared/data).", show_default=False),
     overrides: list[str] = typer.Option([], "--set", help="Override one value: data.key=value (repeatable)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the rows as JSON."),
+    as_json: Json = False,
+    quiet: Quiet = False,
 ) -> None:
     """Per-group and per-type counts of the train and dev data after splitting, dedup and filtering.
 

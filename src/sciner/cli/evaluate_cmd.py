@@ -11,7 +11,7 @@ import typer
 
 from sciner.cli.app import app
 from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
-from sciner.cli.options import from_help
+from sciner.cli.options import Json, Quiet, from_help
 
 _FROM_HELP = from_help("every file (gold, predictions, --train)")
 
@@ -25,7 +25,7 @@ class TableFormat(str, Enum):
 def evaluate(
     gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file in any tagged format (CoNLL, JSONL, doccano, Label Studio, spaCy).", show_default=False)],
     pred: Annotated[Path, typer.Argument(metavar="PRED", help="Predicted file with the same paragraphs and tokens.", show_default=False)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text (overrides --format).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON document (overrides --format).")] = False,
     output_format: Annotated[
         TableFormat, typer.Option("--format", help="Text layout: an aligned table, or conlleval.pl's summary.")
     ] = TableFormat.table,
@@ -34,6 +34,7 @@ def evaluate(
         typer.Option("--train", help="Training file: adds scores for entities seen / unseen in it.", show_default=False),
     ] = None,
     from_format: Annotated[Optional[str], typer.Option("--from", help=_FROM_HELP, show_default=False)] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Exact-span precision, recall and F1 of PRED against GOLD: per type, micro and macro, with support.
 
@@ -66,10 +67,11 @@ def compare(
     gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file in any tagged format.", show_default=False)],
     pred_a: Annotated[Path, typer.Argument(metavar="A", help="Predictions of system A.", show_default=False)],
     pred_b: Annotated[Path, typer.Argument(metavar="B", help="Predictions of system B.", show_default=False)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: Json = False,
     samples: Annotated[int, typer.Option("--samples", min=1, help="Number of bootstrap samples.")] = BOOTSTRAP_SAMPLES,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same numbers.")] = BOOTSTRAP_SEED,
     from_format: Annotated[Optional[str], typer.Option("--from", help=_FROM_HELP, show_default=False)] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Is system A better than system B? Paired bootstrap over paragraphs on micro F1, and per type.
 

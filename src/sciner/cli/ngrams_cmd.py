@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.cli.options import Quiet
 
 
 @app.command()
@@ -32,6 +33,7 @@ def ngrams(
     thresholds: Annotated[
         str, typer.Option("--thresholds", help="Comma-separated count thresholds for --stats.")
     ] = "2,5,10,20,50,100,200",
+    quiet: Quiet = False,
 ) -> None:
     """Count all n-grams (2 <= n <= 5, lower-cased, within sentences) and keep the frequent ones.
 
@@ -58,7 +60,8 @@ def ngrams(
     counted = count_ngrams_in_texts(texts, min(levels + [min_count]))
     kept = counted.restrict(min_count)
     save_dictionary(kept, output, comment=f"source: {source}")
-    typer.echo(f"wrote {len(kept)} n-grams occurring more than {min_count} times to {output}")
+    if not quiet:
+        typer.echo(f"wrote {len(kept)} n-grams occurring more than {min_count} times to {output}")
     if stats_on:
         sentences = read_stats_sentences(stats_on)
         typer.echo(f"segmentation of {len(sentences)} sentences of {stats_on}:")

@@ -1,11 +1,22 @@
-"""What the verbs that read or write tagged files share: the ``--from``/``--to`` help built from
-the format registry, their validation, and the check that ``-o`` names a file."""
+"""What the verbs share: the ``--from``/``--to`` help built from the format registry, their
+validation, the check that ``-o`` names a file, and the options every computing verb spells
+the same way (``-q/--quiet``, ``--threads``, ``--device``, ``--precision``, ``--json``).
+
+One vocabulary: ``--json`` prints the result as JSON on stdout; ``-q/--quiet`` silences
+progress bars and status lines on stderr but never the result asked for; ``--threads`` sets
+torch's CPU threads; an option with a fixed set of values lists them in ``--help``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Annotated, Any, Optional
 
-from sciner.errors import OutputError
+import typer
+
+from sciner.config import DEVICES
+from sciner.errors import ConfigError, OutputError
 from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS, get_format
 from sciner.outputs import wants_directory
 
@@ -34,3 +45,40 @@ def file_output(output: str) -> Path:
     if wants_directory(output):
         raise OutputError(f"{output}: is a directory; -o needs a file name")
     return Path(output)
+
+
+def one_of(flag: str, choices: Sequence[str], **option: Any) -> Any:
+    """An option taking one of a fixed set of values, listed in ``--help`` as ``[a|b|c]``; a
+    value outside it is sciner's one-line :class:`ConfigError` naming the choices."""
+    name = flag.lstrip("-")
+
+    def parse(value: str) -> str:
+        if value in choices:
+            return value
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+
+    return typer.Option(flag, parser=parse, metavar=f"[{'|'.join(choices)}]", **option)
+
+
+def _precisions() -> tuple[str, ...]:
+    from sciner.inference.tagger import PRECISIONS
+
+    return PRECISIONS
+
+
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
+Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
+Threads = Annotated[
+    Optional[int],
+    typer.Option("--threads", min=1, help="CPU threads for torch (default: the config's).", show_default=False),
+]
+Device = Annotated[
+    Optional[str],
+    one_of("--device", DEVICES, show_default=False,
+           help="Where to compute: auto = cuda if available, else cpu (default: the config's)."),
+]
+Precision = Annotated[
+    str,
+    one_of("--precision", _precisions(),
+           help="Inference precision: auto = bf16 where the CPU has it natively, else fp32."),
+]

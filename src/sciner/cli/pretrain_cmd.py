@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
+from sciner.cli.options import Device, Quiet, Threads
 
 
 @app.command()
@@ -25,11 +26,9 @@ def pretrain(
         Optional[int],
         typer.Option("--stop-after", help="Stop after this many steps (with a checkpoint); go on later with --resume.", show_default=False),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    device: Annotated[
-        Optional[str],
-        typer.Option("--device", help="auto (cuda if available), cpu or cuda; overrides the config's device.", show_default=False),
-    ] = None,
+    device: Device = None,
+    threads: Threads = None,
+    quiet: Quiet = False,
 ) -> None:
     """Continue pretraining an encoder on raw NLP-paper text with SpanBERT's recipe.
 
@@ -47,6 +46,8 @@ def pretrain(
     cfg = load_pretrain_config(config, overrides or [])
     if device is not None:
         cfg.device = device
+    if threads is not None:
+        cfg.num_threads = threads
     folder = run_pretraining(cfg, resume=resume, progress=not quiet, stop_after=stop_after)
     if folder is None:
         typer.echo(f"stopped with a checkpoint in {cfg.output_dir}; continue with --resume")

@@ -9,7 +9,7 @@ import typer
 
 from sciner.cli.app import app
 from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
-from sciner.cli.options import FROM_HELP
+from sciner.cli.options import FROM_HELP, Quiet
 
 
 @app.command()
@@ -28,6 +28,7 @@ def report(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = BOOTSTRAP_SEED,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Example paragraphs where the systems differ.")] = 8,
     from_format: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Write an experiment report comparing systems' predictions with GOLD.
 
@@ -51,4 +52,5 @@ def report(
     report_kind(target)  # before the bootstrap, not after
     data = build_report(gold, systems, names=name or None, samples=samples, seed=seed, examples=examples, fmt=fmt)
     for path in write_report(data, target, outputs=outputs):
-        typer.echo(f"wrote {path}")
+        if not quiet:
+            typer.echo(f"wrote {path}")

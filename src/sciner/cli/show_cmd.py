@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import FROM_HELP
+from sciner.cli.options import FROM_HELP, Quiet
 
 
 @app.command()
@@ -31,6 +31,7 @@ def show(
         Optional[int], typer.Option("--limit", min=1, help="Show only the first N paragraphs.", show_default=False)
     ] = None,
     from_format: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Write one HTML page with FILE's entities highlighted per type, a legend and per-type counts.
 
@@ -62,4 +63,5 @@ def show(
             pred_name=str(file),
         )
     outputs.write(target, html)
-    typer.echo(f"wrote {target}")
+    if not quiet:
+        typer.echo(f"wrote {target}")

@@ -104,7 +104,8 @@ def assemble(cfg: DataConfig, *, seed: int) -> Corpus:
     default so that training, calibration, ``sciner data stats`` and the benchmarks, which
     all pass their config's seed, assemble the same corpus.
     """
-    names = list_groups(cfg.data_dir)
+    root = cfg.root()  # the config's data_dir, else $SCINER_DATA, else ../shared/data
+    names = list_groups(root)
     unknown = [g for g in cfg.dev_groups + cfg.exclude_groups if g not in names]
     if unknown:
         raise ConfigError(f"unknown group(s) {unknown}; known: {names}")
@@ -112,10 +113,10 @@ def assemble(cfg: DataConfig, *, seed: int) -> Corpus:
 
     dev_sents: list[Sentence] = []
     for g in cfg.dev_groups:
-        dev_sents.extend(_sentences(g, read_group(cfg.data_dir, g).paragraphs, cfg.max_block_tokens))
+        dev_sents.extend(_sentences(g, read_group(root, g).paragraphs, cfg.max_block_tokens))
     train_sents: list[Sentence] = []
     for g in train_names:
-        train_sents.extend(_sentences(g, read_group(cfg.data_dir, g).paragraphs, cfg.max_block_tokens))
+        train_sents.extend(_sentences(g, read_group(root, g).paragraphs, cfg.max_block_tokens))
 
     dropped_refs = 0
     if cfg.drop_references:

@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import torch
 
+from sciner.config import DEVICES
 from sciner.errors import ConfigError, ModelError
 from sciner.outputs import atomic_target
 
 CHECKPOINT = "checkpoint.pt"
-DEVICES = ("auto", "cpu", "cuda")
 
 
 def pick_device(name: str) -> torch.device:

@@ -1,39 +1,32 @@
 """NER training: batches by length, AdamW with warmup, dev F1 each epoch, early stopping,
-a checkpoint each epoch (and on Ctrl-C/SIGTERM) and ``resume`` after an interruption.
-The same seed gives the same model. Device, optimizer, schedule, checkpoints and resume
-rules come from :mod:`sciner.training.loop`, shared with pretraining."""
+a checkpoint every ``train.checkpoint_every_steps`` batches and each epoch (and on
+Ctrl-C/SIGTERM) and ``resume`` after an interruption. The same seed gives the same model.
+Device, optimizer, schedule, checkpoints and resume rules come from
+:mod:`sciner.training.loop`, shared with pretraining."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import random
-import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sciner import __version__
 from sciner.model.batching import length_batches
 from sciner.config import Config
 from sciner.data.assemble import Corpus, assemble
 from sciner.document import Paragraph
 from sciner.labels import BIO_TAGS
 from sciner.outputs import write_atomic
+from sciner.provenance import git_commit
 from sciner.training.loop import (
     CHECKPOINT, autocast, checkpoint_to_resume, interruptible, make_optimizer, pick_device, restore_training_state,
     save_training_state, stop_if_requested,
 )
-
-
-def git_commit() -> str:
-    """The current git commit of the sciner checkout, or 'unknown'."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).parent, timeout=5)
-        return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 def evaluate_model(model: Any, paragraphs: list[Paragraph], batch_subwords: int) -> dict[str, Any]:
@@ -65,6 +58,12 @@ RESUME_FIXED = (
 )
 
 
+def step_checkpoint_due(every: int, step: int, epoch_done: bool) -> bool:
+    """Whether batch number ``step`` (counted over the run, from 1) ends with a checkpoint;
+    an epoch's last batch never does, as the epoch's own checkpoint follows its dev scores."""
+    return every > 0 and step % every == 0 and not epoch_done
+
+
 @dataclass
 class Progress:
     """Where a run stands: batches ``[0, batch)`` of ``epoch`` are done. Saved in checkpoints."""
@@ -77,12 +76,35 @@ class Progress:
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
+def summary(cfg: Config, corpus: Corpus, train_paras: list[Paragraph], dev_paras: list[Paragraph],
+            batches_per_epoch: int, device: Any) -> str:
+    """What a run is about to do, printed before its first step: a wrong data folder, a
+    forgotten override or a CPU run meant for a GPU shows at once, not after an epoch."""
+    tc = cfg.train
+    every = f"every {tc.checkpoint_every_steps} batches and " if tc.checkpoint_every_steps else ""
+    return "\n".join([
+        f"data     {cfg.data.root()}: train {len(train_paras)} paragraphs, {_tokens(train_paras)} tokens; "
+        f"dev {len(dev_paras)} paragraphs, {_tokens(dev_paras)} tokens of {len(corpus.dev_groups)} groups "
+        f"({', '.join(corpus.dev_groups)})",
+        f"model    encoder {cfg.model.encoder}, head {cfg.model.head}",
+        f"train    {tc.epochs} epochs of {batches_per_epoch} batches ({tc.batch_subwords} subwords), "
+        f"lr {tc.lr:g} (heads {tc.head_lr:g}), seed {tc.seed}, patience {tc.patience}",
+        f"compute  {device}, {tc.threads} threads; checkpoint {every}after each epoch",
+    ])
+
+
+def _tokens(paragraphs: list[Paragraph]) -> int:
+    return sum(len(p.tokens) for p in paragraphs)
+
+
 def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corpus | None = None,
-          show_progress: bool = True) -> TrainResult:
+          show_progress: bool = True, resume_command: str | None = None) -> TrainResult:
     """Train a model as ``cfg`` says; the best epoch (by dev micro F1) is saved to ``output``.
 
-    Ctrl-C or SIGTERM saves a checkpoint after the current step; ``resume=True`` continues
-    from it exactly as if the run had not stopped.
+    A checkpoint is saved every ``train.checkpoint_every_steps`` batches and after each epoch.
+    Ctrl-C or SIGTERM saves one after the current step and prints ``resume_command`` (the CLI
+    passes the user's own command line); ``resume=True`` continues from the checkpoint
+    exactly as if the run had not stopped.
     """
     import numpy as np
     import torch
@@ -117,11 +139,13 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     optimizer, scheduler = make_optimizer(model, lr=tc.lr, head_lr=tc.head_lr, weight_decay=tc.weight_decay,
                                           warmup=max(1, int(tc.warmup_ratio * total_steps)), total=total_steps)
     at = Progress()
-    if ckpt is not None:
+    if ckpt is not None:  # restored before the summary: a bad checkpoint is the only line printed
         at = Progress(**restore_training_state(ckpt, cfg.to_dict(), RESUME_FIXED, model, optimizer, scheduler))
-        if show_progress:
+    if show_progress:
+        print(summary(cfg, corpus, train_paras, dev_paras, batches_per_epoch, device), file=sys.stderr)
+        if ckpt is not None:
             print(f"resuming at epoch {at.epoch + 1}, batch {at.batch} "
-                  f"(best dev micro F1 {at.best_f1:.4f} at epoch {at.best_epoch + 1})")
+                  f"(best dev micro F1 {at.best_f1:.4f} at epoch {at.best_epoch + 1})", file=sys.stderr)
 
     def checkpoint() -> Path:
         return save_training_state(output / CHECKPOINT, cfg.to_dict(), model, optimizer, scheduler,
@@ -132,13 +156,15 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
         "encoder": cfg.model.encoder,
         "config": cfg.to_dict(),
         "git_commit": git_commit(),
+        "sciner_version": __version__,
+        "data_dir": str(cfg.data.root()),
         "seed": tc.seed,
         "train_paragraphs": len(train_paras),
         "train_tokens": sum(len(p.tokens) for p in train_paras),
         "dev_groups": corpus.dev_groups,
         "dev_paragraphs": len(dev_paras),
     }
-    resume_command = f"sciner train --resume -o {output} (same config)"
+    resume_command = resume_command or f"sciner train --resume -o {output} (same config)"
     with interruptible(resume_command) as stop:
         while at.epoch < tc.epochs and not (at.best_epoch >= 0 and at.epoch - at.best_epoch > tc.patience):
             epoch = at.epoch
@@ -158,8 +184,12 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
                 scheduler.step()
                 at.running = loss.item() if at.batch == 0 else 0.98 * at.running + 0.02 * loss.item()
                 at.batch += 1
+                if step_checkpoint_due(tc.checkpoint_every_steps, epoch * batches_per_epoch + at.batch,
+                                       at.batch == len(batches)):
+                    checkpoint()
                 bar.update(1)
-                bar.set_postfix(loss=f"{at.running:.4f}")
+                bar.set_postfix(loss=f"{at.running:.4f}",
+                                **({"dev_f1": f"{at.history[-1]['dev']['micro']['f1']:.4f}"} if at.history else {}))
             bar.close()
             scores = evaluate_model(model, dev_paras, tc.batch_subwords * 2)
             f1 = scores["micro"]["f1"]

@@ -1,0 +1,124 @@
+"""``sciner info``: what a model is, ``spacy info``-style: labels, encoder, training data, dev
+scores, calibration, the sciner that made it and the one running, file sizes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from sciner.cli.app import app
+from sciner.cli.options import Json
+
+
+@app.command()
+def info(
+    model: Annotated[
+        Optional[Path],
+        typer.Argument(metavar="[MODEL]", help="Model directory (default: the shipped model).", show_default=False),
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """Describe a model: labels, encoder, training data, dev scores per type, calibration
+    biases, the sciner version and git commit that trained it and that runs now, file sizes.
+
+    Example: sciner info runs/bio --json
+    """
+    facts = model_info(model)
+    typer.echo(json.dumps(facts, indent=2) if as_json else format_info(facts))
+
+
+def model_info(path: str | Path | None = None) -> dict[str, Any]:
+    """The facts ``sciner info`` shows about the model directory at ``path`` (default: the
+    shipped model), read through the validation of :func:`sciner.model.store.load_model_meta`."""
+    from sciner.labels import ENTITY_TYPES
+    from sciner.model.store import load_model_meta
+    from sciner.provenance import running
+
+    cfg, meta, directory = load_model_meta(path)
+    return {
+        "model": str(directory.resolve()),
+        "entity_types": [t for t in ENTITY_TYPES if f"B-{t}" in meta["labels"]],
+        "labels": meta["labels"],
+        "encoder": cfg.model.encoder,
+        "head": cfg.model.head,
+        "training": {
+            "train_paragraphs": meta.get("train_paragraphs"),
+            "train_tokens": meta.get("train_tokens"),
+            "dev_groups": meta.get("dev_groups", cfg.data.dev_groups),
+            "dev_paragraphs": meta.get("dev_paragraphs"),
+            "epoch": meta.get("epoch"),
+            "epochs": cfg.train.epochs,
+            "seed": meta.get("seed", cfg.train.seed),
+        },
+        "dev_scores": meta.get("dev_scores"),
+        "calibration": _calibration(meta),
+        "trained_with": {"version": meta.get("sciner_version", "unknown"), "git_commit": meta.get("git_commit", "unknown")},
+        "running": running(),
+        "files": {f.name: f.stat().st_size for f in sorted(directory.iterdir()) if f.is_file()},
+    }
+
+
+def _calibration(meta: dict[str, Any]) -> dict[str, Any] | None:
+    """The biases ``sciner calibrate`` wrote and its cross-fitted dev scores; None if never calibrated."""
+    if not meta.get("type_bias") and "calibration" not in meta:
+        return None
+    calibration = meta.get("calibration", {})
+    return {
+        "type_bias": meta.get("type_bias", {}),
+        "precision": calibration.get("precision"),
+        "dev_groups": calibration.get("dev_groups"),
+        "dev_cross_fitted": calibration.get("dev_cross_fitted"),
+    }
+
+
+def format_info(facts: dict[str, Any]) -> str:
+    """``facts`` of :func:`model_info` as aligned text."""
+    t, run, made = facts["training"], facts["running"], facts["trained_with"]
+    lines = [
+        f"{'model':<14}{facts['model']}",
+        f"{'entity types':<14}{', '.join(facts['entity_types'])} ({len(facts['labels'])} BIO tags)",
+        f"{'encoder':<14}{facts['encoder']}, head {facts['head']}",
+        f"{'training':<14}{_count(t['train_paragraphs'])} paragraphs, {_count(t['train_tokens'])} tokens; "
+        f"best epoch {t['epoch'] or '?'} of {t['epochs']}, seed {t['seed']}",
+        f"{'dev':<14}{_count(t['dev_paragraphs'])} paragraphs of {len(t['dev_groups'])} groups: "
+        f"{', '.join(t['dev_groups'])}",
+        f"{'trained with':<14}sciner {made['version']}, commit {made['git_commit']}",
+        f"{'running':<14}sciner {run['version']}, commit {run['git_commit']}",
+        f"{'files':<14}" + ", ".join(f"{name} {_size(n)}" for name, n in facts["files"].items()),
+    ]
+    if facts["dev_scores"]:
+        lines += ["", *_score_table(facts["dev_scores"], facts["calibration"])]
+    return "\n".join(lines)
+
+
+def _score_table(dev: dict[str, Any], calibration: dict[str, Any] | None) -> list[str]:
+    """Dev scores per type at training time; with a calibration, its cross-fitted F1 and the bias."""
+    crossed = (calibration or {}).get("dev_cross_fitted") or {}
+    bias = (calibration or {}).get("type_bias") or {}
+    extra = f"{'calibrated F1':>15}{'bias':>7}" if calibration else ""
+    rows = [f"{'dev scores':<22}{'P':>7}{'R':>7}{'F1':>7}{'support':>9}{extra}"]
+    for name, s in [*dev["per_type"].items(), ("micro", dev["micro"]), ("macro", dev["macro"])]:
+        row = f"{name:<22}{s['precision']:7.4f}{s['recall']:7.4f}{s['f1']:7.4f}{s.get('support', ''):>9}"
+        if calibration:
+            f1 = crossed.get("per_type", {}).get(name) or crossed.get(name)
+            row += f"{f1['f1']:15.4f}" if f1 else f"{'':>15}"
+            row += f"{bias[name]:+7.2f}" if name in bias else ""
+        rows.append(row)
+    if calibration:
+        rows.append("calibrated F1 = cross-fitted on the dev groups (each group decoded with biases fit on the others)")
+    return rows
+
+
+def _count(n: int | None) -> str:
+    return "?" if n is None else f"{n:,}"
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "kB", "MB"):
+        if n < 1000 or unit == "MB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} MB"
