@@ -11,9 +11,9 @@ import typer
 
 from sciner.cli.app import app
 from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
-from sciner.cli.options import Json, Quiet, from_help
+from sciner.cli.options import Json, Quiet, from_option
 
-_FROM_HELP = from_help("every file (gold, predictions, --train)")
+_FROM = from_option("every file (gold, predictions, --train)")
 
 
 class TableFormat(str, Enum):
@@ -33,7 +33,7 @@ def evaluate(
         Optional[Path],
         typer.Option("--train", help="Training file: adds scores for entities seen / unseen in it.", show_default=False),
     ] = None,
-    from_format: Annotated[Optional[str], typer.Option("--from", help=_FROM_HELP, show_default=False)] = None,
+    from_format: Annotated[Optional[str], _FROM] = None,
     quiet: Quiet = False,
 ) -> None:
     """Exact-span precision, recall and F1 of PRED against GOLD: per type, micro and macro, with support.
@@ -70,7 +70,7 @@ def compare(
     as_json: Json = False,
     samples: Annotated[int, typer.Option("--samples", min=1, help="Number of bootstrap samples.")] = BOOTSTRAP_SAMPLES,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same numbers.")] = BOOTSTRAP_SEED,
-    from_format: Annotated[Optional[str], typer.Option("--from", help=_FROM_HELP, show_default=False)] = None,
+    from_format: Annotated[Optional[str], _FROM] = None,
     quiet: Quiet = False,
 ) -> None:
     """Is system A better than system B? Paired bootstrap over paragraphs on micro F1, and per type.

@@ -26,6 +26,14 @@ def from_help(files: str = "the input files") -> str:
 
 
 FROM_HELP = from_help()
+
+
+def from_option(files: str = "the input files") -> Any:
+    """The ``--from`` option of a verb reading ``files``, its choices listed in ``--help``."""
+    return typer.Option("--from", help=from_help(files), metavar=f"[{'|'.join(READ_FORMATS)}]", show_default=False)
+
+
+From = Annotated[Optional[str], from_option()]
 TO_HELP = f"Format of the output: {', '.join(WRITE_FORMATS)}. Default: from the output's extension."
 
 

@@ -9,7 +9,7 @@ import typer
 
 from sciner.cli.app import app
 from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
-from sciner.cli.options import FROM_HELP, Quiet
+from sciner.cli.options import From, Quiet
 
 
 @app.command()
@@ -27,7 +27,7 @@ def report(
     samples: Annotated[int, typer.Option("--samples", min=1, help="Paired-bootstrap resamples.")] = BOOTSTRAP_SAMPLES,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = BOOTSTRAP_SEED,
     examples: Annotated[int, typer.Option("--examples", min=0, help="Example paragraphs where the systems differ.")] = 8,
-    from_format: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)] = None,
+    from_format: From = None,
     quiet: Quiet = False,
 ) -> None:
     """Write an experiment report comparing systems' predictions with GOLD.

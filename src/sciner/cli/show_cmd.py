@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import FROM_HELP, Quiet
+from sciner.cli.options import From, Quiet
 
 
 @app.command()
@@ -30,7 +30,7 @@ def show(
     limit: Annotated[
         Optional[int], typer.Option("--limit", min=1, help="Show only the first N paragraphs.", show_default=False)
     ] = None,
-    from_format: Annotated[Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)] = None,
+    from_format: From = None,
     quiet: Quiet = False,
 ) -> None:
     """Write one HTML page with FILE's entities highlighted per type, a legend and per-type counts.
