@@ -187,3 +187,87 @@ def test_device_option_is_checked(tmp_path, tiny_data):
                            str(tiny_data), "--device", "tpu"], capture_output=True, text=True)
     assert proc.returncode == ConfigError.exit_code
     assert proc.stderr.strip() == "error[E005]: device must be one of auto, cpu, cuda, not 'tpu'"
+
+
+# --- step checkpoints, the summary, and the exact resume command of the CLI ---
+
+
+def test_a_checkpoint_every_n_steps_as_well_as_every_epoch(tmp_path, tiny_encoder_dir, tiny_data, monkeypatch):
+    import sciner.training.ner as ner
+
+    saved, real_save = [], ner.save_training_state
+
+    def recording_save(path, config, model, optimizer, scheduler, **progress):
+        saved.append((progress["epoch"], progress["batch"]))
+        return real_save(path, config, model, optimizer, scheduler, **progress)
+
+    monkeypatch.setattr(ner, "save_training_state", recording_save)
+    ner.train(_tiny(tiny_encoder_dir, tiny_data, checkpoint_every_steps=3), tmp_path, show_progress=False)
+    # 4 batches an epoch: steps 3 and 6 (epoch 2, batch 2), and the end of each epoch.
+    assert saved == [(0, 3), (1, 0), (1, 2), (2, 0)]
+
+
+def test_a_run_killed_after_a_step_checkpoint_resumes_from_it(tmp_path, tiny_encoder_dir, tiny_data, monkeypatch):
+    from sciner.model.network import NERModel
+    from sciner.training.ner import train
+
+    cfg = _tiny(tiny_encoder_dir, tiny_data, checkpoint_every_steps=3)
+    straight = train(cfg, tmp_path / "straight", show_progress=False)
+    real_loss, calls = NERModel.loss, {"n": 0}
+
+    def loss_then_crash(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 8:  # after the step-6 checkpoint: a kill -9 would lose batches 7 and 8 only
+            raise RuntimeError("killed")
+        return real_loss(self, *args, **kwargs)
+
+    monkeypatch.setattr(NERModel, "loss", loss_then_crash)
+    with pytest.raises(RuntimeError):
+        train(cfg, tmp_path / "run", show_progress=False)
+    monkeypatch.setattr(NERModel, "loss", real_loss)
+    resumed = train(cfg, tmp_path / "run", resume=True, show_progress=False)
+    assert resumed.history[-1]["loss"] == pytest.approx(straight.history[-1]["loss"], rel=1e-5)
+    assert resumed.history[-1]["dev"] == straight.history[-1]["dev"]
+
+
+def _config_file(cfg, path: Path) -> Path:
+    """``cfg`` written as a TOML config file (JSON values are TOML values for these types)."""
+    import json
+
+    path.write_text("".join(f"[{section}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in values.items())
+                            for section, values in cfg.to_dict().items()), encoding="utf-8")
+    return path
+
+
+def test_ctrl_c_in_sciner_train_prints_the_exact_command_that_resumes_it(
+        cli, tmp_path, tiny_encoder_dir, tiny_data, monkeypatch):
+    from sciner.model.network import NERModel
+
+    config = _config_file(_tiny(tiny_encoder_dir, tiny_data), tmp_path / "tiny.toml")
+    out = tmp_path / "my run"
+    args = ["train", "--config", str(config), "-o", str(out), "--threads", "1"]
+    real_loss, calls = NERModel.loss, {"n": 0}
+
+    def loss_then_ctrl_c(self, *a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real_loss(self, *a, **kw)
+
+    monkeypatch.setattr(NERModel, "loss", loss_then_ctrl_c)
+    stopped = cli(*args)
+    assert stopped.returncode == 130
+    # Before the first step: what the run is about to do.
+    assert "train 119 paragraphs" in stopped.stderr and "compute  cpu, 1 threads" in stopped.stderr
+    command = f"sciner train --config {config} -o '{out}' --threads 1 --resume"
+    assert f"checkpoint saved to {out / CHECKPOINT}; continue with: {command}" in stopped.stderr
+    monkeypatch.setattr(NERModel, "loss", real_loss)
+    resumed = cli(*args, "--resume", "-q")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("best dev micro F1") and resumed.stderr == ""
+
+
+def test_resume_without_a_checkpoint_is_one_line(cli, tmp_path, tiny_data):
+    result = cli("train", "-o", tmp_path, "--resume", "--data", tiny_data)
+    assert result.returncode == ConfigError.exit_code
+    assert result.stderr == f"error[E005]: --resume: no {CHECKPOINT} in {tmp_path}\n"
