@@ -116,9 +116,8 @@ def _count(n: int | None) -> str:
     return "?" if n is None else f"{n:,}"
 
 
-def _size(n: int) -> str:
-    for unit in ("B", "kB", "MB"):
-        if n < 1000 or unit == "MB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000
-    return f"{n:.1f} MB"
+def _size(n: float) -> str:
+    """A file size in B, kB or MB."""
+    if n < 1000:
+        return f"{n:.0f} B"
+    return f"{n / 1e3:.1f} kB" if n < 1e6 else f"{n / 1e6:.1f} MB"
