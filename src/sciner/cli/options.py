@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sciner.errors import OutputError
+from sciner.errors import InputFormatError, OutputError
 from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS, get_format
 from sciner.outputs import wants_directory
 
@@ -34,3 +34,16 @@ def file_output(output: str) -> Path:
     if wants_directory(output):
         raise OutputError(f"{output}: is a directory; -o needs a file name")
     return Path(output)
+
+
+JSON_HELP = "Short for --to jsonl: the one spelling of JSON output on every verb."
+
+
+def json_or_to(to_format: str | None, as_json: bool) -> str | None:
+    """The output format named by ``--to`` and ``--json`` (which means ``--to jsonl``); the two
+    naming different formats is a one-line error."""
+    if not as_json:
+        return to_format
+    if to_format and to_format.lower() != "jsonl":
+        raise InputFormatError(f"--json means --to jsonl, but --to says {to_format!r}; give one of them")
+    return "jsonl"
