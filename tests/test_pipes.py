@@ -274,10 +274,13 @@ def test_extract_refuses_an_unknown_format_in_one_line(cli, fake_pdfs: Path) -> 
 
 
 @pytest.mark.slow
-def test_extract_a_real_paper_from_stdin(cli, stdin, shared_data: Path) -> None:
+def test_extract_a_real_paper_from_stdin_with_the_page_and_section_predict_keeps(cli, stdin, shared_data: Path) -> None:
+    from sciner.pdf import read_pdf_paragraphs
+
     paper = min((shared_data / "pdfs").glob("*.pdf"), key=lambda p: p.stat().st_size)
     stdin(paper.read_bytes())
     result = cli("extract", "-", "--json", "-q")
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.returncode == 0 and rows[0]["kind"] == "title" and rows[0]["page"] == 1
-    assert all(isinstance(r["section"], str) and r["page"] >= 1 for r in rows)
+    kept = [p.meta for p in read_pdf_paragraphs(paper)]
+    assert kept == [{"page": r["page"], "section": r["section"]} for r in rows]
