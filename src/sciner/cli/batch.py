@@ -26,10 +26,12 @@ class Failures:
 
     def exit_if_any(self, done: int) -> None:
         """With failures, list them and exit: the first error's own code when nothing was done
-        (``done`` inputs were), else :data:`PARTIAL_EXIT_CODE`."""
+        (``done`` inputs were), else :data:`PARTIAL_EXIT_CODE`. A lone failure of a run that did
+        nothing stays the one line already printed."""
         if not self.errors:
             return
-        print(f"{len(self.errors)} input(s) failed:", file=sys.stderr)
-        for err in self.errors:
-            print(f"  {err.message}", file=sys.stderr)
+        if done or len(self.errors) > 1:
+            print(f"{len(self.errors)} input(s) failed:", file=sys.stderr)
+            for err in self.errors:
+                print(f"  {err.message}", file=sys.stderr)
         raise typer.Exit(code=self.errors[0].exit_code if not done else PARTIAL_EXIT_CODE)

@@ -200,7 +200,7 @@ def write_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]])
         return []
     if plan.per_input is not None:
         return [plan.outputs.write(plan.per_input[path], render(ps, plan.format, title=path.name)) for path, ps in results]
-    if len(plan.outputs.inputs) > 1:
+    if len(results) > 1:  # one document needs no boundary
         name_documents(results)
     everything = [p for _, ps in results for p in ps]
     content = render(everything, plan.format, title=", ".join(p.name for p, _ in results))
