@@ -73,6 +73,7 @@ def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False) ->
     A file the system will not let us read (permissions, a folder, a device error) is a
     :class:`~sciner.errors.InputNotFoundError` naming it, like a missing one.
     """
+    stream = is_stream(path)
     try:
         with readable(path) as local:
             paragraphs = _read(local, fmt, tokenize)
@@ -80,7 +81,7 @@ def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False) ->
         raise InputNotFoundError(f"{display_name(path)}: cannot be read ({err.strerror or type(err).__name__})") from None
     for p in paragraphs:
         p.spans = None
-        if is_stream(path):
+        if stream:  # the paragraphs came from a temporary copy: name the stream
             p.source = display_name(path)
     return paragraphs
 
