@@ -76,7 +76,7 @@ PATH_CASES = [
     ("convert latin1.conll out.jsonl", InputFormatError, "latin1.conll"),
     ("convert adir out.jsonl", InputFormatError, "adir"),
     ("extract missing.pdf", InputNotFoundError, "missing.pdf"),
-    ("extract adir", PDFError, "adir"),
+    ("extract adir", InputNotFoundError, "adir"),  # a folder gives its PDFs; this one has none
     ("extract gold.conll", PDFError, "gold.conll"),
     ("predict missing.txt", InputNotFoundError, "missing.txt"),
     ("calibrate missing-model", ModelError, "missing-model"),

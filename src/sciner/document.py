@@ -3,8 +3,9 @@ conversion between entity spans and BIO tags."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sciner.labels import OUTSIDE
 
@@ -30,13 +31,16 @@ class Paragraph:
     text), ``[]`` annotated with no entity. BIO ``tags`` are derived from them. A paragraph
     can be built from tags (``Paragraph(tokens, tags)``, a stray ``I-X`` starting an entity
     as evaluation reads it) or from spans, not from both. ``source`` and ``line`` say where it
-    came from, for error messages.
+    came from, for error messages. ``meta`` is its provenance where it is known, carried to the
+    outputs that can hold it (JSONL): ``doc`` (the input it came from, when several inputs are
+    written together), ``page`` and ``section`` (a PDF's paragraphs).
     """
 
     tokens: list[str]
     spans: list[Span] | None
     source: str
     line: int
+    meta: dict[str, Any]
 
     def __init__(
         self,
@@ -45,10 +49,12 @@ class Paragraph:
         source: str = "<memory>",
         line: int = 0,
         spans: Sequence[Span] | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> None:
         self.tokens = list(tokens)
         self.source = source
         self.line = line
+        self.meta = dict(meta or {})
         if tags is not None and spans is not None:
             raise ValueError("give a paragraph tags or spans, not both")
         if tags is not None:

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from sciner.config import DEVICES
-from sciner.errors import ConfigError, OutputError
+from sciner.errors import ConfigError, InputFormatError, OutputError
 from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS, get_format
 from sciner.outputs import wants_directory
 
@@ -90,3 +90,16 @@ Precision = Annotated[
     one_of("--precision", _precisions(),
            help="Inference precision: auto = bf16 where the CPU has it natively, else fp32."),
 ]
+
+
+JSON_HELP = "Short for --to jsonl: the one spelling of JSON output on every verb."
+
+
+def json_or_to(to_format: str | None, as_json: bool) -> str | None:
+    """The output format named by ``--to`` and ``--json`` (which means ``--to jsonl``); the two
+    naming different formats is a one-line error."""
+    if not as_json:
+        return to_format
+    if to_format and to_format.lower() != "jsonl":
+        raise InputFormatError(f"--json means --to jsonl, but --to says {to_format!r}; give one of them")
+    return "jsonl"

@@ -5,29 +5,40 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from sciner.cli.app import app
 from sciner.model.batching import BATCH_SUBWORDS
 from sciner.document import Paragraph
-from sciner.cli.options import FROM_HELP
-from sciner.inference.files import PREDICT_FORMATS
+from sciner.cli.options import FROM_HELP, JSON_HELP
+from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sciner.cli.batch import Failures
 
 _TO_HELP = f"Format of the output: {', '.join(PREDICT_FORMATS)}. Default: from -o's extension, else conll."
+_INPUTS_HELP = (
+    "Files, directories or globs: .txt (one tokenized paragraph per line), any tagged format (tags ignored), "
+    f".pdf; - is standard input (format: --from, else its content, else paragraph text). "
+    f"A directory gives its files of those formats, never a {'/'.join(NAMED_ONLY_SUFFIXES)} (CoNLL only when named)."
+)
 
 
 @app.command()
 def predict(
-    inputs: list[str] = typer.Argument(..., help="Files, directories or globs: .txt (one tokenized paragraph per line), any tagged format (tags ignored), .pdf."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", help="Output file (all inputs together), or a directory (existing, or ending in /): one output per input, mirroring their paths. Default: stdout."),
+    inputs: list[str] = typer.Argument(..., help=_INPUTS_HELP),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="Output file (all inputs together: CoNLL marks each input with -DOCSTART-, JSONL names it in 'doc'), or a directory (existing, or ending in /): one output per input, mirroring their paths. Default, or -: stdout."),
     to_format: Optional[str] = typer.Option(None, "--to", help=_TO_HELP, show_default=False),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
     legacy_format: Optional[str] = typer.Option(None, "--format", "-f", hidden=True),
     from_format: Optional[str] = typer.Option(None, "--from", help=FROM_HELP, show_default=False),
     model: Optional[Path] = typer.Option(None, "--model", "-m", help="Model directory; default: the model shipped with sciner."),
     batch_subwords: int = typer.Option(BATCH_SUBWORDS, "--batch-subwords", help="Subwords per encoder batch (the default was fastest on a 2-core CPU)."),
     precision: str = typer.Option("auto", "--precision", help="auto (bf16 where the CPU has it natively, else fp32), fp32, bf16 or int8 (faster, less accurate)."),
+    tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line with the task's tokenizer (spaCy's English rules) first."),
+    threads: int = typer.Option(2, "--threads", min=1, help="CPU threads for torch."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary on stderr."),
 ) -> None:
     """Tag every token of every paragraph with exactly one BIO tag.
@@ -36,44 +47,47 @@ def predict(
     be read is reported on stderr and the batch goes on; the exit code is non-zero when any
     input failed, and a run in which every input failed writes nothing.
 
+    Untokenized text: --tokenize (cat notes.txt | sciner predict - --tokenize).
+
     Example: sciner predict paper.pdf ../shared/data/test-inputs/2022-official-test.txt -o tags.conll
     """
-    from sciner.cli.options import reading_format
-    from sciner.errors import ScinerError
-    from sciner.inference.files import expand_inputs, plan_outputs, read_inputs, tag_read, write_outputs
+    from sciner.cli.batch import Failures
+    from sciner.cli.options import json_or_to, reading_format
+    from sciner.inference.files import plan_outputs, read_inputs, tag_read, write_outputs
 
     from_format = reading_format(from_format)
-    failures: list[str] = []
-    exit_codes: list[int] = []
-
-    def failed(err: ScinerError) -> None:  # reported now, summed up at the end; the batch goes on
-        failures.append(err.message)
-        exit_codes.append(err.exit_code)
-        print(str(err), file=sys.stderr)
-
-    paths = []
-    for item in inputs:
-        try:
-            paths.extend(expand_inputs([item]))
-        except ScinerError as err:
-            failed(err)
-    plan = plan_outputs(paths, output, to_format or legacy_format)
-    read = read_inputs(paths, from_format, show_progress=not quiet, on_error=lambda path, err: failed(err))
+    failures = Failures()
+    paths = _expand(inputs, failures)
+    plan = plan_outputs(paths, output, json_or_to(to_format or legacy_format, as_json))
+    read = read_inputs(paths, from_format, show_progress=not quiet, on_error=lambda path, err: failures.add(err),
+                       tokenize=tokenize)
     results = []
     if read:
+        import torch
+
         from sciner import load
 
+        torch.set_num_threads(threads)
         tagger = load(str(model) if model else None, precision=precision)
         results = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=not quiet)
     written = write_outputs(plan, results)
     if not quiet:
         _summary(results, written)
-    if failures:
-        print(f"{len(failures)} input(s) failed:", file=sys.stderr)
-        for f in failures:
-            print(f"  {f}", file=sys.stderr)
-        # Nothing readable: the first error's own code; some inputs tagged, some not: 9.
-        raise typer.Exit(code=exit_codes[0] if not results else 9)
+    failures.exit_if_any(done=len(results))
+
+
+def _expand(inputs: list[str], failures: "Failures") -> list[Path]:
+    """The input files; an item that names nothing is a failure, and the batch goes on."""
+    from sciner.errors import ScinerError
+    from sciner.inference.files import expand_inputs
+
+    paths: list[Path] = []
+    for item in inputs:
+        try:
+            paths.extend(expand_inputs([item]))
+        except ScinerError as err:
+            failures.add(err)
+    return paths
 
 
 def _summary(results: list[tuple[Path, list[Paragraph]]], written: list[Path]) -> None:

@@ -1,7 +1,8 @@
 """CoNLL: ``token<TAB>tag`` per line, a blank line between paragraphs.
 
 Two-column files separated by spaces are read too (the task's own example uses spaces),
-and ``-DOCSTART-`` lines are ignored.
+and ``-DOCSTART-`` lines are ignored. Paragraphs from several documents (their ``meta["doc"]``)
+are written with a ``-DOCSTART-`` line before each document.
 
 Being line- and tab-based, CoNLL cannot carry every token: writing refuses (before anything
 is written) a token with a tab, line break or carriage return, a token that is only
@@ -82,9 +83,14 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
 
 def format_conll(paragraphs: Iterable[Paragraph]) -> str:
     """Render paragraphs as ``token<TAB>tag`` lines with a blank line after each paragraph
-    (untagged paragraphs get ``O``); :class:`UnwritableTokenError` on a token CoNLL cannot carry."""
+    (untagged paragraphs get ``O``), and a ``-DOCSTART-`` line where a document (``meta["doc"]``)
+    begins; :class:`UnwritableTokenError` on a token CoNLL cannot carry."""
     out = []
+    doc = None
     for p in check_writable(paragraphs, "conll", conll_rule, empty_paragraphs=False):
+        if "doc" in p.meta and p.meta["doc"] != doc:
+            doc = p.meta["doc"]
+            out.append(f"{DOCSTART}\n\n")
         tags = p.tags if p.tags is not None else ["O"] * len(p.tokens)
         out.extend(f"{tok}\t{tag}\n" for tok, tag in zip(p.tokens, tags))
         out.append("\n")

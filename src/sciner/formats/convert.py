@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sciner.formats.registry import input_format, output_format, render
 from sciner.outputs import Outputs
+from sciner.stdio import is_stdio, refuse_binary, write_stdout
 
 
 @dataclass(frozen=True)
@@ -26,12 +27,20 @@ class Conversion:
 
 
 def convert(src: str | Path, dst: str | Path, *, from_format: str | None = None, to_format: str | None = None) -> Conversion:
-    """Read ``src`` and write the same paragraphs, tokens and entities to ``dst`` (never over ``src``)."""
+    """Read ``src`` and write the same paragraphs, tokens and entities to ``dst`` (never over
+    ``src``; ``-`` is standard output, for text formats)."""
     source = input_format(src, from_format)
-    target = output_format(dst, to_format)
+    target = output_format(None if is_stdio(dst) else dst, to_format)
     outputs = Outputs([src])
-    outputs.check(dst)
+    if is_stdio(dst):
+        refuse_binary(target)
+    else:
+        outputs.check(dst)
     paragraphs = source.read(Path(src))  # type: ignore[misc]
-    outputs.write(dst, render(paragraphs, target, title=Path(src).name))
+    content = render(paragraphs, target, title=Path(src).name)
+    if is_stdio(dst):
+        write_stdout(content)
+    else:
+        outputs.write(dst, content)
     entities = sum(len(p.spans or []) for p in paragraphs)
     return Conversion(source.name, target.name, len(paragraphs), entities)

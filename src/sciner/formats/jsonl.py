@@ -2,7 +2,9 @@
 
 Each span has its type, token ``start``/``end`` (end exclusive), ``text``, character
 offsets ``char_start``/``char_end`` in the space-joined paragraph, and ``score`` when a
-model gave one. The tokens are stored as a JSON list, so any token is carried except an
+model gave one. Where the paragraph came from, when known, rides along as ``doc`` (its input
+file, when several were written together), ``page`` and ``section`` (a PDF's), and is read
+back. The tokens are stored as a JSON list, so any token is carried except an
 empty one or a lone surrogate, which no format carries (refused on writing and on reading).
 """
 
@@ -18,6 +20,9 @@ from sciner.errors import InputFormatError
 from sciner.formats.textfile import read_lines
 from sciner.formats.tokens import check_writable, read_tokens
 from sciner.labels import ENTITY_TYPES
+
+# Provenance keys of Paragraph.meta that JSONL carries, with the JSON type each must have.
+PROVENANCE: dict[str, type] = {"doc": str, "page": int, "section": str}
 
 
 def paragraph_char_entities(p: Paragraph) -> list[tuple[int, int, Span]]:
@@ -41,7 +46,18 @@ def paragraph_to_json(p: Paragraph) -> dict[str, Any]:
         if s.score is not None:
             obj["score"] = round(float(s.score), 4)
         entities.append(obj)
-    return {"text": p.text, "tokens": list(p.tokens), "entities": entities}
+    obj = {"text": p.text, "tokens": list(p.tokens), "entities": entities}
+    obj.update((key, p.meta[key]) for key in PROVENANCE if key in p.meta)
+    return obj
+
+
+def _provenance(obj: dict[str, Any], where: str) -> dict[str, Any]:
+    """The provenance keys of a paragraph's JSON object, each checked for its type."""
+    meta = {key: obj[key] for key in PROVENANCE if obj.get(key) is not None}
+    for key, value in meta.items():
+        if not isinstance(value, PROVENANCE[key]) or isinstance(value, bool):
+            raise InputFormatError(f"{where}: {key!r} must be a {PROVENANCE[key].__name__}")
+    return meta
 
 
 def json_to_paragraph(obj: Any, where: str) -> Paragraph:
@@ -60,7 +76,8 @@ def json_to_paragraph(obj: Any, where: str) -> Paragraph:
         spans.append(Span(label, start, end, e.get("score")))
     path, _, line = where.rpartition(":")
     try:
-        return Paragraph(tokens, spans=spans, source=path, line=int(line) if line.isdigit() else 0)
+        return Paragraph(tokens, spans=spans, source=path, line=int(line) if line.isdigit() else 0,
+                         meta=_provenance(obj, where))
     except ValueError as exc:
         raise InputFormatError(f"{where}: {exc}") from None
 

@@ -1,5 +1,5 @@
-"""Tagging whole files: expand the inputs (files, folders, globs), plan the outputs, read each
-input, tag everything with one progress bar.
+"""Tagging whole files: expand the inputs (files, folders, globs, ``-`` for standard input),
+plan the outputs, read each input, tag everything with one progress bar.
 
 Outputs are planned and checked against the inputs before anything is read or tagged, so a
 run that would write over an input (or into a folder that cannot exist) stops at once.
@@ -14,29 +14,43 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sciner.document import Paragraph
-from sciner.errors import InputNotFoundError, OutputError, ScinerError
-from sciner.formats.registry import FORMATS, READ_FORMATS, WRITE_FORMATS, Format, output_format, read_file, suffix_format
+from sciner.errors import InputFormatError, InputNotFoundError, OutputError, ScinerError
+from sciner.formats.registry import FORMATS, READ_FORMATS, WRITE_FORMATS, Format, input_format, output_format, suffix_format
 from sciner.inference.tagger import Tagger
 from sciner.outputs import Outputs, wants_directory
+from sciner.stdio import display_name, is_stdio, is_stream, readable, refuse_binary, write_stdout
 
 # What predict can write: every format that holds entities.
 PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].carries_entities)
+# Beside papers a .tsv is more often a table (pdfs/PDF_LIST.tsv) than CoNLL: it is read as
+# CoNLL when named, never swept in from a folder.
+NAMED_ONLY_SUFFIXES: tuple[str, ...] = (".tsv",)
 
-def _readable(path: Path) -> bool:
+
+def folder_suffixes(formats: tuple[str, ...]) -> list[str]:
+    """The suffixes that a folder is expanded to for a verb reading ``formats``."""
+    return [s for n in formats for s in FORMATS[n].suffixes if s not in NAMED_ONLY_SUFFIXES]
+
+
+def _found_in_folder(path: Path, formats: tuple[str, ...]) -> bool:
     fmt = suffix_format(path)
-    return fmt is not None and fmt.read is not None
+    return (fmt is not None and fmt.name in formats and path.is_file()
+            and not path.name.lower().endswith(NAMED_ONLY_SUFFIXES))
 
 
-def expand_inputs(items: list[str]) -> list[Path]:
-    """Files named directly, every readable file in a named directory (sorted), and glob matches."""
+def expand_inputs(items: list[str], formats: tuple[str, ...] = READ_FORMATS) -> list[Path]:
+    """Files named directly (``-`` is standard input), the files of a named directory whose
+    suffix is one of ``formats`` (sorted; never a .tsv), and glob matches."""
     paths: list[Path] = []
     for item in items:
         p = Path(item)
-        if p.is_dir():
-            found = sorted(f for f in p.iterdir() if f.is_file() and _readable(f))
+        if is_stdio(item):
+            paths.append(p)
+        elif p.is_dir():
+            found = sorted(f for f in p.iterdir() if _found_in_folder(f, formats))
             if not found:
-                suffixes = ", ".join(s for n in READ_FORMATS for s in FORMATS[n].suffixes)
-                raise InputNotFoundError(f"{p}: directory holds no file sciner reads ({suffixes})")
+                suffixes = ", ".join(folder_suffixes(formats))
+                raise InputNotFoundError(f"{p}: directory holds no file to read here ({suffixes})")
             paths.extend(found)
         elif p.exists():
             paths.append(p)
@@ -50,19 +64,48 @@ def expand_inputs(items: list[str]) -> list[Path]:
     return paths
 
 
-def read_input(path: Path, fmt: str | None = None) -> list[Paragraph]:
+def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False) -> list[Paragraph]:
     """Paragraphs of one input file in any readable format; their entities, if any, are dropped.
 
+    ``-`` (or ``/dev/stdin``, a pipe) is read once from the stream, in ``fmt``, else in the
+    format its content shows (paragraph text unless unmistakably another). With ``tokenize``
+    paragraph text is untokenized text, one paragraph per line (see :func:`read_raw_text`).
     A file the system will not let us read (permissions, a folder, a device error) is a
     :class:`~sciner.errors.InputNotFoundError` naming it, like a missing one.
     """
+    stream = is_stream(path)
     try:
-        paragraphs = read_file(path, fmt)
+        with readable(path) as local:
+            paragraphs = _read(local, fmt, tokenize)
     except OSError as err:
-        raise InputNotFoundError(f"{path}: cannot be read ({err.strerror or type(err).__name__})") from None
+        raise InputNotFoundError(f"{display_name(path)}: cannot be read ({err.strerror or type(err).__name__})") from None
     for p in paragraphs:
         p.spans = None
+        if stream:  # the paragraphs came from a temporary copy: name the stream
+            p.source = display_name(path)
     return paragraphs
+
+
+def _read(path: Path, fmt: str | None, tokenize: bool) -> list[Paragraph]:
+    chosen = input_format(path, fmt)
+    # A PDF's paragraphs are always tokenized the task's way; tagged formats carry their tokens.
+    if tokenize and chosen.name != "pdf":
+        if chosen.name != "text":
+            raise InputFormatError(f"{path}: --tokenize reads untokenized text, one paragraph per line; "
+                                   f"a {chosen.name} file carries its own tokens")
+        return read_raw_text(path)
+    return chosen.read(path)  # type: ignore[misc]
+
+
+def read_raw_text(path: Path) -> list[Paragraph]:
+    """Untokenized text, one paragraph per non-blank line, tokenized with the task's tokenizer
+    (:mod:`sciner.tokenize`): the tokens the task's inputs would have had."""
+    from sciner.formats.textfile import read_lines
+    from sciner.tokenize import tokenize_paragraphs
+
+    numbered = [(n, line) for n, line in enumerate(read_lines(path), start=1) if line.strip()]
+    token_lists = tokenize_paragraphs(line for _, line in numbered)
+    return [Paragraph(tokens, source=str(path), line=n) for (n, _), tokens in zip(numbered, token_lists)]
 
 
 @dataclass(frozen=True)
@@ -85,9 +128,10 @@ def _check_folder_can_exist(target: Path) -> None:
 
 
 def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = None) -> OutputPlan:
-    """The outputs of tagging ``paths`` into ``output`` (a file, a folder, or None for stdout) in
-    ``to_format`` (default: ``output``'s suffix, else conll), every one checked: none is an
-    input, every folder can be created, the format holds entities."""
+    """The outputs of tagging ``paths`` into ``output`` (a file, a folder, or None or ``-`` for
+    stdout) in ``to_format`` (default: ``output``'s suffix, else conll), every one checked: none
+    is an input, every folder can be created, the format holds entities."""
+    output = None if is_stdio(output) else output
     outputs = Outputs(paths)
     single = output is not None and not wants_directory(output)
     if single:
@@ -97,12 +141,11 @@ def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = 
         raise OutputError(f"predict writes entities, which {fmt.name} files cannot hold; "
                           f"expected one of {', '.join(PREDICT_FORMATS)}")
     if output is None:
-        # The registry has no binary flag: a renderer returning bytes is one.
-        if not isinstance(fmt.render([], ""), str):  # type: ignore[misc]
-            raise OutputError(f"{fmt.name} is a binary format; give an output file with -o")
+        refuse_binary(fmt)
         return OutputPlan(fmt, outputs)
     if not single:
-        targets = outputs.mirrored(output, paths, fmt.suffixes[0])
+        # Standard input, mirrored into a folder, is a file called stdin.
+        targets = outputs.mirrored(output, [Path("stdin") if is_stdio(p) else p for p in paths], fmt.suffixes[0])
         for target in targets:
             _check_folder_can_exist(target)
         return OutputPlan(fmt, outputs, per_input=dict(zip(paths, targets)))
@@ -112,15 +155,17 @@ def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = 
 
 
 def read_inputs(
-    paths: list[Path], fmt: str | None, *, show_progress: bool, on_error: Callable[[Path, ScinerError], object]
+    paths: list[Path], fmt: str | None, *, show_progress: bool, on_error: Callable[[Path, ScinerError], object],
+    tokenize: bool = False,
 ) -> list[tuple[Path, list[Paragraph]]]:
-    """The paragraphs of each readable file, in input order; unreadable files go to ``on_error``."""
+    """The paragraphs of each readable file, in input order (``tokenize``: see :func:`read_input`);
+    unreadable files go to ``on_error``."""
     from tqdm import tqdm
 
     read: list[tuple[Path, list[Paragraph]]] = []
     for path in tqdm(paths, desc="reading", unit="file", disable=not show_progress or len(paths) < 2, file=sys.stderr):
         try:
-            read.append((path, read_input(path, fmt)))
+            read.append((path, read_input(path, fmt, tokenize=tokenize)))
         except ScinerError as err:
             on_error(path, err)
     return read
@@ -147,7 +192,8 @@ def tag_read(
 def write_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]]) -> list[Path]:
     """Write the tagged files as planned (each atomically); returns the files written.
 
-    With no results nothing is written, so an existing output is left as it was.
+    With no results nothing is written, so an existing output is left as it was. Several inputs
+    written together keep their boundaries (see :func:`name_documents`).
     """
     from sciner.formats.registry import render
 
@@ -155,9 +201,19 @@ def write_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]])
         return []
     if plan.per_input is not None:
         return [plan.outputs.write(plan.per_input[path], render(ps, plan.format, title=path.name)) for path, ps in results]
+    if len(results) > 1:  # one document needs no boundary
+        name_documents(results)
     everything = [p for _, ps in results for p in ps]
     content = render(everything, plan.format, title=", ".join(p.name for p, _ in results))
     if plan.target is None:
-        sys.stdout.write(content)  # type: ignore[arg-type]  # binary formats are refused by plan_outputs
+        write_stdout(content)
         return []
     return [plan.outputs.write(plan.target, content)]
+
+
+def name_documents(results: list[tuple[Path, list[Paragraph]]]) -> None:
+    """Name each paragraph's input in its ``meta["doc"]`` (the path as given): CoNLL writes a
+    ``-DOCSTART-`` line where a document begins, JSONL a ``doc`` on every paragraph."""
+    for path, paragraphs in results:
+        for p in paragraphs:
+            p.meta["doc"] = display_name(path)

@@ -75,20 +75,44 @@ class Tagger:
     ) -> list[Paragraph]:
         """Tag tokenized paragraphs; returns paragraphs with ``spans`` (with scores) and ``tags``.
 
-        Paragraphs are batched by length; every token gets exactly one tag.
+        Paragraphs are batched by length; every token gets exactly one tag. Text is refused
+        (a string would be tagged character by character): :meth:`tag_text` tokenizes it.
         """
         from sciner.inference.batch import predict_spans
         from sciner.model.batching import BATCH_SUBWORDS
 
-        paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in paragraphs]
+        items = [paragraphs] if isinstance(paragraphs, str) else list(paragraphs)
+        if any(isinstance(p, str) for p in items):
+            raise TypeError("Tagger.tag takes tokenized paragraphs (lists of tokens or Paragraphs), not text; "
+                            "use Tagger.tag_text(texts) to tokenize and tag text")
+        paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in items]
         with self._precision():
             all_spans = predict_spans(self.model, [p.tokens for p in paras],
                                       batch_subwords=batch_subwords or BATCH_SUBWORDS,
                                       progress=progress)
         out = []
         for p, spans in zip(paras, all_spans):
-            out.append(Paragraph(p.tokens, spans=spans, source=p.source, line=p.line))
+            out.append(Paragraph(p.tokens, spans=spans, source=p.source, line=p.line, meta=p.meta))
         return out
+
+    def tag_text(
+        self,
+        texts: str | Sequence[str],
+        *,
+        batch_subwords: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[Paragraph]:
+        """Tokenize untokenized text with the task's tokenizer (:mod:`sciner.tokenize`) and tag
+        it: one paragraph per text, its tokens what the task's inputs would have been.
+
+        >>> sciner.load().tag_text("We fine-tune BERT on SQuAD v1.1.")[0].tokens  # doctest: +SKIP
+        ['We', 'fine', '-', 'tune', 'BERT', 'on', 'SQuAD', 'v1.1', '.']
+        """
+        from sciner.tokenize import tokenize_paragraphs
+
+        texts = [texts] if isinstance(texts, str) else list(texts)
+        paragraphs = [Paragraph(tokens) for tokens in tokenize_paragraphs(texts)]
+        return self.tag(paragraphs, batch_subwords=batch_subwords, progress=progress)
 
     def log_probs(self, paragraphs: Sequence[Sequence[str]]) -> list[Any]:
         """Each paragraph's (n_words, T) BIO log-probabilities before any type bias (BIO head

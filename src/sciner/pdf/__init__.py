@@ -60,10 +60,12 @@ def extract_pdf(path: str | Path) -> list[ExtractedParagraph]:
 def read_pdf_paragraphs(path: str | Path) -> list[Paragraph]:
     """:func:`extract_pdf` as :class:`sciner.document.Paragraph` objects, ready for tagging.
 
-    ``source`` is the path and ``line`` the paragraph's index in the paper.
+    ``source`` is the path and ``line`` the paragraph's index in the paper; ``meta`` keeps its
+    ``page`` and ``section``, which JSONL outputs carry.
     """
     source = str(path)
     return [
-        Paragraph(tokens=paragraph.tokens, source=source, line=index)
+        Paragraph(tokens=paragraph.tokens, source=source, line=index,
+                  meta={"page": paragraph.page, "section": paragraph.section})
         for index, paragraph in enumerate(extract_pdf(path))
     ]
