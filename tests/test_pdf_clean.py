@@ -542,3 +542,17 @@ def test_lines_of_a_formula_inside_a_paragraph_are_dropped():
     text = "\n".join(texts([page(0, [*lines, fraction, display, after, *body_lines(0, 250.0, 3, start=7)])]))
     assert "The analogous formula" in text
     assert "S·Tj" not in text and "kv A" not in text
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Table 3: Results on TACRED.", "caption"),
+    ("84.8", "table"),
+    ("SVM (Rink and Harabagiu, 2010) 82.2 SDP-LSTM (Xu et al., 2015c) 83.7", "table"),
+    ("- - 75.9 75.9 - -", "table"),
+    ("our AGGCN model achieves accuracies of 87.1 and 87.0 on instances within single sentences", None),
+    ("• Number of epochs: 2, 3, 4", None),
+])
+def test_residue_of_floats_is_told_from_text(text, kind):
+    from sciner.pdf.quality import residue_kind
+
+    assert residue_kind(text) == kind
