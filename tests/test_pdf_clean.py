@@ -484,3 +484,75 @@ def test_abstract_heading_with_figure_labels_below_it_still_opens_the_abstract()
              *body_lines(0, 80.0, 5), line("1 Introduction", 0, 160.0, size=12.0, bold=True), *body_lines(0, 180.0, 4)]
     out = paragraphs_from_pages([page(0, lines)])
     assert [p.section for p in out if p.kind == "body"][0] == "Abstract"
+
+
+# --- issue 15: debris between and inside paragraphs -------------------------------------
+
+
+def test_url_at_a_sentence_end_is_followed_by_a_space():
+    """Regression (BERT, appendix A): "...language-unsupervised." + "The GLUE" lost its space."""
+    counts = WordCounts([])
+    lines = [("from https://blog.", False), ("openai.com/language-unsupervised.", False), ("The GLUE benchmark", False)]
+    assert join_lines(lines, counts) == "from https://blog.openai.com/language-unsupervised. The GLUE benchmark"
+
+
+def test_line_stretched_around_a_url_is_prose_not_a_table_row():
+    """Regression (BERT, appendix A): "leaderboard   and   https://blog." was read as table
+    cells and dropped, gluing the URL's halves into "https://gluebenchmark.com/openai.com/..."."""
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 3)]
+    lines[-1] = line("Our results are obtained from https://gluebenchmark.com/", 0, lines[-1].top, x1=540.0)
+    stretched = line("leaderboard and https://blog.", 0, lines[-1].top + PITCH, x1=540.0)
+    stretched.wide_gaps = 2  # its gaps are stretched unevenly: the URL cannot be broken
+    after = line("openai.com/language-unsupervised. The benchmark holds nine tasks.", 0, stretched.top + PITCH, x1=400.0)
+    text = "\n".join(texts([page(0, [*lines, stretched, after, *body_lines(0, 200.0, 3, start=7)])]))
+    assert "https://gluebenchmark.com/leaderboard and https://blog.openai.com/language-unsupervised. The" in text
+
+
+def test_row_label_beside_its_table_cells_is_not_body_text():
+    """Regression (AGGCN, page 6): in a table spanning both columns, "SPTree (Miwa and Bansal,
+    2016)" and "GS GLSTM (Song et al., 2018b)", first cells of rows whose numbers were read
+    apart, made a body paragraph."""
+    rows = []
+    for k, (label, cells) in enumerate([
+        ("Feature-Based (Quirk and Poon, 2017)", "74.7 77.7 73.9 75.2"), ("SPTree (Miwa and Bansal, 2016)", None),
+        ("Graph LSTM (Peng et al., 2017)", "76.5 80.6 74.3 76.5"), ("GS GLSTM (Song et al., 2018b)", None),
+        ("GCN (Zhang et al., 2018)", "84.3 84.8 84.2 83.6"),
+    ]):
+        top = 400.0 + k * PITCH
+        if cells:  # a whole row, its cells far apart
+            rows.append(line(f"{label} {cells}", 0, top, x0=110.0, x1=480.0))
+            rows[-1].wide_gaps = 5
+        else:  # a row read as two lines: its label, then its cells
+            rows += [line(label, 0, top, x0=110.0, x1=240.0), line("- - 75.9 75.9", 0, top, x0=330.0, x1=480.0)]
+    columns = [*column_lines(0, 80.0, 20, x0=72.0), *column_lines(0, 80.0, 20, x0=320.0, start=7)]
+    below = [*column_lines(0, 480.0, 10, x0=72.0, start=3), *column_lines(0, 480.0, 10, x0=320.0, start=9)]
+    out = texts([page(0, [TITLE, *columns, *rows, *below])])
+    assert not any("SPTree" in text or "GLSTM" in text for text in out), out
+
+
+def test_lines_of_a_formula_inside_a_paragraph_are_dropped():
+    """Regression (BERT, page 6; SPECTER, page 3): the lower half of an inline fraction ("j e S·Tj .")
+    and a displayed norm ("d(P A,P B) = kv A − v B k 2,") were kept as text."""
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 3)]
+    lines[-1] = line("a softmax over all of the words in the paragraph: P i = eS·Ti", 0, lines[-1].top, x1=500.0)
+    fraction = line("j e S·Tj .", 0, lines[-1].top + PITCH, x0=460.0, x1=540.0)
+    display = line("d(P A,P B) = kv A − v B k 2,", 0, fraction.top + PITCH, x0=200.0, x1=330.0)
+    fraction.math_share, display.math_share = 0.86, 0.61
+    after = line("The analogous formula is used for the end of the answer span.", 0, display.top + PITCH, x1=400.0)
+    text = "\n".join(texts([page(0, [*lines, fraction, display, after, *body_lines(0, 250.0, 3, start=7)])]))
+    assert "The analogous formula" in text
+    assert "S·Tj" not in text and "kv A" not in text
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Table 3: Results on TACRED.", "caption"),
+    ("84.8", "table"),
+    ("SVM (Rink and Harabagiu, 2010) 82.2 SDP-LSTM (Xu et al., 2015c) 83.7", "table"),
+    ("- - 75.9 75.9 - -", "table"),
+    ("our AGGCN model achieves accuracies of 87.1 and 87.0 on instances within single sentences", None),
+    ("• Number of epochs: 2, 3, 4", None),
+])
+def test_residue_of_floats_is_told_from_text(text, kind):
+    from sciner.pdf.quality import residue_kind
+
+    assert residue_kind(text) == kind

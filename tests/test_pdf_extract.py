@@ -374,3 +374,75 @@ def test_caption_label_names_the_float():
     assert caption_label("Table 2: Results on TACRED") == "table 2"
     assert caption_label("Fig. 3. The model") == "figure 3"
     assert caption_label("We compare") is None
+
+
+# --- issue 15: underscores, progress, footnotes, and the real-PDF regressions -----------
+
+
+def test_rule_drawn_in_a_word_gap_is_an_underscore():
+    """Regression (Spider, page 4): LaTeX draws "\\_" as a rule, so "employee_id" read as
+    "employee id" (and spaCy splits "id" into "i d")."""
+    employee = word("employee", 10.0)
+    gap_start, gap_end = employee[-1].x1, employee[-1].x1 + 6.0
+    builder = _LineBuilder()
+    for g in employee:
+        builder.add(g, False)
+    following = word("id", gap_end)
+    rule = (gap_start + 0.5, gap_end - 0.5, 100.5)  # at the baseline, filling the gap
+    assert builder.fill_gap(following[0], [rule])
+    for g in following:
+        builder.add(g, False)
+    assert builder.finish(0).text == "employee_id"
+
+
+def test_a_rule_away_from_the_baseline_or_the_gap_is_no_underscore():
+    from sciner.pdf.extract import _in_a_dashed_line
+
+    builder = _LineBuilder()
+    for g in word("ABC", 10.0):
+        builder.add(g, False)
+    nxt = glyph("(", builder.x_end + 6.0)
+    assert not builder.fill_gap(nxt, [(builder.x_end + 0.5, nxt.x0 - 0.5, 96.0)])  # a fraction bar, above
+    assert not builder.fill_gap(nxt, [(builder.x_end + 2.5, builder.x_end + 3.5, 100.5)])  # a dot of a rule
+    # The dashes of a dashed underline ("ABC (2019)" underlined in S2ORC) come in a row.
+    dashes = [(10.0 + 6.1 * k, 14.1 + 6.1 * k, 101.0) for k in range(5)]
+    assert all(_in_a_dashed_line(dash, dashes) for dash in dashes)
+    assert not _in_a_dashed_line((50.0, 54.0, 101.0), [(50.0, 54.0, 101.0), (70.0, 74.0, 101.0)])
+
+
+def test_progress_is_reported_after_every_page(pdfs):
+    calls = []
+    extract_pdf(pdfs / "acl2007_bunescu_relation_extraction.pdf", progress=lambda done, total: calls.append((done, total)))
+    total = calls[-1][1]
+    assert total == 8 and calls == [(done, total) for done in range(1, total + 1)]
+
+
+def test_footnotes_are_not_tagged_as_body_paragraphs(pdfs):
+    """Regression (AGGCN, page 1): the author note "Equally Contributed." was tagged as a paragraph."""
+    path = pdfs / "arxiv_1906.07510_aggcn_relation_extraction_acl2019.pdf"
+    extracted = extract_pdf(path)
+    assert any(p.kind == "footnote" and p.text == "Equally Contributed." for p in extracted)
+    tagged = [" ".join(p.tokens) for p in read_pdf_paragraphs(path)]
+    assert "Equally Contributed ." not in tagged
+    assert len(tagged) == sum(p.kind != "footnote" for p in extracted)
+
+
+@pytest.mark.slow
+def test_debris_found_side_by_side_with_pdftext_stays_out(papers):
+    """Regressions of issue 15 on the real papers: a table's row labels, a URL broken across
+    lines, formula lines, and underscores drawn as rules."""
+    def text_of(name: str) -> str:
+        return "\n".join(p.text for p in papers[name][1])
+
+    aggcn = text_of("arxiv_1906.07510_aggcn_relation_extraction_acl2019.pdf")
+    assert "SPTree (Miwa and Bansal, 2016) GS GLSTM" not in aggcn
+    bert = text_of("arxiv_1810.04805_bert_naacl2019.pdf")
+    assert "from https://gluebenchmark.com/leaderboard and https://blog.openai.com/language-unsupervised. The GLUE" in bert
+    assert "j e S·Tj" not in bert and "The analogous formula is used for the end of the answer span" in bert
+    specter = text_of("acl_2020.acl-main.207_specter.pdf")
+    assert "kv A − v B k 2" not in specter and "\no where d is" not in "\n" + specter
+    assert "where d is a distance function" in specter
+    spider = text_of("arxiv_1809.08887_spider_emnlp2018.pdf")
+    assert "SELECT employee_id FROM employees WHERE manager_id" in spider and "“stu_id”" in spider
+    s2orc = text_of("acl_2020.acl-main.447_s2orc.pdf")
+    assert "ABC (2019) or (XYZ, 2019)" in s2orc  # dashed underlines are no underscores

@@ -18,6 +18,7 @@ from sciner.pdf.layout import SPANNING, OrderedLine
 _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
 _LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s")
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
+_URL_RE = re.compile(r"https?://|www\.")
 _NUMBER_END_RE = re.compile(r"(^|\s)[-+±]?\d+([.,]\d+)?%?\*?$")
 # URLs and e-mail addresses are set in monospace too; they are not code.
 _ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
@@ -123,9 +124,19 @@ def _starts_new_block(prev: OrderedLine, line: OrderedLine) -> bool:
 
 
 def is_table_row(line: OrderedLine) -> bool:
-    """Several gaps wider than a space: cells of a table row -- unless the gaps are even and
-    the line fills its column, like a justified line stretched around a citation."""
-    return line.wide_gaps >= 2 and not (line.evenly_spread and _fills_column(line))
+    """Several gaps wider than a space: cells of a table row -- unless the line fills its
+    column and is stretched, its gaps even or widened around a URL that cannot break
+    ("leaderboard   and   https://blog.")."""
+    stretched = line.evenly_spread or bool(_URL_RE.search(line.text))
+    return line.wide_gaps >= 2 and not (stretched and _fills_column(line))
+
+
+def is_display_math(line: OrderedLine) -> bool:
+    """A line of a displayed formula, or the lower half of an inline fraction ("j e S·Tj ."):
+    mostly math glyphs, hardly a word, and starting well inside its column, where no
+    line of running text starts."""
+    indented = line.x0 > line.box.x0 + 2 * line.font_size
+    return indented and line.math_share >= 0.5 and not has_words(line)
 
 
 def _fills_column(line: OrderedLine) -> bool:
@@ -198,6 +209,12 @@ class BlockClassifier:
                 key = (block.page, block.column)
                 self.body_bottom[key] = max(self.body_bottom.get(key, 0.0), block.bottom)
         self.captions = self._real_captions()
+        # Lines by (page, rounded top), to find the cells that share a row.
+        self.rows: dict[tuple[int, int], list[OrderedLine]] = {}
+        for block in blocks:
+            for line in block.lines:
+                for top in (round(line.top) - 1, round(line.top), round(line.top) + 1):
+                    self.rows.setdefault((line.page, top), []).append(line)
 
     def _real_captions(self) -> set[int]:
         """The blocks that are captions. A label ("Table 2") captions one float only: when
@@ -281,7 +298,7 @@ class BlockClassifier:
         return self._is_body(nxt) or self._is_footnote(nxt) or self._looks_like_header(nxt)
 
     def _is_body(self, block: Block) -> bool:
-        if not self._is_body_size(block) or _numeric_rows(block):
+        if not self._is_body_size(block) or _numeric_rows(block) or self._is_row_label(block):
             return False
         lines = block.lines
         prose = [is_prose_line(line) for line in lines]
@@ -290,6 +307,18 @@ class BlockClassifier:
         # A list's short items ("b. Case type") count as full lines: they end early by design.
         wide_prose = sum(p and (is_wide(line) or is_list_item(line)) for p, line in zip(prose, lines[:-1]))
         return wide_prose >= 0.6 * (len(lines) - 1)
+
+    def _is_row_label(self, block: Block) -> bool:
+        """A lone line with table cells to its right on the same baseline ("SPTree (Miwa and
+        Bansal, 2016)" then "- - 75.9 75.9 - -"): a table row's first cell, read as a block
+        of its own because the cells were read apart."""
+        if len(block.lines) != 1:
+            return False
+        line = block.lines[0]
+        return any(
+            other.x0 > line.x1 and not is_prose_line(other) and (line.column == SPANNING or other.column == line.column)
+            for other in self.rows.get((line.page, round(line.top)), ())
+        )
 
     def _is_code(self, block: Block) -> bool:
         """Monospace lines of a listing ("1 >>> import papermage as pm", "SELECT name FROM ..."),

@@ -207,9 +207,15 @@ def keep_hyphen(head: str, tail: str, counts: WordCounts) -> bool:
     return tail_known and head_known and len(last) > 1
 
 
-def _ends_inside_url(text: str) -> bool:
+def _ends_inside_url(text: str, following: str) -> bool:
+    """Whether ``text`` ends in a URL broken at the line end ("https://blog." + "openai.com/").
+    A URL's final full stop before a capital ("unsupervised." + "The GLUE") ends a sentence."""
     last = text.rsplit(" ", 1)[-1]
-    return ("://" in last or last.startswith("www.")) and last.endswith(("/", ".", "-", "_", "#", "?", "="))
+    if not ("://" in last or last.startswith("www.")):
+        return False
+    if last.endswith(".") and following[:1].isupper():
+        return False
+    return last.endswith(("/", ".", "-", "_", "#", "?", "="))
 
 
 def join_lines(lines: list[tuple[str, bool]], counts: WordCounts) -> str:
@@ -223,7 +229,7 @@ def join_lines(lines: list[tuple[str, bool]], counts: WordCounts) -> str:
         line = line.strip()
         if not text:
             text = line
-        elif _ends_inside_url(text):  # "https://nlp." + "stanford.edu/": no space inside a URL
+        elif _ends_inside_url(text, line):  # "https://nlp." + "stanford.edu/": no space inside a URL
             text += line
         elif text.endswith("-") and pending_hyphen:
             head = text[:-1].rsplit(" ", 1)[-1]

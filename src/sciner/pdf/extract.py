@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,6 +106,24 @@ class _LineBuilder:
     size: float = 0.0
     x_end: float = 0.0
     space_pending: list[int] = field(default_factory=list)
+
+    def fill_gap(self, glyph: _Glyph, rules: list[tuple[float, float, float]]) -> bool:
+        """Put an underscore where a short rule is drawn in the gap before ``glyph``
+        ("employee_id"); returns whether it did, so that the gap is no space.
+
+        LaTeX draws ``\\_`` as a rule at the baseline, not as a glyph, when the font has
+        none (OT1 typewriter fonts); PDFium sees only a gap there.
+        """
+        if not self.glyphs:
+            return False
+        for x0, x1, y in rules:
+            gap = glyph.x0 - self.x_end
+            in_gap = self.x_end - 1.0 <= x0 and x1 <= glyph.x0 + 1.0 and x1 - x0 >= 0.6 * gap
+            if in_gap and -0.1 * glyph.size <= y - glyph.baseline <= 0.35 * glyph.size:
+                top = y - 0.1 * glyph.size
+                self.add(_Glyph("_", x0, x1, top, y, glyph.baseline, glyph.size, False, False, glyph.mono), False)
+                return True
+        return False
 
     def add(self, glyph: _Glyph, space_before: bool, after_break: bool = False) -> None:
         """Append ``glyph``; ``after_break`` says PDFium put a line break before it.
@@ -324,9 +343,14 @@ def open_pdf(path: str | Path):
     return document
 
 
-def read_pdf_pages(path: str | Path) -> list[PdfPage]:
+Progress = Callable[[int, int], None]
+
+
+def read_pdf_pages(path: str | Path, progress: Progress | None = None) -> list[PdfPage]:
     """Every page of ``path`` as lines in content-stream order.
 
+    ``progress(pages_done, pages_total)`` is called after each page: reading the pages is
+    most of the time an extraction takes (seconds for a long paper).
     Raises :class:`PDFError` for files that are not PDFs, are encrypted, or have no
     text layer (scanned images).
     """
@@ -335,11 +359,14 @@ def read_pdf_pages(path: str | Path) -> list[PdfPage]:
     document = open_pdf(path)
     pages = []
     try:
-        for i in range(len(document)):
+        total = len(document)
+        for i in range(total):
             try:
                 pages.append(_read_page(document[i], i))
             except pdfium.PdfiumError as exc:
                 raise PDFError(f"{path}: page {i + 1} cannot be read ({exc})") from None
+            if progress is not None:
+                progress(i + 1, total)
     finally:
         document.close()
     # Blank pages do not count: a paper with blank pages appended still has a text layer.
@@ -368,6 +395,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
     name = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     result = PdfPage(number=number, width=width, height=height)
+    rules = _underscore_rules(page, height)
     builder = _LineBuilder()
     space_pending = after_break = False
     font_cache: dict[bytes, tuple[bool, bool, bool]] = {}
@@ -427,12 +455,45 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
         if not builder.accepts(glyph, column_gap):
             flush()
             space_pending = False
+        if rules and builder.fill_gap(glyph, rules):
+            space_pending = after_break = False
         builder.add(glyph, space_pending, after_break)
         space_pending = after_break = False
     flush()
     textpage.close()
     page.close()
     return result
+
+
+def _underscore_rules(page, height: float) -> list[tuple[float, float, float]]:
+    """Short, thin horizontal paths on the page, as (x0, x1, top-down y): drawn underscores.
+
+    Wider rules (tables, fraction bars over several glyphs) are left out by their width,
+    the dashes of a dashed underline by their neighbours.
+    """
+    import pypdfium2.raw as raw
+
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    rules = []
+    for i in range(raw.FPDFPage_CountObjects(page.raw)):
+        obj = raw.FPDFPage_GetObject(page.raw, i)
+        if raw.FPDFPageObj_GetType(obj) != raw.FPDF_PAGEOBJ_PATH:
+            continue
+        if not raw.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+            continue
+        width, thickness = right.value - left.value, top.value - bottom.value
+        if 2.0 <= width <= 8.0 and 0.0 < thickness <= 1.2:
+            rules.append((left.value, right.value, height - (top.value + bottom.value) / 2))
+    return [rule for rule in rules if not _in_a_dashed_line(rule, rules)]
+
+
+def _in_a_dashed_line(rule: tuple[float, float, float], rules: list[tuple[float, float, float]]) -> bool:
+    """A dash of a dashed underline: another short rule a few points away on the same height."""
+    x0, x1, y = rule
+    return any(
+        other is not rule and abs(other[2] - y) < 0.5 and (0 <= other[0] - x1 < 3.0 or 0 <= x0 - other[1] < 3.0)
+        for other in rules
+    )
 
 
 def _font_traits(font_name: bytes, weight: int) -> tuple[bool, bool, bool]:

@@ -18,6 +18,7 @@ from sciner.pdf.blocks import (
     BlockClassifier,
     Kind,
     has_words,
+    is_display_math,
     is_list_item,
     is_url_only,
     reaches_right_edge,
@@ -168,7 +169,10 @@ class ParagraphBuilder:
         self.section = name
 
     def _add_body(self, block: Block) -> None:
-        lines = block.lines
+        # A formula's lines inside running text ("j e S·Tj .", the lower half of a fraction) are no text.
+        lines = [line for line in block.lines if not is_display_math(line)]
+        if not lines:
+            return
         if len(lines) <= 2 and self._interrupts_broken_word(lines[0].text):
             self.deferred.append(self._paragraph_of(block))  # waits until the word is finished
             return
