@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -120,8 +120,10 @@ def _extract_all(paths: list[Path], outputs: "Outputs", targets: dict[Path, Path
     several = len(paths) > 1
     for path in tqdm(paths, desc="extracting", unit="pdf", disable=quiet or not several, file=sys.stderr):
         try:
-            with readable(path) as local:
-                paragraphs = extract_pdf(local)
+            # One paper alone gets a bar over its pages: a long paper takes seconds.
+            with readable(path) as local, tqdm(desc="reading pages", unit="page", disable=quiet or several,
+                                               file=sys.stderr, leave=False) as pages:
+                paragraphs = extract_pdf(local, progress=lambda done, total: _advance(pages, done, total))
         except ScinerError as err:
             failures.add(err)
             continue
@@ -140,6 +142,12 @@ def _extract_all(paths: list[Path], outputs: "Outputs", targets: dict[Path, Path
         outputs.write(targets, "".join(together))
         _report(quiet, f"{n_paragraphs} paragraphs from {done} paper(s) -> {targets}")
     return done
+
+
+def _advance(bar: Any, done: int, total: int) -> None:
+    """Move a tqdm bar to ``done`` of ``total`` pages (the extractor reports after each page)."""
+    bar.total = total
+    bar.update(done - bar.n)
 
 
 def render_extracted(paragraphs: "list[ExtractedParagraph]", fmt: str, doc: str | None = None) -> str:
