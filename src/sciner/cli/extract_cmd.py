@@ -120,10 +120,14 @@ def _extract_all(paths: list[Path], outputs: "Outputs", targets: dict[Path, Path
     several = len(paths) > 1
     for path in tqdm(paths, desc="extracting", unit="pdf", disable=quiet or not several, file=sys.stderr):
         try:
-            # One paper alone gets a bar over its pages: a long paper takes seconds.
-            with readable(path) as local, tqdm(desc="reading pages", unit="page", disable=quiet or several,
-                                               file=sys.stderr, leave=False) as pages:
-                paragraphs = extract_pdf(local, progress=lambda done, total: _advance(pages, done, total))
+            # One paper alone gets a bar over its pages (a long paper takes seconds), made at the
+            # first page read, so a file refused before that prints its one error line only.
+            pages = _PageBar(disabled=quiet or several)
+            with readable(path) as local:
+                try:
+                    paragraphs = extract_pdf(local, progress=pages.advance)
+                finally:
+                    pages.close()
         except ScinerError as err:
             failures.add(err)
             continue
@@ -144,10 +148,25 @@ def _extract_all(paths: list[Path], outputs: "Outputs", targets: dict[Path, Path
     return done
 
 
-def _advance(bar: Any, done: int, total: int) -> None:
-    """Move a tqdm bar to ``done`` of ``total`` pages (the extractor reports after each page)."""
-    bar.total = total
-    bar.update(done - bar.n)
+class _PageBar:
+    """A tqdm bar over one paper's pages, created when the extractor reports its first page."""
+
+    def __init__(self, disabled: bool) -> None:
+        self.disabled = disabled
+        self.bar: Any = None
+
+    def advance(self, done: int, total: int) -> None:
+        if self.disabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc="reading pages", unit="page", file=sys.stderr, leave=False)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def render_extracted(paragraphs: "list[ExtractedParagraph]", fmt: str, doc: str | None = None) -> str:
