@@ -25,6 +25,7 @@ from sciner.cli import show_cmd  # noqa: F401,E402
 from sciner.cli import convert_cmd  # noqa: F401,E402
 from sciner.cli import report_cmd  # noqa: F401,E402
 from sciner.cli import calibrate_cmd  # noqa: F401,E402
+from sciner.cli import distill_cmd  # noqa: F401,E402
 
 
 def main() -> None:
