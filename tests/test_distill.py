@@ -200,3 +200,34 @@ def test_quantize_rows():
     w = torch.tensor([[1.0, -0.5, 0.25], [0.0, 0.0, 0.0]])
     q, scale = quantize(w)
     assert q.dtype == torch.int8 and torch.allclose(q.float() * scale[:, None], w, atol=1 / 127)
+
+
+def test_results_table_is_regenerated_from_run_folders(tmp_path):
+    """Fake run folders with cached cross-fitted dev tags: the script writes only its section."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import distill_results
+    from sciner.document import Paragraph
+    from sciner.formats.registry import write_file
+
+    gold = [Paragraph(["BERT", "on", "SQuAD"], ["B-MethodName", "O", "B-DatasetName"])] * 6
+    write_file(gold, tmp_path / "gold.conll")
+    for name, tags in (("base", ["O", "O", "B-DatasetName"]), ("student", ["B-MethodName", "O", "B-DatasetName"])):
+        run = tmp_path / name
+        run.mkdir()
+        (run / "model.json").write_text(json.dumps({"history": [{"seconds": 60}, {"seconds": 120}], "hardware": "H200"}))
+        write_file([Paragraph(p.tokens, tags) for p in gold], run / distill_results.CACHE)
+    soft = tmp_path / "soft"
+    soft.mkdir()
+    (soft / "manifest.json").write_text(json.dumps({"seconds_last_run": 90, "device": "cuda"}))
+    out = tmp_path / "results.md"
+    out.write_text("# Ablations\n\nkept as it is\n")
+    args = ["--run", f"base={tmp_path / 'base'}", "--run", f"+distillation={tmp_path / 'student'}",
+            "--step", f"label={soft}", "--gold", str(tmp_path / "gold.conll"), "--out", str(out)]
+    assert distill_results.main(args) == 0
+    text = out.read_text()
+    assert text.startswith("# Ablations\n\nkept as it is") and "| +distillation | 1.0000 |" in text
+    assert "| base | 0.6667 |" in text and "3.0 min | H200" in text and "| label | 1.5 min | cuda |" in text
+    distill_results.main(args)  # regenerated in place, not appended twice
+    assert out.read_text().count("## Distillation") == 1

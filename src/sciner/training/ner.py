@@ -21,7 +21,8 @@ from sciner.document import Paragraph
 from sciner.labels import BIO_TAGS
 from sciner.outputs import write_atomic
 from sciner.training.loop import (
-    CHECKPOINT, autocast, checkpoint_to_resume, interruptible, make_optimizer, pick_device, restore_training_state,
+    CHECKPOINT, autocast, checkpoint_to_resume, hardware, interruptible, make_optimizer, pick_device,
+    restore_training_state,
     save_training_state, stop_if_requested,
 )
 
@@ -140,6 +141,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
         "train_tokens": sum(len(p.tokens) for p in train_paras),
         "dev_groups": corpus.dev_groups,
         "dev_paragraphs": len(dev_paras),
+        "hardware": hardware(device),
         **soft_meta(cfg),
     }
     resume_command = f"sciner train --resume -o {output} (same config)"
