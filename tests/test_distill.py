@@ -231,3 +231,35 @@ def test_results_table_is_regenerated_from_run_folders(tmp_path):
     assert "| base | 0.6667 |" in text and "3.0 min | H200" in text and "| label | 1.5 min | cuda |" in text
     distill_results.main(args)  # regenerated in place, not appended twice
     assert out.read_text().count("## Distillation") == 1
+
+
+def test_teacher_and_student_commands(tmp_path, tiny_encoder_dir, tiny_data, soft_dir, cli):
+    config = tmp_path / "tiny.toml"
+    config.write_text(f'''
+[data]
+data_dir = "{tiny_data}"
+dev_groups = ["group_c"]
+[model]
+encoder = "{tiny_encoder_dir}"
+window = 32
+window_overlap = 8
+freeze_word_embeddings = false
+[train]
+epochs = 1
+batch_subwords = 512
+lr = 2e-3
+threads = 1
+max_batches_per_epoch = 2
+[distill]
+teacher = ["train.seed=5", "train.lr=3e-3"]
+''')
+    made = cli("distill", "teacher", "--config", config, "--device", "cpu", "-o", tmp_path / "t")
+    assert made.returncode == 0, made.stderr
+    assert json.loads((tmp_path / "t" / "model.json").read_text())["seed"] == 5 and "teacher:" in made.stdout
+    student = cli("distill", "student", "--config", config, "--soft", soft_dir, "--set", "distill.soft_weight=0.8",
+                  "-o", tmp_path / "s")
+    assert student.returncode == 0, student.stderr
+    meta = json.loads((tmp_path / "s" / "model.json").read_text())
+    assert meta["config"]["distill"]["soft_labels"] == str(soft_dir) and meta["hardware"]
+    again = cli("distill", "student", "--config", config, "--soft", soft_dir, "-o", tmp_path / "s")
+    assert again.returncode == 6 and "--resume" in again.stderr  # a finished run is not written over

@@ -141,8 +141,10 @@ def student(
 
     Example: sciner distill student --config configs/distill.toml --soft runs/distill/soft -o runs/distill/student
     """
+    from sciner.distill.soft import read_manifest
     from sciner.training.ner import train
 
+    read_manifest(soft)  # a wrong folder fails now, not after the corpus and the encoder have loaded
     cfg = _config(config, overrides, data, device)
     cfg.distill.soft_labels = str(soft)
     result = train(cfg, output, resume=resume)

@@ -39,6 +39,7 @@ class Source(Protocol):
 
     description: str
     tokenization: str
+    per_shard: int
 
     def __len__(self) -> int: ...  # shards
 
@@ -151,7 +152,7 @@ def label(teachers: Sequence[Path], source: Source, output: Path, *, paragraphs:
     started = time.monotonic()
     manifest = {"teachers": [str(t) for t in teachers], "source": source.description,
                 "tokenization": source.tokenization, "top_k": top_k,
-                "shard_paragraphs": getattr(source, "per_shard", 0), "seed": seed, "tags": list(BIO_TAGS)}
+                "shard_paragraphs": source.per_shard, "seed": seed, "tags": list(BIO_TAGS)}
     open_folder(output, manifest)
     taggers = [Tagger.load(t, precision="auto", device=device) for t in teachers]
     count = tokens = written = skipped = 0

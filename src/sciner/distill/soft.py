@@ -64,7 +64,7 @@ def write_shard(path: Path, paragraphs: Sequence[Sequence[str]], probs: Sequence
     # Tokens never hold a line break (spaCy drops whitespace tokens), so one joins them.
     text = "\n".join(t for p in paragraphs for t in p).encode("utf-8")
     with atomic_target(path) as tmp, open(tmp, "wb") as handle:
-        np.savez(handle, tokens=np.frombuffer(text, dtype=np.uint8), lengths=np.array([len(p) for p in paragraphs], dtype=np.int32),
+        np.savez_compressed(handle, tokens=np.frombuffer(text, dtype=np.uint8), lengths=np.array([len(p) for p in paragraphs], dtype=np.int32),
                  top_ids=ids, top_probs=top, origin=np.asarray(origin, dtype=np.int64))
 
 

@@ -41,7 +41,8 @@ class SoftBatches:
         return [self._batch(j) for j in range(first, last)]
 
     def _batch(self, j: int) -> list[int]:
-        per_epoch = len(self._batches(0))
+        # Batches are cut from the lengths in sorted order: every soft epoch has as many.
+        per_epoch = len(self._batches(0) if self._epoch[0] < 0 else self._epoch[1])
         return self._batches(j // per_epoch)[j % per_epoch]
 
     def _batches(self, epoch: int) -> list[list[int]]:
