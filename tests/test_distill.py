@@ -86,6 +86,7 @@ def test_label_writes_shards_with_top_k_probs_and_resumes(tmp_path, teacher_dir,
     assert again.shards_skipped == 2 and again.shards_written == 1
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["top_k"] == 3 and manifest["paragraphs"] == len(load_soft_labels(out))
+    assert "CPU" in manifest["hardware"]
 
 
 def test_label_refuses_to_mix_two_labellings(tmp_path, teacher_dir, raw_dir, cli):
@@ -220,7 +221,7 @@ def test_results_table_is_regenerated_from_run_folders(tmp_path):
         write_file([Paragraph(p.tokens, tags) for p in gold], run / distill_results.CACHE)
     soft = tmp_path / "soft"
     soft.mkdir()
-    (soft / "manifest.json").write_text(json.dumps({"seconds_last_run": 90, "device": "cuda"}))
+    (soft / "manifest.json").write_text(json.dumps({"seconds_last_run": 90, "hardware": "cuda"}))
     out = tmp_path / "results.md"
     out.write_text("# Ablations\n\nkept as it is\n")
     args = ["--run", f"base={tmp_path / 'base'}", "--run", f"+distillation={tmp_path / 'student'}",

@@ -148,6 +148,7 @@ def label(teachers: Sequence[Path], source: Source, output: Path, *, paragraphs:
     """Label ``paragraphs`` (at least) of ``source`` with the ``teachers``' averaged distributions
     into ``output``, shard by shard; shards already there are kept (a resumed run)."""
     from sciner.inference.tagger import Tagger
+    from sciner.training.loop import hardware, pick_device
 
     started = time.monotonic()
     manifest = {"teachers": [str(t) for t in teachers], "source": source.description,
@@ -168,5 +169,5 @@ def label(teachers: Sequence[Path], source: Source, output: Path, *, paragraphs:
             progress(f"shard {number}: {len(part)} paragraphs ({count} in all)")
     seconds = time.monotonic() - started
     write_manifest(output, {**manifest, "paragraphs": count, "shards": written + skipped,
-                            "seconds_last_run": round(seconds, 1), "device": device})
+                            "seconds_last_run": round(seconds, 1), "hardware": hardware(pick_device(device))})
     return LabelResult(count, tokens, written, skipped, seconds)

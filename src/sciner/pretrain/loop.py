@@ -30,8 +30,8 @@ import torch
 from sciner.outputs import write_atomic
 from sciner.pretrain.config import PretrainConfig, resolve_encoder
 from sciner.training.loop import (
-    CHECKPOINT, autocast, checkpoint_to_resume, interruptible, make_optimizer, pick_device, restore_training_state,
-    save_training_state, stop_if_requested,
+    CHECKPOINT, autocast, checkpoint_to_resume, hardware, interruptible, make_optimizer, pick_device,
+    restore_training_state, save_training_state, stop_if_requested,
 )
 LOSS_FILE = "loss.tsv"
 LOSS_HEADER = "step\tloss\tmlm\tsbo\tlr\telapsed_s\n"
@@ -131,7 +131,7 @@ def pretrain(
         index.close()
     if step < cfg.steps:
         return None
-    return _save_encoder(out / "encoder", model, tokenizer, cfg, step)
+    return _save_encoder(out / "encoder", model, tokenizer, cfg, step, hardware(device))
 
 
 def open_corpus(cfg: PretrainConfig, tokenizer: Any) -> Any:
@@ -173,12 +173,12 @@ def _log_row(handle, step: int, window: list[tuple[float, float, float]], lr: fl
     handle.flush()
 
 
-def _save_encoder(folder: Path, model, tokenizer, cfg: PretrainConfig, step: int) -> Path:
+def _save_encoder(folder: Path, model, tokenizer, cfg: PretrainConfig, step: int, where: str) -> Path:
     """Save the encoder so that it loads like any HF folder, with a note of how it was made."""
     folder.mkdir(parents=True, exist_ok=True)
     model.encoder.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
-    note = {"made_by": "sciner pretrain", "steps": step, "config": cfg.to_dict()}
+    note = {"made_by": "sciner pretrain", "steps": step, "config": cfg.to_dict(), "hardware": where}
     write_atomic(folder / "sciner_pretrain.json", json.dumps(note, indent=2) + "\n")
     return folder
 

@@ -22,8 +22,7 @@ from sciner.labels import BIO_TAGS
 from sciner.outputs import write_atomic
 from sciner.training.loop import (
     CHECKPOINT, autocast, checkpoint_to_resume, hardware, interruptible, make_optimizer, pick_device,
-    restore_training_state,
-    save_training_state, stop_if_requested,
+    restore_training_state, save_training_state, stop_if_requested,
 )
 
 
@@ -144,7 +143,8 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
         "hardware": hardware(device),
         **soft_meta(cfg),
     }
-    resume_command = f"sciner train --resume -o {output} (same config)"
+    resume_command = (f"sciner distill student --soft {cfg.distill.soft_labels} --resume -o {output} (same config)"
+                      if soft is not None else f"sciner train --resume -o {output} (same config)")
     with interruptible(resume_command) as stop:
         while at.epoch < tc.epochs and not (at.best_epoch >= 0 and at.epoch - at.best_epoch > tc.patience):
             epoch = at.epoch
