@@ -22,7 +22,8 @@ SCINER=(python -m sciner)
 # mpnet at 3e-5 (1e-4 made the prototype's mpnet predict nothing); 8 epochs as the prototype,
 # cut by the call's time limit if need be: the best epoch so far is always saved.
 TEACHER='["model.encoder=runs/enc/mpnet", "train.lr=3e-5", "train.epochs=8", "train.patience=2", "train.threads=8"]'
-# Pretraining on the carried cache slice: ~8 passes over ~22M subwords, as the prototype's 4 minutes.
+# Pretraining on the carried cache: 4000 steps of 256 x 128 subwords (~130M, about 4 passes over
+# raw/'s ~32M; the prototype's 4 minutes did ~8 passes over 22M).
 PRETRAIN=(--config configs/pretrain.toml --set encoder=runs/enc/minilm --set raw_cache=runs/raw-cache
           --set output_dir=runs/pretrain-minilm-gpu --set steps=4000 --set batch_size=256 --set num_threads=8
           --set checkpoint_every=500)
@@ -38,16 +39,19 @@ prepare)
   "${SCINER[@]}" distill pack-encoder all-MiniLM-L6-v2 --parts 1 -o $CARRY/minilm
   "${SCINER[@]}" distill paragraphs --config configs/distill.toml --paragraphs 200000 -o $CARRY/raw-200k.jsonl
   "${SCINER[@]}" pretrain --config configs/pretrain.toml --set raw_cache=runs/raw-cache-minilm --cache-only
-  # The cache's first parts up to ~22M subwords (a copy holding the first parts is a smaller corpus).
+  # All of raw/ is ~32M subwords: ~70 MB as uint16 + word-start bits, ~34 MB xz-compressed, which
+  # fits the call-3 carry beside MiniLM. Should it not (du below: the carry must stay under 64 MiB),
+  # CACHE_SUBWORDS=N carries only the first parts up to N subwords: a copy holding the first parts
+  # is a smaller corpus.
   python - <<'PY'
-import json, shutil
+import json, os, shutil
 from pathlib import Path
 src, dst = Path("runs/raw-cache-minilm"), Path("runs/carry/raw-cache")
 meta = json.loads((src / "cache.json").read_text())
 dst.mkdir(parents=True, exist_ok=True)
-total = 0
+limit, total = int(os.environ.get("CACHE_SUBWORDS", "0")) or float("inf"), 0
 for part in meta["parts"]:
-    if total >= 22_000_000:
+    if total + part["subwords"] > limit:
         break
     shutil.copy2(src / part["file"], dst / part["file"])
     total += part["subwords"]
