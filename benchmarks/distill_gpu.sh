@@ -81,7 +81,7 @@ teacher-pretrain)
   timeout 560 "${SCINER[@]}" distill teacher --config configs/distill.toml --data $DATA --set "distill.teacher=$TEACHER" \
     --device cuda -o $RUNS/teacher-mpnet-s13 > runs/teacher.log 2>&1 || true
   wait || true
-  tail -3 runs/pretrain.log runs/teacher.log; tail -2 runs/pretrain-minilm-gpu/loss.tsv
+  tail -3 runs/pretrain.log runs/teacher.log; tail -2 runs/pretrain-minilm-gpu/loss.tsv || true
   ;;
 label)
   tar -C $CARRY -xJf $CARRY/raw-200k.tar.xz
