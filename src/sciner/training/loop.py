@@ -38,6 +38,15 @@ def pick_device(name: str) -> torch.device:
     return torch.device("cuda" if name == "cuda" or (name == "auto" and torch.cuda.is_available()) else "cpu")
 
 
+def hardware(device: torch.device) -> str:
+    """What a run ran on, for results tables: the GPU's name, or the CPU threads torch used."""
+    if device.type == "cuda":
+        return f"{torch.cuda.get_device_name(device)} (cuda, bf16 autocast)"
+    import platform
+
+    return f"{platform.processor() or platform.machine()} CPU, {torch.get_num_threads()} threads (fp32)"
+
+
 def autocast(device: torch.device) -> contextlib.AbstractContextManager[Any]:
     """bf16 autocast on CUDA; nothing on CPU, where training stays fp32."""
     if device.type == "cuda":

@@ -24,8 +24,8 @@ from sciner.labels import BIO_TAGS
 from sciner.outputs import write_atomic
 from sciner.provenance import git_commit
 from sciner.training.loop import (
-    CHECKPOINT, autocast, checkpoint_to_resume, interruptible, make_optimizer, pick_device, restore_training_state,
-    save_training_state, stop_if_requested,
+    CHECKPOINT, autocast, checkpoint_to_resume, hardware, interruptible, make_optimizer, pick_device,
+    restore_training_state, save_training_state, stop_if_requested,
 )
 
 
@@ -55,6 +55,7 @@ RESUME_FIXED = (
     "data.keep_empty_fraction", "model", "train.seed", "train.epochs", "train.batch_subwords", "train.lr",
     "train.head_lr", "train.weight_decay", "train.warmup_ratio", "train.max_batches_per_epoch",
     "train.max_dev_paragraphs", "train.max_train_paragraphs",
+    "distill.soft_labels", "distill.soft_weight", "distill.temperature", "distill.soft_ratio",
 )
 
 
@@ -110,6 +111,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     import torch
     from tqdm import tqdm
 
+    from sciner.distill.student import load_soft_batches, soft_meta, step_loss
     from sciner.model.network import featurize_many
     from sciner.model.store import build_model, save_model
 
@@ -130,6 +132,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     dev_paras = corpus.dev[: tc.max_dev_paragraphs] if tc.max_dev_paragraphs else corpus.dev
 
     model = build_model(cfg.model).to(device)
+    soft = load_soft_batches(model, cfg)  # None: gold only; else a student distilled from soft labels
     feats = featurize_many(model.tokenizer, [p.tokens for p in train_paras], cfg.model, [p.tags for p in train_paras])
     lengths = [f.n_subwords + 2 for f in feats]
     batches_per_epoch = len(length_batches(lengths, tc.batch_subwords, seed=tc.seed))
@@ -163,8 +166,12 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
         "train_tokens": sum(len(p.tokens) for p in train_paras),
         "dev_groups": corpus.dev_groups,
         "dev_paragraphs": len(dev_paras),
+        "hardware": hardware(device),
+        **soft_meta(cfg),
     }
-    resume_command = resume_command or f"sciner train --resume -o {output} (same config)"
+    if resume_command is None:
+        resume_command = (f"sciner distill student --soft {cfg.distill.soft_labels} --resume -o {output} (same config)"
+                          if soft is not None else f"sciner train --resume -o {output} (same config)")
     with interruptible(resume_command) as stop:
         while at.epoch < tc.epochs and not (at.best_epoch >= 0 and at.epoch - at.best_epoch > tc.patience):
             epoch = at.epoch
@@ -177,6 +184,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
                 stop_if_requested(stop, checkpoint, resume_command)
                 with autocast(device):
                     loss = model.loss([feats[i] for i in batches[at.batch]], tc.batch_subwords)
+                    loss = step_loss(model, loss, soft, epoch * batches_per_epoch + at.batch, cfg)
                 optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)

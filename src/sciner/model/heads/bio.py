@@ -59,6 +59,21 @@ class BIOHead(Head):
             target[b, : len(seq)] = torch.tensor([TAG_INDEX[t] for t in seq], dtype=torch.long)
         return nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1), ignore_index=-100)
 
+    def soft_loss(self, words: torch.Tensor, mask: torch.Tensor, probs: torch.Tensor,
+                  temperature: float = 1.0) -> torch.Tensor:
+        """Distillation loss: cross-entropy of the tag logits to a teacher's (B, N, T) tag
+        distributions ``probs`` at ``temperature`` T, averaged over real words.
+
+        The teacher's probabilities are sharpened or softened as p^(1/T) (they are stored at
+        T = 1), the student's logits divided by T, and the loss scaled by T^2 so that its
+        gradients keep their size whatever T is (Hinton et al., 2015).
+        """
+        logits = self.forward(words).float()
+        target = probs.float().clamp_min(1e-8).log() / temperature
+        target = torch.softmax(target, dim=-1)
+        per_word = -(target * torch.log_softmax(logits / temperature, dim=-1)).sum(-1)
+        return per_word[mask].mean() * temperature**2
+
     @torch.no_grad()
     def decode(self, words: torch.Tensor, mask: torch.Tensor) -> list[list[Span]]:
         log_probs = torch.log_softmax(self.forward(words).float(), dim=-1)

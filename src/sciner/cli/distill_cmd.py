@@ -1,0 +1,182 @@
+"""``sciner distill``: teachers, soft labels on raw text, and a student trained on both (issue 13).
+
+Each step is its own resumable command with its artifact on disk:
+
+    sciner distill teacher  -> a model folder (``sciner train`` with the teacher's overrides)
+    sciner distill label    -> a soft-label folder (manifest + shards)
+    sciner distill student  -> a model folder that ``sciner predict`` loads as any other
+    sciner calibrate        -> type biases, cross-fitted, as for any model
+
+``paragraphs`` tokenizes raw text for a machine without spaCy; ``pack-encoder`` and
+``unpack-encoder`` carry an encoder folder there in int8 parts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sciner.cli.app import CONTEXT, app
+
+distill_app = typer.Typer(
+    help="Distil large teachers into the small CPU model: teacher, label, student (then sciner calibrate).\n\n"
+         "Example: sciner distill teacher --config configs/distill.toml -o runs/distill/teacher-mpnet-s13",
+    no_args_is_help=True, context_settings=CONTEXT, rich_markup_mode=None,
+)
+app.add_typer(distill_app, name="distill")
+
+CONFIG = typer.Option(None, "--config", "-c", help="TOML config ([data], [model], [train] of the student; [distill]).")
+SET = typer.Option([], "--set", help="Override one value: section.key=value (repeatable).")
+DEVICE = typer.Option(None, "--device", help="auto (cuda if available), cpu or cuda; overrides train.device.")
+DATA = typer.Option(None, "--data", help="Shared data directory (annotated/ and raw/; overrides data.data_dir).")
+RESUME = typer.Option(False, "--resume", help="Continue from the checkpoint in --output after an interruption.")
+
+
+def _config(config: Optional[Path], overrides: list[str], data: Optional[Path], device: Optional[str]):
+    from sciner.config import load_config
+
+    cfg = load_config(config, overrides)
+    if data is not None:
+        cfg.data.data_dir = str(data)
+    if device is not None:
+        cfg.train.device = device
+    return cfg
+
+
+@distill_app.command()
+def teacher(
+    output: Path = typer.Option(..., "--output", "-o", help="Folder of the teacher model."),
+    config: Optional[Path] = CONFIG,
+    overrides: list[str] = SET,
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of this teacher (overrides train.seed): several seeds, several teachers."),
+    data: Optional[Path] = DATA,
+    device: Optional[str] = DEVICE,
+    resume: bool = RESUME,
+) -> None:
+    """Train a teacher: `sciner train` with the [distill] teacher overrides (e.g. mpnet, lr 3e-5).
+
+    Dev = the held-out groups, as for any model; the best epoch is saved to OUTPUT.
+
+    Example: sciner distill teacher --config configs/distill.toml --seed 13 -o runs/distill/teacher-mpnet-s13
+    """
+    from sciner.distill.teacher import teacher_config
+    from sciner.training.ner import train
+
+    cfg = teacher_config(_config(config, overrides, data, device), seed)
+    result = train(cfg, output, resume=resume)
+    typer.echo(f"teacher: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")
+
+
+@distill_app.command()
+def paragraphs(
+    output: Path = typer.Option(..., "--output", "-o", help="Tokenized paragraphs to write (.jsonl, or any format sciner writes)."),
+    config: Optional[Path] = CONFIG,
+    overrides: list[str] = SET,
+    raw: Optional[Path] = typer.Option(None, "--raw", help="Raw text folder (*.txt, a paragraph a line); default: DATA/raw."),
+    count: Optional[int] = typer.Option(None, "--paragraphs", help="Paragraphs to write (at least; default distill.paragraphs)."),
+) -> None:
+    """Tokenize and pack raw paragraphs as `distill label` would, into a file, for a machine without spaCy.
+
+    `sciner distill label --input FILE` on that machine then labels the same paragraphs.
+
+    Example: sciner distill paragraphs --paragraphs 200000 -o runs/distill/raw-200k.jsonl
+    """
+    from sciner.distill.label import raw_source, shards_until
+    from sciner.document import Paragraph
+    from sciner.formats.registry import write_file
+
+    cfg = _config(config, overrides, None, None)
+    source = raw_source(cfg, raw)
+    paras = [Paragraph(tokens) for _, part, _, _ in shards_until(source, count or cfg.distill.paragraphs)
+             for tokens in part or []]
+    write_file(paras, output)
+    typer.echo(f"{len(paras)} paragraphs written to {output}")
+
+
+@distill_app.command()
+def label(
+    teachers: list[Path] = typer.Option(..., "--teacher", help="A teacher model folder (repeatable: their distributions are averaged)."),
+    output: Path = typer.Option(..., "--output", "-o", help="Soft-label folder (manifest.json + shard-*.npz)."),
+    config: Optional[Path] = CONFIG,
+    overrides: list[str] = SET,
+    source_file: Optional[Path] = typer.Option(None, "--input", help="Label this tokenized file (e.g. from `distill paragraphs`) instead of raw text."),
+    raw: Optional[Path] = typer.Option(None, "--raw", help="Raw text folder; default: DATA/raw."),
+    count: Optional[int] = typer.Option(None, "--paragraphs", help="Paragraphs to label (at least; default distill.paragraphs)."),
+    device: Optional[str] = DEVICE,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+) -> None:
+    """Label raw paragraphs with the teachers' averaged tag distributions (top-k, fp16, in shards).
+
+    Shards already in OUTPUT are kept: run it again to continue after an interruption.
+
+    Example: sciner distill label --teacher runs/distill/teacher-mpnet-s13 --paragraphs 200000 -o runs/distill/soft
+    """
+    from sciner.distill.label import FileSource, label as run_label, raw_source
+
+    cfg = _config(config, overrides, None, device)
+    source = (FileSource(source_file, cfg.distill.shard_paragraphs) if source_file is not None
+              else raw_source(cfg, raw))
+    result = run_label(teachers, source, output, paragraphs=count or cfg.distill.paragraphs,
+                       top_k=cfg.distill.top_k, seed=cfg.train.seed, device=cfg.train.device,
+                       progress=None if quiet else typer.echo)
+    typer.echo(f"{result.paragraphs} paragraphs labelled in {output} ({result.shards_written} shards written, "
+               f"{result.shards_skipped} already there, {result.seconds:.0f} s)")
+
+
+@distill_app.command()
+def student(
+    soft: Path = typer.Option(..., "--soft", help="Soft-label folder written by `sciner distill label`."),
+    output: Path = typer.Option(..., "--output", "-o", help="Folder of the student model."),
+    config: Optional[Path] = CONFIG,
+    overrides: list[str] = SET,
+    data: Optional[Path] = DATA,
+    device: Optional[str] = DEVICE,
+    resume: bool = RESUME,
+) -> None:
+    """Train the student on gold (hard labels) and soft labels (cross-entropy to the teachers, temperature T).
+
+    The result is a model folder like any other: `sciner calibrate` it, then `sciner predict -m` it.
+
+    Example: sciner distill student --config configs/distill.toml --soft runs/distill/soft -o runs/distill/student
+    """
+    from sciner.distill.soft import read_manifest
+    from sciner.training.ner import train
+
+    read_manifest(soft)  # a wrong folder fails now, not after the corpus and the encoder have loaded
+    cfg = _config(config, overrides, data, device)
+    cfg.distill.soft_labels = str(soft)
+    result = train(cfg, output, resume=resume)
+    typer.echo(f"student: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")
+
+
+@distill_app.command("pack-encoder")
+def pack_encoder(
+    encoder: str = typer.Argument(..., help="Encoder: a registered name (all-mpnet-base-v2) or an HF folder."),
+    output: Path = typer.Option(..., "--output", "-o", help="Folder for part-1 ... part-N."),
+    parts: int = typer.Option(2, "--parts", min=1, help="Parts to split the int8 weights into."),
+) -> None:
+    """Pack an encoder as int8 weights in parts small enough to carry one per call.
+
+    Example: sciner distill pack-encoder all-mpnet-base-v2 --parts 2 -o runs/carry/mpnet
+    """
+    from sciner.distill.carry import pack_encoder as pack
+    from sciner.model.encoder import encoder_folder
+
+    for folder in pack(encoder_folder(encoder), output, parts):
+        typer.echo(str(folder))
+
+
+@distill_app.command("unpack-encoder")
+def unpack_encoder(
+    parts: list[Path] = typer.Argument(..., help="The part folders written by pack-encoder."),
+    output: Path = typer.Option(..., "--output", "-o", help="The encoder folder to write."),
+) -> None:
+    """Unpack int8 encoder parts into an fp32 HF encoder folder that train and distill accept.
+
+    Example: sciner distill unpack-encoder runs/carry/mpnet/part-1 runs/carry/mpnet/part-2 -o runs/mpnet
+    """
+    from sciner.distill.carry import unpack_encoder as unpack
+
+    typer.echo(f"encoder written to {unpack(parts, output)}")

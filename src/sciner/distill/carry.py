@@ -1,0 +1,98 @@
+"""An encoder folder packed to travel: int8 weights (per-row absmax scales) in a few parts.
+
+The GPU machine takes at most 64 MiB per call, and all-mpnet-base-v2 is 420 MB in fp32:
+int8 matrices (one fp32 scale per row) bring it to about 110 MB, carried as two parts in two
+calls and unpacked there to fp32 for fine-tuning. Rounding a row to 127 levels of its largest
+weight changes the weights by at most half a level; fine-tuning starts from them either way.
+Vectors (biases, LayerNorm) and small tensors stay fp16.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import torch
+
+from sciner.errors import InputNotFoundError
+from sciner.outputs import atomic_target
+
+WEIGHTS = "model.safetensors"
+PART_WEIGHTS = "weights.safetensors"
+# Suffixes of a quantized matrix's two tensors in a part.
+QUANT, SCALE = ".int8", ".scale"
+
+
+def quantize(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """int8 rows and their fp32 scales: ``weight ~= q * scale[:, None]``."""
+    w = weight.float()
+    scale = w.abs().amax(dim=1).clamp_min(1e-12) / 127.0
+    return torch.round(w / scale[:, None]).clamp(-127, 127).to(torch.int8), scale
+
+
+def pack_encoder(folder: Path, output: Path, parts: int = 2) -> list[Path]:
+    """Pack the HF encoder in ``folder`` into ``output/part-1 ... part-N``; part-1 also holds
+    its config and tokenizer files. Returns the part folders."""
+    from safetensors.torch import load_file
+
+    if not (folder / WEIGHTS).is_file():
+        raise InputNotFoundError(f"{folder}: no {WEIGHTS} to pack")
+    tensors: dict[str, torch.Tensor] = {}
+    for name, tensor in load_file(str(folder / WEIGHTS)).items():
+        if tensor.is_floating_point() and tensor.ndim == 2 and tensor.numel() >= 4096:
+            tensors[name + QUANT], tensors[name + SCALE] = quantize(tensor)
+        else:
+            tensors[name] = tensor.half() if tensor.is_floating_point() else tensor
+    folders = [output / f"part-{k + 1}" for k in range(parts)]
+    for k, group in enumerate(_split(tensors, parts)):
+        _save(folders[k] / PART_WEIGHTS, group)
+    for path in folder.iterdir():
+        if path.is_file() and path.name != WEIGHTS and not path.name.endswith((".bin", ".pt", ".h5", ".onnx")):
+            shutil.copy2(path, folders[0] / path.name)
+    return folders
+
+
+def unpack_encoder(parts: Sequence[Path], output: Path) -> Path:
+    """The encoder folder (fp32 ``model.safetensors`` + config and tokenizer) of packed ``parts``."""
+    from safetensors.torch import load_file
+
+    packed: dict[str, torch.Tensor] = {}
+    for part in parts:
+        if not (part / PART_WEIGHTS).is_file():
+            raise InputNotFoundError(f"{part}: not a packed encoder part ({PART_WEIGHTS} missing)")
+        packed.update(load_file(str(part / PART_WEIGHTS)))
+        for path in part.iterdir():
+            if path.is_file() and path.name != PART_WEIGHTS:
+                output.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, output / path.name)
+    state = {}
+    for name, tensor in packed.items():
+        if name.endswith(QUANT):
+            base = name[: -len(QUANT)]
+            state[base] = tensor.float() * packed[base + SCALE][:, None]
+        elif not name.endswith(SCALE):
+            state[name] = tensor.float() if tensor.is_floating_point() else tensor
+    _save(output / WEIGHTS, state)
+    return output
+
+
+def _split(tensors: dict[str, torch.Tensor], parts: int) -> list[dict[str, torch.Tensor]]:
+    """Consecutive groups of about equal bytes (a matrix and its scales stay together)."""
+    total = sum(t.numel() * t.element_size() for t in tensors.values())
+    groups: list[dict[str, torch.Tensor]] = [{} for _ in range(parts)]
+    done = 0
+    for name, tensor in tensors.items():
+        k = min(parts - 1, int(done * parts / max(1, total)))
+        if name.endswith(SCALE):
+            k = next(i for i, g in enumerate(groups) if name[: -len(SCALE)] + QUANT in g)
+        groups[k][name] = tensor
+        done += tensor.numel() * tensor.element_size()
+    return groups
+
+
+def _save(path: Path, tensors: dict[str, torch.Tensor]) -> None:
+    from safetensors.torch import save_file
+
+    with atomic_target(path) as tmp:
+        save_file({k: v.contiguous() for k, v in tensors.items()}, str(tmp), metadata={"format": "pt"})
