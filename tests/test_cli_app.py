@@ -23,3 +23,11 @@ def test_every_verb_takes_h_and_its_help_ends_with_an_example(verb: str) -> None
     result = runner.invoke(app, [*verb.split(), "-h"])
     assert result.exit_code == 0, result.output
     assert f"Example: sciner {verb}" in " ".join(result.stdout.split())
+
+
+def test_predict_takes_a_device_and_refuses_an_unknown_one(cli, tmp_path) -> None:
+    text = tmp_path / "p.txt"
+    text.write_text("We use BERT .\n", encoding="utf-8")
+    assert cli("predict", text, "-q", "--device", "cpu", "--precision", "fp32").stdout.split("\n")[2] == "BERT\tB-MethodName"
+    refused = cli("predict", text, "-q", "--device", "tpu")
+    assert refused.returncode == 6 and refused.stderr.startswith("error[E005]: device must be one of auto, cpu, cuda")

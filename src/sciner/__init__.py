@@ -79,15 +79,16 @@ _API: dict[str, str] = {
 }
 
 
-def load(path: str | None = None, *, precision: str = "auto") -> "Tagger":
+def load(path: str | None = None, *, precision: str = "auto", device: str = "cpu") -> "Tagger":
     """Load a trained tagger: the shipped default model, or the model directory at ``path``.
 
     ``precision`` is ``auto`` (bfloat16 where the CPU has it natively, else fp32), ``fp32``,
-    ``bf16`` or ``int8``; see :meth:`Tagger.load`.
+    ``bf16`` or ``int8``; ``device`` is ``cpu``, ``cuda`` or ``auto`` (cuda if available); see
+    :meth:`Tagger.load`.
     """
     from sciner.inference.tagger import Tagger
 
-    return Tagger.load(path, precision=precision)
+    return Tagger.load(path, precision=precision, device=device)
 
 
 def __getattr__(name: str) -> Any:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from sciner.cli.app import app
 from sciner.model.batching import BATCH_SUBWORDS
 from sciner.document import Paragraph
-from sciner.cli.options import FROM_HELP, JSON_HELP
+from sciner.cli.options import FROM_HELP, JSON_HELP, Precision, one_of
+from sciner.config import DEVICES
 from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,7 +37,9 @@ def predict(
     from_format: Optional[str] = typer.Option(None, "--from", help=FROM_HELP, show_default=False),
     model: Optional[Path] = typer.Option(None, "--model", "-m", help="Model directory; default: the model shipped with sciner."),
     batch_subwords: int = typer.Option(BATCH_SUBWORDS, "--batch-subwords", help="Subwords per encoder batch (the default was fastest on a 2-core CPU)."),
-    precision: str = typer.Option("auto", "--precision", help="auto (bf16 where the CPU has it natively, else fp32), fp32, bf16 or int8 (faster, less accurate)."),
+    precision: Precision = "auto",
+    device: Annotated[Optional[str], one_of("--device", DEVICES, show_default=False,
+                                            help="Where to tag: auto = cuda if available, else cpu (default: auto).")] = None,
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line with the task's tokenizer (spaCy's English rules) first."),
     threads: int = typer.Option(2, "--threads", min=1, help="CPU threads for torch."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary on stderr."),
@@ -68,7 +71,7 @@ def predict(
         from sciner import load
 
         torch.set_num_threads(threads)
-        tagger = load(str(model) if model else None, precision=precision)
+        tagger = load(str(model) if model else None, precision=precision, device=device or "auto")
         results = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=not quiet)
     written = write_outputs(plan, results)
     if not quiet:
