@@ -12,7 +12,7 @@ import torch
 from sciner.config import Config, load_config
 from sciner.distill.carry import pack_encoder, quantize, unpack_encoder
 from sciner.distill.label import FileSource, RawSource, label, split_like_training
-from sciner.distill.soft import SoftParagraph, load_soft_labels, read_shard, shard_path, top_k
+from sciner.data.soft_labels import SoftParagraph, load_soft_labels, read_shard, shard_path, top_k
 from sciner.distill.teacher import teacher_config
 from sciner.inference.tagger import Tagger
 from sciner.labels import BIO_TAGS

@@ -17,9 +17,10 @@ import torch
 from torch import nn
 
 from sciner.errors import ConfigError, ModelError
+from sciner.model.device import pick_device
 from sciner.training.loop import (
-    CHECKPOINT, check_resume, linear_schedule, load_checkpoint, parameter_groups, pick_device, rng_state,
-    save_checkpoint, set_rng_state,
+    CHECKPOINT, check_resume, linear_schedule, load_checkpoint, parameter_groups, rng_state, save_checkpoint,
+    set_rng_state,
 )
 
 

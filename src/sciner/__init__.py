@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from sciner.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     from sciner.inference.tagger import Tagger

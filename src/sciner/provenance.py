@@ -19,6 +19,6 @@ def git_commit() -> str:
 
 def running() -> dict[str, str]:
     """The version and git commit of the code running now."""
-    from sciner import __version__
+    from sciner.version import __version__
 
     return {"version": __version__, "git_commit": git_commit()}

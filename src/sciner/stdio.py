@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sciner.errors import OutputError, ScinerError
-from sciner.formats.registry import Format
 
 STDIO = "-"
 # What a stream is called in messages and as a document's name.
@@ -64,14 +63,6 @@ def readable(path: str | Path) -> Iterator[Path]:
         except ScinerError as err:
             err.message = err.message.replace(str(copy), display_name(path))
             raise
-
-
-def refuse_binary(fmt: Format) -> None:
-    """Refuse, in one line and before any work, to send a binary format to standard output."""
-    # The registry has no binary flag: a renderer returning bytes is one.
-    if not isinstance(fmt.render([], ""), str):  # type: ignore[misc]
-        raise OutputError(f"{fmt.name} is a binary format and is not written to standard output; "
-                          f"give an output file")
 
 
 def write_stdout(content: str | bytes) -> None:

@@ -45,7 +45,7 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
-        from sciner import __version__
+        from sciner.version import __version__
 
         typer.echo(f"sciner {__version__}")
         raise typer.Exit()

@@ -141,7 +141,7 @@ def student(
 
     Example: sciner distill student --config configs/distill.toml --soft runs/distill/soft -o runs/distill/student
     """
-    from sciner.distill.soft import read_manifest
+    from sciner.data.soft_labels import read_manifest
     from sciner.training.ner import train
 
     read_manifest(soft)  # a wrong folder fails now, not after the corpus and the encoder have loaded

@@ -68,10 +68,10 @@ def predict(
     if read:
         import torch
 
-        from sciner import load
+        from sciner.inference.tagger import Tagger
 
         torch.set_num_threads(threads)
-        tagger = load(str(model) if model else None, precision=precision, device=device or "auto")
+        tagger = Tagger.load(model, precision=precision, device=device or "auto")
         results = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=not quiet)
     written = write_outputs(plan, results)
     if not quiet:

@@ -3,8 +3,8 @@
 - :mod:`~sciner.distill.teacher`: a teacher is ``sciner train`` with the ``[distill] teacher`` overrides.
 - :mod:`~sciner.distill.label`: raw paragraphs, tokenized and packed like the training data, labelled
   with the teachers' averaged tag distributions.
-- :mod:`~sciner.distill.soft`: those soft labels on disk (top-k tag ids + fp16 probabilities, in shards).
-- :mod:`~sciner.distill.student`: the soft-label batches and loss that NER training mixes with gold.
+- :mod:`~sciner.data.soft_labels`: those soft labels on disk (top-k tag ids + fp16 probabilities, in shards).
+- :mod:`~sciner.training.soft`: the soft-label batches and loss that NER training mixes with gold.
 - :mod:`~sciner.distill.carry`: an encoder folder packed as int8 parts, to carry it to a GPU machine.
 
 Nothing heavy is imported here.

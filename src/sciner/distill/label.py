@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from sciner.data.sentences import hard_split, pack_sentences, split_sentences
-from sciner.distill.soft import open_folder, shard_path, shard_size, write_manifest, write_shard
+from sciner.data.soft_labels import open_folder, shard_path, shard_size, write_manifest, write_shard
 from sciner.document import Paragraph
 from sciner.labels import BIO_TAGS
 
@@ -148,7 +148,7 @@ def label(teachers: Sequence[Path], source: Source, output: Path, *, paragraphs:
     """Label ``paragraphs`` (at least) of ``source`` with the ``teachers``' averaged distributions
     into ``output``, shard by shard; shards already there are kept (a resumed run)."""
     from sciner.inference.tagger import Tagger
-    from sciner.training.loop import hardware, pick_device
+    from sciner.model.device import hardware, pick_device
 
     started = time.monotonic()
     manifest = {"teachers": [str(t) for t in teachers], "source": source.description,

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sciner.formats.registry import input_format, output_format, render
+from sciner.formats.registry import input_format, output_format, refuse_binary, render
 from sciner.outputs import Outputs
-from sciner.stdio import is_stdio, refuse_binary, write_stdout
+from sciner.stdio import is_stdio, write_stdout
 
 
 @dataclass(frozen=True)

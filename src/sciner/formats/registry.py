@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.document import Paragraph
-from sciner.errors import InputFormatError
+from sciner.errors import InputFormatError, OutputError
 from sciner.labels import is_valid_tag
 
 Reader = Callable[[Path], list[Paragraph]]
@@ -63,6 +63,8 @@ class Format:
     render: Renderer | None
     # False for formats that hold tokens only (paragraph text, PDF).
     carries_entities: bool = True
+    # Bytes, not text: never written to standard output.
+    binary: bool = False
     description: str = ""
 
 
@@ -109,7 +111,7 @@ FORMATS: dict[str, Format] = {
                _renderer(f"{_F}.labelstudio", "format_labelstudio"),
                description="Label Studio tasks (import) or JSON export"),
         Format("spacy", (".spacy",), _reader(f"{_F}.docbin", "read_docbin"), _renderer(f"{_F}.docbin", "format_docbin"),
-               description="spaCy DocBin"),
+               binary=True, description="spaCy DocBin"),
         Format("pdf", (".pdf",), _reader("sciner.pdf", "read_pdf_paragraphs"), None, carries_entities=False,
                description="a paper's PDF"),
         Format("html", (".html", ".htm"), None, _render_html, description="a self-contained page to read"),
@@ -258,6 +260,12 @@ def read_annotated(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
         if p.spans is None:
             raise InputFormatError(f"{p.source}:{p.line}: paragraph has no tags")
     return paragraphs
+
+
+def refuse_binary(fmt: Format) -> None:
+    """Refuse, in one line and before any work, to send a binary format to standard output."""
+    if fmt.binary:
+        raise OutputError(f"{fmt.name} is a binary format and is not written to standard output; give an output file")
 
 
 def render(paragraphs: Sequence[Paragraph], fmt: str | Format, title: str = "") -> str | bytes:

@@ -15,10 +15,12 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError, InputNotFoundError, OutputError, ScinerError
-from sciner.formats.registry import FORMATS, READ_FORMATS, WRITE_FORMATS, Format, input_format, output_format, suffix_format
+from sciner.formats.registry import (
+    FORMATS, READ_FORMATS, WRITE_FORMATS, Format, input_format, output_format, refuse_binary, suffix_format,
+)
 from sciner.inference.tagger import Tagger
 from sciner.outputs import Outputs, wants_directory
-from sciner.stdio import display_name, is_stdio, is_stream, readable, refuse_binary, write_stdout
+from sciner.stdio import display_name, is_stdio, is_stream, readable, write_stdout
 
 # What predict can write: every format that holds entities.
 PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].carries_entities)

@@ -49,7 +49,7 @@ class Tagger:
         """
         import torch
 
-        from sciner.training.loop import pick_device
+        from sciner.model.device import pick_device
 
         if precision not in PRECISIONS:
             raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")

@@ -29,9 +29,10 @@ import torch
 
 from sciner.outputs import write_atomic
 from sciner.pretrain.config import PretrainConfig, resolve_encoder
+from sciner.model.device import autocast, hardware, pick_device
 from sciner.training.loop import (
-    CHECKPOINT, autocast, checkpoint_to_resume, hardware, interruptible, make_optimizer, pick_device,
-    restore_training_state, save_training_state, stop_if_requested,
+    CHECKPOINT, checkpoint_to_resume, interruptible, make_optimizer, restore_training_state, save_training_state,
+    stop_if_requested,
 )
 LOSS_FILE = "loss.tsv"
 LOSS_HEADER = "step\tloss\tmlm\tsbo\tlr\telapsed_s\n"

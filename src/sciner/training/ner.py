@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sciner import __version__
+from sciner.version import __version__
 from sciner.model.batching import length_batches
 from sciner.config import Config
 from sciner.data.assemble import Corpus, assemble
@@ -23,9 +23,10 @@ from sciner.document import Paragraph
 from sciner.labels import BIO_TAGS
 from sciner.outputs import write_atomic
 from sciner.provenance import git_commit
+from sciner.model.device import autocast, hardware, pick_device
 from sciner.training.loop import (
-    CHECKPOINT, autocast, checkpoint_to_resume, hardware, interruptible, make_optimizer, pick_device,
-    restore_training_state, save_training_state, stop_if_requested,
+    CHECKPOINT, checkpoint_to_resume, interruptible, make_optimizer, restore_training_state, save_training_state,
+    stop_if_requested,
 )
 
 
@@ -111,7 +112,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
     import torch
     from tqdm import tqdm
 
-    from sciner.distill.student import load_soft_batches, soft_meta, step_loss
+    from sciner.training.soft import load_soft_batches, soft_meta, step_loss
     from sciner.model.network import featurize_many
     from sciner.model.store import build_model, save_model
 

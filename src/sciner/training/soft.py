@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from sciner.config import Config
-from sciner.distill.soft import SoftParagraph, load_soft_labels, read_manifest
+from sciner.data.soft_labels import SoftParagraph, load_soft_labels, read_manifest
 from sciner.errors import ConfigError
 from sciner.model.batching import length_batches
 
