@@ -13,7 +13,8 @@ from sciner.cli.app import app
 from sciner.model.batching import BATCH_SUBWORDS
 from sciner.document import Paragraph
 from sciner.cli.options import FROM_HELP
-from sciner.inference.files import PREDICT_FORMATS
+from sciner.inference.corpus import LOCAL_RAY
+from sciner.inference.files import PREDICT_FORMATS, OutputPlan
 
 _TO_HELP = f"Format of the output: {', '.join(PREDICT_FORMATS)}. Default: from -o's extension, else conll."
 
@@ -29,6 +30,10 @@ def predict(
     batch_subwords: int = typer.Option(BATCH_SUBWORDS, "--batch-subwords", help="Subwords per encoder batch (the default was fastest on a 2-core CPU)."),
     precision: str = typer.Option("auto", "--precision", help="auto (bf16 where the CPU has it natively, else fp32), fp32, bf16 or int8 (faster, less accurate)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary on stderr."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Tag a corpus into -o DIR with N processes, each loading the model once: every input's output is written as soon as it is tagged, and recorded in DIR/manifest.jsonl.", show_default=False),
+    resume: bool = typer.Option(False, "--resume", help="With -o DIR: skip the inputs that DIR/manifest.jsonl records as done and whose output is whole."),
+    ray: bool = typer.Option(False, "--ray", help="Run the --workers as Ray actors (pip install 'sciner[ray]'), on a local Ray started for the run."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Run the --workers as actors on the Ray cluster at this address (inputs and -o on a disk all nodes share).", show_default=False),
 ) -> None:
     """Tag every token of every paragraph with exactly one BIO tag.
 
@@ -58,7 +63,10 @@ def predict(
         except ScinerError as err:
             failed(err)
     plan = plan_outputs(paths, output, to_format or legacy_format)
-    read = read_inputs(paths, from_format, show_progress=not quiet, on_error=lambda path, err: failed(err))
+    if ray and ray_address is None:
+        ray_address = LOCAL_RAY
+    corpus = workers is not None or resume or ray_address is not None
+    read = [] if corpus else read_inputs(paths, from_format, show_progress=not quiet, on_error=lambda path, err: failed(err))
     results = []
     if read:
         from sciner import load
@@ -66,7 +74,10 @@ def predict(
         tagger = load(str(model) if model else None, precision=precision)
         results = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=not quiet)
     written = write_outputs(plan, results)
-    if not quiet:
+    if corpus:  # each input tagged and written on its own, by one or more workers
+        results = _tag_corpus(plan, output, from_format, model, precision, batch_subwords, workers or 1,
+                              resume, ray_address, quiet, failures, exit_codes)
+    elif not quiet:
         _summary(results, written)
     if failures:
         print(f"{len(failures)} input(s) failed:", file=sys.stderr)
@@ -90,3 +101,26 @@ def _summary(results: list[tuple[Path, list[Paragraph]]], written: list[Path]) -
         print(f"wrote {written[0]}", file=sys.stderr)
     elif written:
         print(f"wrote {len(written)} files", file=sys.stderr)
+
+
+def _tag_corpus(plan: OutputPlan, output: Optional[str], from_format: Optional[str], model: Optional[Path],
+                precision: str, batch_subwords: int, workers: int, resume: bool, ray_address: Optional[str], quiet: bool,
+                failures: list[str], exit_codes: list[int]) -> list[dict]:
+    """Run predict as a corpus run (see :mod:`sciner.inference.corpus`); its failed inputs join
+    ``failures`` (exit code 9); returns the records of the inputs tagged."""
+    import torch
+
+    from sciner.inference.corpus import Worker, split_threads, tag_corpus
+
+    # The threads this process would use, shared out between the workers.
+    worker = Worker(str(model) if model else None, precision, split_threads(torch.get_num_threads(), workers),
+                    batch_subwords)
+    run = tag_corpus(plan, output or "", worker, workers=workers, read_format=from_format, resume=resume,
+                     ray_address=ray_address, show_progress=not quiet)
+    for record in run.failed:
+        print(record["error"], file=sys.stderr)
+        failures.append(record["error"])
+        exit_codes.append(9)
+    if not quiet:
+        print(run.summary(), file=sys.stderr)
+    return [r for r in run.records if r["status"] == "ok"]
