@@ -186,8 +186,9 @@ def _ray(jobs: list[Job], worker: Worker, n: int, address: str) -> Iterator[dict
 
     quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
     if address == LOCAL_RAY:
-        ray.init(address="local", num_cpus=n * worker.threads, _node_ip_address="127.0.0.1",
-                 object_store_memory=100 * 2**20, **quiet)  # the records are small: a small store
+        # A new Ray of our own, never one already running here; the records are small: a small store.
+        # (Ray 2.60 resolves 127.0.0.1 to the machine's address: its servers are not loopback-only.)
+        ray.init(address="local", num_cpus=n * worker.threads, object_store_memory=100 * 2**20, **quiet)
     else:
         ray.init(address=address, **quiet)
     try:
