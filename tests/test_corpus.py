@@ -123,6 +123,31 @@ def test_resume_skips_the_inputs_done_and_redoes_the_others(cli, loaded_once, co
     assert len((out / MANIFEST).read_text(encoding="utf-8").splitlines()) == 6
 
 
+def test_an_interrupted_run_says_how_to_go_on_and_resume_finishes_it(cli, loaded_once, corpus, tmp_path,
+                                                                       monkeypatch) -> None:
+    import sciner.inference.corpus as runner
+
+    real_run_job, calls = runner.run_job, []
+
+    def ctrl_c_on_the_second_input(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_run_job(*args)
+
+    monkeypatch.setattr(runner, "run_job", ctrl_c_on_the_second_input)
+    out = tmp_path / "corpus"
+    args = ("predict", *inputs(corpus), "-o", f"{out}/", "--workers", "1", "--precision", "fp32", "-q")
+    result = cli(*args)
+    assert result.returncode == 130
+    assert f"run the same command with --resume ({out / MANIFEST} has what is done)" in result.stderr
+    assert len(manifest_lines(out)) == 1
+
+    monkeypatch.setattr(runner, "run_job", real_run_job)
+    assert cli(*args, "--resume").returncode == 0
+    assert sorted(r["input"] for r in manifest_lines(out)) == sorted(inputs(corpus))
+
+
 def test_a_failing_input_is_recorded_and_the_others_complete(cli, loaded_once, corpus, tmp_path) -> None:
     broken = tmp_path / "broken.pdf"
     broken.write_text("not a pdf", encoding="utf-8")

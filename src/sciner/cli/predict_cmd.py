@@ -110,13 +110,18 @@ def _tag_corpus(plan: OutputPlan, output: Optional[str], from_format: Optional[s
     ``failures`` (exit code 9); returns the records of the inputs tagged."""
     import torch
 
-    from sciner.inference.corpus import Worker, split_threads, tag_corpus
+    from sciner.inference.corpus import MANIFEST, Worker, split_threads, tag_corpus
 
     # The threads this process would use, shared out between the workers.
     worker = Worker(str(model) if model else None, precision, split_threads(torch.get_num_threads(), workers),
                     batch_subwords)
-    run = tag_corpus(plan, output or "", worker, workers=workers, read_format=from_format, resume=resume,
-                     ray_address=ray_address, show_progress=not quiet)
+    try:
+        run = tag_corpus(plan, output or "", worker, workers=workers, read_format=from_format, resume=resume,
+                         ray_address=ray_address, show_progress=not quiet)
+    except KeyboardInterrupt:  # what is done is on disk and in the manifest: say how to go on
+        print(f"interrupted; to go on, run the same command with --resume ({Path(output or '') / MANIFEST} "
+              "has what is done)", file=sys.stderr)
+        raise
     for record in run.failed:
         print(record["error"], file=sys.stderr)
         failures.append(record["error"])
