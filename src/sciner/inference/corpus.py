@@ -67,8 +67,7 @@ def run_job(tagger: Tagger, job: Job, batch_subwords: int) -> dict[str, Any]:
     odd paper among thousands must not stop the run.
     """
     start = time.perf_counter()
-    record: dict[str, Any] = {"input": job.input, "output": job.output, "status": "failed",
-                              "paragraphs": 0, "tokens": 0}
+    record = _failed(job, "")
     error = None
     try:
         path = Path(job.input)
@@ -84,6 +83,12 @@ def run_job(tagger: Tagger, job: Job, batch_subwords: int) -> dict[str, Any]:
         error = f"{type(err).__name__}: {err}"
     record.update(seconds=round(time.perf_counter() - start, 3), error=error)
     return record
+
+
+def _failed(job: Job, error: str) -> dict[str, Any]:
+    """The record of a job that failed with ``error`` (the fields every record has, in order)."""
+    return {"input": job.input, "output": job.output, "status": "failed", "paragraphs": 0, "tokens": 0, "bytes": 0,
+            "seconds": 0.0, "error": error}
 
 
 # --- the manifest ------------------------------------------------------------------------------
@@ -152,9 +157,7 @@ def _processes(jobs: list[Job], worker: Worker, n: int) -> Iterator[dict[str, An
             try:
                 yield future.result()
             except BrokenProcessPool:  # a worker was killed (out of memory?): the job is retried on --resume
-                job = futures[future]
-                yield {"input": job.input, "output": job.output, "status": "failed", "paragraphs": 0,
-                       "tokens": 0, "seconds": 0.0, "error": "a worker process died (out of memory?)"}
+                yield _failed(futures[future], "a worker process died (out of memory?)")
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -180,7 +183,7 @@ def _import_ray() -> Any:
 
 def _ray(jobs: list[Job], worker: Worker, n: int, address: str) -> Iterator[dict[str, Any]]:
     """Jobs run by ``n`` Ray actors, each holding the model; ``address`` ``local`` starts a
-    Ray of our own on loopback for this run, anything else is a cluster to connect to."""
+    Ray of our own on this machine for the run, anything else is a cluster to connect to."""
     ray = _import_ray()
     from ray.util import ActorPool
 
