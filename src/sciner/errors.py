@@ -96,3 +96,10 @@ class FileSystemError(ScinerError):
         """The one-line error of ``exc``: its reason, then the file it names."""
         reason = exc.strerror or str(exc) or type(exc).__name__
         return cls(f"{reason}: {exc.filename}" if exc.filename is not None else reason)
+
+
+class MissingExtraError(ScinerError):
+    """An optional feature needs a package that is not installed (e.g. Ray for ``--ray``)."""
+
+    code = "E011"
+    exit_code = 13

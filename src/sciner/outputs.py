@@ -4,7 +4,8 @@ Every file sciner writes (predictions, HTML pages, reports, converted files, mod
 checkpoints, calibrated ``model.json``) goes through :func:`write_atomic` or
 :func:`atomic_target`: the bytes go to a temporary file in the target's folder, are flushed
 and fsynced, and the temporary file is renamed over the target. A crash or ``kill -9`` leaves
-the old file or the new one, never half of one. Written files get mode 0644.
+the old file or the new one, never half of one. Written files get mode 0644. A log that
+grows line by line (a corpus run's manifest) is appended with :func:`append_line`.
 
 :class:`Outputs` plans the files of one run: it refuses any target that is one of the run's
 inputs, and with a directory as ``-o`` it mirrors the inputs' relative paths, so two inputs
@@ -70,6 +71,23 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
     with atomic_target(path) as tmp:
         tmp.write_bytes(payload)
     return Path(path)
+
+
+def append_line(path: str | Path, line: str) -> Path:
+    """Append ``line`` to a log file (a corpus run's manifest), flushed and fsynced: a crash
+    loses at most the line being written. A last line cut short by an earlier crash is ended
+    first, so the new line stays whole. The one kind of write that is not a rename: a log grows."""
+    path = Path(path)
+    _prepare_folder(path)
+    with open(path, "ab+") as handle:
+        if handle.seek(0, os.SEEK_END):
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                handle.write(b"\n")
+        handle.write(line.rstrip("\n").encode("utf-8") + b"\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    return path
 
 
 def _fsync_folder(folder: Path) -> None:

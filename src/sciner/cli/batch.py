@@ -24,6 +24,10 @@ class Failures:
         self.errors.append(err)
         print(str(err), file=sys.stderr)
 
+    def add_line(self, line: str) -> None:
+        """A failure a worker reported as its one error line: printed now, counted as a partial failure."""
+        self.add(_Reported(line))
+
     def exit_if_any(self, done: int) -> None:
         """With failures, list them and exit: the first error's own code when nothing was done
         (``done`` inputs were), else :data:`PARTIAL_EXIT_CODE`. A lone failure of a run that did
@@ -35,3 +39,12 @@ class Failures:
             for err in self.errors:
                 print(f"  {err.message}", file=sys.stderr)
         raise typer.Exit(code=self.errors[0].exit_code if not done else PARTIAL_EXIT_CODE)
+
+
+class _Reported(ScinerError):
+    """An error line made elsewhere (a worker process), kept as it was written."""
+
+    exit_code = PARTIAL_EXIT_CODE
+
+    def __str__(self) -> str:
+        return self.message

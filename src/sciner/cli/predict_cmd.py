@@ -14,7 +14,8 @@ from sciner.model.batching import BATCH_SUBWORDS
 from sciner.document import Paragraph
 from sciner.cli.options import FROM_HELP, JSON_HELP, Precision, one_of
 from sciner.config import DEVICES
-from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS
+from sciner.inference.corpus import LOCAL_RAY
+from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS, OutputPlan
 
 if TYPE_CHECKING:  # pragma: no cover
     from sciner.cli.batch import Failures
@@ -43,6 +44,10 @@ def predict(
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line with the task's tokenizer (spaCy's English rules) first."),
     threads: int = typer.Option(2, "--threads", min=1, help="CPU threads for torch."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary on stderr."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Tag a corpus into -o DIR with N processes, each loading the model once: every input's output is written as soon as it is tagged, and recorded in DIR/manifest.jsonl.", show_default=False),
+    resume: bool = typer.Option(False, "--resume", help="With -o DIR: skip the inputs that DIR/manifest.jsonl records as done and whose output is whole."),
+    ray: bool = typer.Option(False, "--ray", help="Run the --workers as Ray actors (pip install 'sciner[ray]'), on a local Ray started for the run."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Run the --workers as actors on the Ray cluster at this address (inputs and -o on a disk all nodes share).", show_default=False),
 ) -> None:
     """Tag every token of every paragraph with exactly one BIO tag.
 
@@ -62,8 +67,11 @@ def predict(
     failures = Failures()
     paths = _expand(inputs, failures)
     plan = plan_outputs(paths, output, json_or_to(to_format or legacy_format, as_json))
-    read = read_inputs(paths, from_format, show_progress=not quiet, on_error=lambda path, err: failures.add(err),
-                       tokenize=tokenize)
+    if ray and ray_address is None:
+        ray_address = LOCAL_RAY
+    corpus = workers is not None or resume or ray_address is not None
+    read = [] if corpus else read_inputs(paths, from_format, show_progress=not quiet,
+                                         on_error=lambda path, err: failures.add(err), tokenize=tokenize)
     results = []
     if read:
         import torch
@@ -74,7 +82,13 @@ def predict(
         tagger = Tagger.load(model, precision=precision, device=device or "auto")
         results = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=not quiet)
     written = write_outputs(plan, results)
-    if not quiet:
+    if corpus:  # each input tagged and written on its own, by one or more workers
+        import torch
+
+        torch.set_num_threads(threads)
+        results = _tag_corpus(plan, output, from_format, model, precision, batch_subwords, workers or 1,
+                              resume, ray_address, quiet, failures)
+    elif not quiet:
         _summary(results, written)
     failures.exit_if_any(done=len(results))
 
@@ -107,3 +121,29 @@ def _summary(results: list[tuple[Path, list[Paragraph]]], written: list[Path]) -
         print(f"wrote {written[0]}", file=sys.stderr)
     elif written:
         print(f"wrote {len(written)} files", file=sys.stderr)
+
+
+def _tag_corpus(plan: OutputPlan, output: Optional[str], from_format: Optional[str], model: Optional[Path],
+                precision: str, batch_subwords: int, workers: int, resume: bool, ray_address: Optional[str], quiet: bool,
+                failures: "Failures") -> list[dict]:
+    """Run predict as a corpus run (see :mod:`sciner.inference.corpus`); its failed inputs join
+    ``failures`` (exit code 9); returns the records of the inputs tagged."""
+    import torch
+
+    from sciner.inference.corpus import MANIFEST, Worker, split_threads, tag_corpus
+
+    # The threads this process would use, shared out between the workers.
+    worker = Worker(str(model) if model else None, precision, split_threads(torch.get_num_threads(), workers),
+                    batch_subwords)
+    try:
+        run = tag_corpus(plan, output or "", worker, workers=workers, read_format=from_format, resume=resume,
+                         ray_address=ray_address, show_progress=not quiet)
+    except KeyboardInterrupt:  # what is done is on disk and in the manifest: say how to go on
+        print(f"interrupted; to go on, run the same command with --resume ({Path(output or '') / MANIFEST} "
+              "has what is done)", file=sys.stderr)
+        raise
+    for record in run.failed:
+        failures.add_line(record["error"])
+    if not quiet:
+        print(run.summary(), file=sys.stderr)
+    return [r for r in run.records if r["status"] == "ok"]

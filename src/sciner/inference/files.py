@@ -191,6 +191,14 @@ def tag_read(
     return out
 
 
+def render_input(path: Path, paragraphs: list[Paragraph], fmt: Format) -> str | bytes:
+    """The content of ``path``'s own output (one output per input): the serial run and the
+    corpus runner both write exactly this, so their outputs are byte for byte the same."""
+    from sciner.formats.registry import render
+
+    return render(paragraphs, fmt, title=path.name)
+
+
 def write_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]]) -> list[Path]:
     """Write the tagged files as planned (each atomically); returns the files written.
 
@@ -202,7 +210,7 @@ def write_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]])
     if not results:
         return []
     if plan.per_input is not None:
-        return [plan.outputs.write(plan.per_input[path], render(ps, plan.format, title=path.name)) for path, ps in results]
+        return [plan.outputs.write(plan.per_input[path], render_input(path, ps, plan.format)) for path, ps in results]
     if len(results) > 1:  # one document needs no boundary
         name_documents(results)
     everything = [p for _, ps in results for p in ps]

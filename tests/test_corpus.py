@@ -1,0 +1,192 @@
+"""Tagging a corpus: ``sciner predict INPUTS -o DIR --workers N [--resume] [--ray]`` writes what the
+plain ``sciner predict INPUTS -o DIR`` writes, byte for byte, one input at a time, with a
+manifest to resume from. The shipped model in fp32, on three tiny inputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from sciner.inference.corpus import MANIFEST, Worker, read_manifest
+from sciner.inference.tagger import Tagger
+from sciner.model.batching import BATCH_SUBWORDS
+from sciner.outputs import append_line
+
+PAPERS = {
+    "a.txt": "We fine-tune BERT on SQuAD and report an F1 of 88.5 .\nELMo improves named entity recognition on CoNLL-2003 .\n",
+    "sub/b.txt": "We train with a learning rate of 0.001 and a batch size of 32 .\n",
+    "c.txt": "RoBERTa reaches 90.2 accuracy on MNLI .\nXLNet is evaluated on GLUE .\nWe use BLEU for translation .\n",
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """Three small papers, one in a subfolder."""
+    root = tmp_path_factory.mktemp("papers")
+    for name, text in PAPERS.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def inputs(root: Path) -> list[str]:
+    return [str(root / name) for name in PAPERS]
+
+
+def outputs(folder: Path) -> dict[str, bytes]:
+    """Every output file under ``folder`` (the manifest aside), by relative path."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != MANIFEST}
+
+
+@pytest.fixture(scope="module")
+def tagger() -> Tagger:
+    return Tagger.load(precision="fp32")
+
+
+@pytest.fixture
+def loaded_once(tagger: Tagger, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process runs use the module's model instead of loading their own: the same model,
+    two seconds less per run. The worker processes and Ray actors load theirs for real."""
+    monkeypatch.setattr(Worker, "load", lambda self: tagger)
+
+
+@pytest.fixture(scope="module")
+def plain(corpus: Path, tagger: Tagger, tmp_path_factory) -> dict[str, bytes]:
+    """What the plain ``sciner predict INPUTS -o DIR`` (every input in one batch) writes."""
+    from sciner.inference.files import plan_outputs, read_inputs, tag_read, write_outputs
+
+    paths = [Path(p) for p in inputs(corpus)]
+    folder = tmp_path_factory.mktemp("plain")
+    plan = plan_outputs(paths, f"{folder}/", None)
+    read = read_inputs(paths, None, show_progress=False, on_error=pytest.fail)
+    write_outputs(plan, tag_read(tagger, read, batch_subwords=BATCH_SUBWORDS, show_progress=False))
+    return outputs(folder)
+
+
+def manifest_lines(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / MANIFEST).read_text(encoding="utf-8").splitlines()]
+
+
+def test_one_worker_writes_what_the_plain_run_writes_and_a_line_per_input(cli, loaded_once, corpus, plain, tmp_path) -> None:
+    out = tmp_path / "corpus"
+    result = cli("predict", *inputs(corpus), "-o", f"{out}/", "--workers", "1", "--precision", "fp32", "-q")
+    assert result.returncode == 0, result.stderr
+    assert outputs(out) == plain
+    assert set(plain) == {"a.conll", "sub/b.conll", "c.conll"}
+    lines = manifest_lines(out)
+    assert sorted(line["input"] for line in lines) == sorted(inputs(corpus))
+    for line in lines:
+        assert line["status"] == "ok" and line["error"] is None
+        assert line["bytes"] == os.path.getsize(line["output"]) and line["seconds"] >= 0
+    by_name = {Path(line["input"]).name: line for line in lines}
+    assert by_name["c.txt"]["paragraphs"] == 3
+    assert by_name["b.txt"]["tokens"] == len(PAPERS["sub/b.txt"].split())
+
+
+@pytest.mark.slow
+def test_two_worker_processes_write_what_the_plain_run_writes(cli, corpus, plain, tmp_path) -> None:
+    out = tmp_path / "corpus"
+    result = cli("predict", *inputs(corpus), "-o", f"{out}/", "--workers", "2", "--precision", "fp32")
+    assert result.returncode == 0, result.stderr
+    assert outputs(out) == plain
+    assert len(manifest_lines(out)) == 3
+    assert "from 3 input file(s) with 2 worker(s)" in result.stderr
+
+
+def test_resume_skips_the_inputs_done_and_redoes_the_others(cli, loaded_once, corpus, tmp_path) -> None:
+    out = tmp_path / "corpus"
+    args = ("predict", *inputs(corpus), "-o", f"{out}/", "--workers", "1", "--precision", "fp32", "-q")
+    assert cli(*args).returncode == 0
+    kept = out / "a.conll"
+    before = kept.stat().st_mtime_ns
+    (out / "c.conll").unlink()  # lost: redone
+    whole = (out / "sub" / "b.conll").read_bytes()
+    (out / "sub" / "b.conll").write_bytes(whole[:10])  # cut short: redone
+    with open(out / MANIFEST, "a", encoding="utf-8") as handle:
+        handle.write('{"input": "cut short by a cra')  # the line a crash leaves: ignored
+
+    result = cli(*args, "--resume")
+    assert result.returncode == 0, result.stderr
+    assert kept.stat().st_mtime_ns == before
+    assert (out / "sub" / "b.conll").read_bytes() == whole and (out / "c.conll").is_file()
+    redone = [json.loads(line) for line in (out / MANIFEST).read_text(encoding="utf-8").splitlines()[4:]]
+    assert sorted(Path(r["input"]).name for r in redone) == ["b.txt", "c.txt"]
+    assert set(read_manifest(out / MANIFEST)) == set(inputs(corpus))
+
+    again = cli(*args[:-1], "--resume")  # all done: nothing tagged, nothing appended
+    assert "skipped 3 input(s) already done" in again.stderr
+    assert len((out / MANIFEST).read_text(encoding="utf-8").splitlines()) == 6
+
+
+def test_an_interrupted_run_says_how_to_go_on_and_resume_finishes_it(cli, loaded_once, corpus, tmp_path,
+                                                                       monkeypatch) -> None:
+    import sciner.inference.corpus as runner
+
+    real_run_job, calls = runner.run_job, []
+
+    def ctrl_c_on_the_second_input(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_run_job(*args)
+
+    monkeypatch.setattr(runner, "run_job", ctrl_c_on_the_second_input)
+    out = tmp_path / "corpus"
+    args = ("predict", *inputs(corpus), "-o", f"{out}/", "--workers", "1", "--precision", "fp32", "-q")
+    result = cli(*args)
+    assert result.returncode == 130
+    assert f"run the same command with --resume ({out / MANIFEST} has what is done)" in result.stderr
+    assert len(manifest_lines(out)) == 1
+
+    monkeypatch.setattr(runner, "run_job", real_run_job)
+    assert cli(*args, "--resume").returncode == 0
+    assert sorted(r["input"] for r in manifest_lines(out)) == sorted(inputs(corpus))
+
+
+def test_a_failing_input_is_recorded_and_the_others_complete(cli, loaded_once, corpus, tmp_path) -> None:
+    broken = tmp_path / "broken.pdf"
+    broken.write_text("not a pdf", encoding="utf-8")
+    out = tmp_path / "corpus"
+    result = cli("predict", *inputs(corpus), broken, "-o", f"{out}/", "--workers", "1", "-q")
+    assert result.returncode == 9
+    assert "error[E006]: " in result.stderr and "broken.pdf" in result.stderr
+    status = {Path(r["input"]).name: (r["status"], r["error"]) for r in manifest_lines(out)}
+    assert status["broken.pdf"][0] == "failed" and status["broken.pdf"][1].startswith("error[E006]: ")
+    assert [s for name, (s, _) in status.items() if name != "broken.pdf"] == ["ok"] * 3
+    assert not any(Path(r["output"]).exists() for r in manifest_lines(out) if r["status"] == "failed")
+
+
+def test_workers_need_an_output_folder(cli, corpus, tmp_path) -> None:
+    result = cli("predict", *inputs(corpus), "-o", tmp_path / "all.conll", "--workers", "2")
+    assert result.returncode == 10
+    assert result.stderr.startswith("error[E008]: ") and "-o a directory" in result.stderr
+
+
+def test_ray_without_ray_installed_says_how_to_install_it(cli, corpus, tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
+    result = cli("predict", *inputs(corpus), "-o", f"{tmp_path}/out/", "--ray", "-q")
+    assert result.returncode == 13
+    assert result.stderr.strip() == "error[E011]: --ray needs Ray: pip install 'sciner[ray]'"
+
+
+@pytest.mark.slow
+def test_ray_actors_write_what_the_plain_run_writes(cli, corpus, plain, tmp_path) -> None:
+    pytest.importorskip("ray", reason="Ray is the optional extra sciner[ray]")
+    out = tmp_path / "corpus"
+    result = cli("predict", *inputs(corpus), "-o", f"{out}/", "--workers", "2", "--ray", "--precision", "fp32", "-q")
+    assert result.returncode == 0, result.stderr
+    assert outputs(out) == plain
+    assert sorted(r["status"] for r in manifest_lines(out)) == ["ok"] * 3
+
+
+def test_a_line_appended_after_a_crash_stays_whole(tmp_path) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"input": "a"}\n{"inp', encoding="utf-8")
+    append_line(log, '{"input": "b"}')
+    assert log.read_text(encoding="utf-8") == '{"input": "a"}\n{"inp\n{"input": "b"}\n'
+    assert set(read_manifest(log)) == {"a", "b"}
