@@ -12,18 +12,23 @@ Everything the command line does has a Python function, importable from here (lo
 first use, so ``import sciner`` stays fast):
 
 =====================  ==========================================================
-``sciner predict``     :func:`load` then :meth:`Tagger.tag`; :func:`read_pdf_paragraphs`
 ``sciner extract``     :func:`extract_pdf`
+``sciner predict``     :func:`load` then :meth:`Tagger.tag` (:meth:`Tagger.tag_text` for raw text);
+                       :func:`read_pdf_paragraphs`; ``--workers``: :func:`tag_corpus`
 ``sciner evaluate``    :func:`evaluate_files`; :func:`classification_report` on tag lists
 ``sciner compare``     :func:`compare_files`; :func:`paired_bootstrap` on tag lists
 ``sciner train``       :func:`load_config` then :func:`train`
 ``sciner calibrate``   :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
 ``sciner pretrain``    :func:`load_pretrain_config` then :func:`pretrain`
+``sciner distill``     :func:`teacher_config` then :func:`train`; :func:`label`; :func:`train` with
+                       ``distill.soft_labels`` set
 ``sciner ngrams``      :func:`count_ngrams_in_texts`, :func:`load_dictionary`, :func:`segment`
 ``sciner data``        :func:`assemble`
 ``sciner show``        :func:`render_entities`, :func:`render_diff`
 ``sciner convert``     :func:`convert`, :func:`read_file`, :func:`write_file`
 ``sciner report``      :func:`build_report`, :func:`write_report`
+``sciner info``        :func:`model_info`
+spaCy                  ``spacy.blank("en").add_pipe("sciner")`` (:mod:`sciner.spacy_component`)
 formats                :func:`read_conll`, :func:`write_conll`, :func:`read_paragraphs`, :func:`read_jsonl`,
                        :func:`write_jsonl`, :func:`bio_to_spans`, :func:`spans_to_bio`, :func:`repair_bio`
 =====================  ==========================================================
@@ -55,6 +60,10 @@ _API: dict[str, str] = {
     "fit_bias": "sciner.inference.calibrate",
     "cross_fitted_tags": "sciner.inference.calibrate",
     "decode_with_bias": "sciner.inference.calibrate",
+    "tag_corpus": "sciner.inference.corpus",
+    "teacher_config": "sciner.distill.teacher",
+    "label": "sciner.distill.label",
+    "model_info": "sciner.model.info",
     "load_pretrain_config": "sciner.pretrain.config",
     "pretrain": "sciner.pretrain.loop",
     "count_ngrams_in_texts": "sciner.model.ngrams",
