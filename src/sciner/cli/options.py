@@ -42,11 +42,6 @@ def reading_format(name: str | None) -> str | None:
     return get_format(name, reading=True).name if name else None
 
 
-def writing_format(name: str | None) -> str | None:
-    """``--to`` checked against the formats sciner writes (a one-line error listing them)."""
-    return get_format(name, reading=False).name if name else None
-
-
 def file_output(output: str) -> Path:
     """``-o`` of a verb that writes one file: refused when it names a folder (an existing one,
     or a path ending in ``/``, which would otherwise become a file named after the folder)."""

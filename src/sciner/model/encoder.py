@@ -105,10 +105,3 @@ def _load_safetensors_fast(folder: Path) -> Any:
     if unexpected or any(k not in buffers for k in missing):
         return None
     return model.eval()
-
-
-def load_tokenizer(name: str) -> Any:
-    """Only the fast tokenizer of encoder ``name``."""
-    from transformers import AutoTokenizer
-
-    return AutoTokenizer.from_pretrained(encoder_folder(name), local_files_only=True)
