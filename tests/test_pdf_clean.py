@@ -530,6 +530,30 @@ def test_row_label_beside_its_table_cells_is_not_body_text():
     assert not any("SPTree" in text or "GLSTM" in text for text in out), out
 
 
+def test_table_rows_read_apart_into_one_line_blocks_are_not_body_text():
+    """Regression (ELMo, page 13; self-attentive parser, page 6): a row's label and score
+    ("ESIM+TreeLSTM (Chen et al., 2017) 88.6"), read as a one-line block of its own right
+    above the next row's cells ("88.7 ± 0.17"), made a body paragraph."""
+    label = line("ESIM+TreeLSTM (Chen et al., 2017) 88.6", 0, 160.0, x0=110.0, x1=330.0)
+    cells = line("ESIM+ELMo 88.7 ± 0.17", 0, 160.0 + PITCH, x0=110.0, x1=340.0)
+    cells.wide_gaps = 2
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             label, cells, *body_lines(0, 220.0, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert not any("88.6" in text for text in out), out
+    assert len([text for text in out if text.startswith(("Language", "be effective"))]) == 2, out
+
+
+def test_a_line_of_text_ending_in_a_number_above_a_list_item_is_kept():
+    """Only table rows stack: a short line ending in a number over a list item is text."""
+    short = line("We train the model with a batch size of 32", 0, 140.0, x1=300.0)
+    item = line("• Learning rate: 2", 0, 140.0 + PITCH, x1=200.0)
+    item.wide_gaps = 2
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             short, item, *body_lines(0, 220.0, 4, start=7)]
+    assert any("batch size of 32" in text for text in texts([page(0, lines)]))
+
+
 def test_lines_of_a_formula_inside_a_paragraph_are_dropped():
     """Regression (BERT, page 6; SPECTER, page 3): the lower half of an inline fraction ("j e S·Tj .")
     and a displayed norm ("d(P A,P B) = kv A − v B k 2,") were kept as text."""

@@ -446,3 +446,7 @@ def test_debris_found_side_by_side_with_pdftext_stays_out(papers):
     assert "SELECT employee_id FROM employees WHERE manager_id" in spider and "“stu_id”" in spider
     s2orc = text_of("acl_2020.acl-main.447_s2orc.pdf")
     assert "ABC (2019) or (XYZ, 2019)" in s2orc  # dashed underlines are no underscores
+    # Table rows read apart into one-line blocks, each above the next row's cells.
+    assert "ESIM+TreeLSTM (Chen et al., 2017) 88.6" not in text_of("arxiv_1802.05365_elmo_naacl2018.pdf")
+    assert "All 8 layers All 8 layers 93.15" not in text_of("arxiv_1805.01052_self_attentive_parser_acl2018.pdf")
+    assert "(Pasunuru and Bansal, 2018) 40.43" not in text_of("arxiv_1808.10792_bottom_up_summarization_emnlp2018.pdf")

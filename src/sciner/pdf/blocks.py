@@ -192,6 +192,28 @@ def _numeric_rows(block: "Block") -> bool:
     return ending_in_number >= 0.75 * len(block.lines)
 
 
+def _stacked_number_rows(blocks: list["Block"]) -> set[int]:
+    """The short blocks (one or two lines) ending in a number right above or below another
+    block's line ending in one ("ESIM+TreeLSTM (Chen et al., 2017) 88.6" over "88.7 ± 0.17"):
+    rows of a table whose cells were read apart into blocks of their own, each too short
+    for :func:`_numeric_rows`, however much their labels read like text."""
+    stacked: set[int] = set()
+    for i in range(len(blocks) - 1):
+        if _rows_stack(blocks[i].lines[-1], blocks[i + 1].lines[0]):
+            stacked |= {i, i + 1}
+    return {i for i in stacked if len(blocks[i].lines) <= 2}
+
+
+def _rows_stack(upper: OrderedLine, lower: OrderedLine) -> bool:
+    """Two lines ending in a number, one right below the other (not items of a list)."""
+    if upper.page != lower.page or is_list_item(upper) or is_list_item(lower):
+        return False
+    if not (_NUMBER_END_RE.search(upper.text) and _NUMBER_END_RE.search(lower.text)):
+        return False
+    overlap = upper.x0 < lower.x1 and lower.x0 < upper.x1
+    return overlap and 0 < lower.top - upper.top <= 1.5 * max(upper.font_size, lower.font_size)
+
+
 def _is_short(line: OrderedLine) -> bool:
     return not reaches_right_edge(line)
 
@@ -209,6 +231,8 @@ class BlockClassifier:
                 key = (block.page, block.column)
                 self.body_bottom[key] = max(self.body_bottom.get(key, 0.0), block.bottom)
         self.captions = self._real_captions()
+        # By id: _is_body is asked about neighbours too, which it knows as blocks, not indices.
+        self.table_rows = {id(blocks[i]) for i in _stacked_number_rows(blocks)}
         # Lines by (page, rounded top), to find the cells that share a row.
         self.rows: dict[tuple[int, int], list[OrderedLine]] = {}
         for block in blocks:
@@ -299,6 +323,8 @@ class BlockClassifier:
 
     def _is_body(self, block: Block) -> bool:
         if not self._is_body_size(block) or _numeric_rows(block) or self._is_row_label(block):
+            return False
+        if id(block) in self.table_rows:
             return False
         lines = block.lines
         prose = [is_prose_line(line) for line in lines]
