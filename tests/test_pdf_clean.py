@@ -554,6 +554,27 @@ def test_a_line_of_text_ending_in_a_number_above_a_list_item_is_kept():
     assert any("batch size of 32" in text for text in texts([page(0, lines)]))
 
 
+def _paragraph_then_small_list(last_line: str) -> list[str]:
+    """Body text whose last line is ``last_line``, then a bulleted list set in 8 pt right below it."""
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 3)]
+    lines[-1] = line(last_line, 0, lines[-1].top, x1=300.0)
+    items = ["• Learning rate: 3e-5 with Adam", "• Batch size: 2,048", "• Number of steps: 1 million"]
+    lines += [line(item, 0, lines[-1].top + PITCH + k * 9.0, x0=84.0, x1=250.0, size=8.0) for k, item in enumerate(items)]
+    return texts([page(0, [*lines, *body_lines(0, 200.0, 4, start=7)])])
+
+
+def test_list_set_smaller_right_below_the_text_announcing_it_is_body_text():
+    """Regression (Matching the Blanks, pages 5 and 7): "...use the following parameters:" then
+    "• Learning rate: 3e-5 with Adam", "• Batch size: 2,048" in a smaller font were dropped."""
+    out = _paragraph_then_small_list("and use the following parameters:")
+    assert "• Learning rate: 3e-5 with Adam" in out and "• Batch size: 2,048" in out, out
+
+
+def test_small_bulleted_list_not_announced_by_the_text_stays_out():
+    out = _paragraph_then_small_list("and we study all of these settings here.")
+    assert not any("Batch size" in text for text in out), out
+
+
 def test_lines_of_a_formula_inside_a_paragraph_are_dropped():
     """Regression (BERT, page 6; SPECTER, page 3): the lower half of an inline fraction ("j e S·Tj .")
     and a displayed norm ("d(P A,P B) = kv A − v B k 2,") were kept as text."""

@@ -112,8 +112,8 @@ def test_two_column_reading_order_and_dehyphenation(papers):
 @pytest.mark.slow
 def test_losses_found_against_grobid_stay_fixed(papers):
     """Text that used to be lost: a last page with one column of text, a justified line
-    stretched around a citation, code listings (once kept as footnotes or dropped), and a
-    datasheet appendix set a point larger than the body."""
+    stretched around a citation, code listings (once kept as footnotes or dropped), a
+    datasheet appendix set a point larger than the body, and lists of settings set smaller."""
     _, bunescu = papers["acl2007_bunescu_relation_extraction.pdf"]
     assert {"Conclusion", "Acknowledgments"} <= {p.text for p in bunescu if p.kind == "header"}
     _, scibert = papers["arxiv_1903.10676_scibert_emnlp2019.pdf"]
@@ -123,6 +123,8 @@ def test_losses_found_against_grobid_stay_fixed(papers):
     assert listings and all(p.kind == "body" for p in listings)
     _, lexsum = papers["arxiv_2206.10883_multi_lexsum.pdf"]
     assert any(p.text.startswith("The Multi-LexSum dataset was curated") for p in lexsum)
+    _, blanks = papers["arxiv_1906.03158_matching_the_blanks_acl2019.pdf"]
+    assert {"• Batch Size (supervised): 64", "• Learning rate: 3e-5 with Adam"} <= {p.text for p in blanks}
 
 
 def test_read_pdf_paragraphs_for_tagging(pdfs):

@@ -274,7 +274,7 @@ class BlockClassifier:
             return Kind.CODE
         if self._is_footnote(block):
             return Kind.FOOTNOTE
-        if self._is_body(block) and not self._right_above_caption(i):
+        if self._is_body(block) and not self._right_above_caption(i) or self._is_list_under_text(i):
             return Kind.BODY
         if self._is_body_size(block) and len(block.lines) <= 2 and is_prose_line(block.lines[0]):
             return Kind.FRAGMENT
@@ -333,6 +333,20 @@ class BlockClassifier:
         # A list's short items ("b. Case type") count as full lines: they end early by design.
         wide_prose = sum(p and (is_wide(line) or is_list_item(line)) for p, line in zip(prose, lines[:-1]))
         return wide_prose >= 0.6 * (len(lines) - 1)
+
+    def _is_list_under_text(self, i: int) -> bool:
+        """A list set smaller than the body, right below the text that announces it ("...
+        with the following set of hyper-parameters:" then "• Batch Size (supervised): 64"):
+        the paper's own text, though its font is a figure's or a table's."""
+        block = self.blocks[i]
+        if i == 0 or not is_list_item(block.lines[0]) or not self.body_size - 2.5 <= block.font_size <= self.body_size:
+            return False
+        above = self.blocks[i - 1]
+        if (above.page, above.column) != (block.page, block.column) or not above.lines[-1].text.rstrip().endswith(":"):
+            return False
+        if not (0 <= block.top - above.bottom <= 2.5 * self.body_size and self._is_body(above)):
+            return False
+        return sum(is_prose_line(line) or is_list_item(line) for line in block.lines) >= 0.6 * len(block.lines)
 
     def _is_row_label(self, block: Block) -> bool:
         """A lone line with table cells to its right on the same baseline ("SPTree (Miwa and
