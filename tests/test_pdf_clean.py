@@ -575,6 +575,22 @@ def test_small_bulleted_list_not_announced_by_the_text_stays_out():
     assert not any("Batch size" in text for text in out), out
 
 
+def test_settings_written_out_in_a_paragraph_are_text():
+    """Regression (SPECTER, appendix): "...were set as follows: vector_size=300, min_count=3,
+    alpha=0.025, ..." read as too few letters to be prose and was dropped; and a justified line
+    cut at its stretched gap ("min_count=3," ... "alpha=0.025,") started a new paragraph."""
+    pieces = [("for a total of 27 models. The other parameters", 0, 72.0, 540.0),
+              ("were set as follows: vector_size=300,", 1, 72.0, 540.0),
+              ("min_count=3,", 2, 72.0, 140.0), ("alpha=0.025,", 2, 480.0, 540.0),  # one row, cut apart
+              ("min_alpha=0.0001, negative=5, dm=0,", 3, 72.0, 540.0), ("dbow=1, dbow_words=0.", 4, 72.0, 200.0)]
+    settings = [line(text, 0, 140.0 + row * PITCH, x0=x0, x1=x1) for text, row, x0, x1 in pieces]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4), *settings,
+             *body_lines(0, 240.0, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert ("for a total of 27 models. The other parameters were set as follows: vector_size=300, "
+            "min_count=3, alpha=0.025, min_alpha=0.0001, negative=5, dm=0, dbow=1, dbow_words=0.") in out, out
+
+
 def test_lines_of_a_formula_inside_a_paragraph_are_dropped():
     """Regression (BERT, page 6; SPECTER, page 3): the lower half of an inline fraction ("j e S·Tj .")
     and a displayed norm ("d(P A,P B) = kv A − v B k 2,") were kept as text."""

@@ -113,7 +113,8 @@ def test_two_column_reading_order_and_dehyphenation(papers):
 def test_losses_found_against_grobid_stay_fixed(papers):
     """Text that used to be lost: a last page with one column of text, a justified line
     stretched around a citation, code listings (once kept as footnotes or dropped), a
-    datasheet appendix set a point larger than the body, and lists of settings set smaller."""
+    datasheet appendix set a point larger than the body, lists of settings set smaller, and
+    settings written out in a sentence ("vector_size=300,")."""
     _, bunescu = papers["acl2007_bunescu_relation_extraction.pdf"]
     assert {"Conclusion", "Acknowledgments"} <= {p.text for p in bunescu if p.kind == "header"}
     _, scibert = papers["arxiv_1903.10676_scibert_emnlp2019.pdf"]
@@ -125,6 +126,8 @@ def test_losses_found_against_grobid_stay_fixed(papers):
     assert any(p.text.startswith("The Multi-LexSum dataset was curated") for p in lexsum)
     _, blanks = papers["arxiv_1906.03158_matching_the_blanks_acl2019.pdf"]
     assert {"• Batch Size (supervised): 64", "• Learning rate: 3e-5 with Adam"} <= {p.text for p in blanks}
+    _, specter = papers["acl_2020.acl-main.207_specter.pdf"]
+    assert any("set as follows: vector_size=300, min_count=3, alpha=0.025, min_alpha=0.0001" in p.text for p in specter)
 
 
 def test_read_pdf_paragraphs_for_tagging(pdfs):

@@ -19,6 +19,7 @@ _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s
 _LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s")
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
 _URL_RE = re.compile(r"https?://|www\.")
+_SETTING_RE = re.compile(r"^[A-Za-z_]\w*=[-+.\w]+[,;.]?$")  # "vector_size=300,"
 _NUMBER_END_RE = re.compile(r"(^|\s)[-+±]?\d+([.,]\d+)?%?\*?$")
 # URLs and e-mail addresses are set in monospace too; they are not code.
 _ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
@@ -144,11 +145,15 @@ def _fills_column(line: OrderedLine) -> bool:
 
 
 def is_prose_line(line: OrderedLine) -> bool:
-    """Text that reads as a sentence: mostly letters, few wide gaps, little math."""
+    """Text that reads as a sentence: mostly letters, few wide gaps, little math. A setting
+    written out ("min_alpha=0.0001,") counts as a word, digits and all."""
     chars = [c for c in line.text if not c.isspace()]
     if not chars:
         return False
     letters = sum(c.isalpha() for c in chars)
+    if "=" in line.text:
+        settings = [token for token in line.text.split() if _SETTING_RE.match(token)]
+        letters += sum(not c.isalpha() for token in settings for c in token)
     return letters / len(chars) >= 0.55 and line.math_share < 0.3 and not is_table_row(line)
 
 
@@ -159,6 +164,11 @@ def has_words(line: OrderedLine) -> bool:
     tokens = (token.strip(".,;:()") for token in line.text.split())
     words = [word for word in tokens if len(word) >= 2 and word.isalpha()]
     return len(words) >= 3 and sum(len(word) for word in words) >= 0.4 * chars and not is_table_row(line)
+
+
+def same_row(first: OrderedLine, second: OrderedLine) -> bool:
+    """Whether two lines sit on one baseline: pieces of one line cut at a wide gap."""
+    return first.page == second.page and abs(second.top - first.top) < 0.3 * max(first.font_size, second.font_size)
 
 
 def is_list_item(line: OrderedLine) -> bool:
