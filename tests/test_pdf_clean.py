@@ -530,6 +530,67 @@ def test_row_label_beside_its_table_cells_is_not_body_text():
     assert not any("SPTree" in text or "GLSTM" in text for text in out), out
 
 
+def test_table_rows_read_apart_into_one_line_blocks_are_not_body_text():
+    """Regression (ELMo, page 13; self-attentive parser, page 6): a row's label and score
+    ("ESIM+TreeLSTM (Chen et al., 2017) 88.6"), read as a one-line block of its own right
+    above the next row's cells ("88.7 ± 0.17"), made a body paragraph."""
+    label = line("ESIM+TreeLSTM (Chen et al., 2017) 88.6", 0, 160.0, x0=110.0, x1=330.0)
+    cells = line("ESIM+ELMo 88.7 ± 0.17", 0, 160.0 + PITCH, x0=110.0, x1=340.0)
+    cells.wide_gaps = 2
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             label, cells, *body_lines(0, 220.0, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert not any("88.6" in text for text in out), out
+    assert len([text for text in out if text.startswith(("Language", "be effective"))]) == 2, out
+
+
+def test_a_line_of_text_ending_in_a_number_above_a_list_item_is_kept():
+    """Only table rows stack: a short line ending in a number over a list item is text."""
+    short = line("We train the model with a batch size of 32", 0, 140.0, x1=300.0)
+    item = line("• Learning rate: 2", 0, 140.0 + PITCH, x1=200.0)
+    item.wide_gaps = 2
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             short, item, *body_lines(0, 220.0, 4, start=7)]
+    assert any("batch size of 32" in text for text in texts([page(0, lines)]))
+
+
+def _paragraph_then_small_list(last_line: str) -> list[str]:
+    """Body text whose last line is ``last_line``, then a bulleted list set in 8 pt right below it."""
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 3)]
+    lines[-1] = line(last_line, 0, lines[-1].top, x1=300.0)
+    items = ["• Learning rate: 3e-5 with Adam", "• Batch size: 2,048", "• Number of steps: 1 million"]
+    lines += [line(item, 0, lines[-1].top + PITCH + k * 9.0, x0=84.0, x1=250.0, size=8.0) for k, item in enumerate(items)]
+    return texts([page(0, [*lines, *body_lines(0, 200.0, 4, start=7)])])
+
+
+def test_list_set_smaller_right_below_the_text_announcing_it_is_body_text():
+    """Regression (Matching the Blanks, pages 5 and 7): "...use the following parameters:" then
+    "• Learning rate: 3e-5 with Adam", "• Batch size: 2,048" in a smaller font were dropped."""
+    out = _paragraph_then_small_list("and use the following parameters:")
+    assert "• Learning rate: 3e-5 with Adam" in out and "• Batch size: 2,048" in out, out
+
+
+def test_small_bulleted_list_not_announced_by_the_text_stays_out():
+    out = _paragraph_then_small_list("and we study all of these settings here.")
+    assert not any("Batch size" in text for text in out), out
+
+
+def test_settings_written_out_in_a_paragraph_are_text():
+    """Regression (SPECTER, appendix): "...were set as follows: vector_size=300, min_count=3,
+    alpha=0.025, ..." read as too few letters to be prose and was dropped; and a justified line
+    cut at its stretched gap ("min_count=3," ... "alpha=0.025,") started a new paragraph."""
+    pieces = [("for a total of 27 models. The other parameters", 0, 72.0, 540.0),
+              ("were set as follows: vector_size=300,", 1, 72.0, 540.0),
+              ("min_count=3,", 2, 72.0, 140.0), ("alpha=0.025,", 2, 480.0, 540.0),  # one row, cut apart
+              ("min_alpha=0.0001, negative=5, dm=0,", 3, 72.0, 540.0), ("dbow=1, dbow_words=0.", 4, 72.0, 200.0)]
+    settings = [line(text, 0, 140.0 + row * PITCH, x0=x0, x1=x1) for text, row, x0, x1 in pieces]
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4), *settings,
+             *body_lines(0, 240.0, 4, start=7)]
+    out = texts([page(0, lines)])
+    assert ("for a total of 27 models. The other parameters were set as follows: vector_size=300, "
+            "min_count=3, alpha=0.025, min_alpha=0.0001, negative=5, dm=0, dbow=1, dbow_words=0.") in out, out
+
+
 def test_lines_of_a_formula_inside_a_paragraph_are_dropped():
     """Regression (BERT, page 6; SPECTER, page 3): the lower half of an inline fraction ("j e S·Tj .")
     and a displayed norm ("d(P A,P B) = kv A − v B k 2,") were kept as text."""

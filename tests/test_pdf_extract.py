@@ -112,8 +112,9 @@ def test_two_column_reading_order_and_dehyphenation(papers):
 @pytest.mark.slow
 def test_losses_found_against_grobid_stay_fixed(papers):
     """Text that used to be lost: a last page with one column of text, a justified line
-    stretched around a citation, code listings (once kept as footnotes or dropped), and a
-    datasheet appendix set a point larger than the body."""
+    stretched around a citation, code listings (once kept as footnotes or dropped), a
+    datasheet appendix set a point larger than the body, lists of settings set smaller, and
+    settings written out in a sentence ("vector_size=300,")."""
     _, bunescu = papers["acl2007_bunescu_relation_extraction.pdf"]
     assert {"Conclusion", "Acknowledgments"} <= {p.text for p in bunescu if p.kind == "header"}
     _, scibert = papers["arxiv_1903.10676_scibert_emnlp2019.pdf"]
@@ -123,6 +124,10 @@ def test_losses_found_against_grobid_stay_fixed(papers):
     assert listings and all(p.kind == "body" for p in listings)
     _, lexsum = papers["arxiv_2206.10883_multi_lexsum.pdf"]
     assert any(p.text.startswith("The Multi-LexSum dataset was curated") for p in lexsum)
+    _, blanks = papers["arxiv_1906.03158_matching_the_blanks_acl2019.pdf"]
+    assert {"• Batch Size (supervised): 64", "• Learning rate: 3e-5 with Adam"} <= {p.text for p in blanks}
+    _, specter = papers["acl_2020.acl-main.207_specter.pdf"]
+    assert any("set as follows: vector_size=300, min_count=3, alpha=0.025, min_alpha=0.0001" in p.text for p in specter)
 
 
 def test_read_pdf_paragraphs_for_tagging(pdfs):
@@ -446,3 +451,7 @@ def test_debris_found_side_by_side_with_pdftext_stays_out(papers):
     assert "SELECT employee_id FROM employees WHERE manager_id" in spider and "“stu_id”" in spider
     s2orc = text_of("acl_2020.acl-main.447_s2orc.pdf")
     assert "ABC (2019) or (XYZ, 2019)" in s2orc  # dashed underlines are no underscores
+    # Table rows read apart into one-line blocks, each above the next row's cells.
+    assert "ESIM+TreeLSTM (Chen et al., 2017) 88.6" not in text_of("arxiv_1802.05365_elmo_naacl2018.pdf")
+    assert "All 8 layers All 8 layers 93.15" not in text_of("arxiv_1805.01052_self_attentive_parser_acl2018.pdf")
+    assert "(Pasunuru and Bansal, 2018) 40.43" not in text_of("arxiv_1808.10792_bottom_up_summarization_emnlp2018.pdf")

@@ -19,6 +19,7 @@ _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s
 _LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s")
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
 _URL_RE = re.compile(r"https?://|www\.")
+_SETTING_RE = re.compile(r"^[A-Za-z_]\w*=[-+.\w]+[,;.]?$")  # "vector_size=300,"
 _NUMBER_END_RE = re.compile(r"(^|\s)[-+±]?\d+([.,]\d+)?%?\*?$")
 # URLs and e-mail addresses are set in monospace too; they are not code.
 _ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
@@ -144,11 +145,15 @@ def _fills_column(line: OrderedLine) -> bool:
 
 
 def is_prose_line(line: OrderedLine) -> bool:
-    """Text that reads as a sentence: mostly letters, few wide gaps, little math."""
+    """Text that reads as a sentence: mostly letters, few wide gaps, little math. A setting
+    written out ("min_alpha=0.0001,") counts as a word, digits and all."""
     chars = [c for c in line.text if not c.isspace()]
     if not chars:
         return False
     letters = sum(c.isalpha() for c in chars)
+    if "=" in line.text:
+        settings = [token for token in line.text.split() if _SETTING_RE.match(token)]
+        letters += sum(not c.isalpha() for token in settings for c in token)
     return letters / len(chars) >= 0.55 and line.math_share < 0.3 and not is_table_row(line)
 
 
@@ -159,6 +164,11 @@ def has_words(line: OrderedLine) -> bool:
     tokens = (token.strip(".,;:()") for token in line.text.split())
     words = [word for word in tokens if len(word) >= 2 and word.isalpha()]
     return len(words) >= 3 and sum(len(word) for word in words) >= 0.4 * chars and not is_table_row(line)
+
+
+def same_row(first: OrderedLine, second: OrderedLine) -> bool:
+    """Whether two lines sit on one baseline: pieces of one line cut at a wide gap."""
+    return first.page == second.page and abs(second.top - first.top) < 0.3 * max(first.font_size, second.font_size)
 
 
 def is_list_item(line: OrderedLine) -> bool:
@@ -192,6 +202,28 @@ def _numeric_rows(block: "Block") -> bool:
     return ending_in_number >= 0.75 * len(block.lines)
 
 
+def _stacked_number_rows(blocks: list["Block"]) -> set[int]:
+    """The short blocks (one or two lines) ending in a number right above or below another
+    block's line ending in one ("ESIM+TreeLSTM (Chen et al., 2017) 88.6" over "88.7 ± 0.17"):
+    rows of a table whose cells were read apart into blocks of their own, each too short
+    for :func:`_numeric_rows`, however much their labels read like text."""
+    stacked: set[int] = set()
+    for i in range(len(blocks) - 1):
+        if _rows_stack(blocks[i].lines[-1], blocks[i + 1].lines[0]):
+            stacked |= {i, i + 1}
+    return {i for i in stacked if len(blocks[i].lines) <= 2}
+
+
+def _rows_stack(upper: OrderedLine, lower: OrderedLine) -> bool:
+    """Two lines ending in a number, one right below the other (not items of a list)."""
+    if upper.page != lower.page or is_list_item(upper) or is_list_item(lower):
+        return False
+    if not (_NUMBER_END_RE.search(upper.text) and _NUMBER_END_RE.search(lower.text)):
+        return False
+    overlap = upper.x0 < lower.x1 and lower.x0 < upper.x1
+    return overlap and 0 < lower.top - upper.top <= 1.5 * max(upper.font_size, lower.font_size)
+
+
 def _is_short(line: OrderedLine) -> bool:
     return not reaches_right_edge(line)
 
@@ -209,6 +241,8 @@ class BlockClassifier:
                 key = (block.page, block.column)
                 self.body_bottom[key] = max(self.body_bottom.get(key, 0.0), block.bottom)
         self.captions = self._real_captions()
+        # By id: _is_body is asked about neighbours too, which it knows as blocks, not indices.
+        self.table_rows = {id(blocks[i]) for i in _stacked_number_rows(blocks)}
         # Lines by (page, rounded top), to find the cells that share a row.
         self.rows: dict[tuple[int, int], list[OrderedLine]] = {}
         for block in blocks:
@@ -250,7 +284,7 @@ class BlockClassifier:
             return Kind.CODE
         if self._is_footnote(block):
             return Kind.FOOTNOTE
-        if self._is_body(block) and not self._right_above_caption(i):
+        if self._is_body(block) and not self._right_above_caption(i) or self._is_list_under_text(i):
             return Kind.BODY
         if self._is_body_size(block) and len(block.lines) <= 2 and is_prose_line(block.lines[0]):
             return Kind.FRAGMENT
@@ -300,6 +334,8 @@ class BlockClassifier:
     def _is_body(self, block: Block) -> bool:
         if not self._is_body_size(block) or _numeric_rows(block) or self._is_row_label(block):
             return False
+        if id(block) in self.table_rows:
+            return False
         lines = block.lines
         prose = [is_prose_line(line) for line in lines]
         if len(lines) == 1:
@@ -307,6 +343,20 @@ class BlockClassifier:
         # A list's short items ("b. Case type") count as full lines: they end early by design.
         wide_prose = sum(p and (is_wide(line) or is_list_item(line)) for p, line in zip(prose, lines[:-1]))
         return wide_prose >= 0.6 * (len(lines) - 1)
+
+    def _is_list_under_text(self, i: int) -> bool:
+        """A list set smaller than the body, right below the text that announces it ("...
+        with the following set of hyper-parameters:" then "• Batch Size (supervised): 64"):
+        the paper's own text, though its font is a figure's or a table's."""
+        block = self.blocks[i]
+        if i == 0 or not is_list_item(block.lines[0]) or not self.body_size - 2.5 <= block.font_size <= self.body_size:
+            return False
+        above = self.blocks[i - 1]
+        if (above.page, above.column) != (block.page, block.column) or not above.lines[-1].text.rstrip().endswith(":"):
+            return False
+        if not (0 <= block.top - above.bottom <= 2.5 * self.body_size and self._is_body(above)):
+            return False
+        return sum(is_prose_line(line) or is_list_item(line) for line in block.lines) >= 0.6 * len(block.lines)
 
     def _is_row_label(self, block: Block) -> bool:
         """A lone line with table cells to its right on the same baseline ("SPTree (Miwa and

@@ -23,6 +23,7 @@ from sciner.pdf.blocks import (
     is_url_only,
     reaches_right_edge,
     right_edge,
+    same_row,
 )
 from sciner.pdf.clean import (
     WORD_EDGE_PUNCTUATION,
@@ -206,7 +207,7 @@ class ParagraphBuilder:
             indented = nxt is not None and line.x0 > nxt.x0 + indent
             return indented
         prev = lines[i - 1]
-        if prev.hyphenated:
+        if prev.hyphenated or same_row(prev, line):  # the rest of a line cut at a stretched gap
             return False
         hanging = self.open is not None and self.open.in_bullet() and line.x0 > self.open.first.x0 + 0.3 * indent
         if not hanging and nxt is not None and line.x0 > nxt.x0 + indent and line.x0 > prev.x0 + indent:
