@@ -190,3 +190,36 @@ def test_a_line_appended_after_a_crash_stays_whole(tmp_path) -> None:
     append_line(log, '{"input": "b"}')
     assert log.read_text(encoding="utf-8") == '{"input": "a"}\n{"inp\n{"input": "b"}\n'
     assert set(read_manifest(log)) == {"a", "b"}
+
+
+def test_a_corpus_run_tokenizes_like_the_plain_run(cli, loaded_once, tmp_path) -> None:
+    """Regression: --workers dropped --tokenize, so raw text was split on spaces only."""
+    raw = tmp_path / "raw" / "notes.txt"
+    raw.parent.mkdir()
+    raw.write_text("We fine-tune BERT on SQuAD v1.1, and report F1.\n", encoding="utf-8")
+    plain = cli("predict", raw, "-o", tmp_path / "plain.conll", "--tokenize", "--precision", "fp32", "-q")
+    corpus = cli("predict", raw, "-o", f"{tmp_path / 'corpus'}/", "--workers", "1", "--tokenize",
+                 "--precision", "fp32", "-q")
+    assert plain.returncode == corpus.returncode == 0, corpus.stderr
+    tagged = (tmp_path / "corpus" / "notes.conll").read_text(encoding="utf-8")
+    assert tagged == (tmp_path / "plain.conll").read_text(encoding="utf-8")
+    assert "v1.1\t" in tagged and ",\tO" in tagged  # "v1.1," became two tokens
+
+
+def test_workers_get_the_device_and_their_share_of_the_threads(cli, tmp_path, monkeypatch) -> None:
+    """Regression: the workers loaded their model on the default device, whatever --device said."""
+    class Loaded(Exception):
+        pass
+
+    seen = []
+
+    def load(self):
+        seen.append(self)
+        raise Loaded  # stop the run here: only what the worker was given matters
+
+    monkeypatch.setattr(Worker, "load", load)
+    (tmp_path / "a.txt").write_text("We use BERT .\n", encoding="utf-8")
+    with pytest.raises(Loaded):
+        cli("predict", tmp_path / "a.txt", "-o", f"{tmp_path / 'out'}/", "--workers", "1", "--device", "cpu",
+            "--threads", "2", "-q")
+    assert (seen[0].device, seen[0].threads) == ("cpu", 2)

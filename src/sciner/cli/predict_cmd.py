@@ -19,6 +19,7 @@ from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS, OutputP
 
 if TYPE_CHECKING:  # pragma: no cover
     from sciner.cli.batch import Failures
+    from sciner.inference.corpus import Worker
 
 _TO_HELP = f"Format of the output: {', '.join(PREDICT_FORMATS)}. Default: from -o's extension, else conll."
 _INPUTS_HELP = (
@@ -83,11 +84,12 @@ def predict(
         results = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=not quiet)
     written = write_outputs(plan, results)
     if corpus:  # each input tagged and written on its own, by one or more workers
-        import torch
+        from sciner.inference.corpus import Worker, split_threads
 
-        torch.set_num_threads(threads)
-        results = _tag_corpus(plan, output, from_format, model, precision, batch_subwords, workers or 1,
-                              resume, ray_address, quiet, failures)
+        n = workers or 1  # the --threads are shared out between the workers
+        worker = Worker(str(model) if model else None, precision, split_threads(threads, n), batch_subwords,
+                        device or "auto")
+        results = _tag_corpus(plan, output, worker, n, from_format, tokenize, resume, ray_address, quiet, failures)
     elif not quiet:
         _summary(results, written)
     failures.exit_if_any(done=len(results))
@@ -123,21 +125,16 @@ def _summary(results: list[tuple[Path, list[Paragraph]]], written: list[Path]) -
         print(f"wrote {len(written)} files", file=sys.stderr)
 
 
-def _tag_corpus(plan: OutputPlan, output: Optional[str], from_format: Optional[str], model: Optional[Path],
-                precision: str, batch_subwords: int, workers: int, resume: bool, ray_address: Optional[str], quiet: bool,
+def _tag_corpus(plan: OutputPlan, output: Optional[str], worker: "Worker", workers: int, from_format: Optional[str],
+                tokenize: bool, resume: bool, ray_address: Optional[str], quiet: bool,
                 failures: "Failures") -> list[dict]:
     """Run predict as a corpus run (see :mod:`sciner.inference.corpus`); its failed inputs join
     ``failures`` (exit code 9); returns the records of the inputs tagged."""
-    import torch
+    from sciner.inference.corpus import MANIFEST, tag_corpus
 
-    from sciner.inference.corpus import MANIFEST, Worker, split_threads, tag_corpus
-
-    # The threads this process would use, shared out between the workers.
-    worker = Worker(str(model) if model else None, precision, split_threads(torch.get_num_threads(), workers),
-                    batch_subwords)
     try:
-        run = tag_corpus(plan, output or "", worker, workers=workers, read_format=from_format, resume=resume,
-                         ray_address=ray_address, show_progress=not quiet)
+        run = tag_corpus(plan, output or "", worker, workers=workers, read_format=from_format, tokenize=tokenize,
+                         resume=resume, ray_address=ray_address, show_progress=not quiet)
     except KeyboardInterrupt:  # what is done is on disk and in the manifest: say how to go on
         print(f"interrupted; to go on, run the same command with --resume ({Path(output or '') / MANIFEST} "
               "has what is done)", file=sys.stderr)

@@ -42,6 +42,8 @@ class Job:
     output: str
     read_format: str | None
     write_format: str
+    # Paragraph text is untokenized (predict --tokenize).
+    tokenize: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,13 @@ class Worker:
     precision: str
     threads: int
     batch_subwords: int
+    device: str = "auto"
 
     def load(self) -> Tagger:
         import torch
 
         torch.set_num_threads(self.threads)
-        return Tagger.load(self.model, precision=self.precision)
+        return Tagger.load(self.model, precision=self.precision, device=self.device)
 
 
 def run_job(tagger: Tagger, job: Job, batch_subwords: int) -> dict[str, Any]:
@@ -71,7 +74,7 @@ def run_job(tagger: Tagger, job: Job, batch_subwords: int) -> dict[str, Any]:
     error = None
     try:
         path = Path(job.input)
-        tagged = tagger.tag(read_input(path, job.read_format), batch_subwords=batch_subwords)
+        tagged = tagger.tag(read_input(path, job.read_format, tokenize=job.tokenize), batch_subwords=batch_subwords)
         write_atomic(job.output, render_input(path, tagged, FORMATS[job.write_format]))
         record.update(status="ok", paragraphs=len(tagged), tokens=sum(len(p.tokens) for p in tagged),
                       bytes=os.path.getsize(job.output))
@@ -230,12 +233,12 @@ class CorpusRun:
         return "\n".join(lines)
 
 
-def corpus_jobs(plan: OutputPlan, read_format: str | None) -> list[Job]:
+def corpus_jobs(plan: OutputPlan, read_format: str | None, tokenize: bool = False) -> list[Job]:
     """One job per input of ``plan``, which must write one output per input (``-o DIR``)."""
     if plan.per_input is None:
         raise OutputError("--workers, --resume and --ray write one output per input: "
                           "give -o a directory (an existing one, or a path ending in /)")
-    return [Job(str(src), str(dst), read_format, plan.format.name) for src, dst in plan.per_input.items()]
+    return [Job(str(src), str(dst), read_format, plan.format.name, tokenize) for src, dst in plan.per_input.items()]
 
 
 def tag_corpus(
@@ -245,6 +248,7 @@ def tag_corpus(
     *,
     workers: int = 1,
     read_format: str | None = None,
+    tokenize: bool = False,
     resume: bool = False,
     ray_address: str | None = None,
     show_progress: bool = True,
@@ -257,7 +261,7 @@ def tag_corpus(
 
     from sciner.model.store import load_model_meta
 
-    jobs = corpus_jobs(plan, read_format)
+    jobs = corpus_jobs(plan, read_format, tokenize)
     load_model_meta(worker.model)  # a bad model is one line now, not an error in every worker
     manifest = plan.outputs.check(Path(output_dir) / MANIFEST)
     if any(Path(job.output) == manifest for job in jobs):
