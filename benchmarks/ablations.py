@@ -92,7 +92,8 @@ def main() -> None:
 
     from sciner.config import load_config
     from sciner.data.assemble import assemble
-    from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, paired_bootstrap
+    from sciner.config import BOOTSTRAP_SAMPLES
+    from sciner.evaluate.bootstrap import paired_bootstrap
     from sciner.evaluate.metrics import classification_report
     from sciner.formats.conll import read_conll
     from sciner.labels import ENTITY_TYPES

@@ -31,3 +31,13 @@ def test_predict_takes_a_device_and_refuses_an_unknown_one(cli, tmp_path) -> Non
     assert cli("predict", text, "-q", "--device", "cpu", "--precision", "fp32").stdout.split("\n")[2] == "BERT\tB-MethodName"
     refused = cli("predict", text, "-q", "--device", "tpu")
     assert refused.returncode == 6 and refused.stderr.startswith("error[E005]: device must be one of auto, cpu, cuda")
+
+
+def test_the_cli_starts_without_numpy_or_torch() -> None:
+    """``sciner -h`` must stay fast: the verbs import their heavy libraries when they run."""
+    import subprocess
+    import sys
+
+    code = "import sys, sciner.cli; print(sorted(m for m in ('numpy', 'torch', 'spacy', 'transformers') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

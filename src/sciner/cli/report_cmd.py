@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
+from sciner.config import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
 from sciner.cli.options import From, Quiet
 
 

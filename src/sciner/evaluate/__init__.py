@@ -19,7 +19,8 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.evaluate.align import AlignedParagraph, align, align_files, read_tagged
 from sciner.evaluate.analysis import analyse, training_entities
-from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED, BootstrapResult, paired_bootstrap
+from sciner.config import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
+from sciner.evaluate.bootstrap import BootstrapResult, paired_bootstrap
 from sciner.evaluate.metrics import Report, classification_report, f1_score, precision_score, recall_score
 
 

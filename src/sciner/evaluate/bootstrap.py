@@ -13,14 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from sciner.config import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
 from sciner.evaluate.metrics import match_spans, order_types
 from sciner.document import bio_to_spans
 
-#: Default number of bootstrap samples: the p-value's resolution is 1/1000, and 1,000 samples
-#: over 5,000 paragraphs take well under a second. Every caller's default is this one.
-BOOTSTRAP_SAMPLES = 1000
-#: Default seed of the resampling: the same numbers on every run unless asked otherwise.
-BOOTSTRAP_SEED = 0
 
 #: Bootstrap samples drawn per matrix product; bounds memory at about chunk x paragraphs x 8 bytes.
 _CHUNK = 200

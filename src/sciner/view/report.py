@@ -23,7 +23,8 @@ from sciner.document import Span
 from sciner.errors import InputFormatError
 from sciner.evaluate import Evaluation, evaluate_pairs
 from sciner.evaluate.align import AlignedParagraph, align, read_tagged
-from sciner.evaluate.bootstrap import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED, BootstrapResult, paired_bootstrap
+from sciner.config import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
+from sciner.evaluate.bootstrap import BootstrapResult, paired_bootstrap
 from sciner.evaluate.metrics import span_key
 from sciner.document import bio_to_spans
 from sciner.view.confusion import Confusion, confusion
