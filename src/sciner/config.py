@@ -13,7 +13,7 @@ import json
 import os
 import tomllib
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,10 +188,7 @@ class Config:
         for section, values in d.items():
             if section not in SECTIONS:
                 raise ConfigError(f"{source}: [{section}]: unknown section (known: {', '.join(SECTIONS)})")
-            if not isinstance(values, dict):
-                raise ConfigError(f"{source}: {section}: expected a table of keys, got {_show(values)}")
-            for key, value in values.items():
-                set_field(getattr(cfg, section), key, value, f"{section}.{key}", source=source)
+            fill(getattr(cfg, section), values, source, prefix=f"{section}.")
         cfg.validate(source)
         return cfg
 
@@ -205,8 +202,7 @@ class Config:
         if self.model.window - 2 <= self.model.window_overlap:
             problems.append(("model.window", "must exceed model.window_overlap + 2 ([CLS] and [SEP]), "
                                              f"got {self.model.window} with overlap {self.model.window_overlap}"))
-        if problems:
-            raise ConfigError(f"{source}: {problems[0][0]}: {problems[0][1]}")
+        first_problem(problems, source)
 
 
 # The sections of a config file, in the order of Config's fields.
@@ -263,6 +259,22 @@ def check_rules(obj: Any, rules: dict[str, Rule]) -> Iterator[tuple[str, str]]:
         value = getattr(obj, key)
         if not test(value):
             yield key, f"{what}, got {value!r}"
+
+
+def fill(obj: Any, values: Any, source: str, prefix: str = "") -> None:
+    """Set the fields of dataclass ``obj`` from the table ``values`` (a file's), each checked by
+    :func:`set_field`; errors name ``source`` and ``prefix + key``."""
+    if not isinstance(values, dict):
+        where = f"{source}: {prefix.rstrip('.')}" if prefix else source
+        raise ConfigError(f"{where}: expected a table of keys, got {_show(values)}")
+    for key, value in values.items():
+        set_field(obj, key, value, f"{prefix}{key}", source=source)
+
+
+def first_problem(problems: Iterable[tuple[str, str]], source: str) -> None:
+    """Raise :class:`ConfigError` for the first ``(key, what is wrong)``, if any."""
+    for key, what in problems:
+        raise ConfigError(f"{source}: {key}: {what}")
 
 
 def data_root(explicit: str | Path | None = None, *, recorded: str = "") -> Path:

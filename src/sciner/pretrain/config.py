@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sciner.config import POSITIVE, Rule, at_least, between, check_rules, parse_override, read_toml, set_field
+from sciner.config import (
+    POSITIVE, Rule, at_least, between, check_rules, fill, first_problem, parse_override, read_toml, set_field,
+)
 from sciner.errors import ConfigError
 from sciner.pretrain.masking import MaskingConfig
 
@@ -115,18 +117,14 @@ class PretrainConfig:
     def from_dict(cls, values: Any, source: str = "config") -> "PretrainConfig":
         """The config of ``values`` (missing keys keep their defaults), type- and range-checked;
         errors name ``source`` (a file) and the key."""
-        if not isinstance(values, dict):
-            raise ConfigError(f"{source}: expected a table of keys, got {values!r}")
         cfg = cls()
-        for key, value in values.items():
-            set_field(cfg, key, value, key, source=source)
+        fill(cfg, values, source)
         cfg.validate(source)
         return cfg
 
     def validate(self, source: str = "config") -> None:
         """Raise :class:`ConfigError` for the first value out of its range."""
-        for key, what in check_rules(self, RULES):
-            raise ConfigError(f"{source}: {key}: {what}")
+        first_problem(check_rules(self, RULES), source)
 
 
 RULES: dict[str, Rule] = {
