@@ -65,6 +65,11 @@ def readable(path: str | Path) -> Iterator[Path]:
             raise
 
 
+def file_names(paths: list[Path]) -> list[Path]:
+    """The paths as outputs mirrored into a folder name them: standard input is a file called ``stdin``."""
+    return [Path("stdin") if is_stdio(p) else p for p in paths]
+
+
 def write_stdout(content: str | bytes) -> None:
     """Write a text format's content to standard output (binary formats are refused beforehand)."""
     if isinstance(content, bytes):

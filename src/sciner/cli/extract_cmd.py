@@ -94,14 +94,13 @@ def _plan(paths: list[Path], output: str | None, fmt: str) -> tuple["Outputs", d
     """Where the papers go, checked before any is read: one file per paper (a folder), one file,
     or standard output (None)."""
     from sciner.outputs import Outputs, wants_directory
-    from sciner.stdio import is_stdio
+    from sciner.stdio import file_names, is_stdio
 
     outputs = Outputs(paths)
     if output is None or is_stdio(output):
         return outputs, None
     if wants_directory(output):
-        named = [Path("stdin") if is_stdio(p) else p for p in paths]
-        return outputs, dict(zip(paths, outputs.mirrored(output, named, EXTRACT_FORMATS[fmt]))) if paths else {}
+        return outputs, dict(zip(paths, outputs.mirrored(output, file_names(paths), EXTRACT_FORMATS[fmt]))) if paths else {}
     return outputs, outputs.check(output)
 
 

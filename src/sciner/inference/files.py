@@ -20,7 +20,7 @@ from sciner.formats.registry import (
 )
 from sciner.inference.tagger import Tagger
 from sciner.outputs import Outputs, wants_directory
-from sciner.stdio import display_name, is_stdio, is_stream, readable, write_stdout
+from sciner.stdio import display_name, file_names, is_stdio, is_stream, readable, write_stdout
 
 # What predict can write: every format that holds entities.
 PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].carries_entities)
@@ -146,8 +146,7 @@ def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = 
         refuse_binary(fmt)
         return OutputPlan(fmt, outputs)
     if not single:
-        # Standard input, mirrored into a folder, is a file called stdin.
-        targets = outputs.mirrored(output, [Path("stdin") if is_stdio(p) else p for p in paths], fmt.suffixes[0])
+        targets = outputs.mirrored(output, file_names(paths), fmt.suffixes[0])
         for target in targets:
             _check_folder_can_exist(target)
         return OutputPlan(fmt, outputs, per_input=dict(zip(paths, targets)))
