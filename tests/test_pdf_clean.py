@@ -612,8 +612,28 @@ def test_lines_of_a_formula_inside_a_paragraph_are_dropped():
     ("- - 75.9 75.9 - -", "table"),
     ("our AGGCN model achieves accuracies of 87.1 and 87.0 on instances within single sentences", None),
     ("• Number of epochs: 2, 3, 4", None),
+    # pdftext glues the page number to the caption under it (Tilde, page 476).
+    ("476 Figure 1: NMT system training progress (BLEU scores on the validation set)", "caption"),
+    ("3 Table 2 shows that the model wins on every task.", None),
 ])
 def test_residue_of_floats_is_told_from_text(text, kind):
     from sciner.pdf.quality import residue_kind
 
     assert residue_kind(text) == kind
+
+
+def test_body_coverage_gives_no_credit_for_debris():
+    """Coverage over body paragraphs: captions, table rows and bibliography entries do not count."""
+    from sciner.pdf.quality import body_paragraphs, debris_kind
+
+    reference = ["We train BERT on the new corpus for three epochs.",
+                 "Table 2: Results of BERT on the new corpus for three epochs."]
+    body = "We train BERT on the new corpus for three epochs."
+    caption = "Table 2: Results of BERT on the new corpus for three epochs."
+    bibliography = "Jacob Devlin and Ming-Wei Chang. 2019. BERT: Pre-training. In Proceedings of NAACL, pages 4171-4186."
+    assert [debris_kind(text) for text in (body, caption, "84.8 86.1", bibliography)] == [
+        None, "caption", "table", "bibliography"]
+    assert body_paragraphs([body, caption, bibliography]) == [body]
+    with_debris = ngram_coverage(reference, "\n".join([body, caption]), normalize=True)
+    without = ngram_coverage(reference, "\n".join(body_paragraphs([body, caption])), normalize=True)
+    assert with_debris == 1.0 > without

@@ -12,6 +12,9 @@
   of ..."): an author list, then a year, and a venue, in a short paragraph.
 - :func:`residue_kind`: what is left of a float: a caption ("Table 2: Results ...") or
   table rows ("BERT-Large 86.7 85.9 92.7", "84.8").
+- :func:`debris_kind` and :func:`body_paragraphs`: residue and bibliography entries
+  together, so that coverage can be counted over body text only: an extractor earns no
+  coverage for captions, table rows or references, which the task's inputs leave out.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from sciner.pdf.clean import is_caption
 _WORD_RE = re.compile(r"[a-z0-9]+")
 # A table cell's number: "82.2", "-", "±0.3", "12%", "(1.2)".
 _BULLET_RE = re.compile(r"^\s*[•◦▪‣●○■□∙·]")
+# A page number some extractors glue in front of the caption below it: "476 Figure 1: ...".
+_PAGE_NUMBER_RE = re.compile(r"^\d{1,4}\s+(?=(?:Figure|Fig\.|Table|Tab\.)\s*[A-Z]?\d)")
 _CELL_NUMBER_RE = re.compile(r"^\(?[-+±–]?\d*[.,]?\d+[a-z]?%?\)?\*?$|^[-–—]$")
 _YEAR_RE = re.compile(r"(?<![\w-])(19[5-9]\d|20[0-4]\d)[a-z]?\b")
 _VENUE_RE = re.compile(
@@ -122,9 +127,10 @@ def residue_kind(text: str) -> str | None:
     Table rows are paragraphs of which a third or more of the words are numbers or
     empty cells ("SVM (Rink and Harabagiu, 2010) 82.2 SDP-LSTM 83.7", "84.8"); running
     text with results in it ("accuracies of 87.1 and 87.0 on") stays well below; an item
-    of a list ("• Number of epochs: 2, 3, 4") is text.
+    of a list ("• Number of epochs: 2, 3, 4") is text. A caption counts with or without a
+    page number glued in front of it ("476 Figure 1: NMT system training progress").
     """
-    if is_caption(text):
+    if is_caption(_PAGE_NUMBER_RE.sub("", text, count=1)):
         return "caption"
     if _BULLET_RE.match(text):
         return None
@@ -133,3 +139,13 @@ def residue_kind(text: str) -> str | None:
     if tokens and 3 * numbers >= len(tokens):
         return "table"
     return None
+
+
+def debris_kind(text: str) -> str | None:
+    """"caption", "table" or "bibliography" when a paragraph is not body text, else None."""
+    return residue_kind(text) or ("bibliography" if looks_like_reference_entry(text) else None)
+
+
+def body_paragraphs(paragraphs: Iterable[str]) -> list[str]:
+    """``paragraphs`` without captions, table rows and bibliography entries (:func:`debris_kind`)."""
+    return [text for text in paragraphs if debris_kind(text) is None]
