@@ -249,6 +249,7 @@ class BlockClassifier:
             for line in block.lines:
                 for top in (round(line.top) - 1, round(line.top), round(line.top) + 1):
                     self.rows.setdefault((line.page, top), []).append(line)
+        self.float_bottom = self._full_width_floats()
 
     def _real_captions(self) -> set[int]:
         """The blocks that are captions. A label ("Table 2") captions one float only: when
@@ -266,6 +267,21 @@ class BlockClassifier:
             real.add((smaller or indices)[0])
         return real
 
+    def _full_width_floats(self) -> dict[int, float]:
+        """Per page, where a float set across both columns ends: the top of its caption.
+        Such floats stand at the top of a page (LaTeX puts them nowhere else), so every
+        block above the caption belongs to them: cells that read like prose ("playing,
+        game, games, played"), example sentences. Only a caption with body text below it
+        counts, and never on the first page, whose title and authors span the page too."""
+        bottom: dict[int, float] = {}
+        for i in self.captions:
+            caption = self.blocks[i]
+            if caption.column != SPANNING or caption.page == 0:
+                continue
+            if any(b.page == caption.page and b.top > caption.bottom and self._is_body(b) for b in self.blocks):
+                bottom[caption.page] = max(bottom.get(caption.page, 0.0), caption.top)
+        return bottom
+
     def classify(self) -> list[Kind]:
         return [self._kind(i) for i in range(len(self.blocks))]
 
@@ -276,12 +292,16 @@ class BlockClassifier:
             return Kind.REFERENCES
         if i in self.captions:
             return Kind.CAPTION
+        if block.bottom <= self.float_bottom.get(block.page, float("-inf")):
+            return Kind.DROP
         if is_abstract_heading(first) and len(block.lines) == 1 and block.page == 0:
             return Kind.HEADER  # even with a figure's labels, not text, right below it
         if self._looks_like_header(block) and (self._followed_by_text(i) or self._is_section_heading(block)):
             return Kind.HEADER
         if self._is_code(block) and not self._above_caption(i):
             return Kind.CODE
+        if self._is_row_label(block):
+            return Kind.DROP
         if self._is_footnote(block):
             return Kind.FOOTNOTE
         if self._is_body(block) and not self._right_above_caption(i) or self._is_list_under_text(i):
@@ -296,8 +316,8 @@ class BlockClassifier:
 
     def _looks_like_header(self, block: Block) -> bool:
         """A short block set bold or larger than body text: "3.1 Pre-training BERT"."""
-        if len(block.lines) > 3:
-            return False
+        if len(block.lines) > 3 or any(is_table_row(line) for line in block.lines):
+            return False  # "System   Configuration   BLEU" is a table's header row
         text = block.text
         words = text.split()
         letters = sum(c.isalpha() for c in text)
@@ -359,12 +379,14 @@ class BlockClassifier:
         return sum(is_prose_line(line) or is_list_item(line) for line in block.lines) >= 0.6 * len(block.lines)
 
     def _is_row_label(self, block: Block) -> bool:
-        """A lone line with table cells to its right on the same baseline ("SPTree (Miwa and
-        Bansal, 2016)" then "- - 75.9 75.9 - -"): a table row's first cell, read as a block
-        of its own because the cells were read apart."""
-        if len(block.lines) != 1:
-            return False
-        line = block.lines[0]
+        """Table cells' first column, read as a block of its own because the cells were read
+        apart: each of its prose lines has cells to its right on the same baseline
+        ("SPTree (Miwa and Bansal, 2016)" then "- - 75.9 75.9 - -"; "Zhang and Wang (2015)*"
+        in small type at the foot of a column, which would otherwise pass for a footnote)."""
+        prose = [line for line in block.lines if is_prose_line(line)]
+        return bool(prose) and len(block.lines) <= 3 and all(self._has_cells_right(line) for line in prose)
+
+    def _has_cells_right(self, line: OrderedLine) -> bool:
         return any(
             other.x0 > line.x1 and not is_prose_line(other) and (line.column == SPANNING or other.column == line.column)
             for other in self.rows.get((line.page, round(line.top)), ())

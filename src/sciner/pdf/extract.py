@@ -291,7 +291,10 @@ def _count_wide_gaps(glyphs: list[_Glyph], size: float) -> int:
     """Gaps much wider than the line's word spacing: they separate table cells.
 
     A loosely justified line has uniformly wide spaces, so a gap counts only when it
-    is both wider than 1.2 font sizes and three times the narrowest word gap.
+    is both wider than 1.2 font sizes and three times the narrowest word gap -- or when
+    every gap is that wide: a table's header row ("Lang.   Back-   Synth.   Total"), or a
+    line stretched from one edge of its column to the other, which ``evenly_spread`` and
+    the line's width tell apart.
     """
     word_gaps = _word_gaps(glyphs, size)
     if not word_gaps:
@@ -299,6 +302,8 @@ def _count_wide_gaps(glyphs: list[_Glyph], size: float) -> int:
     if len(word_gaps) == 1:
         return int(word_gaps[0] > 1.5 * size)
     narrowest = min(word_gaps)
+    if narrowest > 1.2 * size:
+        return len(word_gaps)
     return sum(1 for gap in word_gaps if gap > 1.2 * size and gap > 3 * narrowest)
 
 
@@ -307,7 +312,8 @@ def _evenly_spread(glyphs: list[_Glyph], size: float) -> bool:
     unbreakable piece ("As   shown   through   ELMo   (Peters et al.,"), or a table's
     header row; only the line's width tells them apart."""
     word_gaps = _word_gaps(glyphs, size)
-    wider = [gap for gap in word_gaps if gap > 3 * min(word_gaps, default=0.0)]
+    narrowest = min(word_gaps, default=0.0)
+    wider = [gap for gap in word_gaps if gap > 3 * narrowest or narrowest > 1.2 * size]
     return len(wider) >= 2 and 2 * len(wider) >= len(word_gaps) and max(wider) <= 1.3 * min(wider)
 
 

@@ -42,6 +42,14 @@ _INLINE_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]\s*", re.IGNORECASE)
 _SENTENCE_END = (".", "?", "!", ":", ".”", '."', ".)")
 
 
+def _continues_sentence(prev: OrderedLine, line: OrderedLine) -> bool:
+    """Whether ``line`` goes on with the sentence ``prev`` left unfinished, however it is
+    indented: it starts in lower case. The later lines of a list item hang indented
+    ("4) Resolve bibliography links between paper" / "clusters in the corpus.") and must
+    not start paragraphs of their own."""
+    return line.text[:1].islower() and not prev.text.rstrip().endswith(_SENTENCE_END)
+
+
 @dataclass
 class RawParagraph:
     """A paragraph's text before tokenization, with where it came from."""
@@ -134,6 +142,8 @@ class ParagraphBuilder:
             return False
         if not line.text[:1].islower():  # after "con-", "Acc." is a table's, not the word's end
             return False
+        if line.wide_gaps:  # a paragraph's tail has word spaces only; "sent.   sent." is a table's header
+            return False
         return kind is Kind.FRAGMENT or ((self.open.last.hyphenated or self._right_below(line)) and has_words(line))
 
     def _right_below(self, line: OrderedLine) -> bool:
@@ -204,10 +214,14 @@ class ParagraphBuilder:
                 return True
             if abs(line.font_size - self.open.last.font_size) > 1.0:
                 return True
+            if _continues_sentence(self.open.last, line):
+                return False
             indented = nxt is not None and line.x0 > nxt.x0 + indent
             return indented
         prev = lines[i - 1]
         if prev.hyphenated or same_row(prev, line):  # the rest of a line cut at a stretched gap
+            return False
+        if _continues_sentence(prev, line):
             return False
         hanging = self.open is not None and self.open.in_bullet() and line.x0 > self.open.first.x0 + 0.3 * indent
         if not hanging and nxt is not None and line.x0 > nxt.x0 + indent and line.x0 > prev.x0 + indent:
