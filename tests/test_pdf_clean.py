@@ -637,3 +637,96 @@ def test_body_coverage_gives_no_credit_for_debris():
     with_debris = ngram_coverage(reference, "\n".join([body, caption]), normalize=True)
     without = ngram_coverage(reference, "\n".join(body_paragraphs([body, caption])), normalize=True)
     assert with_debris == 1.0 > without
+
+
+# --- issue 15: debris found reading all 25 papers side by side with pdftext ---------------
+
+
+@pytest.mark.parametrize("items, last", [
+    # A bullet item whose last line, lower-case letters only, sits a little lower than line spacing.
+    ([("• Domain: the pretraining corpus consists of a more balanced distribution of", 72.0, 540.0, 0.0),
+      ("papers across disciplines, such that biomedical and computer science papers only", 84.0, 540.0, 0.0),
+      ("make up (42.7% and 7.2% of it) and thus comprise half the", 84.0, 540.0, 0.0),
+      ("corpus.", 84.0, 120.0, 4.5),
+      ("• Preprocessing: we exclude captions, table text, headers, footers and footnotes.", 72.0, 500.0, 0.0)],
+     "thus comprise half the corpus."),
+    # Numbered items inside a paragraph that began before the list.
+    ([("We describe our pipeline for the corpus in four separate steps listed right here, namely", 72.0, 540.0, 0.0),
+      ("3) Filter paper clusters with insufficient metadata or with too little content, and", 80.0, 540.0, 0.0),
+      ("4) Resolve the bibliography links between each paper and all the other paper", 80.0, 540.0, 0.0),
+      ("clusters in the corpus.", 94.0, 200.0, 0.0),
+      ("Details for these steps are provided below, and an overview is shown in the figure.", 72.0, 500.0, 0.0)],
+     "links between each paper and all the other paper clusters in the corpus."),
+])
+def test_hanging_lines_of_a_list_item_stay_in_it(items, last):
+    """Regression (S2ORC, pages 3 and 6; Multi-LexSum, page 33): the last line of an item
+    ("clusters in the corpus.", "corpus.", "granularities."), indented under the item's
+    text, was read as a paragraph's indented first line and cut off."""
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4)]
+    top = 140.0
+    for text, x0, x1, extra in items:
+        top += extra
+        lines.append(line(text, 0, top, x0=x0, x1=x1))
+        top += PITCH
+    out = texts([page(0, [*lines, *body_lines(0, 240.0, 3, start=7)])])
+    assert any(text.endswith(last) for text in out), out
+    assert not any(text.startswith(("corpus.", "clusters in")) for text in out), out
+
+
+def test_a_table_header_row_is_neither_text_nor_a_section_header():
+    """Regression (Tilde, pages 3 and 7): a table's header row ("Lang.   Back-   Synth.
+    Total", "System   Configuration   BLEU" in bold) was read as body text glued to the
+    paragraph above, or as a section header."""
+    header = line("System Configuration BLEU", 0, 160.0, x0=101.0, x1=283.0, bold=True)
+    header.wide_gaps = 2
+    group = line("English-Estonian", 0, 160.0 + PITCH, x0=79.0, x1=158.0, bold=True)
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4),
+             header, group, *body_lines(0, 220.0, 4, start=7)]
+    out = paragraphs_from_pages([page(0, lines)])
+    assert not any("Configuration" in p.text for p in out), [p.text for p in out]
+
+
+def test_a_short_piece_with_a_cell_gap_does_not_carry_a_paragraph_on():
+    """Regression (Tilde, page 3): "sent.   sent.", the last line of a table's header in
+    the next column, was glued to the paragraph left open at the foot of the column."""
+    left = [line("1 Introduction", 0, 60.0, size=12.0, bold=True), *column_lines(0, 80.0, 20, x0=72.0)]
+    left[-1] = line("word alignments for each sentence pair in", 0, left[-1].top, x0=72.0, x1=292.0)
+    piece = line("sent. sent.", 0, 80.0, x0=390.0, x1=460.0)
+    piece.wide_gaps = 1
+    right = column_lines(0, 200.0, 20, x0=320.0, start=5)
+    right[0] = line("the parallel corpora and randomly replaced one to", 0, 200.0, x0=320.0, x1=540.0)
+    text = "\n".join(texts([page(0, [TITLE, *left, piece, *right])]))
+    assert "sent. sent." not in text and "sentence pair in the parallel corpora" in text
+
+
+def test_a_table_row_label_in_small_type_at_the_foot_of_a_column_is_no_footnote():
+    """Regression (Matching the Blanks, page 3): "Zhang and Wang (2015)*", the first cell
+    of a table row set in 9 pt low on the page, beside its cells ("– 79.6 – 58.8 – –"),
+    was taken for a footnote."""
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 20)]
+    dash = line("–", 0, 634.0, x0=489.0, x1=493.0, size=8.0)  # the cell above, read into the label's block
+    label = line("Zhang and Wang (2015)*", 0, 640.0, x0=107.0, x1=198.0, size=8.0)
+    cells = line("– 79.6 – 58.8 – –", 0, 640.0, x0=244.0, x1=445.0, size=8.0)
+    cells.wide_gaps = 5
+    out = paragraphs_from_pages([page(0, [*lines, dash, label, cells])])
+    assert not any("Zhang and Wang" in p.text for p in out), [(p.kind, p.text) for p in out]
+
+
+def test_everything_above_a_full_width_caption_at_the_top_of_a_page_is_the_float():
+    """Regression (ELMo, page 7; Bottom-Up, page 6; ULMFiT, page 6): the cells of a table set
+    across both columns at the top of a page ("playing, game, games, played, players", a
+    list of model names) read like prose and were glued into the paragraph left open at
+    the end of the previous page."""
+    first = [page(0, [TITLE, *column_lines(0, 80.0, 30, x0=72.0), *column_lines(0, 80.0, 30, x0=320.0, start=3)])]
+    first[0].lines[-1] = line("allows the model to attend directly. In the SRL case,", 0, first[0].lines[-1].top,
+                              x0=320.0, x1=540.0)
+    cells = [line("playing, game, games, played, players, plays, player, Play, football, multiplayer", 1,
+                  70.0 + i * PITCH, x0=320.0, x1=540.0) for i in range(3)]
+    caption = line("Table 4: Nearest neighbors to play using GloVe and the context embeddings from a biLM.", 1,
+                   140.0, x0=115.0, x1=500.0)
+    below = [*column_lines(1, 160.0, 20, x0=72.0, start=5), *column_lines(1, 160.0, 20, x0=320.0, start=9)]
+    below[0] = line("the task-specific context representations are likely more important than", 1, 160.0,
+                    x0=72.0, x1=292.0)
+    text = "\n".join(texts([*first, page(1, [*cells, caption, *below])]))
+    assert "playing, game" not in text
+    assert "In the SRL case, the task-specific context" in text

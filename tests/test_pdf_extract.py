@@ -71,10 +71,11 @@ def test_coverage_of_grobid_reference_text(papers, pdfs):
         normalised[name] = ngram_coverage(reference, ours, normalize=True)
     assert len(raw) == 16
     report = {name: (round(raw[name], 3), round(normalised[name], 3)) for name in raw}
-    assert sum(normalised.values()) / 16 >= 0.90, report
-    assert min(normalised.values()) >= 0.75, report
+    # Issue 15's floor for the lowest paper (0.83) holds for the normalised measure.
+    assert sum(normalised.values()) / 16 >= 0.91, report
+    assert min(normalised.values()) >= 0.83, report
     assert sum(raw.values()) / 16 >= 0.875, report
-    assert min(raw.values()) >= 0.75, report
+    assert min(raw.values()) >= 0.79, report
 
 
 @pytest.mark.slow
@@ -84,7 +85,15 @@ def test_reference_list_is_left_out(papers):
         (name, p.text[:80]) for name, (_, paragraphs) in papers.items() for p in paragraphs
         if looks_like_reference_entry(p.text)
     ]
-    assert len(entries) / total < 0.02, entries
+    assert len(entries) / total <= 0.005, entries  # issue 15: at most 0.5%
+
+
+@pytest.mark.slow
+def test_no_caption_or_table_row_is_left_as_a_paragraph(papers):
+    from sciner.pdf.quality import residue_kind
+
+    residue = [(name, p.text[:80]) for name, (_, paragraphs) in papers.items() for p in paragraphs if residue_kind(p.text)]
+    assert residue == []
 
 
 @pytest.mark.slow
@@ -316,6 +325,10 @@ def test_evenly_stretched_gaps_are_told_from_table_cells():
     # A table row: cell gaps of different widths.
     row = spaced([("BERT", 3.0), ("Large", 25.0), ("92.4", 14.0), ("91.0", 30.0), ("88.7", 0)])
     assert _count_wide_gaps(row, SIZE) >= 2 and not _evenly_spread(row, SIZE)
+    # A table's header row, every gap wide ("Lang.   Back-   Synth.   Total", Tilde, page 3):
+    # before, the narrowest gap was the yardstick and no gap counted, so the row was prose.
+    header = spaced([("Lang.", 24.0), ("Back-", 27.0), ("Synth.", 30.0), ("Total", 0)])
+    assert _count_wide_gaps(header, SIZE) == 3
 
 
 def test_word_gap_without_a_space_character_is_a_space():
@@ -455,3 +468,32 @@ def test_debris_found_side_by_side_with_pdftext_stays_out(papers):
     assert "ESIM+TreeLSTM (Chen et al., 2017) 88.6" not in text_of("arxiv_1802.05365_elmo_naacl2018.pdf")
     assert "All 8 layers All 8 layers 93.15" not in text_of("arxiv_1805.01052_self_attentive_parser_acl2018.pdf")
     assert "(Pasunuru and Bansal, 2018) 40.43" not in text_of("arxiv_1808.10792_bottom_up_summarization_emnlp2018.pdf")
+
+
+@pytest.mark.slow
+def test_table_cells_and_cut_list_items_found_reading_all_papers_stay_fixed(papers):
+    """Regressions found reading all 25 papers' paragraphs: list items cut at a hanging
+    line, and table cells (header rows, prose-like cells of full-width tables, row labels
+    in small type) glued into paragraphs or kept as paragraphs of their own."""
+    def paragraphs(name: str) -> list[str]:
+        return [p.text for p in papers[name][1]]
+
+    s2orc = paragraphs("acl_2020.acl-main.447_s2orc.pdf")
+    assert any(text.endswith("4) Resolve bibliography links between paper clusters in the corpus.") for text in s2orc)
+    assert any(text.endswith("papers only comprise half the corpus.") for text in s2orc)
+    assert "corpus." not in s2orc
+    lexsum = paragraphs("arxiv_2206.10883_multi_lexsum.pdf")
+    assert any(text.endswith("can produce summaries of different granularities.") for text in lexsum)
+    tilde = "\n".join(paragraphs("acl_W18-6423_tilde_mt_wmt2018.pdf"))
+    assert "sentence pair in the parallel corpora" in tilde and "Synth. Total" not in tilde
+    assert "System Configuration BLEU" not in tilde
+    elmo = "\n".join(paragraphs("arxiv_1802.05365_elmo_naacl2018.pdf"))
+    assert "In the SRL case, the task-specific context representations" in elmo and "multiplayer" not in elmo
+    assert "TASK PREVIOUS SOTA" not in elmo
+    bottom_up = "\n".join(paragraphs("arxiv_1808.10792_bottom_up_summarization_emnlp2018.pdf"))
+    assert "Pointer-Generator + Coverage Penalty CopyTransformer" not in bottom_up
+    assert "AG DBpedia Yelp-bi" not in "\n".join(paragraphs("arxiv_1801.06146_ulmfit_acl2018.pdf"))
+    assert "P R F1 P R F1" not in "\n".join(paragraphs("arxiv_1804.08199_lisa_srl_emnlp2018.pdf"))
+    assert "Stack t+1 Buffer" not in "\n".join(paragraphs("arxiv_1603.01360_neural_architectures_ner_naacl2016.pdf"))
+    blanks = "\n".join(paragraphs("arxiv_1906.03158_matching_the_blanks_acl2019.pdf"))
+    assert "Zhang and Wang (2015)*" not in blanks
