@@ -730,3 +730,35 @@ def test_everything_above_a_full_width_caption_at_the_top_of_a_page_is_the_float
     text = "\n".join(texts([*first, page(1, [*cells, caption, *below])]))
     assert "playing, game" not in text
     assert "In the SRL case, the task-specific context" in text
+
+
+@pytest.mark.parametrize("label, fill", [("Input Output cbow count", 250.0), ("Rarely to Never Include", 210.0)])
+def test_a_tables_header_or_group_label_between_its_rows_is_not_text(label, fill):
+    """Regression (P14-1059, pages 5 and 7; self-attentive parser, pages 8 and 12; Multi-LexSum,
+    page 17; Tilde, page 7): a table's header row or a group label, a line of a few words
+    right above the table's rows, was kept as a paragraph or glued into the paragraph the
+    table interrupts ("the nature of the Input Output cbow count paraphrase-by-generation")."""
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4)]
+    lines[-1] = line("It is worth stressing the nature of the", 0, lines[-1].top, x1=540.0)
+    header = line(label, 0, 150.0, x0=107.0, x1=fill)
+    rows = [line(f"A{k} N, P 0.{k}6,0.61 0.20,0.4{k}", 0, 150.0 + (k + 1) * PITCH, x0=107.0, x1=400.0) for k in range(3)]
+    for row in rows:
+        row.wide_gaps = 3
+    caption = line("Table 2: Accuracy of generation models at retrieving the constituent words.", 0, 210.0, x1=450.0)
+    after = line("paraphrase-by-generation task we tackle here and in the next experiments below.", 0, 240.0, x1=500.0)
+    text = "\n".join(texts([page(0, [*lines, header, *rows, caption, after, *body_lines(0, 270.0, 3, start=7)])]))
+    assert label not in text
+    assert "the nature of the paraphrase-by-generation task" in text
+
+
+def test_a_line_of_text_above_a_formula_is_kept():
+    """The float-label rule leaves sentences alone: "we define its score to be" sits right
+    above a dropped formula, like a header above its rows, but it goes on a sentence."""
+    lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4)]
+    lines[-1] = line("For a sequence of predictions", 0, lines[-1].top, x1=540.0)
+    words = line("we define its score to be", 0, 160.0, x0=72.0, x1=200.0)
+    formula = line("s(X, y) = Σ A y i ,y i+1 + Σ P i,y i", 0, 160.0 + 1.6 * PITCH, x0=150.0, x1=330.0)
+    formula.math_share = 0.8
+    after = line("where A is a matrix of transition scores such that each entry scores a transition.", 0, 200.0, x1=500.0)
+    text = "\n".join(texts([page(0, [*lines, words, formula, after, *body_lines(0, 240.0, 3, start=7)])]))
+    assert "For a sequence of predictions we define its score to be" in text

@@ -497,3 +497,12 @@ def test_table_cells_and_cut_list_items_found_reading_all_papers_stay_fixed(pape
     assert "Stack t+1 Buffer" not in "\n".join(paragraphs("arxiv_1603.01360_neural_architectures_ner_naacl2016.pdf"))
     blanks = "\n".join(paragraphs("arxiv_1906.03158_matching_the_blanks_acl2019.pdf"))
     assert "Zhang and Wang (2015)*" not in blanks
+    p14 = paragraphs("acl_P14-1059_phrase_generation_distributional.pdf")
+    assert "Input Output cbow count" not in "\n".join(p14)
+    assert any("It is worth stressing the nature of the paraphrase-by-generation task" in text for text in p14)
+    parser = paragraphs("arxiv_1805.01052_self_attentive_parser_acl2018.pdf")
+    assert not {"Single model, WSJ only", "Language Base Learning Rate"} & set(parser)
+    assert "Rarely to Never Include" not in paragraphs("arxiv_2206.10883_multi_lexsum.pdf")
+    assert "System BLEU DA Cluster" not in tilde
+    ner = "\n".join(paragraphs("arxiv_1603.01360_neural_architectures_ner_naacl2016.pdf"))
+    assert "For a sequence of predictions we define its score to be" in ner

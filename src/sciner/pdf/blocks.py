@@ -283,7 +283,43 @@ class BlockClassifier:
         return bottom
 
     def classify(self) -> list[Kind]:
-        return [self._kind(i) for i in range(len(self.blocks))]
+        kinds = [self._kind(i) for i in range(len(self.blocks))]
+        for i in self._float_labels(kinds):
+            kinds[i] = Kind.DROP
+        return kinds
+
+    def _float_labels(self, kinds: list[Kind]) -> list[int]:
+        """Body blocks that are a float's labels: a line or two of a few words, no sentence
+        ("Input Output cbow count", a table's header; "Rarely to Never Include", a group of
+        rows), right above dropped float content, with more of it right above or a caption
+        further down the column before any text."""
+        labels = []
+        for i, (block, kind) in enumerate(zip(self.blocks, kinds)):
+            if kind is not Kind.BODY or len(block.lines) > 2:
+                continue
+            if any(len(line.text.split()) > 8 or _fills_column(line) for line in block.lines):
+                continue  # a line of running text ("Recently, some state-of-the-art methods with")
+            if block.lines[-1].text.rstrip().endswith((".", ":", ";", "?", "!", ".)", ".”")):
+                continue
+            if block.lines[0].text[:1].islower():
+                continue  # a sentence going on ("we define its score to be" above a formula)
+            below, above = self._close_neighbour(i, 1), self._close_neighbour(i, -1)
+            if below is None or kinds[below] is not Kind.DROP:
+                continue
+            if (above is not None and kinds[above] is Kind.DROP) or self._above_caption(i):
+                labels.append(i)
+        return labels
+
+    def _close_neighbour(self, i: int, step: int) -> int | None:
+        """The block right above (``step`` -1) or below (+1) block ``i`` in its column, if close."""
+        j = i + step
+        if not 0 <= j < len(self.blocks):
+            return None
+        block, other = self.blocks[i], self.blocks[j]
+        if (other.page, other.column) != (block.page, block.column):
+            return None
+        upper, lower = (other, block) if step < 0 else (block, other)
+        return j if -0.5 * self.body_size <= lower.top - upper.bottom <= 2.5 * self.body_size else None
 
     def _kind(self, i: int) -> Kind:
         block = self.blocks[i]
