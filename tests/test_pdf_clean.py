@@ -762,3 +762,23 @@ def test_a_line_of_text_above_a_formula_is_kept():
     after = line("where A is a matrix of transition scores such that each entry scores a transition.", 0, 200.0, x1=500.0)
     text = "\n".join(texts([page(0, [*lines, words, formula, after, *body_lines(0, 240.0, 3, start=7)])]))
     assert "For a sequence of predictions we define its score to be" in text
+
+
+def test_numbered_pseudo_code_under_an_algorithm_caption_is_dropped():
+    """Regression (BERT post-training, page 6): the later lines of "Algorithm 1" ("6 ∇Θ L ←
+    ∇Θ L + BackProp(L partial)", "7 end" read as a header, "8 Θ ← ParameterUpdates(∇Θ L)")
+    were glued to the paragraph the algorithm interrupts."""
+    left = [line("4 Post-training", 0, 60.0, size=12.0, bold=True), *column_lines(0, 80.0, 20, x0=72.0)]
+    left[-1] = line("where the data of each iteration are supposed", 0, left[-1].top, x0=72.0, x1=292.0)
+    caption = [line("Algorithm 1: Post-training Algorithm", 0, 80.0, x0=320.0, x1=500.0),
+               line("Input: D DK: one batch of DK data;", 0, 80.0 + PITCH, x0=320.0, x1=480.0)]
+    steps = [line(text, 0, 120.0 + k * 16.0, x0=320.0, x1=x1, bold=text.endswith("end"))
+             for k, (text, x1) in enumerate([("1 ∇Θ L ← 0", 380.0), ("2 for i ∈ {1, . . . , u} do", 430.0),
+                                             ("3 ∇Θ L ← ∇Θ L + BackProp(L partial)", 500.0), ("4 end", 350.0),
+                                             ("5 Θ ← ParameterUpdates(∇Θ L)", 480.0)])]
+    right = column_lines(0, 230.0, 20, x0=320.0, start=5)
+    right[0] = line("to be able to fit into GPU memory. In line 5, the", 0, 230.0, x0=320.0, x1=540.0)
+    out = texts([page(0, [TITLE, *left, *caption, *steps, *right])])
+    text = "\n".join(out)
+    assert "BackProp" not in text and "ParameterUpdates" not in text and "end" not in out
+    assert "are supposed to be able to fit into GPU memory" in text

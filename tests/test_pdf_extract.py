@@ -506,3 +506,5 @@ def test_table_cells_and_cut_list_items_found_reading_all_papers_stay_fixed(pape
     assert "System BLEU DA Cluster" not in tilde
     ner = "\n".join(paragraphs("arxiv_1603.01360_neural_architectures_ner_naacl2016.pdf"))
     assert "For a sequence of predictions we define its score to be" in ner
+    absa = "\n".join(paragraphs("arxiv_1904.02232_bert_post_training_absa_naacl2019.pdf"))
+    assert "are supposed to be able to fit into GPU memory" in absa and "ParameterUpdates" not in absa

@@ -20,6 +20,7 @@ _LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
 _URL_RE = re.compile(r"https?://|www\.")
 _SETTING_RE = re.compile(r"^[A-Za-z_]\w*=[-+.\w]+[,;.]?$")  # "vector_size=300,"
+_STEP_NUMBER_RE = re.compile(r"^(\d{1,3})\s")  # "7 end": a numbered line of pseudo-code
 _NUMBER_END_RE = re.compile(r"(^|\s)[-+±]?\d+([.,]\d+)?%?\*?$")
 # URLs and e-mail addresses are set in monospace too; they are not code.
 _ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
@@ -284,9 +285,32 @@ class BlockClassifier:
 
     def classify(self) -> list[Kind]:
         kinds = [self._kind(i) for i in range(len(self.blocks))]
-        for i in self._float_labels(kinds):
+        for i in [*self._float_labels(kinds), *self._algorithm_steps()]:
             kinds[i] = Kind.DROP
         return kinds
+
+    def _algorithm_steps(self) -> list[int]:
+        """The blocks of numbered pseudo-code under an algorithm's caption, which sits on top
+        ("Algorithm 1: Post-training" then "1 ∇Θ L ← 0" ... "7 end", "8 Θ ← ParameterUpdates"):
+        each block goes on with the next line numbers, or is a scrap of a formula between
+        them ("u"). They end at the first block that is neither."""
+        steps = []
+        for c in sorted(self.captions):
+            caption = self.blocks[c]
+            if not (caption_label(caption.lines[0].text) or "").startswith("algorithm"):
+                continue
+            expected = 1
+            for j in range(c + 1, len(self.blocks)):
+                block = self.blocks[j]
+                if (block.page, block.column) != (caption.page, caption.column):
+                    break
+                numbers = [int(m.group(1)) for line in block.lines if (m := _STEP_NUMBER_RE.match(line.text))]
+                if numbers and numbers[0] == expected:
+                    expected = numbers[-1] + 1
+                elif numbers or any(is_prose_line(line) and len(line.text.split()) >= 3 for line in block.lines):
+                    break
+                steps.append(j)
+        return steps
 
     def _float_labels(self, kinds: list[Kind]) -> list[int]:
         """Body blocks that are a float's labels: a line or two of a few words, no sentence
