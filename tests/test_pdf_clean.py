@@ -732,15 +732,19 @@ def test_everything_above_a_full_width_caption_at_the_top_of_a_page_is_the_float
     assert "In the SRL case, the task-specific context" in text
 
 
-@pytest.mark.parametrize("label, fill", [("Input Output cbow count", 250.0), ("Rarely to Never Include", 210.0)])
-def test_a_tables_header_or_group_label_between_its_rows_is_not_text(label, fill):
+@pytest.mark.parametrize("label, fill, gaps", [
+    ("Input Output cbow count", 250.0, 0), ("Rarely to Never Include", 210.0, 0),
+    ("Classifier fine-tuning IMDb TREC-6 AG", 540.0, 1),  # as wide as a line of text, but with a cell gap
+])
+def test_a_tables_header_or_group_label_between_its_rows_is_not_text(label, fill, gaps):
     """Regression (P14-1059, pages 5 and 7; self-attentive parser, pages 8 and 12; Multi-LexSum,
     page 17; Tilde, page 7): a table's header row or a group label, a line of a few words
     right above the table's rows, was kept as a paragraph or glued into the paragraph the
     table interrupts ("the nature of the Input Output cbow count paraphrase-by-generation")."""
     lines = [TITLE, line("1 Introduction", 0, 60.0, size=12.0, bold=True), *body_lines(0, 80.0, 4)]
     lines[-1] = line("It is worth stressing the nature of the", 0, lines[-1].top, x1=540.0)
-    header = line(label, 0, 150.0, x0=107.0, x1=fill)
+    header = line(label, 0, 150.0, x0=72.0 if gaps else 107.0, x1=fill)
+    header.wide_gaps = gaps
     rows = [line(f"A{k} N, P 0.{k}6,0.61 0.20,0.4{k}", 0, 150.0 + (k + 1) * PITCH, x0=107.0, x1=400.0) for k in range(3)]
     for row in rows:
         row.wide_gaps = 3

@@ -492,7 +492,8 @@ def test_table_cells_and_cut_list_items_found_reading_all_papers_stay_fixed(pape
     assert "TASK PREVIOUS SOTA" not in elmo
     bottom_up = "\n".join(paragraphs("arxiv_1808.10792_bottom_up_summarization_emnlp2018.pdf"))
     assert "Pointer-Generator + Coverage Penalty CopyTransformer" not in bottom_up
-    assert "AG DBpedia Yelp-bi" not in "\n".join(paragraphs("arxiv_1801.06146_ulmfit_acl2018.pdf"))
+    ulmfit = "\n".join(paragraphs("arxiv_1801.06146_ulmfit_acl2018.pdf"))
+    assert "AG DBpedia Yelp-bi" not in ulmfit and "learning rates of 0.001 and 0.0001 for the last" in ulmfit
     assert "P R F1 P R F1" not in "\n".join(paragraphs("arxiv_1804.08199_lisa_srl_emnlp2018.pdf"))
     assert "Stack t+1 Buffer" not in "\n".join(paragraphs("arxiv_1603.01360_neural_architectures_ner_naacl2016.pdf"))
     blanks = "\n".join(paragraphs("arxiv_1906.03158_matching_the_blanks_acl2019.pdf"))

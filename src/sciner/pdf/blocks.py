@@ -321,7 +321,7 @@ class BlockClassifier:
         for i, (block, kind) in enumerate(zip(self.blocks, kinds)):
             if kind is not Kind.BODY or len(block.lines) > 2:
                 continue
-            if any(len(line.text.split()) > 8 or _fills_column(line) for line in block.lines):
+            if any(len(line.text.split()) > 8 or (_fills_column(line) and not line.wide_gaps) for line in block.lines):
                 continue  # a line of running text ("Recently, some state-of-the-art methods with")
             if block.lines[-1].text.rstrip().endswith((".", ":", ";", "?", "!", ".)", ".”")):
                 continue
