@@ -196,6 +196,12 @@ def test_raised_digits_after_math_are_exponents_not_markers():
     # After an ordinary word, the same raised digit is a footnote marker and goes.
     marked = word("BERT", 10.0) + [glyph("2", 30.0, baseline=96.0, size=7.0)]
     assert build([(g, False, False) for g in marked]) == "BERT"
+    # After a number it is an exponent; after a name ending in a digit, a marker (S2ORC, page 3:
+    # "SCIENCEPARSE v3.0.0⁹ and GROBID v0.5.5¹⁰" was read "v3.0.0 9 and GROBID v0.5.5 10").
+    power = word("10", 10.0) + [glyph("5", 21.0, baseline=96.0, size=7.0)]
+    assert build([(g, False, False) for g in power]) == "10 5"
+    version = word("v3.0.0", 10.0) + [glyph("9", 41.0, baseline=96.0, size=7.0)]
+    assert build([(g, False, False) for g in version]) == "v3.0.0"
 
 
 def test_subscript_under_a_superscript_stays_on_the_line():
@@ -482,6 +488,7 @@ def test_table_cells_and_cut_list_items_found_reading_all_papers_stay_fixed(pape
     assert any(text.endswith("4) Resolve bibliography links between paper clusters in the corpus.") for text in s2orc)
     assert any(text.endswith("papers only comprise half the corpus.") for text in s2orc)
     assert "corpus." not in s2orc
+    assert any("using SCIENCEPARSE v3.0.0 and GROBID v0.5.5 (Lopez, 2009)" in text for text in s2orc)
     lexsum = paragraphs("arxiv_2206.10883_multi_lexsum.pdf")
     assert any(text.endswith("can produce summaries of different granularities.") for text in lexsum)
     tilde = "\n".join(paragraphs("acl_W18-6423_tilde_mt_wmt2018.pdf"))

@@ -35,7 +35,6 @@ _MONO_NAME_HINTS = (
 # Math glyphs drawn above a letter (the arrow of a vector, a bar): not text of their own.
 _OVER_ACCENTS = frozenset("−→←↔¯˜ˆ^~˙")
 
-
 @dataclass
 class PdfLine:
     """One line of text (or one cell of a table row) on a page.
@@ -262,11 +261,20 @@ class _LineBuilder:
     def _is_raised(self, glyph: _Glyph) -> bool:
         return glyph.size <= 0.85 * self.size and self.baseline - glyph.baseline >= 0.2 * self.size
 
+    def _word_before(self, i: int) -> str:
+        """The text of the word that glyph ``i`` follows (back to the last space)."""
+        spaces = set(self.space_pending)
+        start = i
+        while start > 0 and start not in spaces and not self._is_raised(self.glyphs[start - 1]):
+            start -= 1
+        return "".join(glyph.char for glyph in self.glyphs[start:i])
+
     def _marker_indices(self) -> set[int]:
         """Raised footnote markers ("BERT¹", "Google†,‡") to drop.
 
         A run of raised glyphs is a marker only if all of it is digits or marker symbols
-        and it does not follow a digit (10⁵) or a math-font glyph (n² in "O(n²)", θ¹) —
+        and it does not follow a number (10⁵, "(2^10"; but "v3.0.0⁹" and "GPT-3¹" are names with a footnote)
+        or a math-font glyph (n² in "O(n²)", θ¹) —
         "h^(0)" and "W^(l-1)" are math and stay.
         """
         markers: set[int] = set()
@@ -280,7 +288,9 @@ class _LineBuilder:
                 end += 1
             run = self.glyphs[i:end]
             prev = self.glyphs[i - 1] if i > 0 else None
-            exponent = prev is not None and not self._is_raised(prev) and (prev.char.isdigit() or prev.math)
+            exponent = prev is not None and not self._is_raised(prev) and (
+                prev.math or (prev.char.isdigit() and not any(c.isalpha() for c in self._word_before(i)))
+            )
             if all(g.char in _MARKER_CHARS or g.char == "," for g in run) and not exponent:
                 markers.update(range(i, end))
             i = end
