@@ -8,6 +8,7 @@ Code listings are set in a monospace font throughout.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -16,11 +17,15 @@ from sciner.pdf.clean import caption_label, is_abstract_heading, is_caption, is_
 from sciner.pdf.layout import SPANNING, OrderedLine
 
 _NUMBERED_HEADER_RE = re.compile(r"^(\d+(\.\d+)*\.?|[A-H](\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
-_LIST_ITEM_RE = re.compile(r"^([•◦▪‣●○■□∙·–-]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s")
+_BULLETS = "•◦▪‣●○■□∙·"
+BULLET_RE = re.compile(rf"^\s*[{_BULLETS}]")  # a bulleted item: "• Batch size: 16, 32"
+_LIST_ITEM_RE = re.compile(rf"^([{_BULLETS}–-]|\(?(\d{{1,2}}|[a-z]|[ivx]{{1,4}})[.)])\s")
 _URL_ONLY_RE = re.compile(r"^\s*(https?://|www\.)\S*\s*$")
 _URL_RE = re.compile(r"https?://|www\.")
 _SETTING_RE = re.compile(r"^[A-Za-z_]\w*=[-+.\w]+[,;.]?$")  # "vector_size=300,"
-_STEP_NUMBER_RE = re.compile(r"^(\d{1,3})\s")  # "7 end": a numbered line of pseudo-code
+# A line's own number: of a code listing ("12 >>> doc.images") or of pseudo-code ("7 end").
+LINE_NUMBER_RE = re.compile(r"^(\d{1,3})\s+(?=\S)")
+SENTENCE_END = (".", "?", "!", ":", ".”", '."', ".)")
 _NUMBER_END_RE = re.compile(r"(^|\s)[-+±]?\d+([.,]\d+)?%?\*?$")
 # URLs and e-mail addresses are set in monospace too; they are not code.
 _ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
@@ -279,7 +284,9 @@ class BlockClassifier:
             caption = self.blocks[i]
             if caption.column != SPANNING or caption.page == 0:
                 continue
-            if any(b.page == caption.page and b.top > caption.bottom and self._is_body(b) for b in self.blocks):
+            # Blocks are in reading order: what lies below the caption on its page comes after it.
+            later = itertools.takewhile(lambda b: b.page == caption.page, self.blocks[i + 1:])
+            if any(b.top > caption.bottom and self._is_body(b) for b in later):
                 bottom[caption.page] = max(bottom.get(caption.page, 0.0), caption.top)
         return bottom
 
@@ -304,7 +311,7 @@ class BlockClassifier:
                 block = self.blocks[j]
                 if (block.page, block.column) != (caption.page, caption.column):
                     break
-                numbers = [int(m.group(1)) for line in block.lines if (m := _STEP_NUMBER_RE.match(line.text))]
+                numbers = [int(m.group(1)) for line in block.lines if (m := LINE_NUMBER_RE.match(line.text))]
                 if numbers and numbers[0] == expected:
                     expected = numbers[-1] + 1
                 elif numbers or any(is_prose_line(line) and len(line.text.split()) >= 3 for line in block.lines):
@@ -323,7 +330,7 @@ class BlockClassifier:
                 continue
             if any(len(line.text.split()) > 8 or (_fills_column(line) and not line.wide_gaps) for line in block.lines):
                 continue  # a line of running text ("Recently, some state-of-the-art methods with")
-            if block.lines[-1].text.rstrip().endswith((".", ":", ";", "?", "!", ".)", ".”")):
+            if block.lines[-1].text.rstrip().endswith((*SENTENCE_END, ";")):
                 continue
             if block.lines[0].text[:1].islower():
                 continue  # a sentence going on ("we define its score to be" above a formula)

@@ -14,6 +14,9 @@ import re
 from dataclasses import dataclass, field
 
 from sciner.pdf.blocks import (
+    BULLET_RE,
+    LINE_NUMBER_RE,
+    SENTENCE_END,
     Block,
     BlockClassifier,
     Kind,
@@ -36,10 +39,7 @@ from sciner.pdf.clean import (
 from sciner.pdf.layout import OrderedLine
 
 _ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
-_BULLET_RE = re.compile(r"^[•◦▪‣●○■□∙·]")
-_LINE_NUMBER_RE = re.compile(r"^(\d{1,3})\s+(?=\S)")
 _INLINE_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]\s*", re.IGNORECASE)
-_SENTENCE_END = (".", "?", "!", ":", ".”", '."', ".)")
 
 
 def _continues_sentence(prev: OrderedLine, line: OrderedLine) -> bool:
@@ -47,7 +47,7 @@ def _continues_sentence(prev: OrderedLine, line: OrderedLine) -> bool:
     indented: it starts in lower case. The later lines of a list item hang indented
     ("4) Resolve bibliography links between paper" / "clusters in the corpus.") and must
     not start paragraphs of their own."""
-    return line.text[:1].islower() and not prev.text.rstrip().endswith(_SENTENCE_END)
+    return line.text[:1].islower() and not prev.text.rstrip().endswith(SENTENCE_END)
 
 
 @dataclass
@@ -76,7 +76,7 @@ class _Paragraph:
         if self.last.hyphenated:
             return True
         text = self.last.text.rstrip()
-        return reaches_right_edge(self.last, self.edge) or not text.endswith(_SENTENCE_END)
+        return reaches_right_edge(self.last, self.edge) or not text.endswith(SENTENCE_END)
 
     def in_bullet(self) -> bool:
         """Whether it is an item of a list ("• ...", "b. ..."), whose later lines hang indented."""
@@ -205,7 +205,7 @@ class ParagraphBuilder:
     def _starts_paragraph(self, lines: list[OrderedLine], i: int, edge: float) -> bool:
         line = lines[i]
         text = line.text
-        if _BULLET_RE.match(text):
+        if BULLET_RE.match(text):
             return True
         indent = 0.6 * line.font_size
         nxt = lines[i + 1] if i + 1 < len(lines) else None
@@ -229,7 +229,7 @@ class ParagraphBuilder:
         if not hanging and nxt is None and line.x0 > prev.x0 + indent and not reaches_right_edge(prev, edge):
             return True
         prev_text = prev.text.rstrip()
-        return not reaches_right_edge(prev, edge) and prev_text.endswith(_SENTENCE_END)
+        return not reaches_right_edge(prev, edge) and prev_text.endswith(SENTENCE_END)
 
     def _add_footnote(self, block: Block) -> None:
         current: _Paragraph | None = None
@@ -291,7 +291,7 @@ class ParagraphBuilder:
     def _without_line_number(self, text: str) -> str:
         """``text`` without a leading line number that follows on from the listing's last
         (numbered listings may skip the numbers of blank lines, and a wrapped line has none)."""
-        match = _LINE_NUMBER_RE.match(text)
+        match = LINE_NUMBER_RE.match(text)
         if self.next_line_number is None or match is None:
             if self.next_line_number == 1:
                 self.next_line_number = None  # the first line has no number: not a numbered listing

@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from sciner.pdf.blocks import BULLET_RE
 from sciner.pdf.clean import is_caption
 
 _WORD_RE = re.compile(r"[a-z0-9]+")
 # A table cell's number: "82.2", "-", "±0.3", "12%", "(1.2)".
-_BULLET_RE = re.compile(r"^\s*[•◦▪‣●○■□∙·]")
 # A page number some extractors glue in front of the caption below it: "476 Figure 1: ...".
 _PAGE_NUMBER_RE = re.compile(r"^\d{1,4}\s+(?=(?:Figure|Fig\.|Table|Tab\.)\s*[A-Z]?\d)")
 _CELL_NUMBER_RE = re.compile(r"^\(?[-+±–]?\d*[.,]?\d+[a-z]?%?\)?\*?$|^[-–—]$")
@@ -132,7 +132,7 @@ def residue_kind(text: str) -> str | None:
     """
     if is_caption(_PAGE_NUMBER_RE.sub("", text, count=1)):
         return "caption"
-    if _BULLET_RE.match(text):
+    if BULLET_RE.match(text):
         return None
     tokens = text.split()
     numbers = sum(bool(_CELL_NUMBER_RE.match(token.strip(",;"))) for token in tokens)
