@@ -85,3 +85,28 @@ def test_each_head_trains_and_decodes_through_the_one_encoder_path(tiny_encoder_
     spans = predict_spans(model, [tokens, tokens[:4], []], batch_subwords=64)
     assert len(spans) == 3 and spans[2] == []
     assert all(0 <= s.start < s.end <= len(tokens) for s in spans[0])
+
+
+def test_span_finetune_runs_the_encoder_once_for_words_and_subwords(tiny_encoder_dir):
+    """Regression: with a head that needs subword states, ``encode`` ran the encoder twice (once
+    for the word vectors, once for the subwords). Word vectors are their first subword's states."""
+    from sciner.model.network import featurize_many
+    from sciner.model.store import build_model
+
+    cfg = ModelConfig(encoder=str(tiny_encoder_dir), head="span_finetune", window=16, window_overlap=4,
+                      span_hidden=16, cnn_filters=8, segmentation="random")
+    torch.manual_seed(0)
+    model = build_model(cfg).eval()
+    tokens = ["We", "use", "BERT-large", "on", "SQuAD", "."] * 5
+    feats = featurize_many(model.tokenizer, [tokens, tokens[:4]], cfg)
+    calls = []
+    model.encoder.register_forward_hook(lambda module, args, output: calls.append(1))
+    with torch.no_grad():
+        encoded = model.encode(feats, batch_subwords=64)
+        n_calls = len(calls)
+        bio = ModelConfig(**{**cfg.__dict__, "head": "bio"})
+        model.cfg, model.head = bio, build_model(bio).head  # same encoder, a head without subword states
+        alone = model.encode(feats, batch_subwords=64)
+    assert n_calls == len(calls) - n_calls  # as many batches as the word-only path: one pass
+    for got, want in zip(encoded.words, alone.words):
+        assert torch.equal(got, want)

@@ -91,16 +91,18 @@ class NERModel(nn.Module):
         rows, owners = window_rows([f.pieces for f in feats], tok.cls_token_id, tok.sep_token_id,
                                    self.cfg.window, self.cfg.window_overlap)
         o = torch.tensor(owners, dtype=torch.long).reshape(-1, 4)
-        words = self._states(rows, o[:, 2], o[:, 3], batch_subwords).split([len(f.tokens) for f in feats])
+        word_counts = [len(f.tokens) for f in feats]
         if not self.head.needs_subword_states:
-            return Encoded(list(words))
-        # Every subword of a word, from the window that supplies the word's vector.
+            return Encoded(list(self._states(rows, o[:, 2], o[:, 3], batch_subwords).split(word_counts)))
+        # Every subword of a word, from the window that supplies the word's vector; a word's
+        # vector is its first subword's, so one encoder pass serves both.
         sizes = torch.tensor([len(feats[b].pieces[j]) for b, j in o[:, :2].tolist()], dtype=torch.long)
         first = torch.cumsum(sizes, 0) - sizes
         within = torch.arange(int(sizes.sum())) - first.repeat_interleave(sizes)
         subwords = self._states(rows, o[:, 2].repeat_interleave(sizes), o[:, 3].repeat_interleave(sizes) + within,
                                 batch_subwords)
-        return Encoded(list(words), list(subwords.split([f.n_subwords for f in feats])))
+        words = subwords[first.to(subwords.device)]
+        return Encoded(list(words.split(word_counts)), list(subwords.split([f.n_subwords for f in feats])))
 
     def _states(self, rows: list[list[int]], row: torch.Tensor, pos: torch.Tensor, batch_subwords: int) -> torch.Tensor:
         """(P, H) fp32 encoder states at (``row``, ``pos``) of the windows ``rows``.
