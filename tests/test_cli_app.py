@@ -41,3 +41,15 @@ def test_the_cli_starts_without_numpy_or_torch() -> None:
     code = "import sys, sciner.cli; print(sorted(m for m in ('numpy', 'torch', 'spacy', 'transformers') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_reading_a_calibrated_models_json_does_not_import_torch() -> None:
+    """Regression: checking model.json's type_bias asked the heads' registry, importing torch
+    (0.9 s) for ``sciner info`` and every other reader of the shipped model's metadata."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from sciner.model.store import load_model_meta; _, meta, _ = load_model_meta(None); "
+            "assert meta.get('type_bias'); print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -12,6 +12,7 @@ from sciner.config import ModelConfig
 from sciner.document import Span
 from sciner.errors import ConfigError, ModelError
 from sciner.config import HEADS as HEAD_NAMES
+from sciner.config import TAG_HEADS
 from sciner.model.heads import HEADS, Head, build_head, register_head
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "sciner"
@@ -22,6 +23,7 @@ def test_the_three_heads_are_registered():
     assert tuple(HEADS) == HEAD_NAMES == ("bio", "span", "span_finetune")
     assert [HEADS[n].needs_subword_states for n in HEAD_NAMES] == [False, False, True]
     assert [HEADS[n].tag_log_probs for n in HEAD_NAMES] == [True, False, False]
+    assert tuple(n for n in HEAD_NAMES if HEADS[n].tag_log_probs) == TAG_HEADS
 
 
 def test_an_unknown_head_is_a_config_error_listing_the_heads():

@@ -34,6 +34,9 @@ DATA_ENV = "SCINER_DATA"
 # The heads the network can put on the word vectors (sciner.model.heads); checked here so a
 # typo fails when the config is read, not after the encoder has loaded.
 HEADS = ("bio", "span", "span_finetune")
+# Those that score BIO tags (``Head.tag_log_probs``): only they take calibrated type biases.
+# Known here so that reading a model's model.json does not import torch to ask the heads.
+TAG_HEADS = ("bio",)
 # Where training and pretraining run: "auto" = cuda where available, else cpu.
 DEVICES = ("auto", "cpu", "cuda")
 # Span fine-tuning's segmentations (sciner.model.segmentation).

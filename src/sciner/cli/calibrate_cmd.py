@@ -40,7 +40,7 @@ def calibrate(
 
     import torch
 
-    from sciner.config import data_root
+    from sciner.config import TAG_HEADS, data_root
     from sciner.data.assemble import assemble
     from sciner.errors import ModelError
     from sciner.evaluate.metrics import classification_report
@@ -50,9 +50,7 @@ def calibrate(
     from sciner.outputs import write_atomic
 
     cfg, _, _ = load_model_meta(model)
-    from sciner.model.heads import HEADS
-
-    if not HEADS[cfg.model.head].tag_log_probs:
+    if cfg.model.head not in TAG_HEADS:
         raise ModelError(f"{model}: calibrate needs a BIO model, not head {cfg.model.head!r}")
     torch.set_num_threads(threads or cfg.train.threads)
     tagger = Tagger.load(model, precision=precision)

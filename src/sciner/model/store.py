@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sciner.config import Config, ModelConfig
+from sciner.config import TAG_HEADS, Config, ModelConfig
 from sciner.errors import ConfigError, ModelError
 from sciner.labels import BIO_TAGS
 
@@ -98,9 +98,7 @@ def _check_type_bias(bias: Any, cfg: Config, path: Path) -> None:
     if not isinstance(bias, dict) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in bias.values()):
         raise ModelError(f"{path}: type_bias: expected an object of numbers, got {bias!r:.60}")
-    from sciner.model.heads import HEADS
-
-    if not HEADS[cfg.model.head].tag_log_probs:
+    if cfg.model.head not in TAG_HEADS:
         raise ModelError(f"{path}: type_bias: needs a head that scores tags (bio), not {cfg.model.head!r}")
 
 
