@@ -73,3 +73,18 @@ def test_wants_directory(tmp_path: Path) -> None:
     assert wants_directory(tmp_path)
     assert wants_directory(f"{tmp_path}/new/")
     assert not wants_directory(tmp_path / "new.conll")
+
+
+def test_a_resumable_folder_continues_only_the_same_settings(tmp_path):
+    import json
+
+    from sciner.errors import ConfigError
+    from sciner.outputs import refuse_other_settings
+
+    record = tmp_path / "cache" / "meta.json"
+    refuse_other_settings(record, {"per_part": 10}, ["per_part"], "a cache of", "raw_cache")  # nothing there yet
+    record.parent.mkdir()
+    record.write_text(json.dumps({"vocab_hash": "a", "per_part": 10}), encoding="utf-8")
+    refuse_other_settings(record, {"vocab_hash": "a", "per_part": 10}, ["vocab_hash", "per_part"], "a cache of", "raw_cache")
+    with pytest.raises(ConfigError, match=r"cache: a cache of another vocab_hash; choose another raw_cache folder$"):
+        refuse_other_settings(record, {"vocab_hash": "b", "per_part": 10}, ["vocab_hash", "per_part"], "a cache of", "raw_cache")

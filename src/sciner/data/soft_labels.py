@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from sciner.errors import ConfigError, InputNotFoundError
+from sciner.errors import InputNotFoundError
 from sciner.labels import BIO_TAGS
-from sciner.outputs import atomic_target, write_atomic
+from sciner.outputs import atomic_target, refuse_other_settings, write_atomic
 
 MANIFEST = "manifest.json"
 # Manifest fields that define the labels: a run may only continue a folder that agrees on them.
@@ -90,13 +90,7 @@ def shard_size(path: Path) -> int:
 def open_folder(folder: Path, manifest: dict[str, Any]) -> None:
     """Start or continue labelling into ``folder``: refused when the folder was labelled with
     other teachers, source or settings (its shards would mix two labellings)."""
-    path = folder / MANIFEST
-    if path.exists():
-        old = read_manifest(folder)
-        changed = [key for key in IDENTITY if old.get(key) != manifest.get(key)]
-        if changed:
-            raise ConfigError(f"{folder}: soft labels made with another {', '.join(changed)}; "
-                              "choose another output folder")
+    refuse_other_settings(folder / MANIFEST, manifest, IDENTITY, "soft labels made with", "output")
     write_manifest(folder, manifest)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from sciner.errors import ConfigError, InputNotFoundError
-from sciner.outputs import atomic_target, write_atomic
+from sciner.outputs import atomic_target, refuse_other_settings, write_atomic
 
 META = "cache.json"
 TOKENIZATION = "spaCy blank('en') words (sciner.tokenize), then the encoder's subwords, no special tokens"
@@ -67,7 +67,7 @@ def build_cache(raw_folder: Path, tokenizer: Any, folder: Path, per_part: int = 
     index = ParagraphIndex(files)
     meta = {"vocab_size": tokenizer.vocab_size, "vocab_hash": vocab_hash(tokenizer), "tokenization": TOKENIZATION,
             "raw_files": [[f.name, f.stat().st_size] for f in files], "per_part": per_part, "parts": []}
-    _check_same(folder, meta)
+    refuse_other_settings(folder / META, meta, ("vocab_hash", "raw_files", "per_part"), "a cache of", "raw_cache")
     for number, start in enumerate(range(0, len(index), per_part)):
         path = part_path(folder, number)
         if not path.exists():
@@ -83,16 +83,6 @@ def build_cache(raw_folder: Path, tokenizer: Any, folder: Path, per_part: int = 
     index.close()
     write_atomic(folder / META, json.dumps(meta, indent=2) + "\n")
     return folder
-
-
-def _check_same(folder: Path, meta: dict[str, Any]) -> None:
-    """A build continues only a cache of the same tokenizer, raw files and part size."""
-    if not (folder / META).exists():
-        return
-    old = json.loads((folder / META).read_text(encoding="utf-8"))
-    changed = [k for k in ("vocab_hash", "raw_files", "per_part") if old.get(k) != meta[k]]
-    if changed:
-        raise ConfigError(f"{folder}: a cache of another {', '.join(changed)}; choose another raw_cache folder")
 
 
 class CachedParagraphs:
