@@ -97,11 +97,9 @@ class FileSource:
 
 
 def raw_source(cfg: Any, raw: Path | None = None) -> RawSource:
-    """The raw paragraphs ``cfg`` labels: ``raw`` or ``data_root(data.data_dir)/raw``, in ``train.seed``'s
+    """The raw paragraphs ``cfg`` labels: ``raw`` or the data folder's ``raw``, in ``train.seed``'s
     order, ``distill.shard_paragraphs`` a shard, packed to ``data.max_block_tokens``."""
-    from sciner.config import data_root
-
-    folder = raw if raw is not None else data_root(cfg.data.data_dir) / "raw"
+    folder = raw if raw is not None else cfg.data.root() / "raw"
     return RawSource(folder, cfg.distill.shard_paragraphs, cfg.train.seed, cfg.data.max_block_tokens)
 
 

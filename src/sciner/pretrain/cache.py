@@ -113,6 +113,9 @@ class CachedParagraphs:
         self.word_index = np.cumsum(np.concatenate(starts)) - 1  # global word number of each subword
         self.offsets = np.append(np.concatenate(offsets), base)
 
+    def close(self) -> None:
+        """Nothing to release (the parts are read whole): the same interface as ``ParagraphIndex``."""
+
     def __len__(self) -> int:
         return len(self.offsets) - 1
 

@@ -128,8 +128,7 @@ def pretrain(
                 save()
     bar.close()
     log.close()
-    if hasattr(index, "close"):
-        index.close()
+    index.close()
     if step < cfg.steps:
         return None
     return _save_encoder(out / "encoder", model, tokenizer, cfg, step, hardware(device))
