@@ -34,6 +34,8 @@ class SoftBatches:
         self.ratio = cfg.distill.soft_ratio
         self.seed = cfg.train.seed
         self._epoch: tuple[int, list[list[int]]] = (-1, [])
+        # Batches are cut from the lengths in sorted order: every soft epoch has as many.
+        self.per_epoch = len(self._batches(0))
 
     def for_step(self, step: int) -> list[list[int]]:
         """The soft batches (paragraph indices) of global training step ``step``."""
@@ -41,9 +43,7 @@ class SoftBatches:
         return [self._batch(j) for j in range(first, last)]
 
     def _batch(self, j: int) -> list[int]:
-        # Batches are cut from the lengths in sorted order: every soft epoch has as many.
-        per_epoch = len(self._batches(0) if self._epoch[0] < 0 else self._epoch[1])
-        return self._batches(j // per_epoch)[j % per_epoch]
+        return self._batches(j // self.per_epoch)[j % self.per_epoch]
 
     def _batches(self, epoch: int) -> list[list[int]]:
         # Soft epochs have their own seeds, apart from the gold batches' (seed * 1000 + epoch).
