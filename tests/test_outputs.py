@@ -88,3 +88,36 @@ def test_a_resumable_folder_continues_only_the_same_settings(tmp_path):
     refuse_other_settings(record, {"vocab_hash": "a", "per_part": 10}, ["vocab_hash", "per_part"], "a cache of", "raw_cache")
     with pytest.raises(ConfigError, match=r"cache: a cache of another vocab_hash; choose another raw_cache folder$"):
         refuse_other_settings(record, {"vocab_hash": "b", "per_part": 10}, ["vocab_hash", "per_part"], "a cache of", "raw_cache")
+
+
+def test_an_input_is_refused_as_a_target_under_any_name(tmp_path, monkeypatch):
+    from sciner.errors import OutputError
+    from sciner.outputs import Outputs
+
+    paper = tmp_path / "paper.txt"
+    paper.write_text("We use BERT .\n", encoding="utf-8")
+    (tmp_path / "alias.txt").symlink_to(paper)
+    os.link(paper, tmp_path / "hard.txt")
+    monkeypatch.chdir(tmp_path)
+    outputs = Outputs([paper])
+    for name in (paper, "paper.txt", "./sub/../paper.txt", tmp_path / "alias.txt", tmp_path / "hard.txt"):
+        with pytest.raises(OutputError, match="is also an input of this run"):
+            outputs.check(name)
+    assert outputs.check(tmp_path / "paper.conll") == tmp_path / "paper.conll"
+
+
+def test_planning_many_outputs_is_not_quadratic(tmp_path):
+    """Regression: every target was checked against every input by path resolution and
+    samefile: 24 s to plan 1,000 inputs into a folder (0.2 s for 3,000 now)."""
+    import time
+
+    from sciner.outputs import Outputs
+
+    inputs = [tmp_path / "in" / f"p{i}.txt" for i in range(2000)]
+    inputs[0].parent.mkdir()
+    for path in inputs:
+        path.write_text("x\n", encoding="utf-8")
+    start = time.perf_counter()
+    targets = Outputs(inputs).mirrored(tmp_path / "out", inputs, ".conll")
+    assert len(set(targets)) == 2000
+    assert time.perf_counter() - start < 5.0

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -118,11 +119,13 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) of an existing file, as :func:`os.path.samefile` compares them."""
     try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
+        status = os.stat(path)
     except OSError:
-        return False
+        return None
+    return status.st_dev, status.st_ino
 
 
 def wants_directory(output: str | Path) -> bool:
@@ -136,13 +139,16 @@ class Outputs:
 
     def __init__(self, inputs: Sequence[str | Path]) -> None:
         self.inputs = [Path(p) for p in inputs]
+        # Each input once, by path and by file identity (a link or another spelling of the same
+        # file): checking a target is then two lookups, not a walk over every input.
+        self._paths = {p.resolve() for p in self.inputs}
+        self._files = {_file_id(p) for p in self.inputs} - {None}
 
     def check(self, target: str | Path) -> Path:
         """``target`` as a Path, or :class:`OutputError` when it is one of the run's inputs."""
         target = Path(target)
-        for source in self.inputs:
-            if _same_file(source, target) or source.resolve() == target.resolve():
-                raise OutputError(f"{target}: is also an input of this run; refusing to write over it")
+        if target.resolve() in self._paths or (self._files and _file_id(target) in self._files):
+            raise OutputError(f"{target}: is also an input of this run; refusing to write over it")
         return target
 
     def mirrored(self, output_dir: str | Path, inputs: Sequence[Path], suffix: str) -> list[Path]:
@@ -157,7 +163,8 @@ class Outputs:
         relative = [p.relative_to(base) for p in resolved]
         targets = [output_dir / r.with_suffix(suffix) for r in relative]
         # paper.pdf and paper.txt side by side keep their full names: paper.pdf.conll, paper.txt.conll.
-        clashing = {t for t in targets if targets.count(t) > 1}
+        counts = Counter(targets)
+        clashing = {t for t in targets if counts[t] > 1}
         targets = [self.check(output_dir / r.parent / (r.name + suffix) if t in clashing else t)
                    for r, t in zip(relative, targets)]
         seen: dict[Path, Path] = {}
