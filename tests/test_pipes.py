@@ -208,6 +208,15 @@ def test_convert_reads_stdin_and_writes_stdout(cli, stdin, tmp_path: Path) -> No
     assert "to <stdout>" in back.stderr  # the summary stays off the data
 
 
+def test_convert_stdin_to_stdout_with_a_label_config(cli, stdin, tmp_path: Path) -> None:
+    """Regression: with --label-config, OUT "-" was checked against input "-" and refused."""
+    stdin(GOLD)
+    config = tmp_path / "config.xml"
+    result = cli("convert", "-", "-", "--from", "conll", "--to", "labelstudio", "--label-config", config)
+    assert result.returncode == 0, result.stderr
+    assert '"SQuAD"' in result.stdout and config.read_text(encoding="utf-8").lstrip().startswith("<View")
+
+
 def test_convert_errors_from_stdin_name_it(cli, stdin) -> None:
     stdin("x\tB-Foo\n")
     result = cli("convert", "-", "-", "--from", "conll")

@@ -48,7 +48,8 @@ def convert(
     target = file_output(dst)
     outputs = Outputs([src])
     config = None if label_config is None else outputs.check(file_output(label_config))
-    if config is not None and config.resolve() == outputs.check(target).resolve():
+    # OUT itself is checked against the input by the conversion (standard output never is).
+    if config is not None and not is_stdio(dst) and config.resolve() == target.resolve():
         raise OutputError(f"{config}: --label-config and OUT name the same file")
     with readable(src) as local:
         done = convert_file(local, target, from_format=from_format, to_format=json_or_to(to_format, as_json))
