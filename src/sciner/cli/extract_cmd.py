@@ -54,29 +54,15 @@ def extract(
 
     Example: sciner extract paper.pdf -o paper.txt
     """
-    from sciner.cli.batch import Failures
+    from sciner.cli.batch import Failures, expand_each
     from sciner.cli.options import json_or_to
 
     failures = Failures()
-    paths = _expand(papers, failures)
+    paths = expand_each(papers, failures, formats=("pdf",))
     fmt = _extract_format(json_or_to(to_format, as_json), output)
     outputs, targets = _plan(paths, output, fmt)
     done = _extract_all(paths, outputs, targets, fmt, failures, quiet)
     failures.exit_if_any(done=done)
-
-
-def _expand(papers: list[str], failures: "Failures") -> list[Path]:
-    """The PDFs named, found in folders or matched; an item that names nothing is a failure."""
-    from sciner.errors import ScinerError
-    from sciner.inference.files import expand_inputs
-
-    paths: list[Path] = []
-    for item in papers:
-        try:
-            paths.extend(expand_inputs([item], formats=("pdf",)))
-        except ScinerError as err:
-            failures.add(err)
-    return paths
 
 
 def _extract_format(given: str | None, output: str | None) -> str:

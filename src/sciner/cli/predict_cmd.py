@@ -60,13 +60,13 @@ def predict(
 
     Example: sciner predict paper.pdf ../shared/data/test-inputs/2022-official-test.txt -o tags.conll
     """
-    from sciner.cli.batch import Failures
+    from sciner.cli.batch import Failures, expand_each
     from sciner.cli.options import json_or_to, reading_format
     from sciner.inference.files import plan_outputs, read_inputs, tag_read, write_outputs
 
     from_format = reading_format(from_format)
     failures = Failures()
-    paths = _expand(inputs, failures)
+    paths = expand_each(inputs, failures)
     plan = plan_outputs(paths, output, json_or_to(to_format or legacy_format, as_json))
     if ray and ray_address is None:
         ray_address = LOCAL_RAY
@@ -93,20 +93,6 @@ def predict(
     elif not quiet:
         _summary(results, written)
     failures.exit_if_any(done=len(results))
-
-
-def _expand(inputs: list[str], failures: "Failures") -> list[Path]:
-    """The input files; an item that names nothing is a failure, and the batch goes on."""
-    from sciner.errors import ScinerError
-    from sciner.inference.files import expand_inputs
-
-    paths: list[Path] = []
-    for item in inputs:
-        try:
-            paths.extend(expand_inputs([item]))
-        except ScinerError as err:
-            failures.add(err)
-    return paths
 
 
 def _summary(results: list[tuple[Path, list[Paragraph]]], written: list[Path]) -> None:
