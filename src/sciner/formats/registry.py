@@ -181,7 +181,8 @@ def sniff(path: Path) -> Format:
     """The format of a file whose suffix names none, from its content (paragraph text unless
     the content is unmistakably something else)."""
     try:
-        head = path.read_bytes()[:4096]
+        with open(path, "rb") as handle:
+            head = handle.read(4096)  # not the whole file: a PDF may be megabytes
     except OSError:
         return FORMATS["text"]
     if head.startswith(b"%PDF-"):
