@@ -19,6 +19,7 @@ from typing import Optional
 import typer
 
 from sciner.cli.app import CONTEXT, app
+from sciner.cli.options import Device, training_config
 
 distill_app = typer.Typer(
     help="Distil large teachers into the small CPU model: teacher, label, student (then sciner calibrate).\n\n"
@@ -29,20 +30,8 @@ app.add_typer(distill_app, name="distill")
 
 CONFIG = typer.Option(None, "--config", "-c", help="TOML config ([data], [model], [train] of the student; [distill]).")
 SET = typer.Option([], "--set", help="Override one value: section.key=value (repeatable).")
-DEVICE = typer.Option(None, "--device", help="auto (cuda if available), cpu or cuda; overrides train.device.")
 DATA = typer.Option(None, "--data", help="Shared data directory (annotated/ and raw/; overrides data.data_dir).")
 RESUME = typer.Option(False, "--resume", help="Continue from the checkpoint in --output after an interruption.")
-
-
-def _config(config: Optional[Path], overrides: list[str], data: Optional[Path], device: Optional[str]):
-    from sciner.config import load_config
-
-    cfg = load_config(config, overrides)
-    if data is not None:
-        cfg.data.data_dir = str(data)
-    if device is not None:
-        cfg.train.device = device
-    return cfg
 
 
 @distill_app.command()
@@ -52,7 +41,7 @@ def teacher(
     overrides: list[str] = SET,
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of this teacher (overrides train.seed): several seeds, several teachers."),
     data: Optional[Path] = DATA,
-    device: Optional[str] = DEVICE,
+    device: Device = None,
     resume: bool = RESUME,
 ) -> None:
     """Train a teacher: `sciner train` with the [distill] teacher overrides (e.g. mpnet, lr 3e-5).
@@ -64,7 +53,7 @@ def teacher(
     from sciner.distill.teacher import teacher_config
     from sciner.training.ner import train
 
-    cfg = teacher_config(_config(config, overrides, data, device), seed)
+    cfg = teacher_config(training_config(config, overrides, data, device), seed)
     result = train(cfg, output, resume=resume)
     typer.echo(f"teacher: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")
 
@@ -87,7 +76,7 @@ def paragraphs(
     from sciner.document import Paragraph
     from sciner.formats.registry import write_file
 
-    cfg = _config(config, overrides, None, None)
+    cfg = training_config(config, overrides, None, None)
     source = raw_source(cfg, raw)
     paras = [Paragraph(tokens) for _, part, _, _ in shards_until(source, count or cfg.distill.paragraphs)
              for tokens in part or []]
@@ -104,7 +93,7 @@ def label(
     source_file: Optional[Path] = typer.Option(None, "--input", help="Label this tokenized file (e.g. from `distill paragraphs`) instead of raw text."),
     raw: Optional[Path] = typer.Option(None, "--raw", help="Raw text folder; default: DATA/raw."),
     count: Optional[int] = typer.Option(None, "--paragraphs", help="Paragraphs to label (at least; default distill.paragraphs)."),
-    device: Optional[str] = DEVICE,
+    device: Device = None,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
 ) -> None:
     """Label raw paragraphs with the teachers' averaged tag distributions (top-k, fp16, in shards).
@@ -115,7 +104,7 @@ def label(
     """
     from sciner.distill.label import FileSource, label as run_label, raw_source
 
-    cfg = _config(config, overrides, None, device)
+    cfg = training_config(config, overrides, None, device)
     source = (FileSource(source_file, cfg.distill.shard_paragraphs) if source_file is not None
               else raw_source(cfg, raw))
     result = run_label(teachers, source, output, paragraphs=count or cfg.distill.paragraphs,
@@ -132,7 +121,7 @@ def student(
     config: Optional[Path] = CONFIG,
     overrides: list[str] = SET,
     data: Optional[Path] = DATA,
-    device: Optional[str] = DEVICE,
+    device: Device = None,
     resume: bool = RESUME,
 ) -> None:
     """Train the student on gold (hard labels) and soft labels (cross-entropy to the teachers, temperature T).
@@ -145,7 +134,7 @@ def student(
     from sciner.training.ner import train
 
     read_manifest(soft)  # a wrong folder fails now, not after the corpus and the encoder have loaded
-    cfg = _config(config, overrides, data, device)
+    cfg = training_config(config, overrides, data, device)
     cfg.distill.soft_labels = str(soft)
     result = train(cfg, output, resume=resume)
     typer.echo(f"student: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")

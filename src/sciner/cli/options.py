@@ -98,3 +98,16 @@ def json_or_to(to_format: str | None, as_json: bool) -> str | None:
     if to_format and to_format.lower() != "jsonl":
         raise InputFormatError(f"--json means --to jsonl, but --to says {to_format!r}; give one of them")
     return "jsonl"
+
+
+def training_config(config: Optional[Path], overrides: list[str], data: Optional[Path], device: Optional[str]) -> Any:
+    """The config of a training verb (train, distill): ``--config`` and ``--set``, then the
+    ``--data`` and ``--device`` options, which win."""
+    from sciner.config import load_config
+
+    cfg = load_config(config, overrides)
+    if data is not None:
+        cfg.data.data_dir = str(data)
+    if device is not None:
+        cfg.train.device = device
+    return cfg

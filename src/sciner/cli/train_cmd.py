@@ -34,14 +34,10 @@ def train(
 
     Example: sciner train --config configs/default.toml --set train.epochs=3 -o runs/bio
     """
-    from sciner.config import load_config
+    from sciner.cli.options import training_config
     from sciner.training.ner import train as run_training
 
-    cfg = load_config(config, overrides)
-    if data is not None:
-        cfg.data.data_dir = str(data)
-    if device is not None:
-        cfg.train.device = device
+    cfg = training_config(config, overrides, data, device)
     if threads is not None:
         cfg.train.threads = threads
     result = run_training(cfg, output, resume=resume, show_progress=not quiet,
