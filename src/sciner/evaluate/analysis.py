@@ -61,7 +61,7 @@ def training_entities(paragraphs: Iterable[Paragraph]) -> set[EntityKey]:
     """Every (type, tokens) annotated in a tagged training file."""
     known: set[EntityKey] = set()
     for p in paragraphs:
-        if p.tags is not None:
+        if p.spans is not None:  # tags are derived from the spans: ask once
             known.update(entity_key(s, p.tokens) for s in bio_to_spans(p.tags))
     return known
 

@@ -91,7 +91,7 @@ def format_conll(paragraphs: Iterable[Paragraph]) -> str:
         if "doc" in p.meta and p.meta["doc"] != doc:
             doc = p.meta["doc"]
             out.append(f"{DOCSTART}\n\n")
-        tags = p.tags if p.tags is not None else ["O"] * len(p.tokens)
+        tags = p.tags if p.spans is not None else ["O"] * len(p.tokens)  # tags are derived: once
         out.extend(f"{tok}\t{tag}\n" for tok, tag in zip(p.tokens, tags))
         out.append("\n")
     return keep_leading_bom("".join(out))
