@@ -19,6 +19,8 @@ def test_info_on_the_shipped_model(cli):
     assert "encoder       all-MiniLM-L6-v2, head bio" in text
     assert "31,540 paragraphs, 1,185,660 tokens" in text
     assert f"running       sciner {sciner.__version__}, commit {git_commit()}" in text
+    # Trained before the version was recorded by training; its tree declared 0.1.0 (issue 23: not "sciner unknown").
+    assert "trained with  sciner 0.1.0, commit unknown (trained from the working tree" in text
     # Per type: training-time dev scores, the calibration's cross-fitted F1 and the bias.
     assert "calibrated F1" in text and "MethodName             0.7441 0.6901 0.7161     2414" in text
 
@@ -33,6 +35,17 @@ def test_info_json_is_the_same_facts(cli):
     assert facts["training"]["dev_groups"] == meta["dev_groups"]
     assert facts["files"] == {f.name: f.stat().st_size for f in DEFAULT_MODEL.iterdir()}
     assert facts["running"] == {"version": sciner.__version__, "git_commit": git_commit()}
+
+
+def test_info_on_a_model_that_records_no_provenance_says_so(cli, tmp_path):
+    import shutil
+
+    folder = tmp_path / "old-model"
+    shutil.copytree(DEFAULT_MODEL, folder)
+    meta = json.loads((folder / "model.json").read_text())
+    del meta["sciner_version"], meta["git_commit"]
+    (folder / "model.json").write_text(json.dumps(meta))
+    assert "trained with  sciner not recorded, commit not recorded" in cli("info", str(folder)).stdout
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,10 @@ from pathlib import Path
 from typing import Any
 
 
+# What info shows for a fact an older model.json does not hold.
+NOT_RECORDED = "not recorded"
+
+
 def model_info(path: str | Path | None = None) -> dict[str, Any]:
     """The facts ``sciner info`` shows about the model directory at ``path`` (default: the
     shipped model), read through the validation of :func:`sciner.model.store.load_model_meta`."""
@@ -31,7 +35,9 @@ def model_info(path: str | Path | None = None) -> dict[str, Any]:
         },
         "dev_scores": meta.get("dev_scores"),
         "calibration": _calibration(meta),
-        "trained_with": {"version": meta.get("sciner_version", "unknown"), "git_commit": meta.get("git_commit", "unknown")},
+        # Models trained before sciner recorded these say so, rather than "sciner unknown".
+        "trained_with": {"version": meta.get("sciner_version", NOT_RECORDED),
+                         "git_commit": meta.get("git_commit", NOT_RECORDED)},
         "running": running(),
         "files": {f.name: f.stat().st_size for f in sorted(directory.iterdir()) if f.is_file()},
     }
