@@ -223,3 +223,61 @@ def test_workers_get_the_device_and_their_share_of_the_threads(cli, tmp_path, mo
         cli("predict", tmp_path / "a.txt", "-o", f"{tmp_path / 'out'}/", "--workers", "1", "--device", "cpu",
             "--threads", "2", "-q")
     assert (seen[0].device, seen[0].threads) == ("cpu", 2)
+
+
+def _children(pid: int) -> set[int]:
+    """The live processes whose parent is ``pid`` (read from /proc; zombies count as gone)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_kill_9_of_a_worker_run_leaves_no_process_tagging_for_nobody(tmp_path) -> None:
+    """Issue 23: `kill -9` of `predict --workers 2` left its workers running 20 s later."""
+    import signal
+    import subprocess
+    import time
+
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    paragraph = "We fine-tune BERT on SQuAD v1.1 with a learning rate of 3e-5 and report F1 .\n"
+    for i in range(6):
+        (papers / f"p{i}.txt").write_text(paragraph * 400)
+    run = subprocess.Popen([sys.executable, "-m", "sciner", "predict", str(papers), "-o", str(tmp_path / "out") + "/",
+                            "--workers", "2", "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        workers: set[int] = set()
+        helpers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.2)
+            workers = _children(run.pid)
+        assert len(workers) >= 2, "the workers never started"
+        time.sleep(2)  # let them load the model and start tagging
+        helpers = workers | {grandchild for w in workers for grandchild in _children(w)}
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(p) for p in helpers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [p for p in helpers if _alive(p)]
+    finally:
+        run.kill()
+        for p in helpers | _children(run.pid):
+            if _alive(p):
+                os.kill(p, signal.SIGKILL)

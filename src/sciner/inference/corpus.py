@@ -138,7 +138,27 @@ _WORKER: Worker | None = None
 
 def _start_worker(worker: Worker) -> None:
     global _TAGGER, _WORKER
+    _exit_with_parent(os.getppid())
     _TAGGER, _WORKER = worker.load(), worker
+
+
+# How often a worker checks that the run that started it is still there (seconds).
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker process as soon as ``parent`` is gone: a run killed with ``kill -9`` gets no
+    chance to stop its pool, and its workers would go on tagging for nobody. When the parent dies
+    the worker is handed to another process, so its parent id changes."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="sciner-parent-watch", daemon=True).start()
 
 
 def _run_in_worker(job: Job) -> dict[str, Any]:
