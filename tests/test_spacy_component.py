@@ -87,8 +87,12 @@ def test_model_path_and_batch_size_are_component_config(monkeypatch):
     calls = count_tag_calls(component, monkeypatch)
     list(nlp.pipe(TEXTS))  # spaCy hands over 1000 docs at a time; the component tags 2 per call
     assert calls == [2, 2, 1]
+    wrong = spacy.blank("en")
+    wrong.add_pipe("sciner", config={"model": "/no/such/model"})  # read on first use (see spacy.load below)
     with pytest.raises(ModelError, match="not a model directory"):
-        spacy.blank("en").add_pipe("sciner", config={"model": "/no/such/model"})
+        wrong("We use BERT .")
+    with pytest.raises(ModelError, match="precision must be one of"):
+        spacy.blank("en").add_pipe("sciner", config={"precision": "fp8"})
 
 
 def test_the_entry_point_names_the_factory():
@@ -97,3 +101,69 @@ def test_the_entry_point_names_the_factory():
     module, _, name = table["sciner"].partition(":")
     assert getattr(import_module(module), name) is make_sciner
     assert spacy.blank("en").has_factory("sciner")
+
+
+def test_spans_key_writes_a_scored_span_group_and_leaves_ents_alone(nlp):
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("sciner", config={"precision": "fp32", "spans_key": "sc"})
+    pipeline.get_pipe("sciner")._tagger = nlp.get_pipe("sciner").tagger  # the same model, loaded once
+    doc = pipeline.make_doc("We fine-tune BERT on SQuAD and report F1 .")
+    doc.ents = [doc.char_span(0, 2, label="OTHER")]  # another NER pipe's entity
+    doc = pipeline.get_pipe("sciner")(doc)
+    group = doc.spans["sc"]
+    assert [(s.text, s.label_) for s in group] == tagger_ents(nlp, [t.text for t in doc])
+    assert group.attrs["scores"] == [s._.get(SCORE) for s in group] and all(0 < x <= 1 for x in group.attrs["scores"])
+    assert [(e.text, e.label_) for e in doc.ents] == [("We", "OTHER")]
+
+
+@pytest.fixture(scope="module")
+def tiny_trained_model(tmp_path_factory, tiny_encoder_dir, tiny_data) -> Path:
+    from test_train_and_tag import tiny_config
+
+    from sciner.training.ner import train
+
+    out = tmp_path_factory.mktemp("spacy-model")
+    train(tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1, max_batches_per_epoch=3), out,
+          show_progress=False)
+    return out
+
+
+def test_to_disk_then_spacy_load_tags_in_a_fresh_process_without_the_shipped_model(tmp_path, tiny_trained_model,
+                                                                                     tiny_encoder_dir):
+    """A saved pipeline carries its model, and its encoder when no package carries it: the
+    encoder it was trained on and the model folder are gone when the fresh process loads it."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    from sciner.inference.tagger import Tagger
+
+    model, encoder = tmp_path / "model", tmp_path / "encoder-used-in-training"
+    shutil.copytree(tiny_trained_model, model)
+    shutil.copytree(tiny_encoder_dir, encoder)
+    meta = json.loads((model / "model.json").read_text())
+    meta["config"]["model"]["encoder"] = str(encoder)
+    (model / "model.json").write_text(json.dumps(meta))
+    words = ["We", "fine-tune", "BERT", "on", "SQuAD", "and", "report", "F1", "."]
+    expected = [(" ".join(words[s.start:s.end]), s.label) for s in Tagger.load(model, precision="fp32").tag([words])[0].spans]
+
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("sciner", config={"model": str(model), "precision": "fp32"})
+    pipeline.to_disk(tmp_path / "pipeline")
+    shutil.rmtree(model), shutil.rmtree(encoder)
+    assert not (tmp_path / "pipeline" / "sciner" / "checkpoint.pt").exists()
+
+    script = (
+        "import json, sys, spacy\n"
+        "from pathlib import Path\n"
+        "from spacy.tokens import Doc\n"
+        "import sciner.model.store as store\n"
+        "store.DEFAULT_MODEL = Path('/nonexistent/shipped')  # loading the shipped model would fail\n"
+        f"nlp = spacy.load({str(tmp_path / 'pipeline')!r})\n"
+        f"doc = nlp(Doc(nlp.vocab, words={words!r}))\n"
+        "print(json.dumps([[e.text, e.label_] for e in doc.ents]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [tuple(e) for e in json.loads(done.stdout)] == expected

@@ -12,16 +12,22 @@ The factory is registered under spaCy's ``spacy_factories`` entry point (see pyp
 so an installed sciner needs no import; importing this module registers it too. The doc's
 tokens are what the model tags: the nlp's tokenizer for text, the given words for a
 pre-tokenized ``Doc(nlp.vocab, words=...)``. Whitespace tokens are skipped. The component
-replaces ``doc.ents``; each entity's ``._.sciner_score`` is the model's score for it.
+replaces ``doc.ents``; each entity's ``._.sciner_score`` is the model's score for it. With
+``spans_key`` set it writes ``doc.spans[spans_key]`` instead (scores also in the group's
+``attrs["scores"]``, as spaCy's span categorizer keeps them) and leaves ``doc.ents`` to the
+other NER pipes. ``nlp.to_disk(dir)`` writes the model into the pipeline's folder, so
+``spacy.load(dir)`` tags in a fresh process; the model is loaded on first use, so loading a
+saved pipeline never loads the shipped model first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import minibatch
 
 from sciner.document import Paragraph
@@ -35,12 +41,36 @@ if not Span.has_extension(SCORE):
 
 
 class SciNER:
-    """Tags a Doc's tokens with a sciner model and sets them as ``doc.ents``."""
+    """Tags a Doc's tokens with a sciner model and sets them as ``doc.ents`` (or ``doc.spans[spans_key]``)."""
 
-    def __init__(self, nlp: Language, name: str, tagger: Any, batch_size: int) -> None:
+    def __init__(self, nlp: Language, name: str, model: str | Path | None, batch_size: int,
+                 precision: str = "auto", spans_key: str | None = None) -> None:
         self.name = name
-        self.tagger = tagger
+        self.model = model
+        self.precision = precision
         self.batch_size = batch_size
+        self.spans_key = spans_key
+        self._tagger: Any = None
+
+    @property
+    def tagger(self) -> Any:
+        """The :class:`~sciner.inference.tagger.Tagger`, loaded on first use."""
+        if self._tagger is None:
+            from sciner.inference.tagger import Tagger
+
+            self._tagger = Tagger.load(self.model, precision=self.precision)
+        return self._tagger
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        """Write the model (what tagging needs, the encoder too when no package carries it) to ``path``."""
+        from sciner.model.store import copy_model
+
+        copy_model(self.tagger.path, path)
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "SciNER":
+        """Tag with the model :meth:`to_disk` wrote at ``path`` (loaded on first use)."""
+        self.model, self._tagger = Path(path), None
+        return self
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -61,7 +91,12 @@ class SciNER:
         kept = [[t.i for t in doc if not t.is_space] for doc in docs]
         tagged = self.tagger.tag([[doc[i].text for i in ids] for doc, ids in zip(docs, kept)])
         for doc, ids, paragraph in zip(docs, kept, tagged):
-            doc.ents = entities(doc, ids, paragraph)
+            found = entities(doc, ids, paragraph)
+            if self.spans_key is None:
+                doc.ents = found
+            else:
+                doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=found,
+                                                      attrs={"scores": [s._.get(SCORE) for s in found]})
         return docs
 
 
@@ -77,12 +112,19 @@ def entities(doc: Doc, ids: list[int], paragraph: Paragraph) -> list[Span]:
 
 @Language.factory(
     "sciner",
-    default_config={"model": None, "batch_size": 32, "precision": "auto"},
-    assigns=["doc.ents", f"span._.{SCORE}"],
+    default_config={"model": None, "batch_size": 32, "precision": "auto", "spans_key": None},
+    assigns=["doc.ents", "doc.spans", f"span._.{SCORE}"],
 )
-def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, precision: str) -> SciNER:
+def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, precision: str,
+                spans_key: str | None) -> SciNER:
     """The ``sciner`` component: ``model`` is a model directory (None = the shipped model),
-    at most ``batch_size`` docs are tagged per call, ``precision`` as for :meth:`Tagger.load`."""
-    from sciner.inference.tagger import Tagger
+    at most ``batch_size`` docs are tagged per call, ``precision`` as for :meth:`Tagger.load`;
+    ``spans_key`` (None = ``doc.ents``) names the span group to write instead."""
+    from sciner.errors import ModelError
+    from sciner.inference.tagger import PRECISIONS
 
-    return SciNER(nlp, name, Tagger.load(model, precision=precision), batch_size)
+    # The model itself is read on first use: spacy.load builds the component from config.cfg,
+    # whose model path may be gone, before from_disk points it at the pipeline's own copy.
+    if precision not in PRECISIONS:
+        raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
+    return SciNER(nlp, name, model, batch_size, precision, spans_key)

@@ -18,6 +18,8 @@ from sciner.labels import BIO_TAGS
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "default"
 WEIGHTS = "weights.safetensors"
 META = "model.json"
+# A model folder may carry its encoder in this subfolder; model.json then names it so.
+CARRIED_ENCODER = "encoder"
 
 
 def build_model(cfg: ModelConfig, *, inference: bool = False) -> Any:
@@ -54,6 +56,29 @@ def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
 
 
 
+def copy_model(source: str | Path, target: str | Path) -> Path:
+    """Write into ``target`` what tagging with the model at ``source`` needs, and nothing else
+    (no checkpoint, no history): ``model.json``, the weights, and the encoder when it is a
+    local folder rather than one an installed package carries, so the copy tags anywhere."""
+    import shutil
+
+    from sciner.model.encoder import ENCODERS, encoder_folder
+    from sciner.outputs import write_atomic
+
+    cfg, meta, source = load_model_meta(source)
+    target = Path(target)
+    if cfg.model.encoder not in ENCODERS:
+        carried = target / CARRIED_ENCODER
+        encoder = encoder_folder(cfg.model.encoder)
+        if encoder.resolve() != carried.resolve():
+            shutil.rmtree(carried, ignore_errors=True)
+            shutil.copytree(encoder, carried)
+        meta = {**meta, "config": {**meta["config"], "model": {**meta["config"]["model"], "encoder": CARRIED_ENCODER}}}
+    write_atomic(target / WEIGHTS, (source / WEIGHTS).read_bytes())
+    write_atomic(target / META, json.dumps(meta, indent=2) + "\n")
+    return target
+
+
 def load_model_meta(path: str | Path | None = None) -> tuple[Config, dict[str, Any], Path]:
     """The validated config and ``model.json`` of the model directory at ``path`` (default: the
     shipped model), and the directory. ``model.json`` goes through the validation of config
@@ -69,6 +94,8 @@ def load_model_meta(path: str | Path | None = None) -> tuple[Config, dict[str, A
         cfg = Config.from_dict(meta["config"], source=str(directory / META))
     except ConfigError as err:
         raise ModelError(err.message) from None
+    if cfg.model.encoder == CARRIED_ENCODER:  # the encoder travels inside the model folder
+        cfg.model.encoder = str(directory / CARRIED_ENCODER)
     _check_type_bias(meta.get("type_bias"), cfg, directory / META)
     return cfg, meta, directory
 
