@@ -441,14 +441,27 @@ def test_progress_is_reported_after_every_page(pdfs):
     assert total == 8 and calls == [(done, total) for done in range(1, total + 1)]
 
 
-def test_footnotes_are_not_tagged_as_body_paragraphs(pdfs):
-    """Regression (AGGCN, page 1): the author note "Equally Contributed." was tagged as a paragraph."""
-    path = pdfs / "arxiv_1906.07510_aggcn_relation_extraction_acl2019.pdf"
-    extracted = extract_pdf(path)
-    assert any(p.kind == "footnote" and p.text == "Equally Contributed." for p in extracted)
-    tagged = [" ".join(p.tokens) for p in read_pdf_paragraphs(path)]
-    assert "Equally Contributed ." not in tagged
-    assert len(tagged) == sum(p.kind != "footnote" for p in extracted)
+def test_author_notes_are_no_paragraph_but_footnote_sentences_are_tagged(pdfs):
+    """Regressions: (AGGCN, page 1) the author note "Equally Contributed." was tagged as a
+    paragraph; (BERT, issue 23) `sciner predict paper.pdf` dropped every footnote that
+    `sciner extract` kept, among them a HyperparameterValue ("... 4H, i.e., 3072")."""
+    aggcn = [" ".join(p.tokens) for p in extract_pdf(pdfs / "arxiv_1906.07510_aggcn_relation_extraction_acl2019.pdf")]
+    assert "Equally Contributed ." not in aggcn
+    bert = pdfs / "arxiv_1810.04805_bert_naacl2019.pdf"
+    extracted = extract_pdf(bert)
+    footnotes = [" ".join(p.tokens) for p in extracted if p.kind == "footnote"]
+    assert any("feed - forward / filter size to be 4H , i.e. , 3072" in f for f in footnotes)
+    assert not any(f.startswith("See ( 10 ) in") for f in footnotes)
+    assert [p.tokens for p in read_pdf_paragraphs(bert)] == [p.tokens for p in extracted]
+
+
+def test_which_footnotes_are_running_text():
+    from sciner.pdf import is_running_text
+
+    assert is_running_text("The final model achieves 97 % -98 % accuracy on NSP .".split())
+    for note in ("Equal contribution", "denotes equal contribution", "word2vec/", "As of November 17 , 2017 .",
+                 "See ( 10 ) in https://gluebenchmark.com/faq .", "Corpus sources : http://a.it , http://b.uk"):
+        assert not is_running_text(note.split()), note
 
 
 @pytest.mark.slow

@@ -19,7 +19,7 @@ from sciner.document import Paragraph
 from sciner.pdf.extract import Progress, read_pdf_pages
 from sciner.pdf.pipeline import paragraphs_from_pages
 
-__all__ = ["ExtractedParagraph", "extract_pdf", "read_pdf_paragraphs"]
+__all__ = ["ExtractedParagraph", "extract_pdf", "is_running_text", "read_pdf_paragraphs"]
 
 
 @dataclass
@@ -42,7 +42,9 @@ def extract_pdf(path: str | Path, progress: Progress | None = None) -> list[Extr
     Code listings in the text are kept, each as one body paragraph.
 
     Dropped: running headers/footers, page numbers, authors, captions, tables, figures,
-    display equations, footnote markers and the reference list.
+    display equations, footnote markers, the reference list, and footnotes that are no
+    sentence (:func:`is_running_text`: author notes, bare links). ``sciner extract`` writes
+    and ``sciner predict`` tags these same paragraphs.
     ``progress(pages_done, pages_total)``, if given, is called as each page is read (most
     of the time taken), for a progress bar.
     Raises :class:`sciner.errors.PDFError` when the file cannot be read as a text PDF
@@ -55,23 +57,33 @@ def extract_pdf(path: str | Path, progress: Progress | None = None) -> list[Extr
     return [
         ExtractedParagraph(tokens, paragraph.text, paragraph.section, paragraph.page, paragraph.kind)
         for tokens, paragraph in zip(token_lists, raw)
-        if tokens
+        if tokens and (paragraph.kind != "footnote" or is_running_text(tokens))
     ]
+
+
+# A footnote with fewer words than this, links not counted, is a note rather than a sentence
+# of the paper ("Equal contribution", "See (10) in https://...", "As of November 17, 2017").
+RUNNING_TEXT_WORDS = 4
+
+
+def is_running_text(tokens: list[str]) -> bool:
+    """True when a footnote's ``tokens`` hold at least :data:`RUNNING_TEXT_WORDS` words outside
+    links: a sentence that can name a method or a setting ("... the feed-forward size to be
+    4H, i.e., 3072"), which the task annotates like any body text."""
+    words = [t for t in tokens if t.isalpha() and "://" not in t and not t.startswith("www.")]
+    return len(words) >= RUNNING_TEXT_WORDS
 
 
 def read_pdf_paragraphs(path: str | Path) -> list[Paragraph]:
     """:func:`extract_pdf` as :class:`sciner.document.Paragraph` objects, ready for tagging:
-    the title, headers and body paragraphs, without footnotes.
-
-    Footnotes are left out because they are not the paper's running text: author notes
-    ("Equal contribution"), URLs, asides ("See (10) in https://..."); tagged, they would
-    read as body paragraphs. ``source`` is the path and ``line`` the paragraph's index
-    among those kept; ``meta`` keeps its ``page`` and ``section``, which JSONL outputs carry.
+    the very paragraphs ``sciner extract`` writes, so that ``sciner extract paper.pdf |
+    sciner predict -`` and ``sciner predict paper.pdf`` tag the same text. ``source`` is the
+    path and ``line`` the paragraph's index; ``meta`` keeps its ``page`` and ``section``,
+    which JSONL outputs carry.
     """
     source = str(path)
-    kept = [paragraph for paragraph in extract_pdf(path) if paragraph.kind != "footnote"]
     return [
         Paragraph(tokens=paragraph.tokens, source=source, line=index,
                   meta={"page": paragraph.page, "section": paragraph.section})
-        for index, paragraph in enumerate(kept)
+        for index, paragraph in enumerate(extract_pdf(path))
     ]
