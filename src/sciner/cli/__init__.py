@@ -27,6 +27,7 @@ from sciner.cli import calibrate_cmd  # noqa: F401,E402
 from sciner.cli import pretrain_cmd  # noqa: F401,E402
 from sciner.cli import ngrams_cmd  # noqa: F401,E402
 from sciner.cli import info_cmd  # noqa: F401,E402
+from sciner.cli import export_cmd  # noqa: F401,E402
 from sciner.cli import distill_cmd  # noqa: F401,E402
 
 

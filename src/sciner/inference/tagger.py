@@ -53,6 +53,12 @@ class Tagger:
 
         if precision not in PRECISIONS:
             raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
+        from sciner.inference.onnx import is_onnx, load_onnx
+
+        if is_onnx(path):  # an exported tagger: onnxruntime on the CPU, fp32
+            if precision not in ("auto", "fp32") or device == "cuda":
+                raise ModelError(f"{path}: an ONNX tagger runs in fp32 on the CPU (--precision fp32, --device cpu)")
+            return cls(*load_onnx(path), precision="fp32", device="cpu")
         where = pick_device(device)
         if where.type == "cuda" and precision == "int8":
             raise ModelError("precision int8 (dynamic quantization) runs on the CPU only; use bf16 or fp32 on cuda")

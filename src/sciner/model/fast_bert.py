@@ -79,8 +79,10 @@ class _SelfAttention(nn.Module):
 
         self.fused: tuple[torch.Tensor, torch.Tensor] | None = None
 
+    @torch.no_grad()
     def fuse(self) -> None:
-        """Stack query, key and value into one matrix (after the final weights are loaded)."""
+        """Stack query, key and value into one matrix (after the final weights are loaded);
+        a constant for inference, outside autograd (so that the graph can be exported too)."""
         self.fused = (torch.cat([self.query.weight, self.key.weight, self.value.weight]),
                       torch.cat([self.query.bias, self.key.bias, self.value.bias]))
 

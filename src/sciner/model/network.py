@@ -6,6 +6,7 @@ up by name in :mod:`sciner.model.heads` and says itself what it needs from the e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,40 +106,16 @@ class NERModel(nn.Module):
         return Encoded(list(words.split(word_counts)), list(subwords.split([f.n_subwords for f in feats])))
 
     def _states(self, rows: list[list[int]], row: torch.Tensor, pos: torch.Tensor, batch_subwords: int) -> torch.Tensor:
-        """(P, H) fp32 encoder states at (``row``, ``pos``) of the windows ``rows``.
-
-        For prediction, rows are batched with rows of the same :func:`bucket_length` and padded
-        to it, so each row's states are the same whatever other rows are encoded with it. Training
-        has no such need and pads to each batch's longest row (about 5% faster a training step).
-        """
-        exact = not self.training
-        padded = [bucket_length(len(r), self.cfg.window) if exact else len(r) for r in rows]
-        batches = length_batches(padded, batch_subwords, same_length=exact)
-        batch_of_row = torch.empty(len(rows), dtype=torch.long)
-        slot_of_row = torch.empty(len(rows), dtype=torch.long)
-        for k, batch in enumerate(batches):
-            batch_of_row[batch] = k
-            slot_of_row[batch] = torch.arange(len(batch))
-        wanted_batch = batch_of_row[row]
-        order = torch.argsort(wanted_batch, stable=True)
-        counts = torch.bincount(wanted_batch, minlength=len(batches)).tolist()
+        """(P, H) fp32 encoder states at (``row``, ``pos``) of the windows ``rows`` (see :func:`gather_rows`)."""
         device = self.head_device()
-        parts, start = [], 0
-        for batch, n in zip(batches, counts):
-            sel = order[start : start + n]
-            start += n
-            if n == 0:
-                continue
-            input_ids, attention = pad_rows([rows[i] for i in batch], self.tokenizer.pad_token_id,
-                                             padded[batch[0]] if exact else None)
+
+        def states(input_ids: torch.Tensor, attention: torch.Tensor, flat: torch.Tensor, _: torch.Tensor) -> torch.Tensor:
             hidden = self.encoder(input_ids=input_ids.to(device), attention_mask=attention.to(device)).last_hidden_state
-            flat = (slot_of_row[row[sel]] * input_ids.shape[1] + pos[sel]).to(device)
-            parts.append(hidden.reshape(-1, hidden.shape[-1])[flat].float())
-        if not parts:
-            return torch.zeros((0, self.encoder.config.hidden_size), device=device)
-        inverse = torch.empty_like(order)
-        inverse[order] = torch.arange(len(order))
-        return torch.cat(parts)[inverse.to(device)]
+            return hidden.reshape(-1, hidden.shape[-1])[flat.to(device)].float()
+
+        out = gather_rows(rows, row, pos, batch_subwords, states, window=self.cfg.window,
+                          pad_id=self.tokenizer.pad_token_id, exact=not self.training)
+        return out if out is not None else torch.zeros((0, self.encoder.config.hidden_size), device=device)
 
     def with_shapes(self, words: torch.Tensor, feats: list[Features]) -> torch.Tensor:
         """(B, N, H) encoder vectors with each word's shape embedding appended (if the model has one)."""
@@ -160,3 +137,47 @@ class NERModel(nn.Module):
         """The head's training loss on non-empty paragraphs ``feats`` (which carry tags)."""
         words, mask = self.head_inputs(feats, self.encode(feats, batch_subwords))
         return self.head.loss(words, mask, [f.tags or [] for f in feats])
+
+
+#: What :func:`gather_rows` runs on each padded batch of windows: (input_ids, attention mask,
+#: flat positions into the batch's (rows x length) states, which of the requested positions
+#: they are) -> one row of output per flat position.
+BatchRunner = Callable[[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
+
+
+def gather_rows(rows: list[list[int]], row: torch.Tensor, pos: torch.Tensor, batch_subwords: int,
+                run: BatchRunner, *, window: int, pad_id: int, exact: bool) -> torch.Tensor | None:
+    """``run``'s outputs for the positions (``row``, ``pos``) of the windows ``rows``, in the
+    order asked (None when there are none): the one batching of windows that the torch
+    encoder and an exported ONNX tagger (:mod:`sciner.inference.onnx`) share.
+
+    With ``exact`` (prediction), rows are batched with rows of the same :func:`bucket_length`
+    and padded to it, so each row's states are the same whatever other rows are encoded with
+    it. Training has no such need and pads to each batch's longest row (about 5% faster a
+    training step).
+    """
+    padded = [bucket_length(len(r), window) if exact else len(r) for r in rows]
+    batches = length_batches(padded, batch_subwords, same_length=exact)
+    batch_of_row = torch.empty(len(rows), dtype=torch.long)
+    slot_of_row = torch.empty(len(rows), dtype=torch.long)
+    for k, batch in enumerate(batches):
+        batch_of_row[batch] = k
+        slot_of_row[batch] = torch.arange(len(batch))
+    wanted_batch = batch_of_row[row]
+    order = torch.argsort(wanted_batch, stable=True)
+    counts = torch.bincount(wanted_batch, minlength=len(batches)).tolist()
+    parts, start = [], 0
+    for batch, n in zip(batches, counts):
+        sel = order[start : start + n]
+        start += n
+        if n == 0:
+            continue
+        input_ids, attention = pad_rows([rows[i] for i in batch], pad_id, padded[batch[0]] if exact else None)
+        parts.append(run(input_ids, attention, slot_of_row[row[sel]] * input_ids.shape[1] + pos[sel], sel))
+    if not parts:
+        return None
+    inverse = torch.empty_like(order)
+    inverse[order] = torch.arange(len(order))
+    out = torch.cat(parts)
+    return out[inverse.to(out.device)]
+

@@ -76,7 +76,12 @@ class BIOHead(Head):
 
     @torch.no_grad()
     def decode(self, words: torch.Tensor, mask: torch.Tensor) -> list[list[Span]]:
-        log_probs = torch.log_softmax(self.forward(words).float(), dim=-1)
+        return self.decode_log_probs(torch.log_softmax(self.forward(words).float(), dim=-1), mask)
+
+    @torch.no_grad()
+    def decode_log_probs(self, log_probs: torch.Tensor, mask: torch.Tensor) -> list[list[Span]]:
+        """Spans of (B, N, T) tag log-probabilities: Viterbi after the type biases; each span
+        scored with the model's own probabilities (an exported ONNX tagger computes them)."""
         paths = viterbi((log_probs + self.type_bias).cpu(), mask.cpu())
         log_probs = log_probs.cpu()
         out = []

