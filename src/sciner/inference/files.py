@@ -96,7 +96,29 @@ def _read(path: Path, fmt: str | None, tokenize: bool) -> list[Paragraph]:
             raise InputFormatError(f"{path}: --tokenize reads untokenized text, one paragraph per line; "
                                    f"a {chosen.name} file carries its own tokens")
         return read_raw_text(path)
-    return chosen.read(path)  # type: ignore[misc]
+    paragraphs = chosen.read(path)  # type: ignore[misc]
+    if chosen.name == "text":
+        warn_if_untokenized(paragraphs, path)
+    return paragraphs
+
+
+_warned_untokenized = False  # the warning is said once a run, not once per input
+
+
+def warn_if_untokenized(paragraphs: list[Paragraph], path: Path) -> None:
+    """Say once, on stderr, when text read as tokenized looks untokenized (punctuation glued to
+    words gets worse tags), with the share of such tokens and the option that tokenizes it."""
+    global _warned_untokenized
+    from sciner.tokenize import GLUED_WARNING_SHARE, glued_share
+
+    if _warned_untokenized:
+        return
+    share, examples = glued_share(p.tokens for p in paragraphs)
+    if share > GLUED_WARNING_SHARE:
+        _warned_untokenized = True
+        print(f"warning: {display_name(path)}: {share:.0%} of the tokens have punctuation glued to them "
+              f"({', '.join(repr(t) for t in examples)}): the text looks untokenized; pass --tokenize "
+              "to tokenize it as the task's inputs were", file=sys.stderr)
 
 
 def read_raw_text(path: Path) -> list[Paragraph]:
