@@ -13,7 +13,7 @@ TOKENIZED = "We fine - tune BERT ( Devlin et al . , 2019 ) on SQuAD , and report
 
 def test_glued_share_counts_what_the_task_tokenizer_would_cut():
     share, examples = glued_share([RAW.split()])
-    assert share > GLUED_WARNING_SHARE and "SQuAD," in examples
+    assert share > GLUED_WARNING_SHARE and len(examples) == 3 and all(t in RAW.split() for t in examples)
     assert glued_share([TOKENIZED.split()]) == (0.0, [])
     assert glued_share([]) == (0.0, [])
 
