@@ -120,3 +120,14 @@ def test_help_ends_with_an_example(verb: str) -> None:
     run = subprocess.run([sys.executable, "-m", "sciner", verb, "--help"], capture_output=True, text=True, check=True)
     last_paragraph = run.stdout.split("Arguments:")[0].strip().split("\n\n")[-1]
     assert " ".join(last_paragraph.split()).startswith(f"Example: sciner {verb} ")
+
+
+def test_show_refuses_a_file_without_entities_in_one_line(cli, tmp_path):
+    """Issue 23: `sciner show paper.pdf -o x.html` wrote a page with no entity."""
+    (tmp_path / "paper.txt").write_text("We fine - tune BERT .\n")
+    (tmp_path / "paper.pdf").write_bytes(b"%PDF-1.4\n")
+    for name in ("paper.txt", "paper.pdf"):
+        result = cli("show", str(tmp_path / name), "-o", str(tmp_path / "x.html"))
+        assert result.returncode == 3 and result.stderr.count("\n") == 1
+        assert "has no tags (tag it first: sciner predict" in result.stderr
+    assert not (tmp_path / "x.html").exists()

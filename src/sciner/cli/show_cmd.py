@@ -42,7 +42,7 @@ def show(
     Example: sciner show pred.conll --gold gold.conll -o diff.html
     """
     from sciner.cli.options import file_output, reading_format
-    from sciner.formats.registry import read_annotated, read_file
+    from sciner.formats.registry import read_annotated
     from sciner.outputs import Outputs
     from sciner.view import render_diff, render_entities
 
@@ -50,7 +50,7 @@ def show(
     target = file_output(output)
     outputs = Outputs([file] if gold is None else [file, gold])
     outputs.check(target)
-    paragraphs = read_file(file, fmt)
+    paragraphs = read_annotated(file, fmt)  # a PDF or plain text has no entities to show: one line
     if gold is None:
         html = render_entities(paragraphs[:limit], title or file.name)
     else:

@@ -254,7 +254,8 @@ def read_annotated(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
     path = Path(path)
     chosen = input_format(path, fmt)
     if not chosen.carries_entities:
-        raise InputFormatError(f"{path}: a {chosen.name} file has no tags; expected one of "
+        raise InputFormatError(f"{path}: a {chosen.name} file has no tags (tag it first: sciner predict {path} "
+                               f"-o tagged.jsonl); expected one of "
                                f"{', '.join(n for n in READ_FORMATS if FORMATS[n].carries_entities)}")
     paragraphs = chosen.read(path)  # type: ignore[misc]
     for p in paragraphs:
