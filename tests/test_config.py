@@ -116,6 +116,14 @@ def test_head_settings_written_flat_in_model_as_before_still_read(tmp_path):
         Config.from_dict({"model": {"cnn_kernel": "3"}}, str(path))
 
 
+def test_the_shipped_models_json_of_flat_head_keys_reads_as_the_defaults():
+    from sciner.model.store import DEFAULT_MODEL, load_model_meta
+
+    cfg, meta, _ = load_model_meta(DEFAULT_MODEL)
+    assert "max_span_width" in meta["config"]["model"]  # written before the heads had tables
+    assert cfg.model == Config().model
+
+
 def test_a_file_value_is_never_coerced_from_a_string():
     with pytest.raises(ConfigError, match="model.window: expected an integer"):
         Config.from_dict({"model": {"window": "256"}}, "model.json")
