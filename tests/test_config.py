@@ -11,9 +11,12 @@ import pytest
 
 from sciner.config import Config, load_config
 from sciner.errors import ConfigError
+from sciner.model.heads import HEADS
+from sciner.model.heads.builtin import BIO, SPAN, SPAN_FINETUNE
 from sciner.pretrain.config import PretrainConfig, load_pretrain_config
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+BUILTIN_HEADS = [spec.name for spec in (BIO, SPAN, SPAN_FINETUNE)]
 
 
 def test_default_toml_is_the_dataclass_defaults():
@@ -29,6 +32,9 @@ def test_every_field_is_written_out_in_its_toml():
     for section in dataclasses.fields(Config):
         fields = {f.name for f in dataclasses.fields(getattr(Config(), section.name))}
         assert set(tables[section.name]) == fields, section.name
+    for head in BUILTIN_HEADS:  # each head's settings are written out under [model.heads.<name>]
+        settings = {f.name for f in dataclasses.fields(HEADS[head].settings)}
+        assert set(tables["model"]["heads"][head]) == settings, head
     keys = set(tomllib.loads((CONFIGS / "pretrain.toml").read_text()))
     assert keys == {f.name for f in dataclasses.fields(PretrainConfig)}
 
@@ -48,7 +54,12 @@ BAD_SETS = [
     ("train.lr=0", "train.lr: must be greater than 0"),
     ("data.keep_empty_fraction=0", "data.keep_empty_fraction: must be in (0, 1]"),
     ("model.head=crf", "model.head: must be one of bio, span, span_finetune"),
-    ("model.segmentation=words", "model.segmentation: must be one of"),
+    ("model.heads.span_finetune.segmentation=words", "model.heads.span_finetune.segmentation: must be one of"),
+    ("model.segmentation=words", "model.heads.span_finetune.segmentation: must be one of"),  # its old key
+    ("model.heads.span.max_span_width=0", "model.heads.span.max_span_width: must be at least 1, got 0"),
+    ("model.heads.crf.x=1", "model.heads.crf.x: unknown key (known: bio, span, span_finetune"),
+    ("model.heads.span.nope=1", "model.heads.span.nope: unknown key (known: max_span_width, span_hidden)"),
+    ("model.window.x=1", "model.window.x: unknown key (model.window is not a table)"),
     ("train.epochs=two", "train.epochs: cannot read 'two' as an integer"),
     ("train.epochs=2.5", "train.epochs: expected an integer, got 2.5"),
     ("model.freeze_word_embeddings=1", "model.freeze_word_embeddings: expected true or false"),
@@ -71,6 +82,8 @@ BAD_TOMLS = [
     ("[train]\nthreads = 0\n", "train.threads: must be at least 1, got 0"),
     ("[colours]\nred = 1\n", "[colours]: unknown section"),
     ("[model]\nhead = \"crf\"\n", "model.head: must be one of"),
+    ("[model.heads.span]\nspan_hidden = 0\n", "model.heads.span.span_hidden: must be at least 1, got 0"),
+    ("[model]\nheads = 3\n", "model.heads: expected a table of keys, got 3"),
     ("[data]\ndev_groups = \"g\"\n", "data.dev_groups: expected a list of strings"),
     ("[train\n", "invalid TOML"),
 ]
@@ -83,6 +96,32 @@ def test_bad_toml_names_the_file_and_the_key(tmp_path, text, message):
     with pytest.raises(ConfigError) as err:
         load_config(path, [])
     assert str(err.value).startswith(f"error[E005]: {path}: ") and message in str(err.value)
+
+
+def test_head_settings_written_flat_in_model_as_before_still_read(tmp_path):
+    """Before each head declared its settings, they were keys of [model] itself: old TOML
+    files, model.json files and --set items still name them so, and land in the head's table."""
+    path = tmp_path / "old.toml"
+    path.write_text('[model]\nhead = "span_finetune"\nmax_span_width = 4\nsegmentation = "random"\ncnn_filters = 8\n')
+    cfg = load_config(path, ["model.span_hidden=32", "model.cnn_layers=2"])
+    assert vars(cfg.model.heads["span"]) == {"max_span_width": 4, "span_hidden": 32}
+    assert cfg.model.head_settings == cfg.model.heads["span_finetune"]
+    assert (cfg.model.head_settings.segmentation, cfg.model.head_settings.cnn_filters,
+            cfg.model.head_settings.cnn_layers) == ("random", 8, 2)
+    # Saved (model.json) in the new shape, with its own head's settings only: read back the same.
+    saved = cfg.to_dict()["model"]
+    assert saved["heads"] == {"span_finetune": vars(cfg.model.head_settings)} and "cnn_filters" not in saved
+    assert Config.from_dict(cfg.to_dict()).model.head_settings == cfg.model.head_settings
+    with pytest.raises(ConfigError, match=r"old.toml: model.cnn_kernel: expected an integer, got '3'"):
+        Config.from_dict({"model": {"cnn_kernel": "3"}}, str(path))
+
+
+def test_the_shipped_models_json_of_flat_head_keys_reads_as_the_defaults():
+    from sciner.model.store import DEFAULT_MODEL, load_model_meta
+
+    cfg, meta, _ = load_model_meta(DEFAULT_MODEL)
+    assert "max_span_width" in meta["config"]["model"]  # written before the heads had tables
+    assert cfg.model == Config().model
 
 
 def test_a_file_value_is_never_coerced_from_a_string():

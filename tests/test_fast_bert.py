@@ -71,9 +71,7 @@ def tiny_model_for_packing(tiny_encoder_dir):
     from sciner.model.store import build_model
 
     cfg = ModelConfig(encoder=str(tiny_encoder_dir), head="bio", shape_dim=4, window=32, window_overlap=8,
-                      max_subwords_per_word=16, max_span_width=8, span_hidden=16, dropout=0.0,
-                      segmentation="none", ngram_dictionary="", ngram_min_count=10, cnn_kernel=3,
-                      cnn_filters=16, cnn_layers=1, freeze_word_embeddings=True)
+                      max_subwords_per_word=16, dropout=0.0, freeze_word_embeddings=True)
     torch.manual_seed(3)
     model = build_model(cfg, inference=True).eval()
     with torch.no_grad():  # make entities likely, so that the comparison is not between empty outputs

@@ -26,8 +26,8 @@ def tiny_config(encoder: Path, data: Path, head: str, **train_changes) -> Config
     cfg.model.head = head
     cfg.model.window = 32  # tiny windows, so paragraphs of the tests slide
     cfg.model.window_overlap = 8
-    cfg.model.cnn_filters = 16
-    cfg.model.segmentation = "random"
+    cfg.model.heads["span_finetune"].cnn_filters = 16
+    cfg.model.heads["span_finetune"].segmentation = "random"
     cfg.model.freeze_word_embeddings = False
     cfg.train.epochs = 2
     cfg.train.batch_subwords = 512

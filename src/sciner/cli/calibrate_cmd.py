@@ -40,17 +40,18 @@ def calibrate(
 
     import torch
 
-    from sciner.config import TAG_HEADS, data_root
+    from sciner.config import data_root
     from sciner.data.assemble import assemble
     from sciner.errors import ModelError
     from sciner.evaluate.metrics import classification_report
     from sciner.inference.calibrate import DEFAULT, calibrate as run_calibration
     from sciner.inference.tagger import Tagger
+    from sciner.model.heads import head_spec
     from sciner.model.store import META, load_model_meta
     from sciner.outputs import write_atomic
 
     cfg, _, _ = load_model_meta(model)
-    if cfg.model.head not in TAG_HEADS:
+    if not head_spec(cfg.model.head).scores_tags:
         raise ModelError(f"{model}: calibrate needs a BIO model, not head {cfg.model.head!r}")
     torch.set_num_threads(threads or cfg.train.threads)
     tagger = Tagger.load(model, precision=precision)

@@ -10,6 +10,7 @@ from sciner.model.batching import BATCH_SUBWORDS, length_batches
 from sciner.document import Span
 from sciner.errors import ModelError
 from sciner.labels import BIO_TAGS
+from sciner.model.heads import head_spec
 from sciner.model.network import Encoded, Features, featurize_many
 
 # Paragraphs are encoded a chunk at a time (in input order), so that the word vectors held
@@ -61,7 +62,7 @@ def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subw
     import numpy as np
     import torch
 
-    if not model.head.tag_log_probs:
+    if not head_spec(model.cfg.head).scores_tags:
         raise ModelError(f"tag log-probabilities need a head that scores BIO tags, not {model.cfg.head!r}")
     feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
     out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in feats]

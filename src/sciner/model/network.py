@@ -1,7 +1,7 @@
 """The whole network: encoder windows -> word vectors (+ word shape) -> head.
 
 Training and prediction share one encoder path, :meth:`NERModel.encode`; the head is looked
-up by name in :mod:`sciner.model.heads` and says itself what it needs from the encoder.
+up by name in :mod:`sciner.model.heads`, whose registered spec says what it needs from the encoder.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from torch import nn
 
 from sciner.config import ModelConfig
 from sciner.model.batching import length_batches
-from sciner.model.heads import build_head
+from sciner.model.heads import build_head, head_spec
 from sciner.model.shape import SHAPES, word_shape
 from sciner.model.windows import bucket_length, pad_rows, window_rows, word_pieces
 
@@ -93,7 +93,7 @@ class NERModel(nn.Module):
                                    self.cfg.window, self.cfg.window_overlap)
         o = torch.tensor(owners, dtype=torch.long).reshape(-1, 4)
         word_counts = [len(f.tokens) for f in feats]
-        if not self.head.needs_subword_states:
+        if not head_spec(self.cfg.head).needs_subword_states:
             return Encoded(list(self._states(rows, o[:, 2], o[:, 3], batch_subwords).split(word_counts)))
         # Every subword of a word, from the window that supplies the word's vector; a word's
         # vector is its first subword's, so one encoder pass serves both.

@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Callable
 from functools import lru_cache
 
-from sciner.config import SEGMENTATIONS, ModelConfig
+from sciner.model.heads.builtin import SEGMENTATIONS, SpanFinetuneSettings
 from sciner.errors import ConfigError
 
 Segmenter = Callable[[list[str]], list[tuple[int, int]]]
@@ -39,16 +39,17 @@ def _dictionary(path: str | None, min_count: int):  # type: ignore[no-untyped-de
     return load_dictionary(path, min_count=min_count)
 
 
-def make_segmenter(cfg: ModelConfig) -> Segmenter:
-    """The segmenter that ``cfg.segmentation`` names."""
-    if cfg.segmentation == "none":
+def make_segmenter(settings: SpanFinetuneSettings) -> Segmenter:
+    """The segmenter that ``settings.segmentation`` names."""
+    if settings.segmentation == "none":
         return singletons
-    if cfg.segmentation == "random":
+    if settings.segmentation == "random":
         return random_segments
-    if cfg.segmentation == "dictionary":
+    if settings.segmentation == "dictionary":
         from sciner.model.ngrams import segment
 
         # "" = the dictionary shipped with sciner; a missing file raises a clear error.
-        dictionary = _dictionary(cfg.ngram_dictionary or None, cfg.ngram_min_count)
+        dictionary = _dictionary(settings.ngram_dictionary or None, settings.ngram_min_count)
         return lambda tokens: segment(tokens, dictionary)
-    raise ConfigError(f"model.segmentation must be one of {', '.join(SEGMENTATIONS)}, not {cfg.segmentation!r}")
+    raise ConfigError(f"model.heads.span_finetune.segmentation must be one of {', '.join(SEGMENTATIONS)}, "
+                      f"not {settings.segmentation!r}")

@@ -11,9 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sciner.config import TAG_HEADS, Config, ModelConfig
+from sciner.config import Config, ModelConfig
 from sciner.errors import ConfigError, ModelError
 from sciner.labels import BIO_TAGS
+from sciner.model.heads import head_spec
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "default"
 WEIGHTS = "weights.safetensors"
@@ -119,14 +120,15 @@ def _read_meta(path: Path) -> dict[str, Any]:
 
 
 def _check_type_bias(bias: Any, cfg: Config, path: Path) -> None:
-    """``type_bias`` (written by ``sciner calibrate``) is absent or maps entity types to numbers, for a BIO model."""
+    """``type_bias`` (written by ``sciner calibrate``) is absent or maps entity types to numbers,
+    for a head that scores BIO tags (its registered spec says so, without importing torch)."""
     if not bias:
         return
     if not isinstance(bias, dict) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in bias.values()):
         raise ModelError(f"{path}: type_bias: expected an object of numbers, got {bias!r:.60}")
-    if cfg.model.head not in TAG_HEADS:
-        raise ModelError(f"{path}: type_bias: needs a head that scores tags (bio), not {cfg.model.head!r}")
+    if not head_spec(cfg.model.head).scores_tags:
+        raise ModelError(f"{path}: type_bias: needs a head that scores BIO tags, not {cfg.model.head!r}")
 
 
 def load_model(path: str | Path | None = None) -> tuple[Any, dict[str, Any], Path]:

@@ -17,6 +17,7 @@ from sciner.config import Config
 from sciner.data.soft_labels import SoftParagraph, load_soft_labels, read_manifest
 from sciner.errors import ConfigError
 from sciner.model.batching import length_batches
+from sciner.model.heads import head_spec
 
 
 class SoftBatches:
@@ -25,8 +26,8 @@ class SoftBatches:
     def __init__(self, model: Any, paragraphs: list[SoftParagraph], cfg: Config) -> None:
         from sciner.model.network import featurize_many
 
-        if not model.head.tag_log_probs:
-            raise ConfigError(f"distill.soft_labels: the student's head must score BIO tags (bio), not {cfg.model.head!r}")
+        if not head_spec(cfg.model.head).scores_tags:
+            raise ConfigError(f"distill.soft_labels: the student's head must score BIO tags, not {cfg.model.head!r}")
         self.paragraphs = paragraphs
         self.feats = featurize_many(model.tokenizer, [p.tokens for p in paragraphs], cfg.model)
         self.lengths = [f.n_subwords + 2 for f in self.feats]

@@ -16,7 +16,7 @@ from sciner.document import Span
 from sciner.document import bio_to_spans
 from sciner.labels import BIO_TAGS, ENTITY_TYPES, OUTSIDE
 from sciner.model.decode import viterbi
-from sciner.model.heads import Head, register_head
+from sciner.model.heads.base import Head
 
 TAG_INDEX = {t: i for i, t in enumerate(BIO_TAGS)}
 
@@ -29,10 +29,7 @@ def bias_vector(bias: dict[str, float]) -> torch.Tensor:
     return torch.tensor([0.0 if t == OUTSIDE else float(bias.get(t[2:], 0.0)) for t in BIO_TAGS])
 
 
-@register_head("bio")
 class BIOHead(Head):
-    tag_log_probs = True
-
     def __init__(self, dim: int, dropout: float) -> None:
         super().__init__()
         self.dropout = nn.Dropout(dropout)

@@ -13,7 +13,7 @@ from sciner.document import Span
 from sciner.document import bio_to_spans
 from sciner.labels import ENTITY_TYPES
 from sciner.model.decode import greedy_spans
-from sciner.model.heads import Head, register_head
+from sciner.model.heads.base import Head
 
 SPAN_LABELS: tuple[str, ...] = ("none",) + ENTITY_TYPES
 
@@ -28,7 +28,6 @@ def enumerate_spans(n: int, max_width: int) -> tuple[torch.Tensor, torch.Tensor]
     return torch.tensor(starts, dtype=torch.long), torch.tensor(ends, dtype=torch.long)
 
 
-@register_head("span")
 class SpanHead(Head):
     def __init__(self, dim: int, hidden: int, max_width: int, dropout: float) -> None:
         super().__init__()
@@ -46,7 +45,8 @@ class SpanHead(Head):
 
     @classmethod
     def build(cls, cfg: ModelConfig, dim: int) -> "SpanHead":
-        return cls(dim, cfg.span_hidden, cfg.max_span_width, cfg.dropout)
+        settings = cfg.head_settings
+        return cls(dim, settings.span_hidden, settings.max_span_width, cfg.dropout)
 
     def forward(self, words: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Logits (B, S, 8) for every span, with the spans' starts and inclusive ends."""

@@ -19,32 +19,29 @@ from torch import nn
 
 from sciner.config import ModelConfig
 from sciner.document import Span
+from sciner.model.heads.base import Head
 from sciner.model.heads.bio import BIOHead
-from sciner.model.heads import Head, register_head
+from sciner.model.heads.builtin import SpanFinetuneSettings
 from sciner.model.segmentation import make_segmenter
 
 
-@register_head("span_finetune")
 class SpanFinetuneHead(Head):
-    needs_subword_states = True
-
-    def __init__(self, dim: int, cfg: ModelConfig) -> None:
+    def __init__(self, dim: int, shape_dim: int, dropout: float, settings: SpanFinetuneSettings) -> None:
         super().__init__()
-        self.cfg = cfg
-        self.segmenter = make_segmenter(cfg)
-        hidden = cfg.cnn_filters
-        pad = cfg.cnn_kernel // 2
+        self.segmenter = make_segmenter(settings)
+        hidden = settings.cnn_filters
+        kernel = settings.cnn_kernel
         # The CNN reads the encoder's subword vectors, which lack the word-shape part of ``dim``.
-        self.subword_cnn = nn.Conv1d(dim - cfg.shape_dim, hidden, cfg.cnn_kernel, padding=pad)
+        self.subword_cnn = nn.Conv1d(dim - shape_dim, hidden, kernel, padding=kernel // 2)
         self.segment_cnn = nn.ModuleList(
-            [nn.Conv1d(hidden, hidden, cfg.cnn_kernel, padding=pad) for _ in range(cfg.cnn_layers)]
+            [nn.Conv1d(hidden, hidden, kernel, padding=kernel // 2) for _ in range(settings.cnn_layers)]
         )
         self.act = nn.GELU()
-        self.bio = BIOHead(dim + hidden, cfg.dropout)
+        self.bio = BIOHead(dim + hidden, dropout)
 
     @classmethod
     def build(cls, cfg: ModelConfig, dim: int) -> "SpanFinetuneHead":
-        return cls(dim, cfg)
+        return cls(dim, cfg.shape_dim, cfg.dropout, cfg.head_settings)
 
     def inputs(self, words: torch.Tensor, mask: torch.Tensor, feats: list[Any],
                subwords: torch.Tensor | None) -> torch.Tensor:

@@ -1,0 +1,39 @@
+"""The network side of a head: what every head module subclasses (it imports torch; the
+registry in :mod:`sciner.model.heads` does not)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch
+from torch import nn
+
+from sciner.document import Span
+
+if TYPE_CHECKING:
+    from sciner.config import ModelConfig
+
+
+class Head(nn.Module):
+    """A head: word vectors (B, N, D) and their mask (B, N) -> a training loss, or entity spans.
+
+    What a head needs and can do (subword states, BIO tag scores) is said by its registered
+    :class:`sciner.model.heads.HeadSpec`, not here: the config knows it without importing torch.
+    """
+
+    @classmethod
+    def build(cls, cfg: "ModelConfig", dim: int) -> "Head":
+        """The head of ``cfg`` (its own settings: ``cfg.head_settings``) over word vectors of size ``dim``."""
+        raise NotImplementedError
+
+    def inputs(self, words: torch.Tensor, mask: torch.Tensor, feats: list[Any],
+               subwords: torch.Tensor | None) -> torch.Tensor:
+        """The vectors :meth:`loss` and :meth:`decode` read; most heads read the word vectors as they are.
+        ``subwords``: each paragraph's subword states, for a head whose spec ``needs_subword_states``."""
+        return words
+
+    def loss(self, words: torch.Tensor, mask: torch.Tensor, tags: list[list[str]]) -> torch.Tensor:
+        raise NotImplementedError
+
+    def decode(self, words: torch.Tensor, mask: torch.Tensor) -> list[list[Span]]:
+        raise NotImplementedError
