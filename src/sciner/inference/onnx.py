@@ -72,6 +72,7 @@ def export_onnx(model: str | Path | None, output: str | Path) -> Path:
 
     from sciner.inference.tagger import Tagger
     from sciner.model.fast_bert import FastBert
+    from sciner.model.heads import head_spec
     from sciner.outputs import atomic_target
 
     onnx = _require("onnx")
@@ -80,7 +81,8 @@ def export_onnx(model: str | Path | None, output: str | Path) -> Path:
     if not isinstance(network.encoder, FastBert):
         raise ModelError(f"{tagger.path}: export supports BERT encoders (the shipped model's kind), "
                          f"not {network.cfg.encoder!r}")
-    if not network.head.tag_log_probs or network.head.needs_subword_states:
+    spec = head_spec(network.cfg.head)
+    if not spec.scores_tags or spec.needs_subword_states:
         raise ModelError(f"{tagger.path}: export needs a head that scores tags from word vectors, "
                          f"not {network.cfg.head!r}")
     graph = TaggerGraph(network).eval()
@@ -110,7 +112,7 @@ class OnnxNetwork:
         from sciner.config import Config
         from sciner.model.encoder import encoder_folder
         from sciner.model.fast_bert import WordPieceTokenizer
-        from sciner.model.heads.bio import BIOHead
+        from sciner.model.heads import build_head
 
         ort = _require("onnxruntime")
         options = ort.SessionOptions()
@@ -126,10 +128,11 @@ class OnnxNetwork:
             reason = str(err).strip().splitlines()[0][:200] if str(err).strip() else type(err).__name__
             raise ModelError(f"{path}: not a tagger written by `sciner export` ({reason})") from None
         self.tokenizer = WordPieceTokenizer(encoder_folder(self.cfg.encoder))
-        self.head = BIOHead(1, 0.0)
+        # The model's own head decodes; the graph gives it log-probabilities, not word vectors.
+        self.head = build_head(self.cfg, 1)
         if self.meta.get("type_bias"):
             self.head.set_type_bias(self.meta["type_bias"])
-        self.head.decode = self.head.decode_log_probs  # the graph gives log-probabilities, not word vectors
+        self.head.decode = self.head.decode_log_probs
 
     def eval(self) -> "OnnxNetwork":
         return self
