@@ -68,3 +68,27 @@ def test_predict_cli_on_the_reference_example(tmp_path, shared_reference):
     for line, block in zip(lines, blocks):
         assert [row.split("\t")[0] for row in block.splitlines()] == line.split()
     assert "MethodName" in proc.stderr  # the per-type summary
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_forcing_bf16_without_native_bf16_warns(monkeypatch, capsys, native):
+    """Issue 23: bf16 is the default only where the CPU has it; forcing it elsewhere says so."""
+    import sciner.inference.tagger as tagger
+
+    monkeypatch.setattr(tagger, "native_bf16", lambda: native)
+    monkeypatch.setattr(tagger, "load_model", lambda path: (_Stub(), {}, path))
+    tagger.Tagger.load(None, precision="bf16", device="cpu")
+    warned = "warning: --precision bf16 on a CPU without native bfloat16" in capsys.readouterr().err
+    assert warned is not native
+
+
+class _Stub:
+    """Stands in for the network: Tagger.load only moves it and casts its encoder."""
+
+    class encoder:  # noqa: N801
+        @staticmethod
+        def to(*args):
+            return None
+
+    def to(self, where):
+        return self

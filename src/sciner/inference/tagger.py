@@ -7,6 +7,7 @@ precision and the tagging entry points.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,9 @@ class Tagger:
         model.to(where)
         if precision == "auto":
             precision = "bf16" if where.type == "cuda" or native_bf16() else "fp32"
+        elif precision == "bf16" and where.type == "cpu" and not native_bf16():
+            print("warning: --precision bf16 on a CPU without native bfloat16 (AVX512-BF16 or AMX) is emulated "
+                  "and slower than fp32; the default (auto) picks fp32 here", file=sys.stderr)
         if precision == "bf16":
             # bf16 weights, not just autocast: autocast alone re-casts every weight on every call.
             model.encoder.to(torch.bfloat16)
