@@ -46,7 +46,7 @@ def ngrams(
     Example: sciner ngrams --max-lines 100000 --min-count 20 -o ngrams.txt.gz --stats ../shared/data/test-inputs/2022-official-test.txt
     """
     from sciner.errors import ConfigError
-    from sciner.model.ngrams import (
+    from sciner.data.ngrams import (
         count_ngrams_in_texts, dictionary_stats, raw_paragraphs, read_stats_sentences, save_dictionary,
     )
 
