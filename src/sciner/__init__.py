@@ -12,13 +12,14 @@ Everything the command line does has a Python function, importable from here (lo
 first use, so ``import sciner`` stays fast):
 
 =====================  ==========================================================
-``sciner extract``     :func:`extract_pdf`
-``sciner predict``     :func:`load` then :meth:`Tagger.tag` (:meth:`Tagger.tag_text` for raw text);
-                       :func:`read_pdf_paragraphs`; ``--workers``: :func:`tag_corpus`
+``sciner extract``     :func:`extract` (files); :func:`extract_pdf`, :func:`render_extracted` (one paper)
+``sciner predict``     :func:`tag_files`; ``--workers``/``--resume``/``--ray``: :func:`tag_corpus_files`;
+                       :func:`load` then :meth:`Tagger.tag` (:meth:`Tagger.tag_text` for raw text);
+                       :func:`read_pdf_paragraphs`
 ``sciner evaluate``    :func:`evaluate_files`; :func:`classification_report` on tag lists
 ``sciner compare``     :func:`compare_files`; :func:`paired_bootstrap` on tag lists
 ``sciner train``       :func:`load_config` then :func:`train`
-``sciner calibrate``   :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
+``sciner calibrate``   :func:`calibrate`; :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
 ``sciner pretrain``    :func:`load_pretrain_config` then :func:`pretrain`
 ``sciner distill``     :func:`teacher_config` then :func:`train`; :func:`label`; :func:`train` with
                        ``distill.soft_labels`` set
@@ -32,6 +33,9 @@ spaCy                  ``spacy.blank("en").add_pipe("sciner")`` (:mod:`sciner.sp
 formats                :func:`read_conll`, :func:`write_conll`, :func:`read_paragraphs`, :func:`read_jsonl`,
                        :func:`write_jsonl`, :func:`bio_to_spans`, :func:`spans_to_bio`, :func:`repair_bio`
 =====================  ==========================================================
+
+Each verb's function takes the verb's options with the verb's defaults (``device="auto"``:
+cuda where available, else cpu, as in :func:`load` and the spaCy component).
 """
 
 from __future__ import annotations
@@ -51,6 +55,11 @@ _API: dict[str, str] = {
     "Span": "sciner.document",
     "read_pdf_paragraphs": "sciner.pdf",
     "extract_pdf": "sciner.pdf",
+    "extract": "sciner.pdf.files",
+    "render_extracted": "sciner.pdf.files",
+    "tag_files": "sciner.inference.files",
+    "tag_corpus_files": "sciner.inference.corpus",
+    "calibrate": "sciner.inference.calibrate",
     "evaluate_files": "sciner.evaluate",
     "compare_files": "sciner.evaluate",
     "classification_report": "sciner.evaluate.metrics",
@@ -88,7 +97,7 @@ _API: dict[str, str] = {
 }
 
 
-def load(path: str | None = None, *, precision: str = "auto", device: str = "cpu") -> "Tagger":
+def load(path: str | None = None, *, precision: str = "auto", device: str = "auto") -> "Tagger":
     """Load a trained tagger: the shipped default model, or the model directory at ``path``.
 
     ``precision`` is ``auto`` (bfloat16 where the CPU has it natively, else fp32), ``fp32``,

@@ -4,7 +4,7 @@
 
     import spacy
     nlp = spacy.blank("en")
-    nlp.add_pipe("sciner")                  # config: model, batch_size, precision
+    nlp.add_pipe("sciner")                  # config: model, batch_size, precision, device
     doc = nlp("We fine-tune BERT on SQuAD .")
     [(e.text, e.label_, e._.sciner_score) for e in doc.ents]
 
@@ -77,12 +77,14 @@ def entities(doc: Doc, ids: list[int], paragraph: Paragraph) -> list[Span]:
 
 @Language.factory(
     "sciner",
-    default_config={"model": None, "batch_size": 32, "precision": "auto"},
+    default_config={"model": None, "batch_size": 32, "precision": "auto", "device": "auto"},
     assigns=["doc.ents", f"span._.{SCORE}"],
 )
-def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, precision: str) -> SciNER:
+def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, precision: str,
+                device: str) -> SciNER:
     """The ``sciner`` component: ``model`` is a model directory (None = the shipped model),
-    at most ``batch_size`` docs are tagged per call, ``precision`` as for :meth:`Tagger.load`."""
+    at most ``batch_size`` docs are tagged per call, ``precision`` and ``device`` as for
+    :meth:`Tagger.load`."""
     from sciner.inference.tagger import Tagger
 
-    return SciNER(nlp, name, Tagger.load(model, precision=precision), batch_size)
+    return SciNER(nlp, name, Tagger.load(model, precision=precision, device=device), batch_size)

@@ -71,14 +71,10 @@ def _precisions() -> tuple[str, ...]:
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
-Threads = Annotated[
-    Optional[int],
-    typer.Option("--threads", min=1, help="CPU threads for torch (default: the config's).", show_default=False),
-]
+# --threads and --device default to the config's on the training verbs (None), to a value on the others.
+Threads = Annotated[Optional[int], typer.Option("--threads", min=1, help="CPU threads for torch.")]
 Device = Annotated[
-    Optional[str],
-    one_of("--device", DEVICES, show_default=False,
-           help="Where to compute: auto = cuda if available, else cpu (default: the config's)."),
+    Optional[str], one_of("--device", DEVICES, help="Where to compute: auto = cuda if available, else cpu.")
 ]
 Precision = Annotated[
     str,
@@ -88,6 +84,8 @@ Precision = Annotated[
 
 
 JSON_HELP = "Short for --to jsonl: the one spelling of JSON output on every verb."
+# --json of the verbs that write tagged paragraphs (predict, extract, convert): their JSON is JSONL.
+JsonLines = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 def json_or_to(to_format: str | None, as_json: bool) -> str | None:

@@ -19,15 +19,16 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sciner.errors import FileSystemError, MissingExtraError, OutputError, ScinerError
-from sciner.formats.registry import FORMATS
-from sciner.inference.files import OutputPlan, read_input, render_input
+from sciner.formats.registry import FORMATS, get_format
+from sciner.inference.files import THREADS, OutputPlan, expand_each, plan_outputs, read_input, render_input, reporter
 from sciner.inference.tagger import Tagger
+from sciner.model.batching import BATCH_SUBWORDS
 from sciner.outputs import append_line, write_atomic
 
 MANIFEST = "manifest.jsonl"
@@ -217,6 +218,8 @@ class CorpusRun:
     skipped: int = 0
     records: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    # Inputs named that are not there (tag_corpus_files): they never became jobs.
+    not_found: list[ScinerError] = field(default_factory=list)
 
     @property
     def failed(self) -> list[dict[str, Any]]:
@@ -279,6 +282,43 @@ def tag_corpus(
             run.records.append(record)
             bar.update(1)
     run.seconds = time.perf_counter() - start
+    return run
+
+
+def tag_corpus_files(
+    inputs: Sequence[str | Path],
+    output_dir: str | Path | None,
+    *,
+    workers: int = 1,
+    resume: bool = False,
+    ray_address: str | None = None,
+    to_format: str | None = None,
+    from_format: str | None = None,
+    model: str | Path | None = None,
+    precision: str = "auto",
+    device: str = "auto",
+    threads: int = THREADS,
+    batch_subwords: int = BATCH_SUBWORDS,
+    tokenize: bool = False,
+    show_progress: bool = True,
+    on_error: Callable[[ScinerError], object] | None = None,
+) -> CorpusRun:
+    """Tag files, folders and globs into ``output_dir`` (an existing folder, or a path ending
+    in ``/``; anything else is a one-line error) one input at a time (``sciner predict --workers/--resume/--ray``): each output is
+    written when its input is tagged and recorded in ``output_dir/manifest.jsonl``; see
+    :func:`tag_corpus` for ``workers``, ``resume`` and ``ray_address`` (``local``: a Ray of
+    our own). The ``threads`` are shared out between the workers; the other options are
+    :func:`~sciner.inference.files.tag_files`'. Inputs that name nothing are the run's
+    ``not_found`` (and go to ``on_error``); inputs that fail are its ``failed`` records.
+    """
+    not_found: list[ScinerError] = []
+    read_format = get_format(from_format, reading=True).name if from_format else None
+    paths = expand_each(inputs, reporter(not_found, on_error))
+    plan = plan_outputs(paths, None if output_dir is None else str(output_dir), to_format)
+    worker = Worker(str(model) if model else None, precision, split_threads(threads, workers), batch_subwords, device)
+    run = tag_corpus(plan, output_dir or "", worker, workers=workers, read_format=read_format, tokenize=tokenize,
+                     resume=resume, ray_address=ray_address, show_progress=show_progress)
+    run.not_found = not_found
     return run
 
 

@@ -43,14 +43,42 @@ def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
     """Write ``model.json`` and fp16 ``weights.safetensors`` into ``directory``."""
     from safetensors.torch import save_file
 
-    from sciner.outputs import atomic_target, write_atomic
+    from sciner.outputs import atomic_target
 
     directory = Path(directory)
     state = {k: v.detach().to("cpu").half().contiguous() if v.is_floating_point() else v.to("cpu").contiguous()
              for k, v in trainable_state(model).items()}
     with atomic_target(directory / WEIGHTS) as tmp:
         save_file(state, str(tmp))
-    write_atomic(directory / META, json.dumps(meta, indent=2) + "\n")
+    save_meta(directory, meta)
+
+
+def save_meta(directory: str | Path, meta: dict[str, Any]) -> Path:
+    """Write ``model.json`` into ``directory`` (atomically); returns its path."""
+    from sciner.outputs import write_atomic
+
+    return write_atomic(Path(directory) / META, json.dumps(meta, indent=2) + "\n")
+
+
+def copy_model(source: str | Path, target: str | Path) -> Path:
+    """A model folder at ``target`` holding only what tagging reads from the one at ``source``:
+    ``model.json``, ``weights.safetensors`` and, where the model keeps its encoder inside its
+    folder, that encoder (at the same place under ``target``). A training run's folder also holds ``checkpoint.pt`` (optimizer
+    state, several times the model's size), ``history.json`` and logs: a model made from it
+    (``sciner calibrate -o``) is a model, not a training run, and would only carry them along."""
+    import shutil
+
+    from sciner.outputs import atomic_target
+
+    cfg, _, source = load_model_meta(source)
+    target = Path(target)
+    for name in (META, WEIGHTS):
+        with atomic_target(target / name) as tmp:
+            shutil.copyfile(source / name, tmp)
+    encoder, home = Path(cfg.model.encoder).resolve(), source.resolve()  # found as the encoder loader finds it
+    if encoder.is_dir() and encoder != home and encoder.is_relative_to(home):
+        shutil.copytree(encoder, target / encoder.relative_to(home), dirs_exist_ok=True)
+    return target
 
 
 
