@@ -180,3 +180,25 @@ def test_the_verbs_and_their_functions_share_their_defaults() -> None:
 
     for name in ("precision", "threads", "device"):
         assert _default(predict_verb, name) == _default(sciner.tag_files, name), name
+
+
+def test_show_and_report_from_python_write_what_the_verbs_write(cli, tmp_path: Path) -> None:
+    gold, pred = tmp_path / "gold.conll", tmp_path / "pred.conll"
+    gold.write_text("We\tO\nuse\tO\nBERT\tB-MethodName\n\n", encoding="utf-8")
+    pred.write_text("We\tO\nuse\tO\nBERT\tB-DatasetName\n\n", encoding="utf-8")
+    assert sciner.show(pred, tmp_path / "py.html", gold=gold) == tmp_path / "py.html"
+    assert cli("show", pred, "--gold", gold, "-o", tmp_path / "cli.html", "-q").returncode == 0
+    assert (tmp_path / "py.html").read_bytes() == (tmp_path / "cli.html").read_bytes()
+    assert sciner.report(gold, [pred], tmp_path / "py.html", samples=10) == [tmp_path / "py.html"]
+    assert cli("report", gold, pred, "-o", tmp_path / "cli2.html", "--samples", "10", "-q").returncode == 0
+    assert (tmp_path / "py.html").read_bytes() == (tmp_path / "cli2.html").read_bytes()
+
+
+def test_build_dictionary_from_python_writes_what_the_verb_writes(cli, tmp_path: Path) -> None:
+    raw = tmp_path / "raw.txt"
+    raw.write_text("We use machine translation here .\n" * 4, encoding="utf-8")
+    done = sciner.build_dictionary(tmp_path / "py.txt.gz", data=raw, min_count=2, stats_on=raw, thresholds=[3])
+    assert "machine translation" in done.dictionary.counts and done.sentences == 4
+    assert [row.min_count for row in done.stats] == [3]
+    assert cli("ngrams", "--data", raw, "--min-count", "2", "-o", tmp_path / "cli.txt.gz", "-q").returncode == 0
+    assert (tmp_path / "py.txt.gz").read_bytes() == (tmp_path / "cli.txt.gz").read_bytes()

@@ -23,12 +23,13 @@ first use, so ``import sciner`` stays fast):
 ``sciner pretrain``    :func:`load_pretrain_config` then :func:`pretrain`
 ``sciner distill``     :func:`teacher_config` then :func:`train`; :func:`label`; :func:`train` with
                        ``distill.soft_labels`` set
-``sciner ngrams``      :func:`count_ngrams_in_texts`, :func:`load_dictionary`, :func:`segment`
-``sciner data``        :func:`assemble`
-``sciner show``        :func:`render_entities`, :func:`render_diff`
+``sciner ngrams``      :func:`build_dictionary`; :func:`count_ngrams_in_texts`, :func:`load_dictionary`,
+                       :func:`segment`
+``sciner data``        :func:`load_config` then :func:`corpus_stats`; :func:`assemble`
+``sciner show``        :func:`show`; :func:`render_entities`, :func:`render_diff`
 ``sciner convert``     :func:`convert`, :func:`read_file`, :func:`write_file`
-``sciner report``      :func:`build_report`, :func:`write_report`
-``sciner info``        :func:`model_info`
+``sciner report``      :func:`report`; :func:`build_report`, :func:`write_report`
+``sciner info``        :func:`model_info`, :func:`format_info`
 spaCy                  ``spacy.blank("en").add_pipe("sciner")`` (:mod:`sciner.spacy_component`)
 formats                :func:`read_conll`, :func:`write_conll`, :func:`read_paragraphs`, :func:`read_jsonl`,
                        :func:`write_jsonl`, :func:`bio_to_spans`, :func:`spans_to_bio`, :func:`repair_bio`
@@ -73,6 +74,11 @@ _API: dict[str, str] = {
     "teacher_config": "sciner.distill.teacher",
     "label": "sciner.distill.label",
     "model_info": "sciner.model.info",
+    "format_info": "sciner.model.info",
+    "build_dictionary": "sciner.data.ngrams",
+    "corpus_stats": "sciner.data.stats",
+    "show": "sciner.view.show",
+    "report": "sciner.view.report_output",
     "load_pretrain_config": "sciner.pretrain.config",
     "pretrain": "sciner.pretrain.loop",
     "count_ngrams_in_texts": "sciner.data.ngrams",

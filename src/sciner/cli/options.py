@@ -17,7 +17,7 @@ import typer
 
 from sciner.config import DEVICES
 from sciner.errors import ConfigError, InputFormatError, OutputError
-from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS, get_format
+from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS
 from sciner.outputs import wants_directory
 
 def from_help(files: str = "the input files") -> str:
@@ -35,11 +35,6 @@ def from_option(files: str = "the input files") -> Any:
 
 From = Annotated[Optional[str], from_option()]
 TO_HELP = f"Format of the output: {', '.join(WRITE_FORMATS)}. Default: from the output's extension."
-
-
-def reading_format(name: str | None) -> str | None:
-    """``--from`` checked against the formats sciner reads (a one-line error listing them)."""
-    return get_format(name, reading=True).name if name else None
 
 
 def file_output(output: str) -> Path:

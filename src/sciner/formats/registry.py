@@ -144,6 +144,11 @@ def get_format(name: str, *, reading: bool | None = None) -> Format:
     return fmt
 
 
+def reading_format(name: str | None) -> str | None:
+    """``--from`` checked against the formats sciner reads (a one-line error listing them)."""
+    return get_format(name, reading=True).name if name else None
+
+
 def suffix_format(path: str | Path) -> Format | None:
     """The format whose suffix ``path`` ends with, or None."""
     name = Path(path).name.lower()

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.errors import FileSystemError, MissingExtraError, OutputError, ScinerError
-from sciner.formats.registry import FORMATS, get_format
+from sciner.formats.registry import FORMATS, reading_format
 from sciner.inference.files import THREADS, OutputPlan, expand_each, plan_outputs, read_input, render_input, reporter
 from sciner.inference.tagger import Tagger
 from sciner.model.batching import BATCH_SUBWORDS
@@ -312,7 +312,7 @@ def tag_corpus_files(
     ``not_found`` (and go to ``on_error``); inputs that fail are its ``failed`` records.
     """
     not_found: list[ScinerError] = []
-    read_format = get_format(from_format, reading=True).name if from_format else None
+    read_format = reading_format(from_format)
     paths = expand_each(inputs, reporter(not_found, on_error))
     plan = plan_outputs(paths, None if output_dir is None else str(output_dir), to_format)
     worker = Worker(str(model) if model else None, precision, split_threads(threads, workers), batch_subwords, device)

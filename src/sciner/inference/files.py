@@ -17,7 +17,7 @@ from pathlib import Path
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError, InputNotFoundError, OutputError, ScinerError
 from sciner.formats.registry import (
-    FORMATS, READ_FORMATS, WRITE_FORMATS, Format, get_format, input_format, output_format, refuse_binary,
+    FORMATS, READ_FORMATS, WRITE_FORMATS, Format, input_format, output_format, reading_format, refuse_binary,
     suffix_format,
 )
 from sciner.inference.tagger import Tagger
@@ -320,7 +320,7 @@ def tag_files(
     """
     done = TaggedFiles()
     report = reporter(done.failed, on_error)
-    read_format = get_format(from_format, reading=True).name if from_format else None
+    read_format = reading_format(from_format)
     paths = expand_each(inputs, report)
     plan = plan_outputs(paths, None if output is None else str(output), to_format)
     read = read_inputs(paths, read_format, show_progress=show_progress, on_error=lambda path, err: report(err),
