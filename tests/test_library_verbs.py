@@ -13,33 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from test_pipes import fake_pdfs  # noqa: F401  (stand-in papers: a real PDF costs seconds)
+
 import sciner
 from sciner.document import Paragraph, Span
 from sciner.errors import InputNotFoundError, PDFError
-from sciner.pdf import ExtractedParagraph
-
-
-@pytest.fixture
-def fake_pdfs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """Stand-in papers whose lines the extractor reads (a real PDF costs seconds)."""
-
-    def extract(path: str | Path, progress=None) -> list[ExtractedParagraph]:
-        text = Path(path).read_text(encoding="utf-8")
-        if not text.startswith("%PDF-"):
-            raise PDFError(f"{path}: not a PDF (no %PDF header)")
-        return [ExtractedParagraph(line.split(), line, "Introduction", page, "body")
-                for page, line in enumerate(text.splitlines()[1:], start=1)]
-
-    monkeypatch.setattr("sciner.pdf.extract_pdf", extract)
-    folder = tmp_path / "papers"
-    folder.mkdir()
-    (folder / "a.pdf").write_text("%PDF-\nWe use BERT .\nOn SQuAD .\n", encoding="utf-8")
-    (folder / "b.pdf").write_text("%PDF-\nELMo too .\n", encoding="utf-8")
-    return folder
 
 
 def test_extract_from_python_writes_what_the_verb_writes(cli, fake_pdfs: Path, tmp_path: Path) -> None:
-    papers = [fake_pdfs / "a.pdf", fake_pdfs / "b.pdf"]
+    papers = [fake_pdfs / "a.pdf", fake_pdfs / "sub" / "b.pdf"]
     done = sciner.extract(papers, tmp_path / "py.jsonl", show_progress=False)
     assert (done.papers, done.paragraphs, done.written, done.failed) == (2, 3, [tmp_path / "py.jsonl"], [])
     assert cli("extract", *papers, "-o", tmp_path / "cli.jsonl", "-q").returncode == 0
@@ -49,9 +31,8 @@ def test_extract_from_python_writes_what_the_verb_writes(cli, fake_pdfs: Path, t
 
 
 def test_extract_from_python_goes_on_past_a_bad_paper(fake_pdfs: Path, tmp_path: Path) -> None:
-    (fake_pdfs / "bad.pdf").write_text("no header\n", encoding="utf-8")
     seen = []
-    done = sciner.extract([fake_pdfs / "bad.pdf", tmp_path / "missing.pdf", fake_pdfs / "a.pdf"], f"{tmp_path}/out/",
+    done = sciner.extract([fake_pdfs / "notes.txt", tmp_path / "missing.pdf", fake_pdfs / "a.pdf"], f"{tmp_path}/out/",
                           show_progress=False, on_error=seen.append)
     assert done.papers == 1 and done.written == [tmp_path / "out" / "a.txt"]
     assert [type(e) for e in done.failed] == [InputNotFoundError, PDFError] and seen == done.failed
@@ -157,6 +138,7 @@ def _default(function, name: str) -> object:
 def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_component() -> None:
     from sciner.cli.calibrate_cmd import calibrate as calibrate_verb
     from sciner.cli.predict_cmd import predict as predict_verb
+    from sciner.inference.corpus import Worker
     from sciner.inference.tagger import Tagger
     from sciner.spacy_component import make_sciner  # noqa: F401  (registers the factory)
 
@@ -168,7 +150,7 @@ def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_com
         "sciner.load": _default(sciner.load, "device"),
         "Tagger.load": _default(Tagger.load, "device"),
         "sciner.tag_files": _default(sciner.tag_files, "device"),
-        "sciner.tag_corpus_files": _default(sciner.tag_corpus_files, "device"),
+        "sciner.tag_corpus_files": _default(Worker, "device"),
         "sciner.calibrate": _default(sciner.calibrate, "device"),
         "spaCy component": spacy.Language.get_factory_meta("sciner").default_config["device"],
     }
@@ -177,9 +159,10 @@ def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_com
 
 def test_the_verbs_and_their_functions_share_their_defaults() -> None:
     from sciner.cli.predict_cmd import predict as predict_verb
+    from sciner.inference.corpus import Worker
 
     for name in ("precision", "threads", "device"):
-        assert _default(predict_verb, name) == _default(sciner.tag_files, name), name
+        assert _default(predict_verb, name) == _default(sciner.tag_files, name) == _default(Worker, name), name
 
 
 def test_show_and_report_from_python_write_what_the_verbs_write(cli, tmp_path: Path) -> None:

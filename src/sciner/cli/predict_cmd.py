@@ -16,6 +16,7 @@ from sciner.model.batching import BATCH_SUBWORDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from sciner.cli.batch import Failures
+    from sciner.inference.corpus import Worker
 
 _TO_HELP = f"Format of the output: {', '.join(PREDICT_FORMATS)}. Default: from -o's extension, else conll."
 _INPUTS_HELP = (
@@ -59,31 +60,38 @@ def predict(
     from sciner.cli.options import json_or_to
 
     failures = Failures()
-    options = dict(to_format=json_or_to(to_format or legacy_format, as_json), from_format=from_format, model=model,
-                   precision=precision, device=device or "auto", threads=threads or THREADS,
-                   batch_subwords=batch_subwords, tokenize=tokenize, show_progress=not quiet, on_error=failures.add)
+    to_format = json_or_to(to_format or legacy_format, as_json)
+    formats = dict(to_format=to_format, from_format=from_format, tokenize=tokenize, show_progress=not quiet,
+                   on_error=failures.add)
+    threads = threads or THREADS
     if ray and ray_address is None:
         ray_address = LOCAL_RAY
     if workers is not None or resume or ray_address is not None:  # each input tagged and written on its own
-        done = _tag_corpus(inputs, output, workers or 1, resume, ray_address, quiet, failures, options)
+        from sciner.inference.corpus import Worker, split_threads
+
+        n = workers or 1  # the --threads are shared out between the workers
+        worker = Worker(str(model) if model else None, precision, split_threads(threads, n), batch_subwords, device)
+        done = _tag_corpus(inputs, output, worker, n, resume, ray_address, quiet, failures, formats)
     else:  # every input in one batch, written at the end
         from sciner.inference.files import tag_files
 
-        tagged = tag_files(inputs, output, **options)
+        tagged = tag_files(inputs, output, model=model, precision=precision, device=device, threads=threads,
+                           batch_subwords=batch_subwords, **formats)
         done = len(tagged.tagged)
         if not quiet and tagged.tagged:
             print(tagged.summary(), file=sys.stderr)
     failures.exit_if_any(done=done)
 
 
-def _tag_corpus(inputs: list[str], output: Optional[str], workers: int, resume: bool, ray_address: Optional[str],
-                quiet: bool, failures: "Failures", options: dict) -> int:
+def _tag_corpus(inputs: list[str], output: Optional[str], worker: "Worker", workers: int, resume: bool,
+                ray_address: Optional[str], quiet: bool, failures: "Failures", formats: dict) -> int:
     """Run predict as a corpus run (see :mod:`sciner.inference.corpus`); its failed inputs join
     ``failures`` (exit code 9); returns how many inputs were tagged."""
     from sciner.inference.corpus import MANIFEST, tag_corpus_files
 
     try:
-        run = tag_corpus_files(inputs, output, workers=workers, resume=resume, ray_address=ray_address, **options)
+        run = tag_corpus_files(inputs, output, worker, workers=workers, resume=resume, ray_address=ray_address,
+                               **formats)
     except KeyboardInterrupt:  # what is done is on disk and in the manifest: say how to go on
         print(f"interrupted; to go on, run the same command with --resume ({Path(output or '') / MANIFEST} "
               "has what is done)", file=sys.stderr)

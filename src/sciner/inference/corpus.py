@@ -49,12 +49,13 @@ class Job:
 
 @dataclass(frozen=True)
 class Worker:
-    """What every worker needs: the model it loads once, and how it runs it."""
+    """What every worker needs: the model it loads once (None: the shipped one), and how it
+    runs it (the defaults are :func:`~sciner.inference.files.tag_files`')."""
 
-    model: str | None
-    precision: str
-    threads: int
-    batch_subwords: int
+    model: str | None = None
+    precision: str = "auto"
+    threads: int = THREADS
+    batch_subwords: int = BATCH_SUBWORDS
     device: str = "auto"
 
     def load(self) -> Tagger:
@@ -288,34 +289,30 @@ def tag_corpus(
 def tag_corpus_files(
     inputs: Sequence[str | Path],
     output_dir: str | Path | None,
+    worker: Worker = Worker(),
     *,
     workers: int = 1,
     resume: bool = False,
     ray_address: str | None = None,
     to_format: str | None = None,
     from_format: str | None = None,
-    model: str | Path | None = None,
-    precision: str = "auto",
-    device: str = "auto",
-    threads: int = THREADS,
-    batch_subwords: int = BATCH_SUBWORDS,
     tokenize: bool = False,
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
 ) -> CorpusRun:
     """Tag files, folders and globs into ``output_dir`` (an existing folder, or a path ending
-    in ``/``; anything else is a one-line error) one input at a time (``sciner predict --workers/--resume/--ray``): each output is
-    written when its input is tagged and recorded in ``output_dir/manifest.jsonl``; see
-    :func:`tag_corpus` for ``workers``, ``resume`` and ``ray_address`` (``local``: a Ray of
-    our own). The ``threads`` are shared out between the workers; the other options are
-    :func:`~sciner.inference.files.tag_files`'. Inputs that name nothing are the run's
-    ``not_found`` (and go to ``on_error``); inputs that fail are its ``failed`` records.
+    in ``/``; anything else is a one-line error) one input at a time (``sciner predict
+    --workers/--resume/--ray``): each output is written when its input is tagged and recorded
+    in ``output_dir/manifest.jsonl``. ``workers`` processes (or Ray actors) each run
+    ``worker``; see :func:`tag_corpus` for ``resume`` and ``ray_address`` (``local``: a Ray
+    of our own); the formats and ``tokenize`` are :func:`~sciner.inference.files.tag_files`'.
+    Inputs that name nothing are the run's ``not_found`` (and go to ``on_error``); inputs
+    that fail are its ``failed`` records.
     """
     not_found: list[ScinerError] = []
     read_format = reading_format(from_format)
     paths = expand_each(inputs, reporter(not_found, on_error))
     plan = plan_outputs(paths, None if output_dir is None else str(output_dir), to_format)
-    worker = Worker(str(model) if model else None, precision, split_threads(threads, workers), batch_subwords, device)
     run = tag_corpus(plan, output_dir or "", worker, workers=workers, read_format=read_format, tokenize=tokenize,
                      resume=resume, ray_address=ray_address, show_progress=show_progress)
     run.not_found = not_found
