@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import Device, Precision, Quiet, Threads
+from sciner.cli.options import DeviceOwn, Precision, Quiet, Threads
 
 
 @app.command()
@@ -19,7 +19,7 @@ def calibrate(
     data: Optional[Path] = typer.Option(None, "--data", show_default=False,
                                         help="Shared data directory (default: $SCINER_DATA, else the model's data.data_dir)."),
     precision: Precision = "auto",
-    device: Device = "auto",
+    device: DeviceOwn = "auto",
     threads: Threads = None,
     quiet: Quiet = False,
 ) -> None:
@@ -40,7 +40,7 @@ def calibrate(
     from sciner.inference.calibrate import calibrate as calibrate_model
     from sciner.model.store import META
 
-    done = calibrate_model(model, output, data=data, precision=precision, device=device or "auto", threads=threads,
+    done = calibrate_model(model, output, data=data, precision=precision, device=device, threads=threads,
                            show_progress=not quiet)
     typer.echo(done.table())
     typer.echo(f"type_bias {json.dumps(done.type_bias)} written to {done.path / META}")

@@ -66,11 +66,20 @@ def _precisions() -> tuple[str, ...]:
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
-# --threads and --device default to the config's on the training verbs (None), to a value on the others.
-Threads = Annotated[Optional[int], typer.Option("--threads", min=1, help="CPU threads for torch.")]
-Device = Annotated[
-    Optional[str], one_of("--device", DEVICES, help="Where to compute: auto = cuda if available, else cpu.")
-]
+def _threads(default: str | bool) -> Any:
+    return typer.Option("--threads", min=1, help="CPU threads for torch.", show_default=default)
+
+
+def _device(default: str | bool) -> Any:
+    return one_of("--device", DEVICES, help="Where to compute: auto = cuda if available, else cpu.",
+                  show_default=default)
+
+
+# --threads and --device of a verb whose default is its config's (None), and of one with its own default.
+Threads = Annotated[Optional[int], _threads("the config's")]
+Device = Annotated[Optional[str], _device("the config's")]
+ThreadsOwn = Annotated[int, _threads(True)]
+DeviceOwn = Annotated[str, _device(True)]
 Precision = Annotated[
     str,
     one_of("--precision", _precisions(),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import Device, From, JsonLines, Precision, Quiet, Threads
+from sciner.cli.options import DeviceOwn, From, JsonLines, Precision, Quiet, ThreadsOwn
 from sciner.inference.corpus import LOCAL_RAY
 from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS, THREADS
 from sciner.model.batching import BATCH_SUBWORDS
@@ -37,9 +37,9 @@ def predict(
     model: Optional[Path] = typer.Option(None, "--model", "-m", help="Model directory; default: the model shipped with sciner."),
     batch_subwords: int = typer.Option(BATCH_SUBWORDS, "--batch-subwords", help="Subwords per encoder batch (the default was fastest on a 2-core CPU)."),
     precision: Precision = "auto",
-    device: Device = "auto",
+    device: DeviceOwn = "auto",
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line with the task's tokenizer (spaCy's English rules) first."),
-    threads: Threads = THREADS,
+    threads: ThreadsOwn = THREADS,
     quiet: Quiet = False,
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Tag a corpus into -o DIR with N processes, each loading the model once: every input's output is written as soon as it is tagged, and recorded in DIR/manifest.jsonl.", show_default=False),
     resume: bool = typer.Option(False, "--resume", help="With -o DIR: skip the inputs that DIR/manifest.jsonl records as done and whose output is whole."),
@@ -63,7 +63,6 @@ def predict(
     to_format = json_or_to(to_format or legacy_format, as_json)
     formats = dict(to_format=to_format, from_format=from_format, tokenize=tokenize, show_progress=not quiet,
                    on_error=failures.add)
-    threads = threads or THREADS
     if ray and ray_address is None:
         ray_address = LOCAL_RAY
     if workers is not None or resume or ray_address is not None:  # each input tagged and written on its own
