@@ -107,8 +107,8 @@ def load(path: str | None = None, *, precision: str = "auto", device: str = "aut
     """Load a trained tagger: the shipped default model, or the model directory at ``path``.
 
     ``precision`` is ``auto`` (bfloat16 where the CPU has it natively, else fp32), ``fp32``,
-    ``bf16`` or ``int8``; ``device`` is ``cpu``, ``cuda`` or ``auto`` (cuda if available); see
-    :meth:`Tagger.load`.
+    ``bf16`` or ``int8``; ``device`` is ``auto`` (cuda if available, else cpu: the default of
+    ``sciner predict`` and the spaCy component too), ``cpu`` or ``cuda``; see :meth:`Tagger.load`.
     """
     from sciner.inference.tagger import Tagger
 

@@ -27,7 +27,7 @@ from sciner.stdio import display_name, file_names, is_stdio, is_stream, readable
 
 # What predict can write: every format that holds entities.
 PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].carries_entities)
-# predict's --threads: the fastest on a 2-core CPU, and no more than a laptop spares.
+# predict's default torch CPU threads (the --workers share them out).
 THREADS = 2
 # Beside papers a .tsv is more often a table (pdfs/PDF_LIST.tsv) than CoNLL: it is read as
 # CoNLL when named, never swept in from a folder.
