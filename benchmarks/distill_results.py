@@ -57,11 +57,11 @@ def cross_fitted(run: Path, dev: list[Paragraph], groups: list[str] | None, devi
             return [p.tags or [] for p in cached]
     if groups is None:
         raise SystemExit(f"{run}: no cached {CACHE} for this dev set; run without --gold to compute it")
-    from sciner.inference.calibrate import DEFAULT, calibrate
+    from sciner.inference.calibrate import DEFAULT, fit_and_score
     from sciner.inference.tagger import Tagger
 
     tagger = Tagger.load(run, precision="fp32", device=device)
-    result = calibrate(tagger.log_probs([p.tokens for p in dev]), [p.tags for p in dev], groups, DEFAULT)
+    result = fit_and_score(tagger.log_probs([p.tokens for p in dev]), [p.tags for p in dev], groups, DEFAULT)
     write_file([Paragraph(p.tokens, t) for p, t in zip(dev, result.cross_fitted)], run / CACHE)
     return result.cross_fitted
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from sciner.config import DataConfig
 from sciner.formats.conll import read_conll
 from sciner.document import bio_to_spans
-from sciner.model.ngrams import (
+from sciner.data.ngrams import (
     count_ngrams_in_texts, dictionary_stats, raw_paragraphs, read_stats_sentences, save_dictionary, segment,
 )
 from sciner.tokenize import tokenize
@@ -132,7 +132,7 @@ def render(rows, agreement, source, n_sentences, seconds, peak_mb, counted, args
             f"## Shipped: min_count {args.ship}",
             "",
             f"`src/sciner/resources/ngrams.txt.gz`: {len(shipped):,} n-grams, {shipped_size / 1e6:.1f} MB;"
-            " loaded by `sciner.model.ngrams.load_dictionary()` (a higher threshold can be applied on load).",
+            " loaded by `sciner.data.ngrams.load_dictionary()` (a higher threshold can be applied on load).",
             "",
             "Examples (segments in brackets):",
             "",

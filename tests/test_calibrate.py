@@ -122,6 +122,23 @@ def test_calibrate_cli_writes_type_bias_and_reports_cross_fitted_scores(tmp_path
     assert isinstance(meta["type_bias"], dict)
     assert set(meta["calibration"]["cross_fitted_biases"]) == {"group_b", "group_c"}
     assert not json.loads((tiny_model / "model.json").read_text()).get("type_bias"), "the input model is untouched"
+    assert sorted(p.name for p in out.iterdir()) == ["model.json", "weights.safetensors"]
+
+
+def test_calibrate_from_python_saves_a_model_not_the_training_run(tmp_path, tiny_model, tiny_data):
+    """Regression (issue 23): ``calibrate -o`` copied the whole training folder, checkpoint.pt
+    (optimizer state) and history.json included, into the new model."""
+    import sciner
+    from sciner.inference.tagger import Tagger
+
+    assert {"checkpoint.pt", "history.json"} <= {p.name for p in tiny_model.iterdir()}, "what training leaves"
+    done = sciner.calibrate(tiny_model, tmp_path / "calibrated", data=tiny_data, threads=1, show_progress=False)
+    assert done.path == tmp_path / "calibrated" and set(done.dev_groups) == {"group_b", "group_c"}
+    assert sorted(p.name for p in done.path.iterdir()) == ["model.json", "weights.safetensors"]
+    assert (done.path / "weights.safetensors").read_bytes() == (tiny_model / "weights.safetensors").read_bytes()
+    meta = json.loads((done.path / "model.json").read_text())
+    assert meta["type_bias"] == done.type_bias and meta["calibration"]["dev_groups"] == done.dev_groups
+    assert "micro" in done.table() and Tagger.load(done.path).meta["type_bias"] == done.type_bias
 
 
 def test_decoding_log_probs_with_the_model_bias_gives_what_tag_gives():

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from sciner.cli.app import app
 from sciner.errors import InputFormatError
-from sciner.model.ngrams import (
+from sciner.data.ngrams import (
     NgramDictionary,
     count_ngrams,
     count_ngrams_in_texts,
@@ -177,7 +177,7 @@ def test_shipped_dictionary_loads():
 def test_a_dictionary_stored_above_the_configured_threshold_loads_as_it_is(tmp_path):
     import gzip
 
-    from sciner.model.ngrams import load_dictionary
+    from sciner.data.ngrams import load_dictionary
 
     path = tmp_path / "high.txt.gz"
     with gzip.open(path, "wt", encoding="utf-8") as handle:

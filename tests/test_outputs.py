@@ -79,7 +79,7 @@ def test_a_resumable_folder_continues_only_the_same_settings(tmp_path):
     import json
 
     from sciner.errors import ConfigError
-    from sciner.outputs import refuse_other_settings
+    from sciner.data.resumable import refuse_other_settings
 
     record = tmp_path / "cache" / "meta.json"
     refuse_other_settings(record, {"per_part": 10}, ["per_part"], "a cache of", "raw_cache")  # nothing there yet

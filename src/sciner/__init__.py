@@ -12,26 +12,31 @@ Everything the command line does has a Python function, importable from here (lo
 first use, so ``import sciner`` stays fast):
 
 =====================  ==========================================================
-``sciner extract``     :func:`extract_pdf`
-``sciner predict``     :func:`load` then :meth:`Tagger.tag` (:meth:`Tagger.tag_text` for raw text);
-                       :func:`read_pdf_paragraphs`; ``--workers``: :func:`tag_corpus`
+``sciner extract``     :func:`extract` (files); :func:`extract_pdf`, :func:`render_extracted` (one paper)
+``sciner predict``     :func:`tag_files`; ``--workers``/``--resume``/``--ray``: :func:`tag_corpus_files`;
+                       :func:`load` then :meth:`Tagger.tag` (:meth:`Tagger.tag_text` for raw text);
+                       :func:`read_pdf_paragraphs`
 ``sciner evaluate``    :func:`evaluate_files`; :func:`classification_report` on tag lists
 ``sciner compare``     :func:`compare_files`; :func:`paired_bootstrap` on tag lists
 ``sciner train``       :func:`load_config` then :func:`train`
-``sciner calibrate``   :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
+``sciner calibrate``   :func:`calibrate`; :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
 ``sciner pretrain``    :func:`load_pretrain_config` then :func:`pretrain`
 ``sciner distill``     :func:`teacher_config` then :func:`train`; :func:`label`; :func:`train` with
                        ``distill.soft_labels`` set
-``sciner ngrams``      :func:`count_ngrams_in_texts`, :func:`load_dictionary`, :func:`segment`
-``sciner data``        :func:`assemble`
-``sciner show``        :func:`render_entities`, :func:`render_diff`
+``sciner ngrams``      :func:`build_dictionary`; :func:`count_ngrams_in_texts`, :func:`load_dictionary`,
+                       :func:`segment`
+``sciner data``        :func:`load_config` then :func:`corpus_stats`; :func:`assemble`
+``sciner show``        :func:`show`; :func:`render_entities`, :func:`render_diff`
 ``sciner convert``     :func:`convert`, :func:`read_file`, :func:`write_file`
-``sciner report``      :func:`build_report`, :func:`write_report`
-``sciner info``        :func:`model_info`
+``sciner report``      :func:`report`; :func:`build_report`, :func:`write_report`
+``sciner info``        :func:`model_info`, :func:`format_info`
 spaCy                  ``spacy.blank("en").add_pipe("sciner")`` (:mod:`sciner.spacy_component`)
 formats                :func:`read_conll`, :func:`write_conll`, :func:`read_paragraphs`, :func:`read_jsonl`,
                        :func:`write_jsonl`, :func:`bio_to_spans`, :func:`spans_to_bio`, :func:`repair_bio`
 =====================  ==========================================================
+
+Each verb's function takes the verb's options with the verb's defaults (``device="auto"``:
+cuda where available, else cpu, as in :func:`load` and the spaCy component).
 """
 
 from __future__ import annotations
@@ -51,6 +56,11 @@ _API: dict[str, str] = {
     "Span": "sciner.document",
     "read_pdf_paragraphs": "sciner.pdf",
     "extract_pdf": "sciner.pdf",
+    "extract": "sciner.pdf.files",
+    "render_extracted": "sciner.pdf.files",
+    "tag_files": "sciner.inference.files",
+    "tag_corpus_files": "sciner.inference.corpus",
+    "calibrate": "sciner.inference.calibrate",
     "evaluate_files": "sciner.evaluate",
     "compare_files": "sciner.evaluate",
     "classification_report": "sciner.evaluate.metrics",
@@ -64,11 +74,16 @@ _API: dict[str, str] = {
     "teacher_config": "sciner.distill.teacher",
     "label": "sciner.distill.label",
     "model_info": "sciner.model.info",
+    "format_info": "sciner.model.info",
+    "build_dictionary": "sciner.data.ngrams",
+    "corpus_stats": "sciner.data.stats",
+    "show": "sciner.view.show",
+    "report": "sciner.view.report_output",
     "load_pretrain_config": "sciner.pretrain.config",
     "pretrain": "sciner.pretrain.loop",
-    "count_ngrams_in_texts": "sciner.model.ngrams",
-    "load_dictionary": "sciner.model.ngrams",
-    "segment": "sciner.model.ngrams",
+    "count_ngrams_in_texts": "sciner.data.ngrams",
+    "load_dictionary": "sciner.data.ngrams",
+    "segment": "sciner.data.ngrams",
     "assemble": "sciner.data.assemble",
     "render_entities": "sciner.formats.html",
     "render_diff": "sciner.view.diff",
@@ -88,12 +103,12 @@ _API: dict[str, str] = {
 }
 
 
-def load(path: str | None = None, *, precision: str = "auto", device: str = "cpu") -> "Tagger":
+def load(path: str | None = None, *, precision: str = "auto", device: str = "auto") -> "Tagger":
     """Load a trained tagger: the shipped default model, or the model directory at ``path``.
 
     ``precision`` is ``auto`` (bfloat16 where the CPU has it natively, else fp32), ``fp32``,
-    ``bf16`` or ``int8``; ``device`` is ``cpu``, ``cuda`` or ``auto`` (cuda if available); see
-    :meth:`Tagger.load`.
+    ``bf16`` or ``int8``; ``device`` is ``auto`` (cuda if available, else cpu: the default of
+    ``sciner predict`` and the spaCy component too), ``cpu`` or ``cuda``; see :meth:`Tagger.load`.
     """
     from sciner.inference.tagger import Tagger
 

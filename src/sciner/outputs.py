@@ -22,10 +22,10 @@ import shutil
 import stat
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from sciner.errors import ConfigError, OutputError
+from sciner.errors import OutputError
 
 FILE_MODE = 0o644
 
@@ -140,20 +140,6 @@ def append_line(path: str | Path, line: str) -> Path:
         handle.flush()
         os.fsync(handle.fileno())
     return path
-
-
-def refuse_other_settings(record: Path, settings: Mapping, keys: Iterable[str], what: str, option: str) -> None:
-    """A resumable job (soft labelling, a pretraining cache) continues in a folder only what
-    was started there with the same ``keys`` of its JSON ``record``: else a one-line
-    ConfigError, "<folder>: <what> another <keys>; choose another <option> folder"."""
-    if not record.exists():
-        return
-    import json
-
-    old = json.loads(record.read_text(encoding="utf-8"))
-    changed = [key for key in keys if old.get(key) != settings.get(key)]
-    if changed:
-        raise ConfigError(f"{record.parent}: {what} another {', '.join(changed)}; choose another {option} folder")
 
 
 def _fsync_folder(folder: Path) -> None:

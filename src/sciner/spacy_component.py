@@ -4,7 +4,7 @@
 
     import spacy
     nlp = spacy.blank("en")
-    nlp.add_pipe("sciner")                  # config: model, batch_size, precision
+    nlp.add_pipe("sciner")                  # config: model, batch_size, precision, device
     doc = nlp("We fine-tune BERT on SQuAD .")
     [(e.text, e.label_, e._.sciner_score) for e in doc.ents]
 
@@ -44,10 +44,11 @@ class SciNER:
     """Tags a Doc's tokens with a sciner model and sets them as ``doc.ents`` (or ``doc.spans[spans_key]``)."""
 
     def __init__(self, nlp: Language, name: str, model: str | Path | None, batch_size: int,
-                 precision: str = "auto", spans_key: str | None = None) -> None:
+                 precision: str = "auto", spans_key: str | None = None, device: str = "auto") -> None:
         self.name = name
         self.model = model
         self.precision = precision
+        self.device = device
         self.batch_size = batch_size
         self.spans_key = spans_key
         self._tagger: Any = None
@@ -58,14 +59,14 @@ class SciNER:
         if self._tagger is None:
             from sciner.inference.tagger import Tagger
 
-            self._tagger = Tagger.load(self.model, precision=self.precision)
+            self._tagger = Tagger.load(self.model, precision=self.precision, device=self.device)
         return self._tagger
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
         """Write the model (what tagging needs, the encoder too when no package carries it) to ``path``."""
         from sciner.model.store import copy_model
 
-        copy_model(self.tagger.path, path)
+        copy_model(self.tagger.path, path, carry_encoder=True)
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "SciNER":
         """Tag with the model :meth:`to_disk` wrote at ``path`` (loaded on first use)."""
@@ -112,14 +113,14 @@ def entities(doc: Doc, ids: list[int], paragraph: Paragraph) -> list[Span]:
 
 @Language.factory(
     "sciner",
-    default_config={"model": None, "batch_size": 32, "precision": "auto", "spans_key": None},
+    default_config={"model": None, "batch_size": 32, "precision": "auto", "device": "auto", "spans_key": None},
     assigns=["doc.ents", "doc.spans", f"span._.{SCORE}"],
 )
 def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, precision: str,
-                spans_key: str | None) -> SciNER:
+                device: str, spans_key: str | None) -> SciNER:
     """The ``sciner`` component: ``model`` is a model directory (None = the shipped model),
-    at most ``batch_size`` docs are tagged per call, ``precision`` as for :meth:`Tagger.load`;
-    ``spans_key`` (None = ``doc.ents``) names the span group to write instead."""
+    at most ``batch_size`` docs are tagged per call, ``precision`` and ``device`` as for
+    :meth:`Tagger.load`; ``spans_key`` (None = ``doc.ents``) names the span group to write instead."""
     from sciner.errors import ModelError
     from sciner.inference.tagger import PRECISIONS
 
@@ -127,4 +128,4 @@ def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, pr
     # whose model path may be gone, before from_disk points it at the pipeline's own copy.
     if precision not in PRECISIONS:
         raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
-    return SciNER(nlp, name, model, batch_size, precision, spans_key)
+    return SciNER(nlp, name, model, batch_size, precision, spans_key, device)

@@ -4,7 +4,6 @@ reported at once and the batch goes on; the exit code tells at the end."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import typer
 
@@ -40,20 +39,6 @@ class Failures:
             for err in self.errors:
                 print(f"  {err.message}", file=sys.stderr)
         raise typer.Exit(code=self.errors[0].exit_code if not done else PARTIAL_EXIT_CODE)
-
-
-def expand_each(items: list[str], failures: Failures, formats: tuple[str, ...] | None = None) -> list[Path]:
-    """The input files of ``items`` (files, folders of ``formats``, globs); an item that names
-    nothing is a failure, and the batch goes on."""
-    from sciner.inference.files import expand_inputs
-
-    paths: list[Path] = []
-    for item in items:
-        try:
-            paths.extend(expand_inputs([item]) if formats is None else expand_inputs([item], formats=formats))
-        except ScinerError as err:
-            failures.add(err)
-    return paths
 
 
 class _Reported(ScinerError):

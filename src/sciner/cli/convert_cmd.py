@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import FROM_HELP, JSON_HELP, TO_HELP
+from sciner.cli.options import From, JsonLines, TO_HELP
 
 
 @app.command()
@@ -18,10 +18,8 @@ def convert(
     to_format: Annotated[
         Optional[str], typer.Option("--to", help=TO_HELP, show_default=False)
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-    from_format: Annotated[
-        Optional[str], typer.Option("--from", help=FROM_HELP, show_default=False)
-    ] = None,
+    as_json: JsonLines = False,
+    from_format: From = None,
     label_config: Annotated[
         Optional[str],
         typer.Option("--label-config", help="Also write the Label Studio labeling config (XML) for these tasks.", show_default=False),
@@ -39,26 +37,17 @@ def convert(
     Example: sciner convert pred.conll tasks.json --label-config config.xml
     """
     from sciner.cli.options import file_output, json_or_to
-    from sciner.errors import OutputError
     from sciner.formats.convert import convert as convert_file
-    from sciner.formats.labelstudio import label_config as labelstudio_config
-    from sciner.outputs import Outputs
-    from sciner.stdio import display_name, is_stdio, readable
+    from sciner.stdio import display_name, is_stdio
 
     target = file_output(dst)
-    outputs = Outputs([src])
-    config = None if label_config is None else outputs.check(file_output(label_config))
-    # OUT itself is checked against the input by the conversion (standard output never is).
-    if config is not None and not is_stdio(dst) and config.resolve() == target.resolve():
-        raise OutputError(f"{config}: --label-config and OUT name the same file")
-    with readable(src) as local:
-        done = convert_file(local, target, from_format=from_format, to_format=json_or_to(to_format, as_json))
+    done = convert_file(src, target, from_format=from_format, to_format=json_or_to(to_format, as_json),
+                        label_config=None if label_config is None else file_output(label_config))
     typer.echo(
         f"wrote {done.paragraphs} paragraphs ({done.entities} entities) "
         f"from {display_name(src)} ({done.source_format}) to {'<stdout>' if is_stdio(dst) else target} "
         f"({done.target_format})",
         err=is_stdio(dst),  # stdout carries the data
     )
-    if config is not None:
-        outputs.write(config, labelstudio_config())
-        typer.echo(f"wrote the Label Studio labeling config to {config}")
+    if done.label_config is not None:
+        typer.echo(f"wrote the Label Studio labeling config to {done.label_config}")

@@ -29,12 +29,10 @@ def stats(
     Example: sciner data stats --data ../shared/data --set data.max_block_tokens=64
     """
     from sciner.config import load_config
-    from sciner.data.assemble import assemble
-    from sciner.data.stats import corpus_table, format_table
+    from sciner.data.stats import corpus_stats, format_table
 
     cfg = load_config(config, overrides)
     if data is not None:
         cfg.data.data_dir = str(data)
-    corpus = assemble(cfg.data, seed=cfg.train.seed)
-    rows = corpus_table(corpus)
+    rows, corpus = corpus_stats(cfg)
     typer.echo(json.dumps(rows, indent=2) if as_json else format_table(rows, corpus))

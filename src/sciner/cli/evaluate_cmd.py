@@ -49,8 +49,8 @@ def evaluate(
 
     Example: sciner evaluate gold.conll pred.conll --train train.conll
     """
-    from sciner.cli.options import reading_format
     from sciner.evaluate import evaluate_files
+    from sciner.formats.registry import reading_format
     from sciner.evaluate.render import format_conlleval, format_table
 
     result = evaluate_files(gold, pred, train, fmt=reading_format(from_format))
@@ -82,8 +82,8 @@ def compare(
 
     Example: sciner compare gold.conll new.conll old.conll --seed 0
     """
-    from sciner.cli.options import reading_format
     from sciner.evaluate import compare_files
+    from sciner.formats.registry import reading_format
     from sciner.evaluate.render import format_comparison
 
     result = compare_files(gold, pred_a, pred_b, samples=samples, seed=seed, fmt=reading_format(from_format))

@@ -9,6 +9,7 @@ import typer
 
 from sciner.cli.app import app
 from sciner.cli.options import Quiet
+from sciner.data.ngrams import STATS_THRESHOLDS
 
 
 @app.command()
@@ -32,7 +33,7 @@ def ngrams(
     ] = None,
     thresholds: Annotated[
         str, typer.Option("--thresholds", help="Comma-separated count thresholds for --stats.")
-    ] = "2,5,10,20,50,100,200",
+    ] = ",".join(map(str, STATS_THRESHOLDS)),
     quiet: Quiet = False,
 ) -> None:
     """Count all n-grams (2 <= n <= 5, lower-cased, within sentences) and keep the frequent ones.
@@ -45,28 +46,21 @@ def ngrams(
 
     Example: sciner ngrams --max-lines 100000 --min-count 20 -o ngrams.txt.gz --stats ../shared/data/test-inputs/2022-official-test.txt
     """
+    from sciner.data.ngrams import build_dictionary
     from sciner.errors import ConfigError
-    from sciner.model.ngrams import (
-        count_ngrams_in_texts, dictionary_stats, raw_paragraphs, read_stats_sentences, save_dictionary,
-    )
 
     try:
-        levels = [int(t) for t in thresholds.split(",") if t.strip()] if stats_on else []
+        levels = [int(t) for t in thresholds.split(",") if t.strip()]
     except ValueError:
         raise ConfigError(f"--thresholds {thresholds!r}: expected comma-separated integers") from None
-    if min_count < 0 or (max_lines is not None and max_lines < 1):
-        raise ConfigError("--min-count must be >= 0 and --max-lines >= 1")
-    texts, source = raw_paragraphs(data, max_lines, seed)
-    counted = count_ngrams_in_texts(texts, min(levels + [min_count]))
-    kept = counted.restrict(min_count)
-    save_dictionary(kept, output, comment=f"source: {source}")
+    done = build_dictionary(output, data=data, min_count=min_count, max_lines=max_lines, seed=seed, stats_on=stats_on,
+                            thresholds=levels)
     if not quiet:
-        typer.echo(f"wrote {len(kept)} n-grams occurring more than {min_count} times to {output}")
+        typer.echo(f"wrote {len(done.dictionary)} n-grams occurring more than {min_count} times to {output}")
     if stats_on:
-        sentences = read_stats_sentences(stats_on)
-        typer.echo(f"segmentation of {len(sentences)} sentences of {stats_on}:")
+        typer.echo(f"segmentation of {done.sentences} sentences of {stats_on}:")
         typer.echo("min_count\tsize\tspans/sentence\ttokens/sentence\tshare in multi-token spans")
-        for row in dictionary_stats(sentences, counted, levels):
+        for row in done.stats:
             typer.echo(
                 f"{row.min_count}\t{row.size}\t{row.spans_per_sentence:.2f}\t"
                 f"{row.tokens_per_sentence:.2f}\t{row.tokens_in_multiword_spans:.3f}"

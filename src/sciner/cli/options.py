@@ -17,7 +17,7 @@ import typer
 
 from sciner.config import DEVICES
 from sciner.errors import ConfigError, InputFormatError, OutputError
-from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS, get_format
+from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS
 from sciner.outputs import wants_directory
 
 def from_help(files: str = "the input files") -> str:
@@ -35,11 +35,6 @@ def from_option(files: str = "the input files") -> Any:
 
 From = Annotated[Optional[str], from_option()]
 TO_HELP = f"Format of the output: {', '.join(WRITE_FORMATS)}. Default: from the output's extension."
-
-
-def reading_format(name: str | None) -> str | None:
-    """``--from`` checked against the formats sciner reads (a one-line error listing them)."""
-    return get_format(name, reading=True).name if name else None
 
 
 def file_output(output: str) -> Path:
@@ -71,15 +66,20 @@ def _precisions() -> tuple[str, ...]:
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
-Threads = Annotated[
-    Optional[int],
-    typer.Option("--threads", min=1, help="CPU threads for torch (default: the config's).", show_default=False),
-]
-Device = Annotated[
-    Optional[str],
-    one_of("--device", DEVICES, show_default=False,
-           help="Where to compute: auto = cuda if available, else cpu (default: the config's)."),
-]
+def _threads(default: str | bool) -> Any:
+    return typer.Option("--threads", min=1, help="CPU threads for torch.", show_default=default)
+
+
+def _device(default: str | bool) -> Any:
+    return one_of("--device", DEVICES, help="Where to compute: auto = cuda if available, else cpu.",
+                  show_default=default)
+
+
+# --threads and --device of a verb whose default is its config's (None), and of one with its own default.
+Threads = Annotated[Optional[int], _threads("the config's")]
+Device = Annotated[Optional[str], _device("the config's")]
+ThreadsOwn = Annotated[int, _threads(True)]
+DeviceOwn = Annotated[str, _device(True)]
 Precision = Annotated[
     str,
     one_of("--precision", _precisions(),
@@ -88,6 +88,8 @@ Precision = Annotated[
 
 
 JSON_HELP = "Short for --to jsonl: the one spelling of JSON output on every verb."
+# --json of the verbs that write tagged paragraphs (predict, extract, convert): their JSON is JSONL.
+JsonLines = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 def json_or_to(to_format: str | None, as_json: bool) -> str | None:

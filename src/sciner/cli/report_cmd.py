@@ -40,17 +40,10 @@ def report(
 
     Example: sciner report gold.conll crf.conll bert.conll -o report.html
     """
-    from sciner.cli.options import file_output, reading_format
-    from sciner.outputs import Outputs
-    from sciner.view.report import build_report
-    from sciner.view.report_output import report_kind, write_report
+    from sciner.cli.options import file_output
+    from sciner.view.report_output import report as write_report
 
-    fmt = reading_format(from_format)
-    target = file_output(output)
-    outputs = Outputs([gold, *systems])
-    outputs.check(target)
-    report_kind(target)  # before the bootstrap, not after
-    data = build_report(gold, systems, names=name or None, samples=samples, seed=seed, examples=examples, fmt=fmt)
-    for path in write_report(data, target, outputs=outputs):
+    for path in write_report(gold, systems, file_output(output), names=name, samples=samples, seed=seed,
+                             examples=examples, from_format=from_format):
         if not quiet:
             typer.echo(f"wrote {path}")

@@ -41,27 +41,9 @@ def show(
 
     Example: sciner show pred.conll --gold gold.conll -o diff.html
     """
-    from sciner.cli.options import file_output, reading_format
-    from sciner.formats.registry import read_annotated
-    from sciner.outputs import Outputs
-    from sciner.view import render_diff, render_entities
+    from sciner.cli.options import file_output
+    from sciner.view.show import show as show_page
 
-    fmt = reading_format(from_format)
-    target = file_output(output)
-    outputs = Outputs([file] if gold is None else [file, gold])
-    outputs.check(target)
-    paragraphs = read_annotated(file, fmt)  # a PDF or plain text has no entities to show: one line
-    if gold is None:
-        html = render_entities(paragraphs[:limit], title or file.name)
-    else:
-        gold_paragraphs = read_annotated(gold, fmt)
-        html = render_diff(
-            gold_paragraphs[:limit],
-            paragraphs[:limit],
-            title or f"{file.name} vs {gold.name}",
-            gold_name=str(gold),
-            pred_name=str(file),
-        )
-    outputs.write(target, html)
+    target = show_page(file, file_output(output), gold=gold, title=title, limit=limit, from_format=from_format)
     if not quiet:
         typer.echo(f"wrote {target}")

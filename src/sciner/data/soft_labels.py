@@ -20,7 +20,8 @@ import numpy as np
 
 from sciner.errors import InputNotFoundError
 from sciner.labels import BIO_TAGS
-from sciner.outputs import atomic_target, refuse_other_settings, write_atomic
+from sciner.data.resumable import refuse_other_settings
+from sciner.outputs import atomic_target, write_atomic
 
 MANIFEST = "manifest.json"
 # Manifest fields that define the labels: a run may only continue a folder that agrees on them.

@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import TYPE_CHECKING
 
 from sciner.data.assemble import Corpus
 from sciner.document import bio_to_spans
 from sciner.labels import ENTITY_TYPES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sciner.config import Config
+
+
+def corpus_stats(cfg: "Config") -> tuple[list[dict[str, object]], Corpus]:
+    """The corpus training with ``cfg`` sees (its ``[data]`` and training seed) and its
+    :func:`corpus_table`."""
+    from sciner.data.assemble import assemble
+
+    corpus = assemble(cfg.data, seed=cfg.train.seed)
+    return corpus_table(corpus), corpus
 
 
 def corpus_table(corpus: Corpus) -> list[dict[str, object]]:

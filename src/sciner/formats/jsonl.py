@@ -102,6 +102,19 @@ def format_jsonl(paragraphs: Iterable[Paragraph]) -> str:
     return "".join(json.dumps(paragraph_to_json(p), ensure_ascii=False) + "\n" for p in checked)
 
 
+# What ``sciner extract --to jsonl`` writes of a paper's paragraph beside its tokens (from its
+# ``meta``), in this order: no entities yet, but the text it came from and where it was.
+EXTRACTED = ("text", "section", "page", "kind", "doc")
+
+
+def format_extracted(paragraphs: Iterable[Paragraph]) -> str:
+    """Render a paper's extracted paragraphs as JSONL: ``tokens``, then the :data:`EXTRACTED`
+    keys of each paragraph's ``meta``."""
+    checked = check_writable(paragraphs, "jsonl")
+    rows = ({"tokens": list(p.tokens), **{key: p.meta[key] for key in EXTRACTED if key in p.meta}} for p in checked)
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
 def write_jsonl(paragraphs: Iterable[Paragraph], path: str | Path) -> None:
     """Write paragraphs as JSONL (atomically; see :func:`sciner.formats.registry.write_file`)."""
     from sciner.formats.registry import write_file

@@ -66,6 +66,10 @@ class Format:
     # Bytes, not text: never written to standard output.
     binary: bool = False
     description: str = ""
+    # How ``sciner extract`` writes a paper's paragraphs in this format (no entities yet; each
+    # paragraph's ``meta`` has its ``text``, ``section``, ``page`` and ``kind``, and ``doc``
+    # when several papers share one output). None: extract does not write this format.
+    render_extracted: Renderer | None = None
 
 
 def _reader(module: str, name: str, **options: Any) -> Reader:
@@ -99,12 +103,14 @@ FORMATS: dict[str, Format] = {
     for f in (
         Format("text", (".txt",), _reader(f"{_F}.paragraphs", "read_paragraphs"),
                _renderer(f"{_F}.paragraphs", "format_paragraphs"), carries_entities=False,
-               description="one paragraph per line, tokens separated by spaces"),
+               description="one paragraph per line, tokens separated by spaces",
+               render_extracted=_renderer(f"{_F}.paragraphs", "format_paragraphs")),
         # Read with require_tags=False: a one-column file is tokens to tag.
         Format("conll", (".conll", ".bio", ".iob", ".tsv"), _reader(f"{_F}.conll", "read_conll", require_tags=False),
                _renderer(f"{_F}.conll", "format_conll"), description="token<TAB>tag, a blank line between paragraphs"),
         Format("jsonl", (".jsonl",), _reader(f"{_F}.jsonl", "read_jsonl"), _renderer(f"{_F}.jsonl", "format_jsonl"),
-               description="sciner JSONL: tokens and entity spans with scores"),
+               description="sciner JSONL: tokens and entity spans with scores",
+               render_extracted=_renderer(f"{_F}.jsonl", "format_extracted")),
         Format("doccano", (".doccano.jsonl",), _reader(f"{_F}.doccano", "read_doccano"),
                _renderer(f"{_F}.doccano", "format_doccano"), description="doccano JSONL: text and label offsets"),
         Format("labelstudio", (".json",), _reader(f"{_F}.labelstudio", "read_labelstudio"),
@@ -120,6 +126,7 @@ FORMATS: dict[str, Format] = {
 
 READ_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.read is not None)
 WRITE_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render is not None)
+EXTRACT_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render_extracted is not None)
 # Suffixes, longest first, so that ``.doccano.jsonl`` wins over ``.jsonl``.
 _SUFFIXES: list[tuple[str, str]] = sorted(
     ((s, f.name) for f in FORMATS.values() for s in f.suffixes), key=lambda item: -len(item[0])
@@ -135,6 +142,11 @@ def get_format(name: str, *, reading: bool | None = None) -> Format:
         verb = " to read" if reading else " to write" if reading is False else ""
         raise InputFormatError(f"unknown format{verb} {name!r}; expected one of {', '.join(choices)}")
     return fmt
+
+
+def reading_format(name: str | None) -> str | None:
+    """``--from`` checked against the formats sciner reads (a one-line error listing them)."""
+    return get_format(name, reading=True).name if name else None
 
 
 def suffix_format(path: str | Path) -> Format | None:
@@ -240,6 +252,21 @@ def output_format(path: str | Path | None, given: str | None = None, default: st
     if fmt.render is None:
         raise InputFormatError(f"{path}: sciner does not write {fmt.name} files; expected one of {', '.join(WRITE_FORMATS)}")
     return fmt
+
+
+def extract_format(output: str | Path | None, given: str | None = None) -> Format:
+    """The format ``sciner extract`` writes ``output`` in: ``given`` (``--to``), else the
+    extract format whose suffix ``output`` ends with, else paragraph text."""
+    formats = [f for f in FORMATS.values() if f.render_extracted is not None]
+    if given:
+        chosen = FORMATS.get(given.lower())
+        if chosen not in formats:
+            raise InputFormatError(f"unknown format to extract to {given!r}; "
+                                   f"expected one of {', '.join(f.name for f in formats)}")
+        return chosen  # type: ignore[return-value]
+    name = str(output or "").lower()
+    by_suffix = sorted(((s, f) for f in formats for s in f.suffixes), key=lambda item: -len(item[0]))
+    return next((f for suffix, f in by_suffix if name.endswith(suffix)), FORMATS["text"])
 
 
 def read_file(path: str | Path, fmt: str | None = None) -> list[Paragraph]:

@@ -12,8 +12,11 @@ groups only, so no paragraph is scored with a bias fit on its own group.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -22,6 +25,9 @@ from sciner.evaluate.metrics import count_entities
 from sciner.labels import BIO_TAGS, ENTITY_TYPES
 from sciner.model.heads.bio import bias_vector
 from sciner.model.decode import viterbi
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sciner.evaluate.metrics import Report
 
 
 @dataclass
@@ -114,8 +120,8 @@ class Calibration:
     chosen: dict[str, float]  # fit on every dev group: what the model will use
 
 
-def calibrate(log_probs: LogProbs, gold: Sequence[Sequence[str]], groups: Sequence[str],
-              cfg: CalibrateConfig) -> Calibration:
+def fit_and_score(log_probs: LogProbs, gold: Sequence[Sequence[str]], groups: Sequence[str],
+                  cfg: CalibrateConfig) -> Calibration:
     """Score decoding without a bias and with cross-fitted biases, and fit the biases to keep."""
     cross, used = cross_fitted_tags(log_probs, gold, groups, cfg)
     return Calibration(
@@ -125,3 +131,84 @@ def calibrate(log_probs: LogProbs, gold: Sequence[Sequence[str]], groups: Sequen
         cross_fitted_bias=used,
         chosen=fit_bias(log_probs, gold, cfg),
     )
+
+
+@dataclass
+class CalibratedModel:
+    """What :func:`calibrate` wrote (``path``, a model folder) and measured on the dev groups."""
+
+    path: Path
+    dev_groups: list[str]
+    calibration: Calibration
+    uncalibrated: "Report"  # dev scores without a bias
+    cross_fitted: "Report"  # dev scores, each group decoded with biases fit on the others
+
+    @property
+    def type_bias(self) -> dict[str, float]:
+        """The biases the model now applies (the types whose bias is not 0)."""
+        return {t: b for t, b in self.calibration.chosen.items() if b != 0.0}
+
+    def table(self) -> str:
+        """Dev F1 per type without a bias and cross-fitted, and each type's chosen bias."""
+        before, after = self.uncalibrated, self.cross_fitted
+        lines = [f"{'dev F1':<22}{'no bias':>9}{'cross-fitted':>14}{'bias':>8}"]
+        for etype, scores in before.per_type.items():
+            lines.append(f"{etype:<22}{scores.f1:9.4f}{after.per_type[etype].f1:14.4f}"
+                         f"{self.calibration.chosen.get(etype, 0.0):+8.2f}")
+        lines.append(f"{'micro':<22}{before.micro.f1:9.4f}{after.micro.f1:14.4f}")
+        lines.append(f"{'macro':<22}{before.macro.f1:9.4f}{after.macro.f1:14.4f}")
+        return "\n".join(lines)
+
+
+def calibrate(model: str | Path, output: str | Path | None = None, *, data: str | Path | None = None,
+              precision: str = "auto", device: str = "auto", threads: int | None = None,
+              show_progress: bool = True) -> CalibratedModel:
+    """Fit a decision bias per entity type of the model at ``model`` on its dev groups, and
+    save the model with them (``type_bias`` in ``model.json``) to ``output`` (default: in place).
+
+    The dev groups and the corpus are the model's own (its data config and training seed),
+    read from ``data`` (default: ``$SCINER_DATA``, else the folder the model recorded). The
+    model written at ``output`` holds only what tagging needs (see
+    :func:`~sciner.model.store.copy_model`). ``threads`` defaults to the model's training
+    config; ``show_progress`` prints which dev groups are used on stderr.
+    """
+    import torch
+
+    from sciner.config import data_root
+    from sciner.data.assemble import assemble
+    from sciner.errors import ModelError
+    from sciner.evaluate.metrics import classification_report
+    from sciner.inference.tagger import Tagger
+    from sciner.model.heads import head_spec
+    from sciner.model.store import copy_model, load_model_meta, save_meta
+
+    cfg, _, _ = load_model_meta(model)
+    if not head_spec(cfg.model.head).scores_tags:  # before any weights load
+        raise ModelError(f"{model}: calibrate needs a BIO model, not head {cfg.model.head!r}")
+    torch.set_num_threads(threads or cfg.train.threads)
+    tagger = Tagger.load(model, precision=precision, device=device)
+    # The data folder recorded in a model is where it lay when the model was trained: this
+    # machine's $SCINER_DATA knows better.
+    cfg.data.data_dir = str(data_root(data, recorded=cfg.data.data_dir))
+    corpus = assemble(cfg.data, seed=cfg.train.seed)  # the corpus training saw
+    if show_progress:
+        print(f"dev: {len(corpus.dev)} paragraphs of groups {', '.join(corpus.dev_groups)}", file=sys.stderr)
+    log_probs = tagger.log_probs([p.tokens for p in corpus.dev])
+    result = fit_and_score(log_probs, [p.tags for p in corpus.dev], corpus.dev_group_of, DEFAULT)
+    done = CalibratedModel(Path(output if output is not None else model), corpus.dev_groups, result,
+                           classification_report(result.gold, result.uncalibrated),
+                           classification_report(result.gold, result.cross_fitted))
+    if output is not None:
+        copy_model(model, output)
+    meta: dict[str, Any] = dict(tagger.meta)
+    meta["type_bias"] = done.type_bias
+    meta["calibration"] = {
+        "dev_groups": corpus.dev_groups,
+        "precision": tagger.precision,
+        "config": asdict(DEFAULT),
+        "cross_fitted_biases": result.cross_fitted_bias,
+        "dev_uncalibrated": done.uncalibrated.to_dict(),
+        "dev_cross_fitted": done.cross_fitted.to_dict(),
+    }
+    save_meta(done.path, meta)
+    return done

@@ -19,15 +19,16 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sciner.errors import FileSystemError, MissingExtraError, OutputError, ScinerError
-from sciner.formats.registry import FORMATS
-from sciner.inference.files import OutputPlan, read_input, render_input
+from sciner.formats.registry import FORMATS, reading_format
+from sciner.inference.files import THREADS, OutputPlan, expand_each, plan_outputs, read_input, render_input, reporter
 from sciner.inference.tagger import Tagger
+from sciner.model.batching import BATCH_SUBWORDS
 from sciner.outputs import append_line, write_atomic
 
 MANIFEST = "manifest.jsonl"
@@ -48,12 +49,13 @@ class Job:
 
 @dataclass(frozen=True)
 class Worker:
-    """What every worker needs: the model it loads once, and how it runs it."""
+    """What every worker needs: the model it loads once (None: the shipped one), and how it
+    runs it (the defaults are :func:`~sciner.inference.files.tag_files`')."""
 
-    model: str | None
-    precision: str
-    threads: int
-    batch_subwords: int
+    model: str | None = None
+    precision: str = "auto"
+    threads: int = THREADS
+    batch_subwords: int = BATCH_SUBWORDS
     device: str = "auto"
 
     def load(self) -> Tagger:
@@ -237,6 +239,8 @@ class CorpusRun:
     skipped: int = 0
     records: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    # Inputs named that are not there (tag_corpus_files): they never became jobs.
+    not_found: list[ScinerError] = field(default_factory=list)
 
     @property
     def failed(self) -> list[dict[str, Any]]:
@@ -299,6 +303,39 @@ def tag_corpus(
             run.records.append(record)
             bar.update(1)
     run.seconds = time.perf_counter() - start
+    return run
+
+
+def tag_corpus_files(
+    inputs: Sequence[str | Path],
+    output_dir: str | Path | None,
+    worker: Worker = Worker(),
+    *,
+    workers: int = 1,
+    resume: bool = False,
+    ray_address: str | None = None,
+    to_format: str | None = None,
+    from_format: str | None = None,
+    tokenize: bool = False,
+    show_progress: bool = True,
+    on_error: Callable[[ScinerError], object] | None = None,
+) -> CorpusRun:
+    """Tag files, folders and globs into ``output_dir`` (an existing folder, or a path ending
+    in ``/``; anything else is a one-line error) one input at a time (``sciner predict
+    --workers/--resume/--ray``): each output is written when its input is tagged and recorded
+    in ``output_dir/manifest.jsonl``. ``workers`` processes (or Ray actors) each run
+    ``worker``; see :func:`tag_corpus` for ``resume`` and ``ray_address`` (``local``: a Ray
+    of our own); the formats and ``tokenize`` are :func:`~sciner.inference.files.tag_files`'.
+    Inputs that name nothing are the run's ``not_found`` (and go to ``on_error``); inputs
+    that fail are its ``failed`` records.
+    """
+    not_found: list[ScinerError] = []
+    read_format = reading_format(from_format)
+    paths = expand_each(inputs, reporter(not_found, on_error))
+    plan = plan_outputs(paths, None if output_dir is None else str(output_dir), to_format)
+    run = tag_corpus(plan, output_dir or "", worker, workers=workers, read_format=read_format, tokenize=tokenize,
+                     resume=resume, ray_address=ray_address, show_progress=show_progress)
+    run.not_found = not_found
     return run
 
 

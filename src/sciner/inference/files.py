@@ -9,21 +9,26 @@ from __future__ import annotations
 
 import glob
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError, InputNotFoundError, OutputError, ScinerError
 from sciner.formats.registry import (
-    FORMATS, READ_FORMATS, WRITE_FORMATS, Format, input_format, output_format, refuse_binary, suffix_format,
+    FORMATS, READ_FORMATS, WRITE_FORMATS, Format, input_format, output_format, reading_format, refuse_binary,
+    suffix_format,
 )
 from sciner.inference.tagger import Tagger
+from sciner.model.batching import BATCH_SUBWORDS
 from sciner.outputs import Outputs, wants_directory
 from sciner.stdio import display_name, file_names, is_stdio, is_stream, readable, write_stdout
 
 # What predict can write: every format that holds entities.
 PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].carries_entities)
+# predict's default torch CPU threads (the --workers share them out).
+THREADS = 2
 # Beside papers a .tsv is more often a table (pdfs/PDF_LIST.tsv) than CoNLL: it is read as
 # CoNLL when named, never swept in from a folder.
 NAMED_ONLY_SUFFIXES: tuple[str, ...] = (".tsv",)
@@ -63,6 +68,19 @@ def expand_inputs(items: list[str], formats: tuple[str, ...] = READ_FORMATS) -> 
             paths.extend(matches)
         else:
             raise InputNotFoundError(f"{p}: no such file or directory")
+    return paths
+
+
+def expand_each(items: Sequence[str | Path], on_error: Callable[[ScinerError], object],
+                formats: tuple[str, ...] = READ_FORMATS) -> list[Path]:
+    """The input files of ``items`` (files, folders of ``formats``, globs, ``-``); an item that
+    names nothing goes to ``on_error``, and the others are still expanded."""
+    paths: list[Path] = []
+    for item in items:
+        try:
+            paths.extend(expand_inputs([str(item)], formats=formats))
+        except ScinerError as err:
+            on_error(err)
     return paths
 
 
@@ -156,23 +174,32 @@ def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = 
     stdout) in ``to_format`` (default: ``output``'s suffix, else conll), every one checked: none
     is an input, every folder can be created, the format holds entities."""
     output = None if is_stdio(output) else output
-    outputs = Outputs(paths)
     single = output is not None and not wants_directory(output)
     if single:
-        outputs.check(output)  # first: "that is an input" says more than "that format holds no tags"
+        Outputs(paths).check(output)  # first: "that is an input" says more than "that format holds no tags"
     fmt = output_format(output if single else None, to_format)
     if fmt.name not in PREDICT_FORMATS:
         raise OutputError(f"predict writes entities, which {fmt.name} files cannot hold; "
                           f"expected one of {', '.join(PREDICT_FORMATS)}")
+    return plan_files(paths, output, fmt)
+
+
+def plan_files(paths: list[Path], output: str | None, fmt: Format) -> OutputPlan:
+    """The outputs of a run writing ``paths``' paragraphs in ``fmt`` (predict, extract) into
+    ``output``: standard output (None or ``-``; never a binary format), one file, or a folder
+    (an existing one, or ending in ``/``) mirroring the inputs' paths. Every target checked
+    before any input is read: none is an input, every folder can be created."""
+    output = None if is_stdio(output) else output
+    outputs = Outputs(paths)
     if output is None:
         refuse_binary(fmt)
         return OutputPlan(fmt, outputs)
-    if not single:
-        targets = outputs.mirrored(output, file_names(paths), fmt.suffixes[0])
+    if wants_directory(output):
+        targets = outputs.mirrored(output, file_names(paths), fmt.suffixes[0]) if paths else []
         for target in targets:
             _check_folder_can_exist(target)
         return OutputPlan(fmt, outputs, per_input=dict(zip(paths, targets)))
-    target = Path(output)
+    target = outputs.check(output)
     _check_folder_can_exist(target)
     return OutputPlan(fmt, outputs, target=target)
 
@@ -248,3 +275,83 @@ def name_documents(results: list[tuple[Path, list[Paragraph]]]) -> None:
     for path, paragraphs in results:
         for p in paragraphs:
             p.meta["doc"] = display_name(path)
+
+
+@dataclass
+class TaggedFiles:
+    """What :func:`tag_files` did: the inputs tagged (in input order, with their paragraphs),
+    the files written, and the inputs that failed (each error names its input)."""
+
+    tagged: list[tuple[Path, list[Paragraph]]] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    failed: list[ScinerError] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """Lines for stderr: tokens, paragraphs and inputs tagged, entities per type, files written."""
+        if not self.tagged:
+            return ""
+        counts = Counter(s.label for _, ps in self.tagged for p in ps for s in p.spans or [])
+        n_tokens = sum(len(p.tokens) for _, ps in self.tagged for p in ps)
+        n_paras = sum(len(ps) for _, ps in self.tagged)
+        lines = [f"tagged {n_tokens} tokens in {n_paras} paragraphs from {len(self.tagged)} input file(s)"]
+        lines += [f"  {label:<20} {n}" for label, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+        if len(self.written) == 1:
+            lines.append(f"wrote {self.written[0]}")
+        elif self.written:
+            lines.append(f"wrote {len(self.written)} files")
+        return "\n".join(lines)
+
+
+def reporter(failed: list[ScinerError], on_error: Callable[[ScinerError], object] | None) -> Callable[[ScinerError], None]:
+    """Keep each error in ``failed`` and pass it on to ``on_error`` (a CLI prints it at once)."""
+
+    def report(err: ScinerError) -> None:
+        failed.append(err)
+        if on_error is not None:
+            on_error(err)
+
+    return report
+
+
+def tag_files(
+    inputs: Sequence[str | Path],
+    output: str | Path | None = None,
+    *,
+    to_format: str | None = None,
+    from_format: str | None = None,
+    model: str | Path | None = None,
+    precision: str = "auto",
+    device: str = "auto",
+    threads: int = THREADS,
+    batch_subwords: int = BATCH_SUBWORDS,
+    tokenize: bool = False,
+    show_progress: bool = True,
+    on_error: Callable[[ScinerError], object] | None = None,
+) -> TaggedFiles:
+    """Tag files, folders and globs (``-``: standard input) in one batch and write the tags
+    (``sciner predict``): to ``output``, a file (all inputs together: CoNLL marks each input
+    with ``-DOCSTART-``, JSONL names it in ``doc``), a folder (one output per input, mirroring
+    their paths) or standard output (None or ``-``), in ``to_format`` (default: ``output``'s
+    suffix, else conll). Outputs are checked before the model is loaded: none may be an input.
+
+    An input that cannot be read is kept in the result's ``failed`` (and given to
+    ``on_error``) and the others go on; when every input fails nothing is written.
+    ``tokenize``: paragraph text is untokenized, one paragraph per line. ``threads`` sets
+    torch's CPU threads. For a corpus written input by input, with workers and a manifest to
+    resume from, see :func:`sciner.inference.corpus.tag_corpus_files`.
+    """
+    done = TaggedFiles()
+    report = reporter(done.failed, on_error)
+    read_format = reading_format(from_format)
+    paths = expand_each(inputs, report)
+    plan = plan_outputs(paths, None if output is None else str(output), to_format)
+    read = read_inputs(paths, read_format, show_progress=show_progress, on_error=lambda path, err: report(err),
+                       tokenize=tokenize)
+    if read:
+        import torch
+
+        torch.set_num_threads(threads)
+        tagger = Tagger.load(model, precision=precision, device=device)
+        done.tagged = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=show_progress)
+    done.written = write_outputs(plan, done.tagged)
+    return done

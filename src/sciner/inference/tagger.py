@@ -39,14 +39,15 @@ class Tagger:
         self.device = device
 
     @classmethod
-    def load(cls, path: str | Path | None = None, *, precision: str = "auto", device: str = "cpu") -> "Tagger":
+    def load(cls, path: str | Path | None = None, *, precision: str = "auto", device: str = "auto") -> "Tagger":
         """Load the model at ``path`` (default: the one shipped with sciner).
 
         ``precision``: ``fp32``; ``bf16`` (bfloat16 autocast: on the dev split, the same F1 as
         fp32 at about twice the speed on CPUs with native bfloat16); ``int8`` (dynamic
         quantization of the linear layers: faster, but it cost the shipped model 4 points of
         dev F1, and CPU only); ``auto`` = bf16 on CUDA and where the CPU has native bfloat16,
-        else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available).
+        else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available, else cpu:
+        the default everywhere, in ``sciner predict``, ``sciner.load`` and the spaCy component).
         """
         import torch
 

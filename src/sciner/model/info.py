@@ -1,4 +1,5 @@
-"""What a model folder is, as facts (``sciner info`` prints them; ``--json`` prints them as they are)."""
+"""What a model folder is, as facts (``sciner info`` prints them with :func:`format_info`;
+``--json`` prints them as they are)."""
 
 from __future__ import annotations
 
@@ -54,3 +55,52 @@ def _calibration(meta: dict[str, Any]) -> dict[str, Any] | None:
         "dev_groups": calibration.get("dev_groups"),
         "dev_cross_fitted": calibration.get("dev_cross_fitted"),
     }
+
+
+def format_info(facts: dict[str, Any]) -> str:
+    """``facts`` of :func:`model_info` as aligned text."""
+    t, run, made = facts["training"], facts["running"], facts["trained_with"]
+    lines = [
+        f"{'model':<14}{facts['model']}",
+        f"{'entity types':<14}{', '.join(facts['entity_types'])} ({len(facts['labels'])} BIO tags)",
+        f"{'encoder':<14}{facts['encoder']}, head {facts['head']}",
+        f"{'training':<14}{_count(t['train_paragraphs'])} paragraphs, {_count(t['train_tokens'])} tokens; "
+        f"best epoch {t['epoch'] or '?'} of {t['epochs']}, seed {t['seed']}",
+        f"{'dev':<14}{_count(t['dev_paragraphs'])} paragraphs of {len(t['dev_groups'])} groups: "
+        f"{', '.join(t['dev_groups'])}",
+        f"{'trained with':<14}sciner {made['version']}, commit {made['git_commit']}",
+        f"{'running':<14}sciner {run['version']}, commit {run['git_commit']}",
+        f"{'files':<14}" + ", ".join(f"{name} {_size(n)}" for name, n in facts["files"].items()),
+    ]
+    if facts["dev_scores"]:
+        lines += ["", *_score_table(facts["dev_scores"], facts["calibration"])]
+    return "\n".join(lines)
+
+
+def _score_table(dev: dict[str, Any], calibration: dict[str, Any] | None) -> list[str]:
+    """Dev scores per type at training time; with a calibration, its cross-fitted F1 and the bias."""
+    crossed = (calibration or {}).get("dev_cross_fitted") or {}
+    bias = (calibration or {}).get("type_bias") or {}
+    extra = f"{'calibrated F1':>15}{'bias':>7}" if calibration else ""
+    rows = [f"{'dev scores':<22}{'P':>7}{'R':>7}{'F1':>7}{'support':>9}{extra}"]
+    for name, s in [*dev["per_type"].items(), ("micro", dev["micro"]), ("macro", dev["macro"])]:
+        row = f"{name:<22}{s['precision']:7.4f}{s['recall']:7.4f}{s['f1']:7.4f}{s.get('support', ''):>9}"
+        if calibration:
+            f1 = crossed.get("per_type", {}).get(name) or crossed.get(name)
+            row += f"{f1['f1']:15.4f}" if f1 else f"{'':>15}"
+            row += f"{bias[name]:+7.2f}" if name in bias else ""
+        rows.append(row)
+    if calibration:
+        rows.append("calibrated F1 = cross-fitted on the dev groups (each group decoded with biases fit on the others)")
+    return rows
+
+
+def _count(n: int | None) -> str:
+    return "?" if n is None else f"{n:,}"
+
+
+def _size(n: float) -> str:
+    """A file size in B, kB or MB."""
+    if n < 1000:
+        return f"{n:.0f} B"
+    return f"{n / 1e3:.1f} kB" if n < 1e6 else f"{n / 1e6:.1f} MB"

@@ -34,7 +34,7 @@ def random_segments(tokens: list[str]) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=4)
 def _dictionary(path: str | None, min_count: int):  # type: ignore[no-untyped-def]
-    from sciner.model.ngrams import load_dictionary
+    from sciner.data.ngrams import load_dictionary
 
     return load_dictionary(path, min_count=min_count)
 
@@ -46,7 +46,7 @@ def make_segmenter(settings: SpanFinetuneSettings) -> Segmenter:
     if settings.segmentation == "random":
         return random_segments
     if settings.segmentation == "dictionary":
-        from sciner.model.ngrams import segment
+        from sciner.data.ngrams import segment
 
         # "" = the dictionary shipped with sciner; a missing file raises a clear error.
         dictionary = _dictionary(settings.ngram_dictionary or None, settings.ngram_min_count)

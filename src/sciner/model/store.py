@@ -46,37 +46,51 @@ def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
     """Write ``model.json`` and fp16 ``weights.safetensors`` into ``directory``."""
     from safetensors.torch import save_file
 
-    from sciner.outputs import atomic_target, write_atomic
+    from sciner.outputs import atomic_target
 
     directory = Path(directory)
     state = {k: v.detach().to("cpu").half().contiguous() if v.is_floating_point() else v.to("cpu").contiguous()
              for k, v in trainable_state(model).items()}
     with atomic_target(directory / WEIGHTS) as tmp:
         save_file(state, str(tmp))
-    write_atomic(directory / META, json.dumps(meta, indent=2) + "\n")
+    save_meta(directory, meta)
 
 
+def save_meta(directory: str | Path, meta: dict[str, Any]) -> Path:
+    """Write ``model.json`` into ``directory`` (atomically); returns its path."""
+    from sciner.outputs import write_atomic
 
-def copy_model(source: str | Path, target: str | Path) -> Path:
-    """Write into ``target`` what tagging with the model at ``source`` needs, and nothing else
-    (no checkpoint, no history): ``model.json``, the weights, and the encoder when it is a
-    local folder rather than one an installed package carries, so the copy tags anywhere."""
+    return write_atomic(Path(directory) / META, json.dumps(meta, indent=2) + "\n")
+
+
+def copy_model(source: str | Path, target: str | Path, *, carry_encoder: bool = False) -> Path:
+    """A model folder at ``target`` holding only what tagging reads from the one at ``source``:
+    ``model.json``, ``weights.safetensors`` and, where the model keeps its encoder inside its
+    folder, that encoder (at the same place under ``target``). A training run's folder also
+    holds ``checkpoint.pt`` (optimizer state, several times the model's size), ``history.json``
+    and logs: a model made from it (``sciner calibrate -o``) is a model, not a training run.
+
+    ``carry_encoder``: an encoder that is a local folder elsewhere (not one an installed package
+    carries) is copied in as well, as :data:`CARRIED_ENCODER`, so the copy tags on any machine
+    (a spaCy pipeline's ``to_disk``)."""
     import shutil
 
     from sciner.model.encoder import ENCODERS, encoder_folder
-    from sciner.outputs import write_atomic
+    from sciner.outputs import atomic_target
 
     cfg, meta, source = load_model_meta(source)
     target = Path(target)
-    if cfg.model.encoder not in ENCODERS:
+    encoder, home = Path(cfg.model.encoder).resolve(), source.resolve()  # found as the encoder loader finds it
+    if encoder.is_dir() and encoder != home and encoder.is_relative_to(home):
+        shutil.copytree(encoder, target / encoder.relative_to(home), dirs_exist_ok=True)
+    elif carry_encoder and cfg.model.encoder not in ENCODERS:
         carried = target / CARRIED_ENCODER
-        encoder = encoder_folder(cfg.model.encoder)
-        if encoder.resolve() != carried.resolve():
-            shutil.rmtree(carried, ignore_errors=True)
-            shutil.copytree(encoder, carried)
+        shutil.rmtree(carried, ignore_errors=True)
+        shutil.copytree(encoder_folder(cfg.model.encoder), carried)
         meta = {**meta, "config": {**meta["config"], "model": {**meta["config"]["model"], "encoder": CARRIED_ENCODER}}}
-    write_atomic(target / WEIGHTS, (source / WEIGHTS).read_bytes())
-    write_atomic(target / META, json.dumps(meta, indent=2) + "\n")
+    with atomic_target(target / WEIGHTS) as tmp:
+        shutil.copyfile(source / WEIGHTS, tmp)
+    save_meta(target, meta)
     return target
 
 

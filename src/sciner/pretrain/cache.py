@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from sciner.errors import ConfigError, InputNotFoundError
-from sciner.outputs import atomic_target, refuse_other_settings, write_atomic
+from sciner.data.resumable import refuse_other_settings
+from sciner.outputs import atomic_target, write_atomic
 
 META = "cache.json"
 TOKENIZATION = "spaCy blank('en') words (sciner.tokenize), then the encoder's subwords, no special tokens"

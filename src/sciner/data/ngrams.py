@@ -24,10 +24,10 @@ from __future__ import annotations
 import array
 import gzip
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
+from sciner.outputs import atomic_target
 
 MAX_N = 5
 SENTENCE_END = frozenset({".", "!", "?"})
@@ -80,6 +80,8 @@ def count_ngrams(sentences: Iterable[Sequence[str]], min_count: int, max_n: int 
     which gives exactly the frequent n-grams (a frequent n-gram's sub-n-grams are at least as
     frequent) while keeping the candidate sets small.
     """
+    import numpy as np  # here, not at the top: `sciner ngrams --help` should not pay for it
+
     vocab: dict[str, int] = {}
     flat = array.array("i")
     for sentence in sentences:
@@ -142,6 +144,8 @@ def raw_paragraphs(data: str | Path | None, max_lines: int | None = None, seed: 
 
     Also returns a one-line description of the source, for the dictionary's header.
     """
+    import numpy as np  # here, not at the top: `sciner ngrams --help` should not pay for it
+
     from sciner.config import data_root
     from sciner.data.raw import ParagraphIndex, raw_files
 
@@ -198,7 +202,8 @@ def save_dictionary(dictionary: NgramDictionary, path: str | Path, comment: str 
     lines += [f"# {line}" for line in comment.splitlines()]
     lines += [f"{g}\t{c}" for g, c in sorted(dictionary.counts.items())]
     data = ("\n".join(lines) + "\n").encode("utf-8")
-    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as out:
+    with atomic_target(path) as tmp, open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0,
+                                                                           filename="") as out:
         out.write(data)
 
 
@@ -272,3 +277,42 @@ def dictionary_stats(
             )
         )
     return rows
+
+
+# The thresholds ``sciner ngrams --stats`` tabulates by default.
+STATS_THRESHOLDS = (2, 5, 10, 20, 50, 100, 200)
+
+
+@dataclass
+class DictionaryBuild:
+    """What :func:`build_dictionary` wrote (the n-grams above its ``min_count``) and measured."""
+
+    dictionary: NgramDictionary
+    source: str
+    # With ``stats_on``: its sentences, and one row per threshold.
+    sentences: int = 0
+    stats: list[SegmentationStats] = field(default_factory=list)
+
+
+def build_dictionary(output: str | Path, *, data: str | Path | None = None, min_count: int = 10,
+                     max_lines: int | None = None, seed: int = 13, stats_on: str | Path | None = None,
+                     thresholds: Iterable[int] = STATS_THRESHOLDS) -> DictionaryBuild:
+    """Count the n-grams of the raw text at ``data`` (a folder of ``*.txt`` or one file; default
+    ``$SCINER_DATA/raw``; a seeded sample of ``max_lines`` paragraphs when given) and write those
+    occurring more than ``min_count`` times to ``output`` (``sciner ngrams``). With
+    ``stats_on`` (a tokenized file), also measure the segmentation of its sentences at each of
+    ``thresholds``: the counts are then made at the lowest of them and ``min_count``."""
+    from sciner.errors import ConfigError
+
+    if min_count < 0 or (max_lines is not None and max_lines < 1):
+        raise ConfigError("--min-count must be >= 0 and --max-lines >= 1")
+    levels = list(thresholds) if stats_on else []
+    texts, source = raw_paragraphs(data, max_lines, seed)
+    counted = count_ngrams_in_texts(texts, min(levels + [min_count]))
+    kept = counted.restrict(min_count)
+    save_dictionary(kept, output, comment=f"source: {source}")
+    done = DictionaryBuild(kept, source)
+    if stats_on:
+        sentences = read_stats_sentences(stats_on)
+        done.sentences, done.stats = len(sentences), dictionary_stats(sentences, counted, levels)
+    return done
