@@ -175,18 +175,22 @@ def test_which_targets_are_written_through(tmp_path: Path) -> None:
         os.close(fd)
 
 
-def test_predict_onto_a_device_node_and_dev_stdout_keeps_them(tmp_path: Path) -> None:
+def test_predict_onto_a_device_node_and_a_stdout_link_keeps_them(tmp_path: Path) -> None:
+    """End to end through `sciner predict -o`. The link stands in for /dev/stdout (a link into
+    /proc): a regression must break a file of this test, never the machine's /dev/stdout."""
     import subprocess
     import sys
 
     node = _null_device(tmp_path)
-    (tmp_path / "in.txt").write_text("We fine-tune BERT .\n")
+    stdout_link = tmp_path / "stdout"
+    stdout_link.symlink_to("/proc/self/fd/1")
+    (tmp_path / "in.txt").write_text("We fine - tune BERT .\n")
     out = tmp_path / "redirected.conll"
-    for target in (str(node), "/dev/stdout"):
+    for target in (node, stdout_link):
         with open(out, "w") as stdout:
-            done = subprocess.run([sys.executable, "-m", "sciner", "predict", "in.txt", "-o", target, "-q"],
+            done = subprocess.run([sys.executable, "-m", "sciner", "predict", "in.txt", "-o", str(target), "-q"],
                                   cwd=tmp_path, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
     assert stat.S_ISCHR(node.stat().st_mode)
-    assert os.path.islink("/dev/stdout")
-    assert out.read_text().splitlines()[2] == "BERT\tB-MethodName"  # what /dev/stdout got: the redirected file
+    assert stdout_link.is_symlink() and os.readlink(stdout_link) == "/proc/self/fd/1"
+    assert out.read_text().splitlines()[4] == "BERT\tB-MethodName"  # what the link got: the redirected file
