@@ -120,3 +120,16 @@ def test_help_ends_with_an_example(verb: str) -> None:
     run = subprocess.run([sys.executable, "-m", "sciner", verb, "--help"], capture_output=True, text=True, check=True)
     last_paragraph = run.stdout.split("Arguments:")[0].strip().split("\n\n")[-1]
     assert " ".join(last_paragraph.split()).startswith(f"Example: sciner {verb} ")
+
+
+@pytest.mark.parametrize("name", ["$x^2$", "$\\frac{$", "a$^$b"])
+def test_system_names_are_text_not_tex(three_files: tuple[Path, Path, Path], tmp_path: Path, name: str) -> None:
+    """Issue 23: a system named ``$x^2$`` crashed matplotlib's mathtext (or was typeset); names
+    reach the legend and the confusion heatmaps' titles as plain text."""
+    from matplotlib import rcParams
+
+    gold, a, _ = three_files
+    written = write_report(build_report(gold, [a], names=[name], samples=10), tmp_path / "report.md")
+    assert sum(p.suffix == ".png" for p in written) == 4
+    assert name in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert rcParams["text.parse_math"]  # only the report's own figures are drawn without mathtext

@@ -78,10 +78,10 @@ def char_entities_to_paragraph(
     """A paragraph with tags from the character-offset ``entities`` of ``text``.
 
     Entities covering only whitespace are dropped; an offset outside the text or two
-    entities on the same token raise :class:`InputFormatError`.
+    entities on the same token raise :class:`InputFormatError` naming the entities' fields.
     """
     offsets = token_offsets_in_text(tokens, text, where)
-    spans: dict[tuple[str, int, int], Span] = {}
+    spans: dict[tuple[str, int, int], tuple[Span, str]] = {}
     for start, end, label, score, field in entities:
         if not start < end <= len(text):
             raise InputFormatError(
@@ -90,8 +90,11 @@ def char_entities_to_paragraph(
         token_range = char_span_to_tokens(offsets, start, end)
         if token_range is not None:
             # The same region given twice (e.g. two labels clicked) is one entity.
-            spans.setdefault((label, *token_range), Span(label, token_range[0], token_range[1], score))
-    try:
-        return Paragraph(tokens, spans=list(spans.values()), source=source, line=line)
-    except ValueError as exc:
-        raise InputFormatError(f"{where}: {exc}; entities must not overlap") from None
+            spans.setdefault((label, *token_range), (Span(label, token_range[0], token_range[1], score), field))
+    previous: tuple[Span, str] | None = None
+    for span, field in sorted(spans.values(), key=lambda sf: (sf[0].start, sf[0].end)):
+        if previous is not None and span.start < previous[0].end:
+            raise InputFormatError(f"{where}: field '{field}': entity {span.label} on tokens {span.start}:{span.end} "
+                                   f"overlaps field '{previous[1]}'; entities must not overlap")
+        previous = (span, field)
+    return Paragraph(tokens, spans=[span for span, _ in spans.values()], source=source, line=line)

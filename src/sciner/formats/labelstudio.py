@@ -19,7 +19,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError
 from sciner.formats.charspans import CharEntity, char_entities_to_paragraph, tokens_of
-from sciner.formats.jsonfields import json_index, json_label, json_list, json_object, json_score, json_string, parse_json
+from sciner.formats.jsonfields import json_index, json_label, json_list, json_object, json_score, json_string, parse_json, wrong
 from sciner.formats.jsonl import paragraph_char_entities
 from sciner.formats.textfile import read_text
 from sciner.formats.tokens import check_writable
@@ -149,5 +149,5 @@ def read_labelstudio(path: str | Path, *, use_predictions: bool = True) -> list[
     if isinstance(tasks, dict):
         tasks = [tasks]
     if not isinstance(tasks, list):
-        raise InputFormatError(f"{path}: expected a JSON list of Label Studio tasks")
+        raise wrong(f"{path}:1", "", "a list of Label Studio tasks", tasks)
     return [task_to_paragraph(t, f"{path}:task {i + 1}", use_predictions=use_predictions) for i, t in enumerate(tasks)]
