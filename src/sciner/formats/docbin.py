@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, InputNotFoundError
+from sciner.formats.jsonfields import json_label
 from sciner.formats.tokens import check_writable
 from sciner.labels import ENTITY_TYPES
 
@@ -47,11 +48,8 @@ def format_docbin(paragraphs: Iterable[Paragraph]) -> bytes:
 def doc_to_paragraph(doc, where: str) -> Paragraph:
     """A tagged paragraph from a spaCy ``Doc``: every token's text (whitespace tokens too, so
     entity indices stay spaCy's) and its ``ents``."""
-    spans = []
-    for e in doc.ents:
-        if e.label_ not in ENTITY_TYPES:
-            raise InputFormatError(f"{where}: unknown entity type {e.label_!r}")
-        spans.append(Span(e.label_, e.start, e.end))
+    spans = [Span(json_label(e.label_, where, f"ents[{i}].label", ENTITY_TYPES), e.start, e.end)
+             for i, e in enumerate(doc.ents)]
     # user_data is whatever the file's writer stored: provenance is taken only when it has sciner's types.
     source, line = doc.user_data.get("sciner_source"), doc.user_data.get("sciner_line")
     return Paragraph(

@@ -23,6 +23,7 @@ from sciner.labels import ENTITY_TYPES
 
 # Provenance keys of Paragraph.meta that JSONL carries, with the JSON type each must have.
 PROVENANCE: dict[str, type] = {"doc": str, "page": int, "section": str}
+_KIND = {str: "a string", int: "an integer"}  # the types of PROVENANCE as error messages say them
 
 
 def paragraph_char_entities(p: Paragraph) -> list[tuple[int, int, Span]]:
@@ -56,7 +57,7 @@ def _provenance(obj: dict[str, Any], where: str) -> dict[str, Any]:
     meta = {key: obj[key] for key in PROVENANCE if obj.get(key) is not None}
     for key, value in meta.items():
         if not isinstance(value, PROVENANCE[key]) or isinstance(value, bool):
-            raise wrong(where, key, f"a {PROVENANCE[key].__name__}", value)
+            raise wrong(where, key, _KIND[PROVENANCE[key]], value)
     return meta
 
 

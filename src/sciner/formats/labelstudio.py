@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from sciner.document import Paragraph
-from sciner.errors import InputFormatError
 from sciner.formats.charspans import CharEntity, char_entities_to_paragraph, tokens_of
-from sciner.formats.jsonfields import json_index, json_label, json_list, json_object, json_score, json_string, parse_json, wrong
+from sciner.formats.jsonfields import (
+    json_index, json_label, json_list, json_object, json_score, json_string, parse_json, wrong,
+)
 from sciner.formats.jsonl import paragraph_char_entities
 from sciner.formats.textfile import read_text
 from sciner.formats.tokens import check_writable
