@@ -133,3 +133,18 @@ def test_system_names_are_text_not_tex(three_files: tuple[Path, Path, Path], tmp
     assert sum(p.suffix == ".png" for p in written) == 4
     assert name in (tmp_path / "report.md").read_text(encoding="utf-8")
     assert rcParams["text.parse_math"]  # only the report's own figures are drawn without mathtext
+
+
+def test_report_figures_never_call_mathtext(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$x^2$`` is valid TeX, so it did not crash: it was typeset as x². No text of the
+    report's figures may reach matplotlib's TeX parser at all."""
+    from matplotlib.mathtext import MathTextParser
+
+    from sciner.view.plots import grouped_bars, heatmap
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a system name was parsed as TeX")
+
+    monkeypatch.setattr(MathTextParser, "parse", refuse)
+    assert grouped_bars(["TaskName"], {"$x^2$": [0.5]}, title="$x^2$").startswith(b"\x89PNG")
+    assert heatmap([[1]], ["$x^2$"], ["$y$"], title="Type confusion: $x^2$").startswith(b"\x89PNG")
