@@ -105,6 +105,6 @@ def test_tagging_keeps_provenance(shipped_tagger) -> None:
 def test_jsonl_refuses_provenance_of_the_wrong_type(tmp_path: Path, row: dict, key: str) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps({"tokens": ["x"], **row}) + "\n", encoding="utf-8")
-    with pytest.raises(InputFormatError, match=f"bad.jsonl:1: '{key}' must be"):
+    with pytest.raises(InputFormatError, match=f"bad.jsonl:1: field '{key}' must be"):
         read_file(path)
 

@@ -131,3 +131,31 @@ def test_show_refuses_a_file_without_entities_in_one_line(cli, tmp_path):
         assert result.returncode == 3 and result.stderr.count("\n") == 1
         assert "has no tags (tag it first: sciner predict" in result.stderr
     assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.parametrize("name", ["$x^2$", "$\\frac{$", "a$^$b"])
+def test_system_names_are_text_not_tex(three_files: tuple[Path, Path, Path], tmp_path: Path, name: str) -> None:
+    """Issue 23: a system named ``$x^2$`` crashed matplotlib's mathtext (or was typeset); names
+    reach the legend and the confusion heatmaps' titles as plain text."""
+    from matplotlib import rcParams
+
+    gold, a, _ = three_files
+    written = write_report(build_report(gold, [a], names=[name], samples=10), tmp_path / "report.md")
+    assert sum(p.suffix == ".png" for p in written) == 4
+    assert name in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert rcParams["text.parse_math"]  # only the report's own figures are drawn without mathtext
+
+
+def test_report_figures_never_call_mathtext(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$x^2$`` is valid TeX, so it did not crash: it was typeset as x². No text of the
+    report's figures may reach matplotlib's TeX parser at all."""
+    from matplotlib.mathtext import MathTextParser
+
+    from sciner.view.plots import grouped_bars, heatmap
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a system name was parsed as TeX")
+
+    monkeypatch.setattr(MathTextParser, "parse", refuse)
+    assert grouped_bars(["TaskName"], {"$x^2$": [0.5]}, title="$x^2$").startswith(b"\x89PNG")
+    assert heatmap([[1]], ["$x^2$"], ["$y$"], title="Type confusion: $x^2$").startswith(b"\x89PNG")

@@ -7,6 +7,7 @@
 - :mod:`~sciner.formats.jsonl`: sciner JSONL, tokens and entity spans with scores.
 - :mod:`~sciner.formats.doccano`: doccano JSONL; :mod:`~sciner.formats.labelstudio`: Label Studio tasks/exports.
 - :mod:`~sciner.formats.charspans`: character-offset entities <-> token spans (doccano, Label Studio).
+- :mod:`~sciner.formats.jsonfields`: the JSON readers' parsing and field checks (one-line errors naming the field).
 - :mod:`~sciner.formats.docbin`: spaCy DocBin (``.spacy``).
 - :mod:`~sciner.formats.textfile`: strict UTF-8 reading shared by the text formats.
 - :mod:`~sciner.formats.spans`: BIO validation and repair.

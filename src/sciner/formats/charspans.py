@@ -7,6 +7,7 @@ beside that text, so reading back only has to find which tokens an offset range 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, TokenMismatchError
@@ -34,11 +35,12 @@ def token_offsets_in_text(tokens: Sequence[str], text: str, where: str) -> list[
     return offsets
 
 
-def tokens_of(data_tokens: object, text: str, where: str) -> list[str]:
-    """The stored tokens when present, else ``text`` split on spaces (the task's tokenization)."""
+def tokens_of(data_tokens: object, text: str, where: str, field: str = "tokens") -> list[str]:
+    """The stored tokens (field ``field``) when present, else ``text`` split on spaces (the
+    task's tokenization)."""
     if data_tokens is None:
         return parse_paragraph_line(text)
-    return read_tokens(data_tokens, where)
+    return read_tokens(data_tokens, where, field)
 
 
 def char_span_to_tokens(offsets: Sequence[tuple[int, int]], start: int, end: int) -> tuple[int, int] | None:
@@ -52,33 +54,47 @@ def char_span_to_tokens(offsets: Sequence[tuple[int, int]], start: int, end: int
     return covered[0], covered[-1] + 1
 
 
+class CharEntity(NamedTuple):
+    """One entity as an annotation tool marks it: characters ``start:end`` of the text, its
+    type and score, already checked for their JSON types (:mod:`sciner.formats.jsonfields`),
+    and ``field``, where in its record it was given (for errors)."""
+
+    start: int
+    end: int
+    label: str
+    score: float | None
+    field: str
+
+
 def char_entities_to_paragraph(
     tokens: list[str],
     text: str,
-    entities: Sequence[tuple[int, int, str, float | None]],
+    entities: Sequence[CharEntity],
     where: str,
     *,
-    known_labels: Sequence[str],
     source: str = "<memory>",
     line: int = 0,
 ) -> Paragraph:
-    """A paragraph with tags from ``(char_start, char_end, label, score)`` entities of ``text``.
+    """A paragraph with tags from the character-offset ``entities`` of ``text``.
 
-    Entities covering only whitespace are dropped; an unknown label, an offset outside the
-    text, or two entities on the same token raise :class:`InputFormatError`.
+    Entities covering only whitespace are dropped; an offset outside the text or two
+    entities on the same token raise :class:`InputFormatError` naming the entities' fields.
     """
     offsets = token_offsets_in_text(tokens, text, where)
-    spans: dict[tuple[str, int, int], Span] = {}
-    for start, end, label, score in entities:
-        if label not in known_labels:
-            raise InputFormatError(f"{where}: unknown entity type {label!r}")
-        if not 0 <= start < end <= len(text):
-            raise InputFormatError(f"{where}: entity {label} at characters {start}:{end} is outside the text")
+    spans: dict[tuple[str, int, int], tuple[Span, str]] = {}
+    for start, end, label, score, field in entities:
+        if not start < end <= len(text):
+            raise InputFormatError(
+                f"{where}: field '{field}': entity {label} at characters {start}:{end} is outside the text"
+            )
         token_range = char_span_to_tokens(offsets, start, end)
         if token_range is not None:
             # The same region given twice (e.g. two labels clicked) is one entity.
-            spans.setdefault((label, *token_range), Span(label, token_range[0], token_range[1], score))
-    try:
-        return Paragraph(tokens, spans=list(spans.values()), source=source, line=line)
-    except ValueError as exc:
-        raise InputFormatError(f"{where}: {exc}; entities must not overlap") from None
+            spans.setdefault((label, *token_range), (Span(label, token_range[0], token_range[1], score), field))
+    previous: tuple[Span, str] | None = None
+    for span, field in sorted(spans.values(), key=lambda sf: (sf[0].start, sf[0].end)):
+        if previous is not None and span.start < previous[0].end:
+            raise InputFormatError(f"{where}: field '{field}': entity {span.label} on tokens {span.start}:{span.end} "
+                                   f"overlaps field '{previous[1]}'; entities must not overlap")
+        previous = (span, field)
+    return Paragraph(tokens, spans=[span for span, _ in spans.values()], source=source, line=line)

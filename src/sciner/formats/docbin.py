@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError, InputNotFoundError
+from sciner.formats.jsonfields import json_label
 from sciner.formats.tokens import check_writable
 from sciner.labels import ENTITY_TYPES
 
@@ -47,16 +48,15 @@ def format_docbin(paragraphs: Iterable[Paragraph]) -> bytes:
 def doc_to_paragraph(doc, where: str) -> Paragraph:
     """A tagged paragraph from a spaCy ``Doc``: every token's text (whitespace tokens too, so
     entity indices stay spaCy's) and its ``ents``."""
-    spans = []
-    for e in doc.ents:
-        if e.label_ not in ENTITY_TYPES:
-            raise InputFormatError(f"{where}: unknown entity type {e.label_!r}")
-        spans.append(Span(e.label_, e.start, e.end))
+    spans = [Span(json_label(e.label_, where, f"ents[{i}].label", ENTITY_TYPES), e.start, e.end)
+             for i, e in enumerate(doc.ents)]
+    # user_data is whatever the file's writer stored: provenance is taken only when it has sciner's types.
+    source, line = doc.user_data.get("sciner_source"), doc.user_data.get("sciner_line")
     return Paragraph(
         tokens=[t.text for t in doc],
         spans=spans,
-        source=str(doc.user_data.get("sciner_source", where.rpartition(":")[0])),
-        line=int(doc.user_data.get("sciner_line", 0)),
+        source=source if isinstance(source, str) else where.rpartition(":")[0],
+        line=line if isinstance(line, int) and not isinstance(line, bool) else 0,
     )
 
 
@@ -70,6 +70,7 @@ def read_docbin(path: str | Path) -> list[Paragraph]:
         raise InputNotFoundError(f"{path}: no such file")
     try:
         docbin = DocBin().from_disk(path)
+        docs = list(docbin.get_docs(Vocab()))  # a bad file may fail only when its docs are built
     except Exception as exc:  # spaCy raises plain ValueError/msgpack errors on a bad file
         raise InputFormatError(f"{path}: not a spaCy DocBin ({type(exc).__name__})") from None
-    return [doc_to_paragraph(doc, f"{path}:doc {i + 1}") for i, doc in enumerate(docbin.get_docs(Vocab()))]
+    return [doc_to_paragraph(doc, f"{path}:doc {i + 1}") for i, doc in enumerate(docs)]

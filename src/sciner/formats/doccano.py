@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from sciner.document import Paragraph
-from sciner.errors import InputFormatError
-from sciner.formats.charspans import char_entities_to_paragraph, tokens_of
+from sciner.formats.charspans import CharEntity, char_entities_to_paragraph, tokens_of
+from sciner.formats.jsonfields import json_index, json_label, json_lines, json_list, json_object, json_string, wrong
 from sciner.formats.jsonl import paragraph_char_entities
-from sciner.formats.textfile import read_lines
 from sciner.formats.tokens import check_writable
 from sciner.labels import ENTITY_TYPES
 
@@ -35,35 +34,44 @@ def format_doccano(paragraphs: Iterable[Paragraph]) -> str:
     return "".join(json.dumps(paragraph_to_doccano(p), ensure_ascii=False) + "\n" for p in checked)
 
 
-def _entities(obj: dict[str, Any], where: str) -> list[tuple[int, int, str, float | None]]:
-    try:
-        if "entities" in obj and "label" not in obj:
-            return [(int(e["start_offset"]), int(e["end_offset"]), e["label"], None) for e in obj["entities"]]
-        return [(int(s), int(e), label, None) for s, e, label in obj.get("label") or []]
-    except (KeyError, TypeError, ValueError):
-        raise InputFormatError(f"{where}: each label must be [start, end, type]") from None
+def _entity(start: Any, end: Any, label: Any, where: str, field: str, *, names: tuple[str, str, str]) -> CharEntity:
+    """One entity, each of its parts checked; ``names`` are their field names in ``field``."""
+    return CharEntity(
+        json_index(start, where, f"{field}{names[0]}"),
+        json_index(end, where, f"{field}{names[1]}"),
+        json_label(label, where, f"{field}{names[2]}", ENTITY_TYPES),
+        None,
+        field,
+    )
+
+
+def _entities(obj: dict[str, Any], where: str) -> list[CharEntity]:
+    """The entities of a doccano object: ``label`` triples, or the newer ``entities`` objects."""
+    if "entities" in obj and "label" not in obj:
+        entities = []
+        for i, e in enumerate(json_list(obj["entities"], where, "entities", optional=True)):
+            field = f"entities[{i}]"
+            e = json_object(e, where, field)
+            entities.append(_entity(e.get("start_offset"), e.get("end_offset"), e.get("label"), where, field,
+                                    names=(".start_offset", ".end_offset", ".label")))
+        return entities
+    triples = []
+    for i, triple in enumerate(json_list(obj.get("label"), where, "label", optional=True)):
+        field = f"label[{i}]"
+        if not isinstance(triple, list) or len(triple) != 3:
+            raise wrong(where, field, "a list [start, end, type]", triple)
+        triples.append(_entity(*triple, where, field, names=("[0]", "[1]", "[2]")))
+    return triples
 
 
 def doccano_to_paragraph(obj: Any, where: str, *, source: str = "<memory>", line: int = 0) -> Paragraph:
     """A tagged paragraph from one doccano object."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-        raise InputFormatError(f"{where}: expected an object with a 'text' string")
-    tokens = tokens_of(obj.get("tokens"), obj["text"], where)
-    return char_entities_to_paragraph(
-        tokens, obj["text"], _entities(obj, where), where, known_labels=ENTITY_TYPES, source=source, line=line
-    )
+    obj = json_object(obj, where, "")
+    text = json_string(obj.get("text"), where, "text")
+    tokens = tokens_of(obj.get("tokens"), text, where)
+    return char_entities_to_paragraph(tokens, text, _entities(obj, where), where, source=source, line=line)
 
 
 def read_doccano(path: str | Path) -> list[Paragraph]:
     """Read doccano JSONL into tagged paragraphs; blank lines are skipped."""
-    paragraphs = []
-    for lineno, line in enumerate(read_lines(path), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{lineno}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFormatError(f"{where}: invalid JSON ({exc.msg})") from None
-        paragraphs.append(doccano_to_paragraph(obj, where, source=str(path), line=lineno))
-    return paragraphs
+    return [doccano_to_paragraph(obj, where, source=str(path), line=lineno) for obj, where, lineno in json_lines(path)]

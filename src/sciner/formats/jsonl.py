@@ -17,12 +17,13 @@ from typing import Any
 
 from sciner.document import Paragraph, Span
 from sciner.errors import InputFormatError
-from sciner.formats.textfile import read_lines
+from sciner.formats.jsonfields import json_index, json_label, json_lines, json_list, json_object, json_score, wrong
 from sciner.formats.tokens import check_writable, read_tokens
 from sciner.labels import ENTITY_TYPES
 
 # Provenance keys of Paragraph.meta that JSONL carries, with the JSON type each must have.
 PROVENANCE: dict[str, type] = {"doc": str, "page": int, "section": str}
+_KIND = {str: "a string", int: "an integer"}  # the types of PROVENANCE as error messages say them
 
 
 def paragraph_char_entities(p: Paragraph) -> list[tuple[int, int, Span]]:
@@ -56,44 +57,38 @@ def _provenance(obj: dict[str, Any], where: str) -> dict[str, Any]:
     meta = {key: obj[key] for key in PROVENANCE if obj.get(key) is not None}
     for key, value in meta.items():
         if not isinstance(value, PROVENANCE[key]) or isinstance(value, bool):
-            raise InputFormatError(f"{where}: {key!r} must be a {PROVENANCE[key].__name__}")
+            raise wrong(where, key, _KIND[PROVENANCE[key]], value)
     return meta
+
+
+def _span(entity: Any, where: str, field: str) -> Span:
+    """One entity object of ``entities``: ``type``, token ``start``/``end``, optional ``score``."""
+    e = json_object(entity, where, field)
+    return Span(
+        json_label(e.get("type"), where, f"{field}.type", ENTITY_TYPES),
+        json_index(e.get("start"), where, f"{field}.start"),
+        json_index(e.get("end"), where, f"{field}.end"),
+        json_score(e.get("score"), where, f"{field}.score"),
+    )
 
 
 def json_to_paragraph(obj: Any, where: str) -> Paragraph:
     """Build a paragraph from its JSON object; ``where`` names file:line for errors."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("tokens"), list):
-        raise InputFormatError(f"{where}: expected an object with a 'tokens' list")
-    tokens = read_tokens(obj["tokens"], where)
-    spans = []
-    for e in obj.get("entities", []):
-        try:
-            label, start, end = e["type"], int(e["start"]), int(e["end"])
-        except (KeyError, TypeError, ValueError):
-            raise InputFormatError(f"{where}: each entity needs 'type', 'start' and 'end'") from None
-        if label not in ENTITY_TYPES:
-            raise InputFormatError(f"{where}: unknown entity type {label!r}")
-        spans.append(Span(label, start, end, e.get("score")))
+    obj = json_object(obj, where, "")
+    tokens = read_tokens(obj.get("tokens"), where)
+    entities = json_list(obj.get("entities"), where, "entities", optional=True)
+    spans = [_span(e, where, f"entities[{i}]") for i, e in enumerate(entities)]
     path, _, line = where.rpartition(":")
     try:
         return Paragraph(tokens, spans=spans, source=path, line=int(line) if line.isdigit() else 0,
                          meta=_provenance(obj, where))
     except ValueError as exc:
-        raise InputFormatError(f"{where}: {exc}") from None
+        raise InputFormatError(f"{where}: field 'entities': {exc}") from None
 
 
 def read_jsonl(path: str | Path) -> list[Paragraph]:
     """Read a JSONL file of paragraphs; blank lines are skipped."""
-    paragraphs = []
-    for lineno, line in enumerate(read_lines(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFormatError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
-        paragraphs.append(json_to_paragraph(obj, f"{path}:{lineno}"))
-    return paragraphs
+    return [json_to_paragraph(obj, where) for obj, where, _ in json_lines(path)]
 
 
 def format_jsonl(paragraphs: Iterable[Paragraph]) -> str:

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from sciner.document import Paragraph
-from sciner.errors import InputFormatError
-from sciner.formats.charspans import char_entities_to_paragraph, tokens_of
+from sciner.formats.charspans import CharEntity, char_entities_to_paragraph, tokens_of
+from sciner.formats.jsonfields import (
+    json_index, json_label, json_list, json_object, json_score, json_string, parse_json, wrong,
+)
 from sciner.formats.jsonl import paragraph_char_entities
 from sciner.formats.textfile import read_text
 from sciner.formats.tokens import check_writable
@@ -82,51 +84,59 @@ def format_labelstudio(paragraphs: Iterable[Paragraph], *, model_version: str = 
     return json.dumps(tasks, ensure_ascii=False, indent=1) + "\n"
 
 
-def chosen_result(task: dict[str, Any], *, use_predictions: bool) -> list[Any]:
-    """The results a task stands for: its latest non-cancelled annotation, else its first prediction.
+def chosen_result(task: dict[str, Any], where: str, *, use_predictions: bool) -> tuple[list[Any], str]:
+    """The results a task stands for, and their field path: its latest non-cancelled
+    annotation, else its first prediction.
 
     A person's annotation always wins over a model's prediction; with
     ``use_predictions=False`` a task nobody annotated has no entities.
     """
-    annotations = [a for a in task.get("annotations") or [] if isinstance(a, dict) and not a.get("was_cancelled")]
+    annotations = [
+        (json_object(a, where, f"annotations[{i}]"), f"annotations[{i}]")
+        for i, a in enumerate(json_list(task.get("annotations"), where, "annotations", optional=True))
+    ]
+    annotations = [(a, field) for a, field in annotations if not a.get("was_cancelled")]
     if annotations:
         # Several people may have annotated a task; the latest edit is the reviewed one.
-        latest = max(enumerate(annotations), key=lambda ia: (str(ia[1].get("updated_at") or ""), ia[0]))[1]
-        return latest.get("result") or []
-    predictions = task.get("predictions") or []
-    if use_predictions and predictions and isinstance(predictions[0], dict):
-        return predictions[0].get("result") or []
-    return []
+        latest, field = max(enumerate(annotations), key=lambda ia: (str(ia[1][0].get("updated_at") or ""), ia[0]))[1]
+        return json_list(latest.get("result"), where, f"{field}.result", optional=True), f"{field}.result"
+    predictions = json_list(task.get("predictions"), where, "predictions", optional=True)
+    if use_predictions and predictions:
+        first = json_object(predictions[0], where, "predictions[0]")
+        return json_list(first.get("result"), where, "predictions[0].result", optional=True), "predictions[0].result"
+    return [], ""
 
 
-def _entities(results: list[Any], where: str) -> list[tuple[int, int, str, float | None]]:
+def _entities(results: list[Any], where: str, field: str) -> list[CharEntity]:
+    """The character entities of a task's ``labels`` results (one per label of each)."""
     entities = []
-    for r in results:
+    for i, r in enumerate(results):
+        r = json_object(r, where, f"{field}[{i}]")
         # Relations, choices and other result types carry no entity.
-        if not isinstance(r, dict) or r.get("type") != "labels":
+        if r.get("type") != "labels":
             continue
-        value = r.get("value") or {}
-        try:
-            start, end, labels = int(value["start"]), int(value["end"]), value["labels"]
-        except (KeyError, TypeError, ValueError):
-            raise InputFormatError(f"{where}: a 'labels' result needs value.start, value.end and value.labels") from None
-        for label in labels:
-            entities.append((start, end, label, r.get("score")))
+        value = json_object(r.get("value"), where, f"{field}[{i}].value")
+        start = json_index(value.get("start"), where, f"{field}[{i}].value.start")
+        end = json_index(value.get("end"), where, f"{field}[{i}].value.end")
+        score = json_score(r.get("score"), where, f"{field}[{i}].score")
+        labels = json_list(value.get("labels"), where, f"{field}[{i}].value.labels")
+        for j, label in enumerate(labels):
+            label = json_label(label, where, f"{field}[{i}].value.labels[{j}]", ENTITY_TYPES)
+            entities.append(CharEntity(start, end, label, score, f"{field}[{i}].value"))
     return entities
 
 
 def task_to_paragraph(task: Any, where: str, *, use_predictions: bool = True) -> Paragraph:
     """A tagged paragraph from one task of a Label Studio export (or of an import file)."""
-    data = task.get("data") if isinstance(task, dict) else None
-    if not isinstance(data, dict) or not isinstance(data.get("text"), str):
-        raise InputFormatError(f"{where}: expected a task with data.text")
-    tokens = tokens_of(data.get("tokens"), data["text"], where)
-    entities = _entities(chosen_result(task, use_predictions=use_predictions), where)
+    task = json_object(task, where, "")
+    data = json_object(task.get("data"), where, "data")
+    text = json_string(data.get("text"), where, "data.text")
+    tokens = tokens_of(data.get("tokens"), text, where, "data.tokens")
+    results, field = chosen_result(task, where, use_predictions=use_predictions)
+    entities = _entities(results, where, field)
     source = data.get("source") if isinstance(data.get("source"), str) else where.rpartition(":")[0]
     line = data.get("line") if isinstance(data.get("line"), int) else 0
-    return char_entities_to_paragraph(
-        tokens, data["text"], entities, where, known_labels=ENTITY_TYPES, source=source, line=line
-    )
+    return char_entities_to_paragraph(tokens, text, entities, where, source=source, line=line)
 
 
 def read_labelstudio(path: str | Path, *, use_predictions: bool = True) -> list[Paragraph]:
@@ -136,12 +146,9 @@ def read_labelstudio(path: str | Path, *, use_predictions: bool = True) -> list[
     character offsets are mapped back onto them; see :func:`chosen_result` for which
     annotation is used.
     """
-    try:
-        tasks = json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputFormatError(f"{path}:{exc.lineno}: invalid JSON ({exc.msg})") from None
+    tasks = parse_json(read_text(path), path)
     if isinstance(tasks, dict):
         tasks = [tasks]
     if not isinstance(tasks, list):
-        raise InputFormatError(f"{path}: expected a JSON list of Label Studio tasks")
+        raise wrong(f"{path}:1", "", "a list of Label Studio tasks", tasks)
     return [task_to_paragraph(t, f"{path}:task {i + 1}", use_predictions=use_predictions) for i, t in enumerate(tasks)]

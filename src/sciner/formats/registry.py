@@ -175,7 +175,7 @@ def _looks_like_doccano(line: str | None) -> bool:
     ``tokens``), or a ``text`` without ``tokens``. sciner JSONL has ``tokens``, never ``label``."""
     try:
         obj = json.loads(line) if line else None
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # the reader reports it: not JSON, too long a number, too deep
         return False
     return isinstance(obj, dict) and ("label" in obj or ("text" in obj and "tokens" not in obj))
 
@@ -208,14 +208,14 @@ def sniff(path: Path) -> Format:
     if first is not None and first.startswith("{"):
         try:
             json.loads(first)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             return FORMATS["text"]
         return FORMATS["doccano"] if _looks_like_doccano(first) else FORMATS["jsonl"]
     if first is not None and first.startswith("["):
         try:
             json.loads(path.read_text(encoding="utf-8"))
             return FORMATS["labelstudio"]
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
             return FORMATS["text"]
     lines = [line for line in text.split("\n")[:-1] if line.strip()][:50]
     if lines and all(len(cols := line.rstrip("\r").split("\t")) == 2 and is_valid_tag(cols[1]) for line in lines):

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError, UnwritableTokenError
+from sciner.formats.jsonfields import json_list, json_string
 
 # token -> why a format cannot carry it, or None when it can.
 TokenRule = Callable[[str], "str | None"]
@@ -90,10 +91,9 @@ def check_writable(
 def read_tokens(value: object, where: str, field: str = "tokens") -> list[str]:
     """The tokens a JSON file stores in ``field``, or :class:`InputFormatError` unless it is a
     list of strings that some format can carry (JSON can spell an empty token or a lone surrogate)."""
-    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise InputFormatError(f"{where}: '{field}' must be a list of strings")
-    for i, token in enumerate(value):
+    tokens = [json_string(t, where, f"{field}[{i}]") for i, t in enumerate(json_list(value, where, field))]
+    for i, token in enumerate(tokens):
         reason = unwritable_anywhere(token)
         if reason is not None:
-            raise InputFormatError(f"{where}: token {i} {token!r} {reason}")
-    return list(value)
+            raise InputFormatError(f"{where}: token {i} {token!r} {reason} (field '{field}[{i}]')")
+    return tokens

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import ParamSpec
+
+P = ParamSpec("P")
 
 # matplotlib's tab10: distinct, colour-blind-friendlier than defaults of older versions.
 SYSTEM_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -18,6 +22,23 @@ def _png(fig) -> bytes:
     return buffer.getvalue()
 
 
+def _plain_text(draw: Callable[P, bytes]) -> Callable[P, bytes]:
+    """Draw with every text as plain text: system names, titles and type names are the user's
+    text, not TeX. matplotlib otherwise reads ``$...$`` as mathtext, so a system named ``$x^2$``
+    would be typeset and one named ``a$^$b`` would crash the report. Text objects take the
+    setting when they are made and tick labels when the figure is drawn, so it covers both."""
+
+    @functools.wraps(draw)
+    def plain(*args: P.args, **kwargs: P.kwargs) -> bytes:
+        from matplotlib import rc_context
+
+        with rc_context({"text.parse_math": False, "text.usetex": False}):
+            return draw(*args, **kwargs)
+
+    return plain
+
+
+@_plain_text
 def grouped_bars(
     categories: Sequence[str],
     series: dict[str, Sequence[float]],
@@ -47,6 +68,7 @@ def grouped_bars(
     return _png(fig)
 
 
+@_plain_text
 def heatmap(matrix: Sequence[Sequence[int]], rows: Sequence[str], columns: Sequence[str], *, title: str) -> bytes:
     """A count matrix as a heatmap with the counts written in the cells."""
     from matplotlib.figure import Figure
