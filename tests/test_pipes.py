@@ -191,8 +191,10 @@ def test_a_folder_gives_predict_only_its_formats_never_a_tsv_table(loaded_once, 
 def test_the_shared_pdf_folder_expands_to_its_pdfs_only(shared_data: Path) -> None:
     from sciner.inference.files import expand_inputs
 
-    found = expand_inputs([str(shared_data / "pdfs")])
-    assert found and all(p.suffix == ".pdf" for p in found)
+    pdfs = expand_inputs([str(shared_data / "pdfs")], formats=("pdf",))  # what extract reads
+    assert pdfs and all(p.suffix == ".pdf" and p.parent == shared_data / "pdfs" for p in pdfs)
+    everything = expand_inputs([str(shared_data / "pdfs")])  # predict: the tree, GROBID's texts included
+    assert set(pdfs) < set(everything) and "PDF_LIST.tsv" not in {p.name for p in everything}
 
 
 # --- convert ----------------------------------------------------------------------------------

@@ -26,7 +26,9 @@ from typing import Any
 
 from sciner.errors import FileSystemError, MissingExtraError, OutputError, ScinerError
 from sciner.formats.registry import FORMATS, reading_format
-from sciner.inference.files import THREADS, OutputPlan, expand_each, plan_outputs, read_input, render_input, reporter
+from sciner.inference.files import (
+    THREADS, OutputPlan, expand_each, plan_outputs, read_input, render_input, reporter, status_line,
+)
 from sciner.inference.tagger import Tagger
 from sciner.model.batching import BATCH_SUBWORDS
 from sciner.outputs import append_line, write_atomic
@@ -331,7 +333,7 @@ def tag_corpus_files(
     """
     not_found: list[ScinerError] = []
     read_format = reading_format(from_format)
-    paths = expand_each(inputs, reporter(not_found, on_error))
+    paths = expand_each(inputs, reporter(not_found, on_error), notes=status_line(show_progress))
     plan = plan_outputs(paths, None if output_dir is None else str(output_dir), to_format)
     run = tag_corpus(plan, output_dir or "", worker, workers=workers, read_format=read_format, tokenize=tokenize,
                      resume=resume, ray_address=ray_address, show_progress=show_progress)

@@ -8,6 +8,7 @@ run that would write over an input (or into a folder that cannot exist) stops at
 from __future__ import annotations
 
 import glob
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -45,19 +46,52 @@ def _found_in_folder(path: Path, formats: tuple[str, ...]) -> bool:
             and not path.name.lower().endswith(NAMED_ONLY_SUFFIXES))
 
 
-def expand_inputs(items: list[str], formats: tuple[str, ...] = READ_FORMATS) -> list[Path]:
-    """Files named directly (``-`` is standard input), the files of a named directory whose
-    suffix is one of ``formats`` (sorted; never a .tsv), and glob matches."""
+def walk_folder(folder: Path, formats: tuple[str, ...]) -> tuple[list[Path], Counter[str]]:
+    """The files of ``folder`` and of every folder below it whose suffix is one of ``formats``
+    (sorted by path; hidden files and folders left out), and how many others were skipped, by
+    why: "hidden", "named only" (a .tsv) or their suffix."""
+    found: list[Path] = []
+    skipped: Counter[str] = Counter()
+    for root, dirs, names in os.walk(folder):
+        skipped["hidden"] += sum(d.startswith(".") for d in dirs)
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in names:
+            path = Path(root) / name
+            if name.startswith("."):
+                skipped["hidden"] += 1
+            elif _found_in_folder(path, formats):
+                found.append(path)
+            elif name.lower().endswith(NAMED_ONLY_SUFFIXES):
+                skipped["named only"] += 1
+            else:
+                skipped[path.suffix.lower() or "no suffix"] += 1
+    return sorted(found), +skipped  # + drops the reasons counted zero times
+
+
+def describe_skipped(folder: Path, found: int, skipped: Counter[str]) -> str:
+    """One line saying what a folder gave and what it left out, and why."""
+    why = {"hidden": "hidden", "named only": ".tsv: read as CoNLL only when named"}
+    parts = [f"{n} {why.get(reason, reason)}" for reason, n in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return f"{folder}: {found} file(s) to read; skipped {sum(skipped.values())} ({', '.join(parts)})"
+
+
+def expand_inputs(items: list[str], formats: tuple[str, ...] = READ_FORMATS,
+                  notes: Callable[[str], object] | None = None) -> list[Path]:
+    """Files named directly (``-`` is standard input), the files of a named directory and of the
+    directories below it whose suffix is one of ``formats`` (sorted; never a .tsv, nothing
+    hidden), and glob matches. What a directory left out goes to ``notes`` as one line."""
     paths: list[Path] = []
     for item in items:
         p = Path(item)
         if is_stdio(item):
             paths.append(p)
         elif p.is_dir():
-            found = sorted(f for f in p.iterdir() if _found_in_folder(f, formats))
+            found, skipped = walk_folder(p, formats)
             if not found:
                 suffixes = ", ".join(folder_suffixes(formats))
                 raise InputNotFoundError(f"{p}: directory holds no file to read here ({suffixes})")
+            if skipped and notes is not None:
+                notes(describe_skipped(p, len(found), skipped))
             paths.extend(found)
         elif p.exists():
             paths.append(p)
@@ -72,16 +106,23 @@ def expand_inputs(items: list[str], formats: tuple[str, ...] = READ_FORMATS) -> 
 
 
 def expand_each(items: Sequence[str | Path], on_error: Callable[[ScinerError], object],
-                formats: tuple[str, ...] = READ_FORMATS) -> list[Path]:
-    """The input files of ``items`` (files, folders of ``formats``, globs, ``-``); an item that
-    names nothing goes to ``on_error``, and the others are still expanded."""
+                formats: tuple[str, ...] = READ_FORMATS, notes: Callable[[str], object] | None = None) -> list[Path]:
+    """The input files of ``items`` (files, folder trees of ``formats``, globs, ``-``); an item
+    that names nothing goes to ``on_error``, and the others are still expanded; what a folder
+    left out goes to ``notes``."""
     paths: list[Path] = []
     for item in items:
         try:
-            paths.extend(expand_inputs([str(item)], formats=formats))
+            paths.extend(expand_inputs([str(item)], formats=formats, notes=notes))
         except ScinerError as err:
             on_error(err)
-    return paths
+    # A file named twice (a folder and a file in it) is read once, where it first came.
+    return list(dict.fromkeys(paths))
+
+
+def status_line(show: bool) -> Callable[[str], object] | None:
+    """A printer of status lines on stderr, or None when they are silenced (``-q``)."""
+    return (lambda line: print(line, file=sys.stderr)) if show else None
 
 
 def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False) -> list[Paragraph]:
@@ -343,7 +384,7 @@ def tag_files(
     done = TaggedFiles()
     report = reporter(done.failed, on_error)
     read_format = reading_format(from_format)
-    paths = expand_each(inputs, report)
+    paths = expand_each(inputs, report, notes=status_line(show_progress))
     plan = plan_outputs(paths, None if output is None else str(output), to_format)
     read = read_inputs(paths, read_format, show_progress=show_progress, on_error=lambda path, err: report(err),
                        tokenize=tokenize)

@@ -69,12 +69,12 @@ def extract(
     """
     from tqdm import tqdm
 
-    from sciner.inference.files import expand_each, plan_files, reporter
+    from sciner.inference.files import expand_each, plan_files, reporter, status_line
     from sciner.stdio import display_name
 
     done = Extraction()
     report = reporter(done.failed, on_error)
-    paths = expand_each(papers, report, formats=("pdf",))
+    paths = expand_each(papers, report, formats=("pdf",), notes=status_line(show_progress))
     fmt = extract_format(output, to_format)
     plan = plan_files(paths, None if output is None else str(output), fmt)
     several = len(paths) > 1
