@@ -108,3 +108,28 @@ def test_data_stats_reads_scinerdata_unless_told_otherwise(cli, monkeypatch, tin
     config = tmp_path / "c.toml"
     config.write_text(f'[data]\ndata_dir = "{other}"\ndev_groups = ["group_z"]\n', encoding="utf-8")
     assert "group_z" in _groups(cli("data", "stats", "--json", "-c", config))
+
+
+def test_quiet_silences_convert_s_summary(cli, tmp_path):
+    """Issue 23: convert had no -q; its summary is a status line, the converted file the result."""
+    (tmp_path / "p.conll").write_text("We\tO\nuse\tO\nBERT\tB-MethodName\n\n")
+    assert cli("convert", str(tmp_path / "p.conll"), str(tmp_path / "p.jsonl"), "-q") == (0, "", "")
+    assert (tmp_path / "p.jsonl").read_text().count("MethodName") == 1
+    assert cli("info", "-q").returncode == 0
+
+
+def test_the_console_script_silences_transformers_own_bars(monkeypatch):
+    """Issue 23: "Loading weights" / "Writing model shards" bars printed even with -q."""
+    import os
+    import sys
+
+    from sciner.cli import QUIET_LIBRARIES, main
+
+    for name in QUIET_LIBRARIES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "argv", ["sciner", "--version"])
+    try:
+        main()
+    except SystemExit:
+        pass
+    assert {name: os.environ.get(name) for name in QUIET_LIBRARIES} == QUIET_LIBRARIES

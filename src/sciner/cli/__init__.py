@@ -8,6 +8,7 @@ keeps its traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from sciner.cli.app import app
@@ -31,8 +32,15 @@ from sciner.cli import export_cmd  # noqa: F401,E402
 from sciner.cli import distill_cmd  # noqa: F401,E402
 
 
+# Transformers' and the Hugging Face hub's own bars ("Loading weights", "Writing model
+# shards") and notices: sciner shows its own progress, and -q must silence everything.
+QUIET_LIBRARIES = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_VERBOSITY": "error"}
+
+
 def main() -> None:
     """Entry point of the ``sciner`` console script."""
+    for name, value in QUIET_LIBRARIES.items():  # read when transformers is imported, later
+        os.environ.setdefault(name, value)
     try:
         # Standalone mode: click itself reports usage errors (exit 2); our errors come through.
         app()

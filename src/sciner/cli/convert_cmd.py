@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import From, JsonLines, TO_HELP
+from sciner.cli.options import From, JsonLines, TO_HELP, Quiet
 
 
 @app.command()
@@ -24,6 +24,7 @@ def convert(
         Optional[str],
         typer.Option("--label-config", help="Also write the Label Studio labeling config (XML) for these tasks.", show_default=False),
     ] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Convert tagged paragraphs between formats, keeping every token as it is.
 
@@ -43,6 +44,8 @@ def convert(
     target = file_output(dst)
     done = convert_file(src, target, from_format=from_format, to_format=json_or_to(to_format, as_json),
                         label_config=None if label_config is None else file_output(label_config))
+    if quiet:
+        return
     typer.echo(
         f"wrote {done.paragraphs} paragraphs ({done.entities} entities) "
         f"from {display_name(src)} ({done.source_format}) to {'<stdout>' if is_stdio(dst) else target} "

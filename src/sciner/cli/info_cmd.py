@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import Json
+from sciner.cli.options import Json, Quiet
 from sciner.model.info import format_info, model_info
 
 
@@ -21,6 +21,7 @@ def info(
         typer.Argument(metavar="[MODEL]", help="Model directory (default: the shipped model).", show_default=False),
     ] = None,
     as_json: Json = False,
+    quiet: Quiet = False,  # info prints only its result; -q is accepted as on every verb
 ) -> None:
     """Describe a model: labels, encoder, training data, dev scores per type, calibration
     biases, the sciner version and git commit that trained it and that runs now, file sizes.
