@@ -14,7 +14,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 # The verbs in the order of a user's work: text out of PDFs, tagging, looking at and scoring
 # the tags, then making and inspecting models. `sciner -h` lists them in this order.
 WORKFLOW = ("extract", "predict", "convert", "show", "evaluate", "compare", "report", "data", "train",
-            "calibrate", "pretrain", "distill", "ngrams", "info")
+            "calibrate", "pretrain", "distill", "ngrams", "info", "export")
 
 
 class WorkflowGroup(typer.core.TyperGroup):

@@ -275,9 +275,10 @@ def read_file(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
     return input_format(path, fmt).read(path)  # type: ignore[misc]
 
 
-def read_annotated(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
-    """Like :func:`read_file`, for files that must carry entities on every paragraph (gold,
-    predictions): a file without any is a one-line error."""
+def read_annotated(path: str | Path, fmt: str | None = None, *, every_paragraph: bool = True) -> list[Paragraph]:
+    """Like :func:`read_file`, for files that must carry entities (gold, predictions): a format
+    without any (text, PDF) is a one-line error, and so, with ``every_paragraph``, is a
+    paragraph without tags."""
     path = Path(path)
     chosen = input_format(path, fmt)
     if not chosen.carries_entities:
@@ -285,7 +286,7 @@ def read_annotated(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
                                f"-o tagged.jsonl); expected one of "
                                f"{', '.join(n for n in READ_FORMATS if FORMATS[n].carries_entities)}")
     paragraphs = chosen.read(path)  # type: ignore[misc]
-    for p in paragraphs:
+    for p in paragraphs if every_paragraph else ():
         if p.spans is None:
             raise InputFormatError(f"{p.source}:{p.line}: paragraph has no tags")
     return paragraphs

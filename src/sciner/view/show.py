@@ -20,7 +20,7 @@ def show(file: str | Path, output: str | Path, *, gold: str | Path | None = None
     file = Path(file)
     outputs = Outputs([file] if gold is None else [file, gold])
     target = outputs.check(output)
-    paragraphs = read_annotated(file, fmt)  # a PDF or plain text has no entities to show: one line
+    paragraphs = read_annotated(file, fmt, every_paragraph=False)  # a PDF or plain text has none to show
     if gold is None:
         html = render_entities(paragraphs[:limit], title or file.name)
     else:
