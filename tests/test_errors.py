@@ -216,6 +216,7 @@ BAD_TOMLS = {
     "data = 5\n": "data: expected a table of keys, got 5",
     "[model]\nwindow = \"256\"\n": "model.window: expected an integer",
     "[train]\nthreads = 0\n": "train.threads: must be at least 1",
+    "[train]\nlr = inf\n": "train.lr: expected a finite number, got inf",
     "[colours]\nred = 1\n": "[colours]: unknown section",
     "[train\n": "invalid TOML",
 }
@@ -224,7 +225,8 @@ BAD_PRETRAIN_TOMLS = {
     "[pretrain]\nnum_threads = 0\n": "num_threads: must be at least 1",
     "colour = 1\n": "colour: unknown key",
 }
-BAD_SETS = ["train.threads=0", "model.window=\"256\"", "model.head=crf", "train.epochs=0", "nope.x=1", "train.lr"]
+BAD_SETS = ["train.threads=0", "model.window=\"256\"", "model.head=crf", "train.epochs=0", "nope.x=1", "train.lr",
+            "train.lr=inf", "train.lr=Infinity", "train.lr=NaN", "train.head_lr=1e999"]  # issue 23: inf was accepted
 BAD_PRETRAIN_SETS = ["steps=0", "num_threads=0", "seq_len=\"128\"", "colour=1", "steps"]
 
 

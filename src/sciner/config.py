@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import tomllib
 import typing
@@ -356,8 +357,9 @@ def _typed(value: Any, expected: Any) -> Any:
         if isinstance(value, float) and value.is_integer():
             return int(value)
         return value if isinstance(value, int) else None
-    if expected is float:
-        return float(value) if isinstance(value, (int, float)) else None
+    if expected is float:  # inf and nan (which --set reads as JSON's Infinity/NaN) are no setting
+        number = float(value) if isinstance(value, (int, float)) else None
+        return number if number is not None and math.isfinite(number) else None
     if expected is str:
         return value if isinstance(value, str) else None
     # The only other field type is list[str].
@@ -365,7 +367,7 @@ def _typed(value: Any, expected: Any) -> Any:
 
 
 def _type_name(expected: Any) -> str:
-    return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}.get(
+    return {bool: "true or false", int: "an integer", float: "a finite number", str: "a string"}.get(
         expected, "a list of strings")
 
 
