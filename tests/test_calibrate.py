@@ -124,11 +124,10 @@ def test_calibrate_cli_writes_type_bias_and_reports_cross_fitted_scores(tmp_path
     assert not json.loads((tiny_model / "model.json").read_text()).get("type_bias"), "the input model is untouched"
 
 
-def test_decoding_log_probs_with_the_model_bias_gives_what_tag_gives():
-    import sciner
+def test_decoding_log_probs_with_the_model_bias_gives_what_tag_gives(shipped_tagger):
     from sciner.inference.calibrate import DEFAULT
 
-    tagger = sciner.load()  # shipped model, default precision, calibrated
+    tagger = shipped_tagger  # the shipped model (the session's, in fp32), calibrated
     assert tagger.meta.get("type_bias"), "the shipped model is calibrated"
     paragraphs = [
         "We fine-tune BERT-large on SQuAD 1.1 with a learning rate of 3e-5 and report 93.2 F1 .".split(),

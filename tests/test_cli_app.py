@@ -25,7 +25,7 @@ def test_every_verb_takes_h_and_its_help_ends_with_an_example(verb: str) -> None
     assert f"Example: sciner {verb}" in " ".join(result.stdout.split())
 
 
-def test_predict_takes_a_device_and_refuses_an_unknown_one(cli, tmp_path) -> None:
+def test_predict_takes_a_device_and_refuses_an_unknown_one(cli, loaded_once, tmp_path) -> None:
     text = tmp_path / "p.txt"
     text.write_text("We use BERT .\n", encoding="utf-8")
     assert cli("predict", text, "-q", "--device", "cpu", "--precision", "fp32").stdout.split("\n")[2] == "BERT\tB-MethodName"

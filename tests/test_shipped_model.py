@@ -13,9 +13,10 @@ import sciner
 from sciner.model.store import DEFAULT_MODEL
 
 
-@pytest.fixture(scope="module")
-def tagger():
-    return sciner.load()
+@pytest.fixture
+def tagger(shipped_tagger):
+    """The shipped model as the session loaded it (fp32; conftest)."""
+    return shipped_tagger
 
 
 def test_shipped_model_is_small_and_self_describing():
@@ -37,9 +38,10 @@ def test_tags_the_classic_example(tagger):
 
 
 @pytest.mark.parametrize("precision", ["fp32", "bf16", "int8"])
-def test_every_precision_finds_the_classic_entities(precision):
+def test_every_precision_finds_the_classic_entities(precision, shipped_tagger):
     tokens = "Our proposed model BERT outperforms ELMo on the SQuAD dataset , improving F1 to 93.2 .".split()
-    (para,) = sciner.load(precision=precision).tag([tokens])
+    tagger = shipped_tagger if precision == "fp32" else sciner.load(precision=precision)
+    (para,) = tagger.tag([tokens])
     found = {(s.label, " ".join(tokens[s.start : s.end])) for s in para.spans}
     assert {("MethodName", "BERT"), ("DatasetName", "SQuAD")} <= found
 
@@ -68,3 +70,25 @@ def test_predict_cli_on_the_reference_example(tmp_path, shared_reference):
     for line, block in zip(lines, blocks):
         assert [row.split("\t")[0] for row in block.splitlines()] == line.split()
     assert "MethodName" in proc.stderr  # the per-type summary
+
+
+def test_the_shipped_model_is_loaded_once_per_session(loaded_once, shipped_tagger, shipped_reads, cli, tmp_path):
+    """Regression: the tests' stand-in for loading patched ``sciner.load`` while predict calls
+    ``Tagger.load``, so a dozen tests loaded the shipped model again (2 s each). Within
+    ``loaded_once`` every entry point answers with the session's model and reads no weights."""
+    from safetensors.torch import load_file
+
+    from sciner.inference.tagger import Tagger
+
+    load_file(str(DEFAULT_MODEL / "weights.safetensors"))
+    assert len(shipped_reads) == 1, "the count sees a read of the shipped weights"
+    shipped_reads.clear()
+
+    text = tmp_path / "p.txt"
+    text.write_text("We use BERT on SQuAD .\n", encoding="utf-8")
+    for options in ([], ["--precision", "fp32", "--device", "cpu"]):
+        result = cli("predict", text, "-q", *options)
+        assert result.returncode == 0 and "B-MethodName" in result.stdout, result.stderr
+    assert shipped_reads == [], "predict read the shipped weights again"
+    assert sciner.load() is Tagger.load(DEFAULT_MODEL) is loaded_once is shipped_tagger
+    assert shipped_reads == []
