@@ -113,10 +113,3 @@ def test_report_and_show_cli(three_files: tuple[Path, Path, Path], tmp_path: Pat
     bad = subprocess.run([sys.executable, "-m", "sciner", "show", str(tmp_path / "short.conll"), "--gold", str(gold),
                           "-o", str(tmp_path / "d.html")], capture_output=True, text=True, check=False)
     assert bad.returncode == 4 and bad.stderr.startswith("error[E002]")
-
-
-@pytest.mark.parametrize("verb", ["show", "convert", "report"])
-def test_help_ends_with_an_example(verb: str) -> None:
-    run = subprocess.run([sys.executable, "-m", "sciner", verb, "--help"], capture_output=True, text=True, check=True)
-    last_paragraph = run.stdout.split("Arguments:")[0].strip().split("\n\n")[-1]
-    assert " ".join(last_paragraph.split()).startswith(f"Example: sciner {verb} ")
