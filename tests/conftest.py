@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -40,11 +40,15 @@ class CliResult(NamedTuple):
 
 
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., CliResult]]:
     """Run ``sciner ARGS`` in-process through the console script's ``main()`` (which turns a user
     error into one line and its exit code): ``cli("evaluate", gold, pred)``. A subprocess proves
-    nothing more for most tests and costs a second of start-up each."""
+    nothing more for most tests and costs seconds of start-up each (torch alone is one). The
+    torch threads a run sets (``--threads``) are set back after the test, not to slow the next."""
     from sciner.cli import main
+
+    torch = sys.modules.get("torch")
+    threads = torch.get_num_threads() if torch is not None else None
 
     def run(*args: str | Path) -> CliResult:
         monkeypatch.setattr(sys, "argv", ["sciner", *map(str, args)])
@@ -56,7 +60,9 @@ def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
         captured = capsys.readouterr()
         return CliResult(code, captured.out, captured.err)
 
-    return run
+    yield run
+    if threads is not None:
+        torch.set_num_threads(threads)
 
 
 def is_shipped(path: str | Path | None) -> bool:
