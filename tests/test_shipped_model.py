@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -58,11 +55,11 @@ def test_accuracy_on_part_of_dev(tagger, shared_data):
     assert report.micro.f1 > 0.45
 
 
-def test_predict_cli_on_the_reference_example(tmp_path, shared_reference):
+def test_predict_cli_on_the_reference_example(cli, loaded_once, tmp_path, shared_reference):
+    """In-process: the console's own run of predict on the shipped model is tests/test_pipes.py's."""
     src = shared_reference / "example-input.txt"
     out = tmp_path / "out.conll"
-    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(src), "-o", str(out)],
-                          capture_output=True, text=True)
+    proc = cli("predict", src, "-o", out)
     assert proc.returncode == 0, proc.stderr
     lines = [l for l in src.read_text(encoding="utf-8").splitlines() if l.strip()]
     blocks = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
