@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -40,11 +40,15 @@ class CliResult(NamedTuple):
 
 
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., CliResult]]:
     """Run ``sciner ARGS`` in-process through the console script's ``main()`` (which turns a user
     error into one line and its exit code): ``cli("evaluate", gold, pred)``. A subprocess proves
-    nothing more for most tests and costs a second of start-up each."""
+    nothing more for most tests and costs seconds of start-up each (torch alone is one). The
+    torch threads a run sets (``--threads``) are set back after the test, not to slow the next."""
     from sciner.cli import main
+
+    torch = sys.modules.get("torch")
+    threads = torch.get_num_threads() if torch is not None else None
 
     def run(*args: str | Path) -> CliResult:
         monkeypatch.setattr(sys, "argv", ["sciner", *map(str, args)])
@@ -56,7 +60,70 @@ def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
         captured = capsys.readouterr()
         return CliResult(code, captured.out, captured.err)
 
-    return run
+    yield run
+    if threads is not None:
+        torch.set_num_threads(threads)
+
+
+def is_shipped(path: str | Path | None) -> bool:
+    """Whether a model path names the model shipped with sciner (None is its default)."""
+    from sciner.model.store import DEFAULT_MODEL
+
+    return path is None or Path(path).resolve() == DEFAULT_MODEL.resolve()
+
+
+@pytest.fixture(scope="session")
+def shipped_tagger():
+    """The model shipped with sciner, in fp32 on the CPU, loaded once for the whole session
+    (2 s a load). Tests that check a precision, a device or loading itself load their own."""
+    from sciner.inference.tagger import Tagger
+
+    return Tagger.load(precision="fp32", device="cpu")
+
+
+def serve_shipped(monkeypatch: pytest.MonkeyPatch, tagger) -> None:
+    """Answer every load of the shipped model with ``tagger``: ``Tagger.load`` is the one entry
+    point (``sciner.load``, predict, calibrate, corpus workers and the spaCy component call it);
+    precision and device are not honoured. Other model directories load for real."""
+    from sciner.inference.tagger import Tagger
+
+    real = Tagger.load
+
+    def load(cls, path=None, **options):
+        return tagger if is_shipped(path) else real(path, **options)
+
+    monkeypatch.setattr(Tagger, "load", classmethod(load))
+
+
+@pytest.fixture
+def shipped_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every read of the shipped model's weights file during the test, by any code path: the
+    real loader's count, below every entry point a test could patch."""
+    import safetensors.torch
+
+    from sciner.model.store import DEFAULT_MODEL, WEIGHTS
+
+    weights = (DEFAULT_MODEL / WEIGHTS).resolve()
+    real = safetensors.torch.load_file
+    reads: list[str] = []
+
+    def load_file(filename, *args, **kwargs):
+        if Path(filename).resolve() == weights:
+            reads.append(str(filename))
+        return real(filename, *args, **kwargs)
+
+    monkeypatch.setattr(safetensors.torch, "load_file", load_file)
+    return reads
+
+
+@pytest.fixture
+def loaded_once(monkeypatch: pytest.MonkeyPatch, shipped_tagger, shipped_reads: list[str]):
+    """The test's loads of the shipped model answered by the session's :func:`shipped_tagger`;
+    the test fails if it reads the shipped weights anyway (a path that bypasses ``Tagger.load``
+    would cost the suite 2 s a run, unnoticed)."""
+    serve_shipped(monkeypatch, shipped_tagger)
+    yield shipped_tagger
+    assert not shipped_reads, f"the shipped model was loaded again, bypassing Tagger.load: {shipped_reads}"
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import subprocess
 import sys
 
 import numpy as np
@@ -111,11 +110,9 @@ def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
     return out
 
 
-def test_calibrate_cli_writes_type_bias_and_reports_cross_fitted_scores(tmp_path, tiny_model, tiny_data):
+def test_calibrate_cli_writes_type_bias_and_reports_cross_fitted_scores(cli, tmp_path, tiny_model, tiny_data):
     out = tmp_path / "calibrated"
-    result = subprocess.run(
-        [sys.executable, "-m", "sciner", "calibrate", str(tiny_model), "-o", str(out), "--data", str(tiny_data),
-         "--threads", "1"], capture_output=True, text=True, timeout=300)
+    result = cli("calibrate", tiny_model, "-o", out, "--data", tiny_data, "--threads", "1")
     assert result.returncode == 0, result.stderr
     assert "cross-fitted" in result.stdout and "micro" in result.stdout
     meta = json.loads((out / "model.json").read_text())
@@ -141,11 +138,10 @@ def test_calibrate_from_python_saves_a_model_not_the_training_run(tmp_path, tiny
     assert "micro" in done.table() and Tagger.load(done.path).meta["type_bias"] == done.type_bias
 
 
-def test_decoding_log_probs_with_the_model_bias_gives_what_tag_gives():
-    import sciner
+def test_decoding_log_probs_with_the_model_bias_gives_what_tag_gives(shipped_tagger):
     from sciner.inference.calibrate import DEFAULT
 
-    tagger = sciner.load()  # shipped model, default precision, calibrated
+    tagger = shipped_tagger  # the shipped model (the session's, in fp32), calibrated
     assert tagger.meta.get("type_bias"), "the shipped model is calibrated"
     paragraphs = [
         "We fine-tune BERT-large on SQuAD 1.1 with a learning rate of 3e-5 and report 93.2 F1 .".split(),

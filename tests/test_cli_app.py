@@ -1,15 +1,50 @@
-"""The command line as a whole: version, short help on every verb, an example in every help."""
+"""The command line as a whole: version, help on every verb and subverb, and a runnable example
+ending every help."""
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import sciner
 from sciner.cli import app
 
 runner = CliRunner()
-VERBS = [c.name or c.callback.__name__ for c in app.registered_commands]
+ROOT = typer.main.get_command(app)  # the click command tree Typer builds from the app
+
+
+def walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """The app and every verb and subverb registered on it, each with its path of names: a new
+    verb, group or subverb is covered without naming it here."""
+    yield path, command
+    for name, sub in getattr(command, "commands", {}).items():  # groups have commands; verbs do not
+        yield from walk(sub, (*path, name))
+
+
+COMMANDS = dict(walk(ROOT))
+
+
+def example(command: Any) -> str:
+    """The last line of a command's help text, which must be its example."""
+    lines = [line.strip() for line in (command.help or "").splitlines() if line.strip()]
+    assert lines and lines[-1].startswith("Example: sciner"), f"the help does not end with an example: {lines[-1:]}"
+    return lines[-1].removeprefix("Example: ")
+
+
+def parse(argv: list[str]) -> tuple[tuple[str, ...], Any]:
+    """Parse ``sciner ARGV`` as the app would, without running anything: the verb's path and its
+    context. Unknown options, a missing argument, extra arguments or a bad choice raise the
+    error the user would get (click's usage error, or sciner's one line)."""
+    command, path, args = ROOT, (), list(argv)
+    while getattr(command, "commands", None) and args and args[0] in command.commands:
+        path, command, args = (*path, args[0]), command.commands[args[0]], args[1:]
+    assert not getattr(command, "commands", None), f"sciner {' '.join(argv)}: names no verb"
+    return path, command.make_context(" ".join(("sciner", *path)), args)
 
 
 def test_version() -> None:
@@ -18,14 +53,41 @@ def test_version() -> None:
     assert result.stdout.strip() == f"sciner {sciner.__version__}"
 
 
-@pytest.mark.parametrize("verb", VERBS + ["data stats"])
-def test_every_verb_takes_h_and_its_help_ends_with_an_example(verb: str) -> None:
-    result = runner.invoke(app, [*verb.split(), "-h"])
-    assert result.exit_code == 0, result.output
-    assert f"Example: sciner {verb}" in " ".join(result.stdout.split())
+def test_the_walk_finds_every_verb_and_subverb() -> None:
+    some = {("predict",), ("info",), ("data", "stats"), ("distill", "label"), ("distill", "pack-encoder")}
+    assert some < set(COMMANDS)
+    assert len(COMMANDS) > 20
 
 
-def test_predict_takes_a_device_and_refuses_an_unknown_one(cli, tmp_path) -> None:
+@pytest.mark.parametrize("path", list(COMMANDS), ids=lambda path: " ".join(("sciner", *path)))
+def test_every_help_ends_with_a_runnable_example(path: tuple[str, ...]) -> None:
+    """``sciner ... -h`` and ``--help`` exit 0 and show the example that ends the help text, and the
+    example parses as the verb it names: every option exists and takes that value."""
+    command = COMMANDS[path]
+    line = example(command)
+    for flag in ("-h", "--help"):
+        result = runner.invoke(app, [*path, flag])
+        assert result.exit_code == 0, result.output
+        assert "".join(line.split()) in "".join(result.stdout.split())  # click wraps long lines, even at a hyphen
+    argv = shlex.split(line)[1:]
+    assert argv[:len(path)] == list(path), f"the example of sciner {' '.join(path)} runs another verb: {line}"
+    named, _ = parse(argv)
+    assert named[:len(path)] == path
+
+
+def test_the_example_check_refuses_an_unknown_option_a_missing_argument_and_a_bad_choice() -> None:
+    """The check above can fail: the parse is the app's own, not a lenient one."""
+    path, context = parse(["info", "runs/bio", "--json"])
+    assert path == ("info",) and True in context.params.values()  # --json was read
+    for argv, message in ((["info", "runs/bio", "--no-such-option"], "No such option"),
+                          (["evaluate", "gold.conll"], "Missing"),
+                          (["predict", "paper.pdf", "--precision", "fp64"], "fp64"),
+                          (["data", "no-such-verb"], "names no verb")):
+        with pytest.raises(Exception, match=message):  # click's usage error, or sciner's one line
+            parse(argv)
+
+
+def test_predict_takes_a_device_and_refuses_an_unknown_one(cli, loaded_once, tmp_path) -> None:
     text = tmp_path / "p.txt"
     text.write_text("We use BERT .\n", encoding="utf-8")
     assert cli("predict", text, "-q", "--device", "cpu", "--precision", "fp32").stdout.split("\n")[2] == "BERT\tB-MethodName"

@@ -144,13 +144,11 @@ def test_compare_table(run, files):
     assert micro.split() == ["micro", "0.6000", "0.6000", "+0.0000", "[", "+0.0000,", "+0.0000]", "1.0000"]
 
 
-def test_help_mentions_stray_i_and_ends_with_an_example(run):
+def test_help_mentions_stray_i(run):  # the example ending every help: tests/test_cli_app.py
     for verb in ("evaluate", "compare"):
         result = run(verb, "--help")
         assert result.returncode == 0
-        text = " ".join(result.stdout.split())
-        assert "stray I-" in text
-        assert f"Example: sciner {verb} " in text
+        assert "stray I-" in " ".join(result.stdout.split())
 
 
 # -- bad input: one line on stderr, no traceback, a distinct exit code ------------------------------

@@ -155,10 +155,10 @@ def test_an_unreadable_input_is_one_line_naming_it(run, tmp_path: Path, monkeypa
     assert "2 input(s) failed:" in err
 
 
-# --- predict: real runs with the shipped model ---------------------------------------------
+# --- predict: real runs with the shipped model (the session's, conftest's loaded_once) ----------
 
 
-def test_predict_reads_every_format_and_writes_one_file_per_input(run, tmp_path: Path) -> None:
+def test_predict_reads_every_format_and_writes_one_file_per_input(run, loaded_once, tmp_path: Path) -> None:
     inputs = tmp_path / "in"
     (inputs / "sub").mkdir(parents=True)
     (inputs / "x.txt").write_text("We use BERT .\n", encoding="utf-8")
@@ -179,7 +179,7 @@ def test_predict_reads_every_format_and_writes_one_file_per_input(run, tmp_path:
     assert "1 input(s) failed:" in err and "bad.txt:1: invalid UTF-8" in err
 
 
-def test_predict_to_one_file_keeps_the_good_inputs_and_the_old_format_option(run, tmp_path: Path) -> None:
+def test_predict_to_one_file_keeps_the_good_inputs_and_the_old_format_option(run, loaded_once, tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text("We use BERT .\n", encoding="utf-8")
     bad = tmp_path / "bad.txt"
@@ -193,7 +193,7 @@ def test_predict_to_one_file_keeps_the_good_inputs_and_the_old_format_option(run
     assert [p.name for p in target.parent.iterdir()] == ["tags"]  # no temporary file left
 
 
-def test_predict_without_output_writes_text_formats_to_stdout(run, tmp_path: Path) -> None:
+def test_predict_without_output_writes_text_formats_to_stdout(run, loaded_once, tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text("We use BERT .\n", encoding="utf-8")
     code, out, err = run("predict", good, "--to", "doccano", "--precision", "fp32", "-q")

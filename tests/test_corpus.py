@@ -43,20 +43,12 @@ def outputs(folder: Path) -> dict[str, bytes]:
             if p.is_file() and p.name != MANIFEST}
 
 
-@pytest.fixture(scope="module")
-def tagger() -> Tagger:
-    return Tagger.load(precision="fp32")
-
-
-@pytest.fixture
-def loaded_once(tagger: Tagger, monkeypatch: pytest.MonkeyPatch) -> None:
-    """In-process runs use the module's model instead of loading their own: the same model,
-    two seconds less per run. The worker processes and Ray actors load theirs for real."""
-    monkeypatch.setattr(Worker, "load", lambda self: tagger)
+# In-process runs take the session's shipped model through conftest's ``loaded_once``; the
+# worker processes and Ray actors load theirs for real.
 
 
 @pytest.fixture(scope="module")
-def plain(corpus: Path, tagger: Tagger, tmp_path_factory) -> dict[str, bytes]:
+def plain(corpus: Path, shipped_tagger: Tagger, tmp_path_factory) -> dict[str, bytes]:
     """What the plain ``sciner predict INPUTS -o DIR`` (every input in one batch) writes."""
     from sciner.inference.files import plan_outputs, read_inputs, tag_read, write_outputs
 
@@ -64,7 +56,7 @@ def plain(corpus: Path, tagger: Tagger, tmp_path_factory) -> dict[str, bytes]:
     folder = tmp_path_factory.mktemp("plain")
     plan = plan_outputs(paths, f"{folder}/", None)
     read = read_inputs(paths, None, show_progress=False, on_error=pytest.fail)
-    write_outputs(plan, tag_read(tagger, read, batch_subwords=BATCH_SUBWORDS, show_progress=False))
+    write_outputs(plan, tag_read(shipped_tagger, read, batch_subwords=BATCH_SUBWORDS, show_progress=False))
     return outputs(folder)
 
 

@@ -264,9 +264,3 @@ teacher = ["train.seed=5", "train.lr=3e-3"]
     assert meta["config"]["distill"]["soft_labels"] == str(soft_dir) and meta["hardware"]
     again = cli("distill", "student", "--config", config, "--soft", soft_dir, "-o", tmp_path / "s")
     assert again.returncode == 6 and "--resume" in again.stderr  # a finished run is not written over
-
-
-@pytest.mark.parametrize("step", ["teacher", "paragraphs", "label", "student", "pack-encoder", "unpack-encoder"])
-def test_every_distill_step_takes_h_and_its_help_ends_with_an_example(step, cli):
-    result = cli("distill", step, "-h")
-    assert result.returncode == 0 and f"Example: sciner distill {step}" in " ".join(result.stdout.split())

@@ -10,8 +10,6 @@ removed on both sides, the raw one is the plain share (see ``sciner.pdf.quality`
 from __future__ import annotations
 
 import csv
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -287,26 +285,23 @@ def test_bad_files_raise_pdf_error_naming_the_file(bad_files, case, words):
     assert "\n" not in message
 
 
-def test_cli_reports_a_bad_file_in_one_line(bad_files):
-    result = subprocess.run(
-        [sys.executable, "-m", "sciner", "extract", str(bad_files["encrypted"])],
-        capture_output=True, text=True, timeout=120,
-    )
+def test_cli_reports_a_bad_file_in_one_line(cli, bad_files):
+    result = cli("extract", bad_files["encrypted"])
     assert result.returncode == PDFError.exit_code
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error[E006]:") and "locked.pdf" in lines[0]
 
 
-def test_cli_writes_paragraph_lines_and_json(tmp_path, pdfs):
+def test_cli_writes_paragraph_lines_and_json(cli, tmp_path, pdfs):
     path = pdfs / "arxiv_1908.09091_bert_for_coref_emnlp2019.pdf"
     out = tmp_path / "paper.txt"
-    subprocess.run([sys.executable, "-m", "sciner", "extract", str(path), "-o", str(out)], check=True, timeout=120)
+    assert cli("extract", path, "-o", out).returncode == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("BERT for Coreference Resolution")
     assert all(line and "  " not in line for line in lines)
-    result = subprocess.run([sys.executable, "-m", "sciner", "extract", str(path), "--json"],
-                            check=True, capture_output=True, text=True, timeout=120)
+    result = cli("extract", path, "--json")
+    assert result.returncode == 0, result.stderr
     import json
 
     records = [json.loads(line) for line in result.stdout.splitlines()]

@@ -38,20 +38,6 @@ def stdin(monkeypatch: pytest.MonkeyPatch):
     return feed
 
 
-@pytest.fixture(scope="module")
-def shipped_tagger():
-    import sciner
-
-    return sciner.load(precision="fp32")
-
-
-@pytest.fixture
-def loaded_once(monkeypatch: pytest.MonkeyPatch, shipped_tagger):
-    """predict's model loading answered by one shipped model per module (2 s a load, not a subject here)."""
-    monkeypatch.setattr("sciner.load", lambda path=None, **_: shipped_tagger)
-    return shipped_tagger
-
-
 def one_line_error(stderr: str, code: str) -> str:
     lines = stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error[{code}]"), stderr

@@ -18,17 +18,9 @@ A = "We use BERT on SQuAD .\nELMo is evaluated on GLUE .\n"
 B = "We report F1 on CoNLL-2003 .\n"
 
 
-@pytest.fixture(scope="module")
-def shipped_tagger():
-    import sciner
-
-    return sciner.load(precision="fp32")
-
-
 @pytest.fixture
-def inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shipped_tagger) -> tuple[Path, Path]:
-    """Two paragraph-text inputs, and predict's model loaded once per module."""
-    monkeypatch.setattr("sciner.load", lambda path=None, **_: shipped_tagger)
+def inputs(tmp_path: Path, loaded_once) -> tuple[Path, Path]:
+    """Two paragraph-text inputs, and predict's model loaded once per session."""
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text(A, encoding="utf-8")
     b.write_text(B, encoding="utf-8")

@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 import sciner
 from sciner.model.store import DEFAULT_MODEL
-
-
-@pytest.fixture(scope="module")
-def tagger():
-    return sciner.load()
 
 
 def test_shipped_model_is_small_and_self_describing():
@@ -27,7 +19,8 @@ def test_shipped_model_is_small_and_self_describing():
     assert meta["dev_groups"] and meta["git_commit"]
 
 
-def test_tags_the_classic_example(tagger):
+def test_tags_the_classic_example(shipped_tagger):
+    tagger = shipped_tagger
     tokens = "Our proposed model BERT outperforms ELMo on the SQuAD dataset , improving F1 to 93.2 .".split()
     (para,) = tagger.tag([tokens])
     found = {(s.label, " ".join(tokens[s.start : s.end])) for s in para.spans}
@@ -37,30 +30,33 @@ def test_tags_the_classic_example(tagger):
 
 
 @pytest.mark.parametrize("precision", ["fp32", "bf16", "int8"])
-def test_every_precision_finds_the_classic_entities(precision):
+def test_every_precision_finds_the_classic_entities(precision, shipped_tagger):
     tokens = "Our proposed model BERT outperforms ELMo on the SQuAD dataset , improving F1 to 93.2 .".split()
-    (para,) = sciner.load(precision=precision).tag([tokens])
+    tagger = shipped_tagger if precision == "fp32" else sciner.load(precision=precision)
+    (para,) = tagger.tag([tokens])
     found = {(s.label, " ".join(tokens[s.start : s.end])) for s in para.spans}
     assert {("MethodName", "BERT"), ("DatasetName", "SQuAD")} <= found
 
 
 @pytest.mark.slow
-def test_accuracy_on_part_of_dev(tagger, shared_data):
+def test_accuracy_on_part_of_dev(shared_data):
+    """At the default precision, as users get it (bf16 where the CPU has it natively: there, three
+    times as fast as the session's fp32 model)."""
     from sciner.config import DataConfig
     from sciner.data.assemble import assemble
     from sciner.evaluate.metrics import classification_report
 
     dev = assemble(DataConfig(data_dir=str(shared_data)), seed=13).dev[:300]
-    tagged = tagger.tag(dev)
+    tagged = sciner.load().tag(dev)
     report = classification_report([p.tags for p in dev], [p.tags for p in tagged])
     assert report.micro.f1 > 0.45
 
 
-def test_predict_cli_on_the_reference_example(tmp_path, shared_reference):
+def test_predict_cli_on_the_reference_example(cli, loaded_once, tmp_path, shared_reference):
+    """In-process: the console's own run of predict on the shipped model is tests/test_pipes.py's."""
     src = shared_reference / "example-input.txt"
     out = tmp_path / "out.conll"
-    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(src), "-o", str(out)],
-                          capture_output=True, text=True)
+    proc = cli("predict", src, "-o", out)
     assert proc.returncode == 0, proc.stderr
     lines = [l for l in src.read_text(encoding="utf-8").splitlines() if l.strip()]
     blocks = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
@@ -92,3 +88,25 @@ class _Stub:
 
     def to(self, where):
         return self
+
+
+def test_the_shipped_model_is_loaded_once_per_session(loaded_once, shipped_tagger, shipped_reads, cli, tmp_path):
+    """Regression: the tests' stand-in for loading patched ``sciner.load`` while predict calls
+    ``Tagger.load``, so a dozen tests loaded the shipped model again (2 s each). Within
+    ``loaded_once`` every entry point answers with the session's model and reads no weights."""
+    from safetensors.torch import load_file
+
+    from sciner.inference.tagger import Tagger
+
+    load_file(str(DEFAULT_MODEL / "weights.safetensors"))
+    assert len(shipped_reads) == 1, "the count sees a read of the shipped weights"
+    shipped_reads.clear()
+
+    text = tmp_path / "p.txt"
+    text.write_text("We use BERT on SQuAD .\n", encoding="utf-8")
+    for options in ([], ["--precision", "fp32", "--device", "cpu"]):
+        result = cli("predict", text, "-q", *options)
+        assert result.returncode == 0 and "B-MethodName" in result.stdout, result.stderr
+    assert shipped_reads == [], "predict read the shipped weights again"
+    assert sciner.load() is Tagger.load(DEFAULT_MODEL) is loaded_once is shipped_tagger
+    assert shipped_reads == []

@@ -20,9 +20,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("sciner", config={"precision": "fp32"})
+def nlp(shipped_tagger):
+    """A blank English pipeline with the component, its model the session's shipped one."""
+    from conftest import serve_shipped
+
+    with pytest.MonkeyPatch.context() as patch:
+        serve_shipped(patch, shipped_tagger)
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sciner", config={"precision": "fp32"})
     return nlp
 
 
@@ -79,7 +84,7 @@ def test_pipe_tags_a_batch_of_docs_per_call(nlp, monkeypatch):
     assert calls == [5]
 
 
-def test_model_path_and_batch_size_are_component_config(monkeypatch):
+def test_model_path_and_batch_size_are_component_config(loaded_once, monkeypatch):
     nlp = spacy.blank("en")
     nlp.add_pipe("sciner", config={"model": str(DEFAULT_MODEL), "precision": "fp32", "batch_size": 2})
     component = nlp.get_pipe("sciner")

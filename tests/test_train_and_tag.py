@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -112,41 +110,37 @@ def tiny_model_tagger(tiny_model):
     return Tagger.load(tiny_model)
 
 
-def test_predict_cli_end_to_end(tmp_path, tiny_model):
+def test_predict_cli_end_to_end(cli, tmp_path, tiny_model):
     text = tmp_path / "in.txt"
     long_paragraph = " ".join(["We evaluate BERT on SQuAD and report F1 of 88.5 ."] * 60)
     text.write_text("We evaluate BERT on SQuAD .\n\n" + long_paragraph + "\n", encoding="utf-8")
     out = tmp_path / "out.conll"
-    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(text), "-o", str(out), "-m", str(tiny_model)],
-                          capture_output=True, text=True)
+    proc = cli("predict", text, "-o", out, "-m", tiny_model)
     assert proc.returncode == 0, proc.stderr
     blocks = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
     assert [len(b.splitlines()) for b in blocks] == [6, 660]
     assert [l.split("\t")[0] for l in blocks[1].splitlines()] == long_paragraph.split()
     assert "tagged 666 tokens in 2 paragraphs" in proc.stderr
     jsonl = tmp_path / "out.jsonl"
-    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(out), "-o", str(jsonl), "-f", "jsonl",
-                           "-m", str(tiny_model), "-q"], capture_output=True, text=True)
+    proc = cli("predict", out, "-o", jsonl, "-f", "jsonl", "-m", tiny_model, "-q")
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(l) for l in jsonl.read_text(encoding="utf-8").splitlines()]
     assert [len(r["tokens"]) for r in rows] == [6, 660]
 
 
-def test_predict_cli_reports_bad_inputs_and_goes_on(tmp_path, tiny_model):
+def test_predict_cli_reports_bad_inputs_and_goes_on(cli, tmp_path, tiny_model):
     good = tmp_path / "good.txt"
     good.write_text("We use BERT .\n", encoding="utf-8")
     bad = tmp_path / "bad.conll"
     bad.write_text("BERT\tB-Method\n", encoding="utf-8")
     out = tmp_path / "out.conll"
-    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(good), str(bad), "-o", str(out),
-                           "-m", str(tiny_model)], capture_output=True, text=True)
+    proc = cli("predict", good, bad, "-o", out, "-m", tiny_model)
     assert proc.returncode == 9
     assert "Traceback" not in proc.stderr
     assert "bad.conll:1: unknown tag 'B-Method'" in proc.stderr
     assert "1 input(s) failed" in proc.stderr
     assert len(out.read_text(encoding="utf-8").strip().splitlines()) == 4
-    proc = subprocess.run([sys.executable, "-m", "sciner", "predict", str(tmp_path / "missing.txt"),
-                           "-m", str(tiny_model)], capture_output=True, text=True)
+    proc = cli("predict", tmp_path / "missing.txt", "-m", tiny_model)
     assert proc.returncode == 8 and proc.stderr.strip().startswith("error[E007]")
 
 

@@ -7,7 +7,6 @@ import os
 import pickle
 import random
 import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -166,26 +165,22 @@ def test_resume_refuses_a_changed_model(tmp_path, tiny_encoder_dir, tiny_data):
         train(changed, tmp_path, resume=True, show_progress=False)
 
 
-def test_resume_on_a_crafted_checkpoint_fails_in_one_line_without_running_it(tmp_path, tiny_encoder_dir, tiny_data):
+def test_resume_on_a_crafted_checkpoint_fails_in_one_line_without_running_it(cli, tmp_path, tiny_encoder_dir,
+                                                                              tiny_data):
     out = tmp_path / "run"
     out.mkdir()
     marker = tmp_path / "pwned"
     torch.save({"config": {}, "model": Payload(marker)}, out / CHECKPOINT)
-    proc = subprocess.run(
-        [sys.executable, "-m", "sciner", "train", "--resume", "-o", str(out), "--data", str(tiny_data),
-         "--set", f"model.encoder={tiny_encoder_dir}", "--set", 'data.dev_groups=["group_c"]',
-         "--set", "train.threads=1", "--device", "cpu"],
-        capture_output=True, text=True,
-    )
+    proc = cli("train", "--resume", "-o", out, "--data", tiny_data, "--set", f"model.encoder={tiny_encoder_dir}",
+               "--set", 'data.dev_groups=["group_c"]', "--set", "train.threads=1", "--device", "cpu")
     assert proc.returncode == ModelError.exit_code, proc.stderr
     assert proc.stderr.startswith("error[E004]: ") and proc.stderr.count("\n") == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     assert not marker.exists()
 
 
-def test_device_option_is_checked(tmp_path, tiny_data):
-    proc = subprocess.run([sys.executable, "-m", "sciner", "train", "-o", str(tmp_path / "m"), "--data",
-                           str(tiny_data), "--device", "tpu"], capture_output=True, text=True)
+def test_device_option_is_checked(cli, tmp_path, tiny_data):
+    proc = cli("train", "-o", tmp_path / "m", "--data", tiny_data, "--device", "tpu")
     assert proc.returncode == ConfigError.exit_code
     assert proc.stderr.strip() == "error[E005]: device must be one of auto, cpu, cuda, not 'tpu'"
 

@@ -115,13 +115,6 @@ def test_report_and_show_cli(three_files: tuple[Path, Path, Path], tmp_path: Pat
     assert bad.returncode == 4 and bad.stderr.startswith("error[E002]")
 
 
-@pytest.mark.parametrize("verb", ["show", "convert", "report"])
-def test_help_ends_with_an_example(verb: str) -> None:
-    run = subprocess.run([sys.executable, "-m", "sciner", verb, "--help"], capture_output=True, text=True, check=True)
-    last_paragraph = run.stdout.split("Arguments:")[0].strip().split("\n\n")[-1]
-    assert " ".join(last_paragraph.split()).startswith(f"Example: sciner {verb} ")
-
-
 def test_show_refuses_a_file_without_entities_in_one_line(cli, tmp_path):
     """Issue 23: `sciner show paper.pdf -o x.html` wrote a page with no entity."""
     (tmp_path / "paper.txt").write_text("We fine - tune BERT .\n")
