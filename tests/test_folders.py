@@ -32,7 +32,8 @@ def test_a_folder_gives_the_files_of_its_whole_tree_and_says_what_it_skipped(tre
     assert notes == [f"{tree}: 3 file(s) to read; skipped 3 (1 .docx, 1 hidden, 1 .tsv: read as CoNLL only when named)"]
 
 
-def test_predict_mirrors_the_tree_and_the_corpus_paths_write_the_same_bytes(cli, tree: Path, tmp_path: Path) -> None:
+def test_predict_mirrors_the_tree_and_the_corpus_paths_write_the_same_bytes(cli, tree: Path, tmp_path: Path,
+                                                                              loaded_once) -> None:
     def outputs(folder: Path) -> dict[str, bytes]:
         return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*.conll"))}
 

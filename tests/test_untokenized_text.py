@@ -23,7 +23,7 @@ def fresh_warning(monkeypatch):
     monkeypatch.setattr(files, "_warned_untokenized", False)
 
 
-def test_predict_warns_once_on_untokenized_text_and_not_with_tokenize(cli, tmp_path, fresh_warning):
+def test_predict_warns_once_on_untokenized_text_and_not_with_tokenize(cli, tmp_path, fresh_warning, loaded_once):
     for name in ("a.txt", "b.txt"):
         (tmp_path / name).write_text(RAW)
     result = cli("predict", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "-q")
