@@ -32,7 +32,8 @@ def test_the_help_lists_the_verbs_in_workflow_order():
 
 # The verbs of this list: every one takes -q; those that run torch also take --threads.
 QUIET = ["train", "calibrate", "pretrain", "evaluate", "compare", "report", "show", "ngrams", "data stats", "convert",
-         "info", "export"]
+         "info", "export", "distill teacher", "distill paragraphs", "distill label", "distill student",
+         "distill pack-encoder", "distill unpack-encoder"]
 THREADS = ["train", "calibrate", "pretrain"]
 
 

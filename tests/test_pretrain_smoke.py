@@ -196,3 +196,28 @@ def test_cli_checks_the_device(tmp_path):
     assert result.returncode == ConfigError.exit_code
     assert result.stderr.strip() == "error[E005]: device must be one of auto, cpu, cuda, not 'tpu'"
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_a_resumed_quiet_run_draws_no_bar_and_o_names_the_folder(tmp_path, tiny_encoder):
+    """Regressions (issue 22/23): pretrain() rebound its `progress` flag to the restored
+    checkpoint, so `sciner pretrain --resume -q` drew its bar; and pretrain took its output
+    folder only as `--set output_dir=`, where every other verb takes -o."""
+    from typer.testing import CliRunner
+
+    from sciner.cli.app import app
+
+    raw = write_corpus(tmp_path / "raw")
+    toml = tmp_path / "p.toml"
+    toml.write_text(
+        f'encoder = "{tiny_encoder}"\nraw_data = "{raw}"\noutput_dir = "{tmp_path / "not-here"}"\nsteps = 4\n'
+        "seq_len = 32\nbatch_size = 2\nmin_segment_words = 4\npool_batches = 2\nsbo_position_dim = 8\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "given-with-o"
+    runner = CliRunner()
+    first = runner.invoke(app, ["pretrain", "-c", str(toml), "-o", str(out), "--stop-after", "2", "-q"])
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(app, ["pretrain", "-c", str(toml), "-o", str(out), "--resume", "-q"])
+    assert second.exit_code == 0, second.output
+    assert "it/s" not in second.output and "%|" not in second.output  # no progress bar
+    assert (out / "encoder").is_dir() and not (tmp_path / "not-here").exists()

@@ -151,6 +151,8 @@ class TrainConfig:
     head_lr: float = 1e-3
     weight_decay: float = 0.01
     warmup_ratio: float = 0.06
+    # Gradient-norm clipping, standard for BERT-style training (pretraining's key of the same name).
+    max_grad_norm: float = 1.0
     # CPU threads for torch.
     threads: int = 2
     # "auto" (cuda where available, else cpu), "cpu" or "cuda" (bf16 autocast); sciner train --device.
@@ -268,6 +270,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "train": {
         "epochs": at_least(1), "patience": at_least(0), "batch_subwords": at_least(1), "lr": POSITIVE,
         "head_lr": POSITIVE, "weight_decay": at_least(0), "warmup_ratio": between(0, 1, high_open=True),
+        "max_grad_norm": POSITIVE,
         "threads": at_least(1), "max_batches_per_epoch": at_least(0), "max_dev_paragraphs": at_least(0),
         "max_train_paragraphs": at_least(0), "checkpoint_every_steps": at_least(0),
     },

@@ -19,7 +19,7 @@ from typing import Optional
 import typer
 
 from sciner.cli.app import CONTEXT, app
-from sciner.cli.options import Device, training_config
+from sciner.cli.options import Device, Quiet, training_config
 
 distill_app = typer.Typer(
     help="Distil large teachers into the small CPU model: teacher, label, student (then sciner calibrate).\n\n"
@@ -43,6 +43,7 @@ def teacher(
     data: Optional[Path] = DATA,
     device: Device = None,
     resume: bool = RESUME,
+    quiet: Quiet = False,
 ) -> None:
     """Train a teacher: `sciner train` with the [distill] teacher overrides (e.g. mpnet, lr 3e-5).
 
@@ -54,7 +55,7 @@ def teacher(
     from sciner.training.ner import train
 
     cfg = teacher_config(training_config(config, overrides, data, device), seed)
-    result = train(cfg, output, resume=resume)
+    result = train(cfg, output, resume=resume, show_progress=not quiet)
     typer.echo(f"teacher: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")
 
 
@@ -65,6 +66,7 @@ def paragraphs(
     overrides: list[str] = SET,
     raw: Optional[Path] = typer.Option(None, "--raw", help="Raw text folder (*.txt, a paragraph a line); default: DATA/raw."),
     count: Optional[int] = typer.Option(None, "--paragraphs", help="Paragraphs to write (at least; default distill.paragraphs)."),
+    quiet: Quiet = False,  # prints only its result; -q is accepted as on every verb
 ) -> None:
     """Tokenize and pack raw paragraphs as `distill label` would, into a file, for a machine without spaCy.
 
@@ -94,7 +96,7 @@ def label(
     raw: Optional[Path] = typer.Option(None, "--raw", help="Raw text folder; default: DATA/raw."),
     count: Optional[int] = typer.Option(None, "--paragraphs", help="Paragraphs to label (at least; default distill.paragraphs)."),
     device: Device = None,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+    quiet: Quiet = False,
 ) -> None:
     """Label raw paragraphs with the teachers' averaged tag distributions (top-k, fp16, in shards).
 
@@ -123,6 +125,7 @@ def student(
     data: Optional[Path] = DATA,
     device: Device = None,
     resume: bool = RESUME,
+    quiet: Quiet = False,
 ) -> None:
     """Train the student on gold (hard labels) and soft labels (cross-entropy to the teachers, temperature T).
 
@@ -136,7 +139,7 @@ def student(
     read_manifest(soft)  # a wrong folder fails now, not after the corpus and the encoder have loaded
     cfg = training_config(config, overrides, data, device)
     cfg.distill.soft_labels = str(soft)
-    result = train(cfg, output, resume=resume)
+    result = train(cfg, output, resume=resume, show_progress=not quiet)
     typer.echo(f"student: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")
 
 
@@ -145,6 +148,7 @@ def pack_encoder(
     encoder: str = typer.Argument(..., help="Encoder: a registered name (all-mpnet-base-v2) or an HF folder."),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for part-1 ... part-N."),
     parts: int = typer.Option(2, "--parts", min=1, help="Parts to split the int8 weights into."),
+    quiet: Quiet = False,  # prints only its result; -q is accepted as on every verb
 ) -> None:
     """Pack an encoder as int8 weights in parts small enough to carry one per call.
 
@@ -161,6 +165,7 @@ def pack_encoder(
 def unpack_encoder(
     parts: list[Path] = typer.Argument(..., help="The part folders written by pack-encoder."),
     output: Path = typer.Option(..., "--output", "-o", help="The encoder folder to write."),
+    quiet: Quiet = False,  # prints only its result; -q is accepted as on every verb
 ) -> None:
     """Unpack int8 encoder parts into an fp32 HF encoder folder that train and distill accept.
 

@@ -21,7 +21,12 @@ def pretrain(
         Optional[list[str]],
         typer.Option("--set", help="Override one config key: --set steps=2000 (repeatable).", show_default=False),
     ] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue from output_dir/checkpoint.pt.")] = False,
+    output: Annotated[
+        Optional[Path],
+        typer.Option("--output", "-o", help="Folder for checkpoints, loss.tsv and encoder/ (default: the config's output_dir).",
+                     show_default=False),
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue from the checkpoint in the output folder.")] = False,
     stop_after: Annotated[
         Optional[int],
         typer.Option("--stop-after", help="Stop after this many steps (with a checkpoint); go on later with --resume.", show_default=False),
@@ -45,7 +50,7 @@ def pretrain(
     With raw_cache set, the corpus is tokenized once into that folder (compact subword ids,
     copied as it is to a machine without spaCy); --cache-only makes it and stops.
 
-    Example: sciner pretrain --config configs/pretrain.toml --set steps=1500 --set output_dir=runs/pretrain-minilm
+    Example: sciner pretrain --config configs/pretrain.toml --set steps=1500 -o runs/pretrain-minilm
     """
     from sciner.pretrain.config import load_pretrain_config
     from sciner.pretrain.loop import pretrain as run_pretraining
@@ -55,6 +60,8 @@ def pretrain(
         cfg.device = device
     if threads is not None:
         cfg.num_threads = threads
+    if output is not None:  # -o as on every verb; the config's output_dir stays its default
+        cfg.output_dir = str(output)
     if cache_only:
         _build_cache(cfg, quiet)
         return

@@ -81,9 +81,8 @@ def check_encoder_folder(folder: Path) -> None:
 def load_encoder(name: str) -> tuple[Any, Any]:
     """The transformers model and fast tokenizer of encoder ``name``, loaded offline."""
     from transformers import AutoModel, AutoTokenizer
-    from transformers.utils import logging as hf_logging
 
-    hf_logging.disable_progress_bar()  # a weight-loading bar per run is noise on a user's terminal
+    quiet_transformers()
     folder = encoder_folder(name)
     with loading(name, folder):
         tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True, trust_remote_code=False)
@@ -107,6 +106,14 @@ def loading(name: str, folder: Path) -> Iterator[None]:
     except Exception as err:  # transformers, torch and safetensors raise many kinds for a bad folder
         reason = str(err).strip().splitlines()[0][:200] if str(err).strip() else type(err).__name__
         raise ModelError(f"encoder {name!r} in {folder}: cannot load ({reason})") from None
+
+
+def quiet_transformers() -> None:
+    """Turn off transformers' own progress bars ("Loading weights", "Writing model shards"):
+    sciner draws its own progress, and ``-q`` must silence everything."""
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
 
 
 def keep_first_layers(encoder: Any, n: int) -> Any:

@@ -52,8 +52,7 @@ def pretrain(
     None), as an interruption would: the run goes on later with ``resume=True``. Ctrl-C or
     SIGTERM saves a checkpoint after the current step.
     """
-    from transformers import AutoModel, AutoTokenizer
-
+    from sciner.model.encoder import load_encoder
     from sciner.pretrain.batch import mask_batch, random_token_ids
     from sciner.pretrain.corpus import SegmentStream, StreamPosition
     from sciner.pretrain.objectives import SpanBertPretrainer
@@ -63,10 +62,10 @@ def pretrain(
     device = pick_device(cfg.device)
     torch.set_num_threads(cfg.num_threads)
 
-    encoder_dir = resolve_encoder(cfg.encoder)
-    tokenizer = AutoTokenizer.from_pretrained(encoder_dir)
+    # sciner's one encoder loader: offline, no custom code, no bars of transformers' own.
+    encoder, tokenizer = load_encoder(str(resolve_encoder(cfg.encoder)))
     torch.manual_seed(cfg.seed)
-    model = SpanBertPretrainer(AutoModel.from_pretrained(encoder_dir), cfg.seq_len, cfg.sbo_position_dim)
+    model = SpanBertPretrainer(encoder, cfg.seq_len, cfg.sbo_position_dim)
     if cfg.freeze_word_embeddings:
         model.encoder.get_input_embeddings().weight.requires_grad_(False)
     model.to(device)
@@ -75,9 +74,9 @@ def pretrain(
                                           warmup=cfg.warmup_steps, total=cfg.steps)
 
     step, position, elapsed = 0, StreamPosition(), 0.0
-    if checkpoint is not None:
-        progress = restore_training_state(checkpoint, cfg.to_dict(), RESUME_FIXED, model, optimizer, scheduler)
-        step, position, elapsed = progress["step"], StreamPosition(**progress["position"]), progress["elapsed"]
+    if checkpoint is not None:  # (not named `progress`: that is whether to draw the bar)
+        restored = restore_training_state(checkpoint, cfg.to_dict(), RESUME_FIXED, model, optimizer, scheduler)
+        step, position, elapsed = restored["step"], StreamPosition(**restored["position"]), restored["elapsed"]
     write_atomic(out / "config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
     log = _open_loss_log(out / LOSS_FILE, keep_until=step)
 

@@ -188,7 +188,7 @@ def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corp
                     loss = step_loss(model, loss, soft, epoch * batches_per_epoch + at.batch, cfg)
                 optimizer.zero_grad()
                 loss.backward()
-                torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+                torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], tc.max_grad_norm)
                 optimizer.step()
                 scheduler.step()
                 at.running = loss.item() if at.batch == 0 else 0.98 * at.running + 0.02 * loss.item()
