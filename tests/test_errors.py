@@ -331,7 +331,7 @@ def _pickled_weights(legacy: bool) -> Callable[[Path], None]:
 
 
 ENCODER_FAULTS: dict[str, tuple[Callable[[Path], None], str | None]] = {
-    "config.json not JSON": (_encoder_config(lambda p: p.write_text("{")), "config.json: not a JSON file"),
+    "config.json not JSON": (_encoder_config(lambda p: p.write_text("{")), "config.json: not valid JSON"),
     "config.json a list": (_encoder_config(lambda p: p.write_text("[]")), "config.json: expected a JSON object"),
     "custom code": (_custom_code, "asks to run its own code (auto_map)"),
     "weights a pickle": (_pickled_weights(legacy=False), "cannot load"),

@@ -8,15 +8,12 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import Quiet
+from sciner.cli.options import Quiet, ModelArgument
 
 
 @app.command()
 def export(
-    model: Annotated[
-        Optional[Path],
-        typer.Argument(metavar="[MODEL]", help="Model directory (default: the shipped model).", show_default=False),
-    ] = None,
+    model: ModelArgument = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="The .onnx file to write.")] = Path("model.onnx"),
     quiet: Quiet = False,
 ) -> None:

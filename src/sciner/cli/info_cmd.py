@@ -10,16 +10,13 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import Json, Quiet
+from sciner.cli.options import Json, Quiet, ModelArgument
 from sciner.model.info import format_info, model_info
 
 
 @app.command()
 def info(
-    model: Annotated[
-        Optional[Path],
-        typer.Argument(metavar="[MODEL]", help="Model directory (default: the shipped model).", show_default=False),
-    ] = None,
+    model: ModelArgument = None,
     as_json: Json = False,
     quiet: Quiet = False,  # info prints only its result; -q is accepted as on every verb
 ) -> None:

@@ -64,6 +64,11 @@ def _precisions() -> tuple[str, ...]:
     return PRECISIONS
 
 
+# A model folder as a verb's optional argument (info, export); the shipped model when omitted.
+ModelArgument = Annotated[
+    Optional[Path],
+    typer.Argument(metavar="MODEL", help="Model directory (default: the shipped model).", show_default=False),
+]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
 def _threads(default: str | bool) -> Any:

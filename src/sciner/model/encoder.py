@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
-import json
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,18 +60,13 @@ CODE_CONFIGS = ("config.json", "tokenizer_config.json")
 def check_encoder_folder(folder: Path) -> None:
     """Refuse, in one line, an encoder folder whose configs are not JSON objects or that asks
     to run its own code (``auto_map``): sciner never runs a model's code and never prompts."""
+    from sciner.model.store import read_json_object
+
     for name in CODE_CONFIGS:
         path = folder / name
         if not path.exists():
             continue
-        try:
-            config = json.loads(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ModelError(f"{path}: not a JSON file ({str(err).splitlines()[0][:120]})") from None
-        except OSError as err:
-            raise ModelError(f"{path}: cannot read ({err.strerror or err})") from None
-        if not isinstance(config, dict):
-            raise ModelError(f"{path}: expected a JSON object, got {type(config).__name__}")
+        config = read_json_object(path)
         if "auto_map" in config:
             raise ModelError(f"{path}: the encoder asks to run its own code (auto_map); sciner never runs "
                              "a model's code: use an encoder that transformers builds by itself")
