@@ -11,7 +11,7 @@ import pytest
 import torch
 from torch import nn
 
-from sciner.config import Rule, at_least
+from sciner.rules import Rule, at_least
 from sciner.model.heads import HEADS, register_head
 from sciner.model.heads.bio import BIOHead
 

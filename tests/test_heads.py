@@ -143,3 +143,13 @@ def test_span_finetune_runs_the_encoder_once_for_words_and_subwords(tiny_encoder
     assert n_calls == len(calls) - n_calls  # as many batches as the word-only path: one pass
     for got, want in zip(encoded.words, alone.words):
         assert torch.equal(got, want)
+
+
+def test_every_segmentation_the_setting_allows_is_made():
+    """The span fine-tuning head's allowed segmentations (heads/builtin.py) and those
+    make_segmenter builds (model/segmentation.py) are the same set."""
+    from sciner.model.heads.builtin import SEGMENTATIONS, SpanFinetuneSettings
+    from sciner.model.segmentation import make_segmenter
+
+    for name in SEGMENTATIONS:
+        assert make_segmenter(SpanFinetuneSettings(segmentation=name))(["a", "b"])

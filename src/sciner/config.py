@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.errors import ConfigError
+from sciner.rules import POSITIVE, Rule, at_least, between, check_rules, one_of  # noqa: F401 (re-exported)
 from sciner.labels import BIO_TAGS
 
 # Default number of bootstrap samples: the p-value's resolution is 1/1000, and 1,000 samples
@@ -237,29 +238,6 @@ class Config:
 # The sections of a config file, in the order of Config's fields.
 SECTIONS = tuple(f.name for f in dataclasses.fields(Config))
 
-#: A range rule: the test a value must pass and what the error says when it does not.
-Rule = tuple[Callable[[Any], bool], str]
-
-
-def at_least(n: float) -> Rule:
-    """``v >= n``."""
-    return (lambda v: v >= n), f"must be at least {n}"
-
-
-def between(low: float, high: float, *, low_open: bool = False, high_open: bool = False) -> Rule:
-    """``low <= v <= high``, either end excluded when ``*_open``."""
-    def test(v: Any) -> bool:
-        return (v > low if low_open else v >= low) and (v < high if high_open else v <= high)
-    return test, f"must be in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
-
-
-def one_of(names: tuple[str, ...]) -> Rule:
-    """``v`` is one of ``names``."""
-    return (lambda v: v in names), f"must be one of {', '.join(names)}"
-
-
-POSITIVE: Rule = ((lambda v: v > 0), "must be greater than 0")
-
 RULES: dict[str, dict[str, Rule]] = {
     "data": {"max_block_tokens": at_least(1), "keep_empty_fraction": between(0, 1, low_open=True)},
     # model.head and each head's settings: ModelConfig.head_problems asks the heads' registry.
@@ -279,14 +257,6 @@ RULES: dict[str, dict[str, Rule]] = {
         "top_k": between(1, len(BIO_TAGS)), "shard_paragraphs": at_least(1), "paragraphs": at_least(1),
     },
 }
-
-
-def check_rules(obj: Any, rules: dict[str, Rule]) -> Iterator[tuple[str, str]]:
-    """``(key, what is wrong)`` for each field of ``obj`` that breaks its rule."""
-    for key, (test, what) in rules.items():
-        value = getattr(obj, key)
-        if not test(value):
-            yield key, f"{what}, got {value!r}"
 
 
 def fill(obj: Any, values: Any, source: str, prefix: str = "") -> None:

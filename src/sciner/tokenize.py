@@ -7,6 +7,8 @@ that tokens line up with what the model was trained on.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -49,12 +51,23 @@ GLUED_WARNING_SHARE = 0.02
 
 def glued_share(paragraphs: Iterable[list[str]]) -> tuple[float, list[str]]:
     """The share of tokens that :func:`tokenize` would cut into several (punctuation glued to a
-    word), and the most frequent such tokens: a sign that text read as tokenized was not."""
+    word), and the most frequent such tokens: a sign that text read as tokenized was not.
+
+    Only tokens that may be cut (a word with punctuation at an end, or a hyphen or slash between
+    letters) go to the tokenizer, and only when they are more than
+    :data:`GLUED_WARNING_SHARE` of the text: a tokenized file never loads spaCy for this.
+    """
     from collections import Counter
 
     counts = Counter(token for tokens in paragraphs for token in tokens)
     total = sum(counts.values())
-    candidates = [t for t in counts if not t.isalnum()]
+    candidates = [t for t in counts if _MAY_BE_GLUED.search(t) and any(c.isalnum() for c in t)]
+    if not total or sum(counts[t] for t in candidates) <= GLUED_WARNING_SHARE * total:
+        return 0.0, []
     glued = [t for t, doc in zip(candidates, _tokenizer().pipe(candidates)) if len(doc) > 1]
-    share = sum(counts[t] for t in glued) / total if total else 0.0
-    return share, sorted(glued, key=lambda t: -counts[t])[:3]
+    return sum(counts[t] for t in glued) / total, sorted(glued, key=lambda t: -counts[t])[:3]
+
+
+# What the task's tokenizer may cut off or apart: punctuation at either end of a token, and a
+# hyphen or slash between letters ("fine-tune", "and/or"); a superset, checked by the tokenizer.
+_MAY_BE_GLUED = re.compile(r"""^[^\w\s]|[^\w\s]$|[^\W\d_][-/][^\W\d_]""")

@@ -70,21 +70,21 @@ def export_onnx(model: str | Path | None, output: str | Path) -> Path:
     as one ONNX graph with its ``model.json`` in the metadata; returns ``output``."""
     import warnings
 
-    from sciner.inference.tagger import Tagger
     from sciner.model.fast_bert import FastBert
     from sciner.model.heads import head_spec
+    from sciner.model.store import load_model
     from sciner.outputs import atomic_target
 
     onnx = _require("onnx")
-    tagger = Tagger.load(model, precision="fp32", device="cpu")
-    network = tagger.model
+    network, meta, path = load_model(model)  # fp32, on the CPU, as it was saved
     if not isinstance(network.encoder, FastBert):
-        raise ModelError(f"{tagger.path}: export supports BERT encoders (the shipped model's kind), "
+        raise ModelError(f"{path}: export supports BERT encoders (the shipped model's kind), "
                          f"not {network.cfg.encoder!r}")
     spec = head_spec(network.cfg.head)
     if not spec.scores_tags or spec.needs_subword_states:
-        raise ModelError(f"{tagger.path}: export needs a head that scores tags from word vectors, "
+        raise ModelError(f"{path}: export needs a head that scores tags from word vectors, "
                          f"not {network.cfg.head!r}")
+    network.encoder.fuse_qkv()  # one matrix for query, key and value, as tagging runs it
     graph = TaggerGraph(network).eval()
     ids = torch.tensor([[101, 2057, 2224, 102, 0], [101, 14324, 2006, 7020, 102]])
     example = (ids, (ids != 0).long(), torch.tensor([1, 2, 6, 7, 8]), torch.tensor([1, 2, 3, 1, 2]))
@@ -97,7 +97,7 @@ def export_onnx(model: str | Path | None, output: str | Path) -> Path:
                           opset_version=OPSET, dynamo=False)
         exported = onnx.load(str(tmp))
         entry = exported.metadata_props.add()
-        entry.key, entry.value = META_KEY, json.dumps(tagger.meta)
+        entry.key, entry.value = META_KEY, json.dumps(meta)
         onnx.save(exported, str(tmp))
     return Path(output)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
+import json
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,11 +58,23 @@ def encoder_folder(name: str) -> Path:
 CODE_CONFIGS = ("config.json", "tokenizer_config.json")
 
 
+def read_json_object(path: Path) -> dict[str, Any]:
+    """A model's JSON file (``model.json``, an encoder's ``config.json``) as a dict; anything
+    else, unreadable, not JSON or not an object, is a one-line :class:`ModelError`."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ModelError(f"{path}: not valid JSON ({str(err).splitlines()[0][:120]})") from None
+    except OSError as err:
+        raise ModelError(f"{path}: cannot read ({err.strerror or err})") from None
+    if not isinstance(value, dict):
+        raise ModelError(f"{path}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
 def check_encoder_folder(folder: Path) -> None:
     """Refuse, in one line, an encoder folder whose configs are not JSON objects or that asks
     to run its own code (``auto_map``): sciner never runs a model's code and never prompts."""
-    from sciner.model.store import read_json_object
-
     for name in CODE_CONFIGS:
         path = folder / name
         if not path.exists():

@@ -11,9 +11,17 @@ import random
 import zlib
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Protocol
 
-from sciner.model.heads.builtin import SEGMENTATIONS, SpanFinetuneSettings
 from sciner.errors import ConfigError
+
+class SegmentationSettings(Protocol):
+    """The span fine-tuning head's settings that choose a segmentation."""
+
+    segmentation: str
+    ngram_dictionary: str
+    ngram_min_count: int
+
 
 Segmenter = Callable[[list[str]], list[tuple[int, int]]]
 
@@ -39,7 +47,7 @@ def _dictionary(path: str | None, min_count: int):  # type: ignore[no-untyped-de
     return load_dictionary(path, min_count=min_count)
 
 
-def make_segmenter(settings: SpanFinetuneSettings) -> Segmenter:
+def make_segmenter(settings: SegmentationSettings) -> Segmenter:
     """The segmenter that ``settings.segmentation`` names."""
     if settings.segmentation == "none":
         return singletons
@@ -51,5 +59,5 @@ def make_segmenter(settings: SpanFinetuneSettings) -> Segmenter:
         # "" = the dictionary shipped with sciner; a missing file raises a clear error.
         dictionary = _dictionary(settings.ngram_dictionary or None, settings.ngram_min_count)
         return lambda tokens: segment(tokens, dictionary)
-    raise ConfigError(f"model.heads.span_finetune.segmentation must be one of {', '.join(SEGMENTATIONS)}, "
-                      f"not {settings.segmentation!r}")
+    # The setting's allowed values are checked where the head declares it (heads/builtin.py).
+    raise ConfigError(f"model.heads.span_finetune.segmentation: unknown segmentation {settings.segmentation!r}")

@@ -115,22 +115,10 @@ def load_model_meta(path: str | Path | None = None) -> tuple[Config, dict[str, A
     return cfg, meta, directory
 
 
-def read_json_object(path: Path) -> dict[str, Any]:
-    """A model's JSON file (``model.json``, an encoder's ``config.json``) as a dict; anything
-    else, unreadable, not JSON or not an object, is a one-line :class:`ModelError`."""
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ModelError(f"{path}: not valid JSON ({str(err).splitlines()[0][:120]})") from None
-    except OSError as err:
-        raise ModelError(f"{path}: cannot read ({err.strerror or err})") from None
-    if not isinstance(value, dict):
-        raise ModelError(f"{path}: expected a JSON object, got {type(value).__name__}")
-    return value
-
-
 def _read_meta(path: Path) -> dict[str, Any]:
     """``model.json`` as a dict holding this label set and a config."""
+    from sciner.model.encoder import read_json_object
+
     meta = read_json_object(path)
     for key in ("labels", "config"):
         if key not in meta:

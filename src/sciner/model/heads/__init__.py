@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sciner.errors import ConfigError
 
 if TYPE_CHECKING:
-    from sciner.config import ModelConfig, Rule
-    from sciner.model.heads.base import Head
+    from sciner.model.heads.base import Head, HeadConfig
+    from sciner.rules import Rule
 
 
 @dataclass
@@ -115,7 +115,7 @@ def moved_key(key: str) -> str | None:
     return FLAT_KEYS.get(key)
 
 
-def build_head(cfg: "ModelConfig", dim: int) -> "Head":
+def build_head(cfg: "HeadConfig", dim: int) -> "Head":
     """The head ``cfg.head`` over word vectors of size ``dim``."""
     return head_spec(cfg.head).head_class().build(cfg, dim)
 

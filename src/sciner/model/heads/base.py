@@ -3,15 +3,25 @@ registry in :mod:`sciner.model.heads` does not)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import torch
 from torch import nn
 
 from sciner.document import Span
 
-if TYPE_CHECKING:
-    from sciner.config import ModelConfig
+
+class HeadConfig(Protocol):
+    """What a head is built from: the model config (:class:`sciner.config.ModelConfig`) as a
+    head sees it. Said here rather than imported, so the heads never import the config that
+    asks them about its settings."""
+
+    head: str
+    dropout: float
+    shape_dim: int
+
+    @property
+    def head_settings(self) -> Any: ...
 
 
 class Head(nn.Module):
@@ -22,7 +32,7 @@ class Head(nn.Module):
     """
 
     @classmethod
-    def build(cls, cfg: "ModelConfig", dim: int) -> "Head":
+    def build(cls, cfg: HeadConfig, dim: int) -> "Head":
         """The head of ``cfg`` (its own settings: ``cfg.head_settings``) over word vectors of size ``dim``."""
         raise NotImplementedError
 

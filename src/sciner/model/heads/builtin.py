@@ -8,10 +8,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sciner.config import Rule, at_least, one_of
+from sciner.rules import Rule, at_least, one_of
 from sciner.model.heads import HeadSpec, add_head
 
-# Span fine-tuning's segmentations (sciner.model.segmentation).
+
+
+# Span fine-tuning's segmentations (made by sciner.model.segmentation.make_segmenter).
 SEGMENTATIONS = ("dictionary", "random", "none")
 
 
