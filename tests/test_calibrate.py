@@ -167,3 +167,28 @@ def test_calibrate_refuses_a_model_without_the_bio_head(tmp_path, tiny_encoder_d
         main()
     assert stop.value.code == 5
     assert capsys.readouterr().err == f"error[E004]: {tmp_path / 'span'}: calibrate needs a BIO model, not head 'span'\n"
+
+
+def test_a_copied_model_takes_the_encoder_kept_inside_it(tmp_path, tiny_model, tiny_encoder_dir):
+    """copy_model (calibrate -o): an encoder folder inside the model folder travels with the
+    copy, which names it relatively and tags after the original is gone."""
+    import json
+    import shutil
+
+    from sciner.inference.tagger import Tagger
+    from sciner.model.store import CARRIED_ENCODER, copy_model
+
+    source = tmp_path / "model"
+    shutil.copytree(tiny_model, source)
+    shutil.copytree(tiny_encoder_dir, source / "my-encoder")
+    meta = json.loads((source / "model.json").read_text())
+    meta["config"]["model"]["encoder"] = str(source / "my-encoder")
+    (source / "model.json").write_text(json.dumps(meta))
+    expected = Tagger.load(source, precision="fp32").tag([["We", "use", "BERT", "."]])[0].tags
+
+    copy_model(source, tmp_path / "copy")
+    shutil.rmtree(source)
+    copied = json.loads((tmp_path / "copy" / "model.json").read_text())
+    assert copied["config"]["model"]["encoder"] == CARRIED_ENCODER
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == [CARRIED_ENCODER, "model.json", "weights.safetensors"]
+    assert Tagger.load(tmp_path / "copy", precision="fp32").tag([["We", "use", "BERT", "."]])[0].tags == expected

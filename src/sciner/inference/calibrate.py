@@ -200,7 +200,7 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
                            classification_report(result.gold, result.cross_fitted))
     if output is not None:
         copy_model(model, output)
-    meta: dict[str, Any] = dict(tagger.meta)
+    meta: dict[str, Any] = dict(load_model_meta(done.path)[1])  # the copy's (its encoder may have moved in)
     meta["type_bias"] = done.type_bias
     meta["calibration"] = {
         "dev_groups": corpus.dev_groups,

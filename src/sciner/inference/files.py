@@ -121,8 +121,13 @@ def expand_each(items: Sequence[str | Path], on_error: Callable[[ScinerError], o
 
 
 def status_line(show: bool) -> Callable[[str], object] | None:
-    """A printer of status lines on stderr, or None when they are silenced (``-q``)."""
-    return (lambda line: print(line, file=sys.stderr)) if show else None
+    """A printer of status lines on stderr (above a progress bar, not through it), or None when
+    they are silenced (``-q``)."""
+    if not show:
+        return None
+    from tqdm import tqdm
+
+    return lambda line: tqdm.write(line, file=sys.stderr)
 
 
 def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False) -> list[Paragraph]:

@@ -65,14 +65,14 @@ def save_meta(directory: str | Path, meta: dict[str, Any]) -> Path:
 
 def copy_model(source: str | Path, target: str | Path, *, carry_encoder: bool = False) -> Path:
     """A model folder at ``target`` holding only what tagging reads from the one at ``source``:
-    ``model.json``, ``weights.safetensors`` and, where the model keeps its encoder inside its
-    folder, that encoder (at the same place under ``target``). A training run's folder also
-    holds ``checkpoint.pt`` (optimizer state, several times the model's size), ``history.json``
-    and logs: a model made from it (``sciner calibrate -o``) is a model, not a training run.
+    ``model.json``, ``weights.safetensors`` and the encoder when it travels with the model. A
+    training run's folder also holds ``checkpoint.pt`` (optimizer state, several times the
+    model's size), ``history.json`` and logs: a model made from it (``sciner calibrate -o``)
+    is a model, not a training run.
 
-    ``carry_encoder``: an encoder that is a local folder elsewhere (not one an installed package
-    carries) is copied in as well, as :data:`CARRIED_ENCODER`, so the copy tags on any machine
-    (a spaCy pipeline's ``to_disk``)."""
+    An encoder kept inside ``source``, and with ``carry_encoder`` any local encoder folder (not
+    one an installed package carries; a spaCy pipeline's ``to_disk``), is copied in as
+    :data:`CARRIED_ENCODER`, which ``model.json`` then names, so the copy tags anywhere."""
     import shutil
 
     from sciner.model.encoder import ENCODERS, encoder_folder
@@ -80,14 +80,15 @@ def copy_model(source: str | Path, target: str | Path, *, carry_encoder: bool = 
 
     cfg, meta, source = load_model_meta(source)
     target = Path(target)
-    encoder, home = Path(cfg.model.encoder).resolve(), source.resolve()  # found as the encoder loader finds it
-    if encoder.is_dir() and encoder != home and encoder.is_relative_to(home):
-        shutil.copytree(encoder, target / encoder.relative_to(home), dirs_exist_ok=True)
-    elif carry_encoder and cfg.model.encoder not in ENCODERS:
-        carried = target / CARRIED_ENCODER
-        shutil.rmtree(carried, ignore_errors=True)
-        shutil.copytree(encoder_folder(cfg.model.encoder), carried)
-        meta = {**meta, "config": {**meta["config"], "model": {**meta["config"]["model"], "encoder": CARRIED_ENCODER}}}
+    if cfg.model.encoder not in ENCODERS:
+        encoder = encoder_folder(cfg.model.encoder).resolve()
+        if carry_encoder or encoder.is_relative_to(source.resolve()):
+            carried = target / CARRIED_ENCODER
+            if encoder != carried.resolve():
+                shutil.rmtree(carried, ignore_errors=True)
+                shutil.copytree(encoder, carried)
+            model = {**meta["config"]["model"], "encoder": CARRIED_ENCODER}
+            meta = {**meta, "config": {**meta["config"], "model": model}}
     with atomic_target(target / WEIGHTS) as tmp:
         shutil.copyfile(source / WEIGHTS, tmp)
     save_meta(target, meta)

@@ -74,7 +74,8 @@ def extract(
 
     done = Extraction()
     report = reporter(done.failed, on_error)
-    paths = expand_each(papers, report, formats=("pdf",), notes=status_line(show_progress))
+    status = status_line(show_progress)
+    paths = expand_each(papers, report, formats=("pdf",), notes=status)
     fmt = extract_format(output, to_format)
     plan = plan_files(paths, None if output is None else str(output), fmt)
     several = len(paths) > 1
@@ -91,11 +92,12 @@ def extract(
         content = render_extracted(paragraphs, fmt, doc, source=display_name(path))
         if plan.per_input is not None:
             done.written.append(plan.outputs.write(plan.per_input[path], content))
-            _status(show_progress, f"{len(paragraphs)} paragraphs from {display_name(path)} -> {done.written[-1]}")
+            if status:
+                status(f"{len(paragraphs)} paragraphs from {display_name(path)} -> {done.written[-1]}")
         else:
             together.append(content)
     if done.papers and plan.per_input is None:
-        _write_together(plan, together, done, show_progress)
+        _write_together(plan, together, done, status)
     return done
 
 
@@ -113,7 +115,8 @@ def _extract_one(path: Path, page_bar: bool) -> list[ExtractedParagraph]:
             pages.close()
 
 
-def _write_together(plan: "OutputPlan", together: list[str | bytes], done: Extraction, show_progress: bool) -> None:
+def _write_together(plan: "OutputPlan", together: list[str | bytes], done: Extraction,
+                    status: Callable[[str], object] | None) -> None:
     """All papers in one output: standard output, or the one file (with a status line)."""
     from sciner.stdio import write_stdout
 
@@ -122,7 +125,8 @@ def _write_together(plan: "OutputPlan", together: list[str | bytes], done: Extra
         write_stdout(content)
         return
     done.written.append(plan.outputs.write(plan.target, content))
-    _status(show_progress, f"{done.paragraphs} paragraphs from {done.papers} paper(s) -> {plan.target}")
+    if status:
+        status(f"{done.paragraphs} paragraphs from {done.papers} paper(s) -> {plan.target}")
 
 
 class _PageBar:
@@ -144,10 +148,3 @@ class _PageBar:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
-
-
-def _status(show: bool, line: str) -> None:
-    from tqdm import tqdm
-
-    if show:
-        tqdm.write(line, file=sys.stderr)  # above the progress bar, not through it
