@@ -24,9 +24,9 @@ SCINER=(python -m sciner)
 TEACHER='["model.encoder=runs/enc/mpnet", "train.lr=3e-5", "train.epochs=8", "train.patience=2", "train.threads=8"]'
 # Pretraining on the carried cache: 4000 steps of 256 x 128 subwords (~130M, about 4 passes over
 # raw/'s ~32M; the prototype's 4 minutes did ~8 passes over 22M).
-PRETRAIN=(--config configs/pretrain.toml --set encoder=runs/enc/minilm --set raw_cache=runs/raw-cache
-          --set output_dir=runs/pretrain-minilm-gpu --set steps=4000 --set batch_size=256 --set num_threads=8
-          --set checkpoint_every=500)
+PRETRAIN=(--config configs/pretrain.toml --set model.encoder=runs/enc/minilm --set pretrain.raw_cache=runs/raw-cache
+          -o runs/pretrain-minilm-gpu --set pretrain.steps=4000 --set pretrain.batch_size=256 --set train.threads=8
+          --set train.checkpoint_every_steps=500)
 STUDENT=(--config configs/distill.toml --data "$DATA" --set model.encoder=runs/pretrain-minilm-gpu/encoder
          --set distill.soft_ratio=2.0 --set train.threads=8)
 
@@ -38,7 +38,7 @@ prepare)
   "${SCINER[@]}" distill pack-encoder all-mpnet-base-v2 --parts 2 -o $CARRY/mpnet
   "${SCINER[@]}" distill pack-encoder all-MiniLM-L6-v2 --parts 1 -o $CARRY/minilm
   "${SCINER[@]}" distill paragraphs --config configs/distill.toml --paragraphs 200000 -o $CARRY/raw-200k.jsonl
-  "${SCINER[@]}" pretrain --config configs/pretrain.toml --set raw_cache=runs/raw-cache-minilm --cache-only
+  "${SCINER[@]}" pretrain --config configs/pretrain.toml --set pretrain.raw_cache=runs/raw-cache-minilm --cache-only
   # All of raw/ is ~32M subwords: ~70 MB as uint16 + word-start bits, ~34 MB xz-compressed, which
   # fits the call-3 carry beside MiniLM. Should it not (du below: the carry must stay under 64 MiB),
   # CACHE_SUBWORDS=N carries only the first parts up to N subwords: a copy holding the first parts

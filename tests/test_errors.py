@@ -220,24 +220,27 @@ BAD_TOMLS = {
     "[colours]\nred = 1\n": "[colours]: unknown section",
     "[train\n": "invalid TOML",
 }
+# The older, flat shape of a pretraining config still reads, checked as today's tree.
 BAD_PRETRAIN_TOMLS = {
-    "steps = \"2000\"\n": "steps: expected an integer",
-    "[pretrain]\nnum_threads = 0\n": "num_threads: must be at least 1",
+    "steps = \"2000\"\n": "pretrain.steps: expected an integer",
+    "[pretrain]\nnum_threads = 0\n": "train.threads: must be at least 1",
     "colour = 1\n": "colour: unknown key",
+    "[pretrain]\nsteps = 0\n": "pretrain.steps: must be at least 1",
 }
 BAD_SETS = ["train.threads=0", "model.window=\"256\"", "model.head=crf", "train.epochs=0", "nope.x=1", "train.lr",
             "train.lr=inf", "train.lr=Infinity", "train.lr=NaN", "train.head_lr=1e999"]  # issue 23: inf was accepted
-BAD_PRETRAIN_SETS = ["steps=0", "num_threads=0", "seq_len=\"128\"", "colour=1", "steps"]
+BAD_PRETRAIN_SETS = ["pretrain.steps=0", "train.threads=0", "pretrain.seq_len=\"128\"", "pretrain.colour=1",
+                     "pretrain.steps", "steps=1", "pretrain.num_threads=1"]
 
 
 def _config_argv(verb: str, option: list[str], tmp_path: Path) -> list[str]:
     # A train run with a tiny budget, in case validation let something through.
     tail = {"train": ["-o", str(tmp_path / "run"), "--data", str(tmp_path / "no-data")],
-            "pretrain": ["--stop-after", "1", "-q"], "data stats": ["--data", str(tmp_path / "no-data")]}[verb]
+            "pretrain": ["--stop-after", "1", "-q", "-o", str(tmp_path / "run"), "--data", str(tmp_path / "no-data")], "data stats": ["--data", str(tmp_path / "no-data")]}[verb]
     return [*verb.split(), *option, *tail]
 
 
-@pytest.mark.parametrize("verb", ["train", "data stats"])
+@pytest.mark.parametrize("verb", ["train", "data stats", "pretrain"])
 @pytest.mark.parametrize("text", list(BAD_TOMLS))
 def test_bad_config_file(cli, tmp_path, verb, text):
     path = tmp_path / "bad.toml"

@@ -10,16 +10,17 @@ import torch
 from transformers import AutoTokenizer, MPNetConfig, MPNetModel
 
 from sciner.pretrain.cache import CachedParagraphs, build_cache, encode_words, part_path
-from sciner.pretrain.config import PretrainConfig, resolve_encoder
+from sciner.config import PretrainConfig
+from sciner.model.encoder import encoder_folder
 from sciner.pretrain.corpus import ParagraphIndex, SegmentStream, raw_files
-from sciner.pretrain.loop import pretrain
+from sciner.pretrain.task import pretrain
 from sciner.tokenize import tokenize_paragraphs
 from test_pretrain_smoke import config, tiny_encoder, write_corpus  # noqa: F401  (tiny_encoder is a fixture)
 
 
 @pytest.fixture(scope="module")
 def tokenizer():
-    return AutoTokenizer.from_pretrained(resolve_encoder("all-MiniLM-L6-v2"))
+    return AutoTokenizer.from_pretrained(encoder_folder("all-MiniLM-L6-v2"))
 
 
 @pytest.fixture(scope="module")
@@ -100,8 +101,9 @@ def tiny_mpnet(tmp_path_factory, tokenizer) -> Path:
 
 
 def test_mpnet_pretrains_from_the_cache_into_an_encoder_ner_training_accepts(tmp_path, raw, tiny_mpnet, tiny_data):
-    cfg = config(tiny_mpnet, raw, tmp_path / "run", steps=6, checkpoint_every=3, raw_cache=str(tmp_path / "cache"))
-    folder = pretrain(cfg, progress=False)
+    cfg = config(tiny_mpnet, raw, **{"pretrain.steps": 6, "train.checkpoint_every_steps": 3,
+                                     "pretrain.raw_cache": str(tmp_path / "cache")})
+    folder = pretrain(cfg, tmp_path / "run", progress=False)
     assert (tmp_path / "cache" / "cache.json").exists()  # made on first use
     assert json.loads((folder / "config.json").read_text())["model_type"] == "mpnet"
     from test_train_and_tag import tiny_config

@@ -9,9 +9,11 @@ import pytest
 import torch
 from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel
 
+from sciner.config import Config, load_config
 from sciner.errors import ConfigError
-from sciner.pretrain.config import PretrainConfig, load_pretrain_config, resolve_encoder
-from sciner.pretrain.loop import pretrain, read_loss_curve
+from sciner.model.encoder import encoder_folder
+from sciner.pretrain.task import pretrain
+from sciner.training.loop import read_loss_curve
 
 METHODS = ["BERT", "RoBERTa", "a BiLSTM-CRF tagger", "SpanBERT", "XLNet", "ELECTRA"]
 DATASETS = ["SQuAD", "CoNLL-2003", "OntoNotes", "MNLI", "SciERC", "TACRED"]
@@ -36,7 +38,7 @@ def write_corpus(folder: Path) -> Path:
 def tiny_encoder(tmp_path_factory) -> Path:
     """A 2-layer, 32-wide BERT with the MiniLM vocabulary, saved like any HF folder."""
     folder = tmp_path_factory.mktemp("tiny-encoder")
-    tokenizer = AutoTokenizer.from_pretrained(resolve_encoder("all-MiniLM-L6-v2"))
+    tokenizer = AutoTokenizer.from_pretrained(encoder_folder("all-MiniLM-L6-v2"))
     torch.manual_seed(0)
     config = BertConfig(
         vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
@@ -47,22 +49,26 @@ def tiny_encoder(tmp_path_factory) -> Path:
     return folder
 
 
-def config(tiny_encoder: Path, raw: Path, out: Path, **changes) -> PretrainConfig:
-    cfg = PretrainConfig(
-        encoder=str(tiny_encoder), raw_data=str(raw), output_dir=str(out), steps=30, seq_len=32,
-        batch_size=4, lr=5e-3, warmup_steps=3, checkpoint_every=10, log_every=5, min_segment_words=4,
-        pool_batches=4, seed=7, num_threads=1, sbo_position_dim=16,
+def config(tiny_encoder: Path, raw: Path, **changes) -> Config:
+    """A pretraining config of a few seconds; ``changes`` are ``section.key`` values."""
+    settings = {
+        "model.encoder": str(tiny_encoder), "pretrain.raw_data": str(raw), "pretrain.steps": 30,
+        "pretrain.seq_len": 32, "pretrain.batch_size": 4, "pretrain.lr": 5e-3, "pretrain.warmup_steps": 3,
+        "train.checkpoint_every_steps": 10, "train.log_every": 5, "pretrain.min_segment_words": 4,
+        "pretrain.pool_batches": 4, "train.seed": 7, "train.threads": 1, "pretrain.sbo_position_dim": 16,
         # A random tiny model learns mostly through its embeddings; the real run freezes them.
-        freeze_word_embeddings=False,
-    )
-    for key, value in changes.items():
-        setattr(cfg, key, value)
+        "model.freeze_word_embeddings": False, **changes,
+    }
+    cfg = Config()
+    for dotted, value in settings.items():
+        section, key = dotted.split(".")
+        setattr(getattr(cfg, section), key, value)
     return cfg
 
 
 def test_loss_falls_and_the_encoder_is_saved(tmp_path, tiny_encoder):
     raw = write_corpus(tmp_path / "raw")
-    folder = pretrain(config(tiny_encoder, raw, tmp_path / "run"), progress=False)
+    folder = pretrain(config(tiny_encoder, raw), tmp_path / "run", progress=False)
     curve = read_loss_curve(tmp_path / "run")
     assert [row["step"] for row in curve] == [5, 10, 15, 20, 25, 30]
     assert curve[-1]["loss"] < curve[0]["loss"] - 2.0, curve
@@ -82,9 +88,9 @@ def test_loss_falls_and_the_encoder_is_saved(tmp_path, tiny_encoder):
 
 def test_frozen_word_embeddings_stay_exactly_as_they_were(tmp_path, tiny_encoder):
     raw = write_corpus(tmp_path / "raw")
-    cfg = config(tiny_encoder, raw, tmp_path / "run", steps=3, freeze_word_embeddings=True)
+    cfg = config(tiny_encoder, raw, **{"pretrain.steps": 3, "model.freeze_word_embeddings": True})
     before = AutoModel.from_pretrained(tiny_encoder).state_dict()
-    after = AutoModel.from_pretrained(pretrain(cfg, progress=False)).state_dict()
+    after = AutoModel.from_pretrained(pretrain(cfg, tmp_path / "run", progress=False)).state_dict()
     key = "embeddings.word_embeddings.weight"
     assert torch.equal(before[key], after[key])
     key = "encoder.layer.1.output.dense.weight"
@@ -93,16 +99,16 @@ def test_frozen_word_embeddings_stay_exactly_as_they_were(tmp_path, tiny_encoder
 
 def test_resume_continues_exactly_where_it_stopped(tmp_path, tiny_encoder):
     raw = write_corpus(tmp_path / "raw")
-    straight = pretrain(config(tiny_encoder, raw, tmp_path / "straight"), progress=False)
+    straight = pretrain(config(tiny_encoder, raw), tmp_path / "straight", progress=False)
 
-    cfg = config(tiny_encoder, raw, tmp_path / "interrupted")
-    assert pretrain(cfg, progress=False, stop_after=20) is None
-    assert [row["step"] for row in read_loss_curve(cfg.output_dir)] == [5, 10, 15, 20]
+    cfg, out = config(tiny_encoder, raw), tmp_path / "interrupted"
+    assert pretrain(cfg, out, progress=False, stop_after=20) is None
+    assert [row["step"] for row in read_loss_curve(out)] == [5, 10, 15, 20]
     with pytest.raises(ConfigError):
-        pretrain(cfg, progress=False)  # an existing checkpoint is never overwritten silently
-    with pytest.raises(ConfigError):
-        pretrain(config(tiny_encoder, raw, tmp_path / "interrupted", seed=8), resume=True, progress=False)
-    resumed = pretrain(cfg, resume=True, progress=False)
+        pretrain(cfg, out, progress=False)  # an existing checkpoint is never overwritten silently
+    with pytest.raises(ConfigError, match="changed train.seed"):
+        pretrain(config(tiny_encoder, raw, **{"train.seed": 8}), out, resume=True, progress=False)
+    resumed = pretrain(cfg, out, resume=True, progress=False)
 
     curve_a = read_loss_curve(tmp_path / "straight")
     curve_b = read_loss_curve(tmp_path / "interrupted")
@@ -116,22 +122,47 @@ def test_resume_continues_exactly_where_it_stopped(tmp_path, tiny_encoder):
 
 def test_config_file_and_overrides(tmp_path):
     path = tmp_path / "pretrain.toml"
-    path.write_text('steps = 50\nseq_len = 64\nencoder = "all-MiniLM-L6-v2"\n', encoding="utf-8")
-    cfg = load_pretrain_config(path, ["batch_size=8", "lr=5e-5", "freeze_word_embeddings=false"])
-    assert (cfg.steps, cfg.seq_len, cfg.batch_size, cfg.lr, cfg.freeze_word_embeddings) == (50, 64, 8, 5e-5, False)
-    for bad in (["nope=1"], ["steps=abc"], ["steps"], ["lr=true"]):
+    path.write_text('[pretrain]\nsteps = 50\nseq_len = 64\n[model]\nencoder = "all-MiniLM-L6-v2"\n', encoding="utf-8")
+    cfg = load_config(path, ["pretrain.batch_size=8", "pretrain.lr=5e-5", "model.freeze_word_embeddings=false"])
+    assert (cfg.pretrain.steps, cfg.pretrain.seq_len, cfg.pretrain.batch_size, cfg.pretrain.lr,
+            cfg.model.freeze_word_embeddings) == (50, 64, 8, 5e-5, False)
+    for bad in (["pretrain.nope=1"], ["pretrain.steps=abc"], ["pretrain.steps"], ["pretrain.lr=true"]):
         with pytest.raises(ConfigError):
-            load_pretrain_config(path, bad)
-    (tmp_path / "table.toml").write_text("[pretrain]\nsteps = 7\n", encoding="utf-8")
-    assert load_pretrain_config(tmp_path / "table.toml").steps == 7
+            load_config(path, bad)
     with pytest.raises(ConfigError):
-        load_pretrain_config(tmp_path / "missing.toml")
+        load_config(tmp_path / "missing.toml", [])
+
+
+def test_a_pretrain_toml_of_the_older_flat_shape_still_reads(tmp_path):
+    """Before the one config tree, pretraining had its own flat config (top level or [pretrain]),
+    with num_threads, checkpoint_every and output_dir: such a file reads as it meant."""
+    from sciner.config import old_output_dir
+
+    for text in ('steps = 50\nnum_threads = 1\ncheckpoint_every = 100\nencoder = "x"\noutput_dir = "runs/p"\nseed = 3\n',
+                 '[pretrain]\nsteps = 50\nnum_threads = 1\ncheckpoint_every = 100\nencoder = "x"\n'
+                 'output_dir = "runs/p"\nseed = 3\n'):
+        path = tmp_path / "old.toml"
+        path.write_text(text, encoding="utf-8")
+        cfg = load_config(path, [])
+        assert (cfg.pretrain.steps, cfg.train.threads, cfg.train.checkpoint_every_steps, cfg.model.encoder,
+                cfg.train.seed) == (50, 1, 100, "x", 3)
+        assert old_output_dir(path) == "runs/p"
+    path.write_text("steps = 50\ncolour = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="colour: unknown key"):
+        load_config(path, [])
+
+
+def test_a_set_of_an_older_flat_key_names_where_it_lives_now():
+    with pytest.raises(ConfigError, match=r"--set: steps: unknown key .*this one is pretrain.steps"):
+        load_config(None, ["steps=10"])
+    with pytest.raises(ConfigError, match=r"--set: pretrain.num_threads: unknown key \(this one is train.threads\)"):
+        load_config(None, ["pretrain.num_threads=1"])
 
 
 def test_shipped_example_config_loads():
     example = Path(__file__).resolve().parents[1] / "configs" / "pretrain.toml"
-    cfg = load_pretrain_config(example)
-    assert cfg.mask_ratio == 0.15 and cfg.geometric_p == 0.2 and cfg.max_span_words == 10
+    cfg = load_config(example, [])
+    assert cfg.pretrain.mask_ratio == 0.15 and cfg.pretrain.geometric_p == 0.2 and cfg.pretrain.max_span_words == 10
 
 
 def test_cli_stops_resumes_and_saves(tmp_path, tiny_encoder):
@@ -142,16 +173,17 @@ def test_cli_stops_resumes_and_saves(tmp_path, tiny_encoder):
     raw = write_corpus(tmp_path / "raw")
     out = tmp_path / "cli-run"
     toml = tmp_path / "p.toml"
-    toml.write_text(
-        f'encoder = "{tiny_encoder}"\nraw_data = "{raw}"\noutput_dir = "{out}"\nsteps = 4\nseq_len = 32\n'
+    toml.write_text(  # today's shape; test_a_resumed_quiet_run... reads one of the older, flat shape
+        f'[model]\nencoder = "{tiny_encoder}"\n[pretrain]\nraw_data = "{raw}"\nsteps = 4\nseq_len = 32\n'
         "batch_size = 2\nmin_segment_words = 4\npool_batches = 2\nsbo_position_dim = 8\n",
         encoding="utf-8",
     )
     runner = CliRunner()
-    first = runner.invoke(app, ["pretrain", "--config", str(toml), "--set", "log_every=1", "--stop-after", "2", "-q"])
+    args = ["pretrain", "--config", str(toml), "--set", "train.log_every=1", "-o", str(out), "-q"]
+    first = runner.invoke(app, [*args, "--stop-after", "2"])
     assert first.exit_code == 0, first.output
     assert "continue with --resume" in first.output
-    second = runner.invoke(app, ["pretrain", "--config", str(toml), "--set", "log_every=1", "--resume", "-q"])
+    second = runner.invoke(app, [*args, "--resume"])
     assert second.exit_code == 0, second.output
     assert f"encoder saved to {out / 'encoder'}" in second.output
     assert [row["step"] for row in read_loss_curve(out)] == [1, 2, 3, 4]
@@ -162,10 +194,10 @@ def test_cli_reports_a_bad_override_as_one_line():
     import sys
 
     result = subprocess.run(
-        [sys.executable, "-m", "sciner", "pretrain", "--set", "no_such_key=1"], capture_output=True, text=True
+        [sys.executable, "-m", "sciner", "pretrain", "--set", "pretrain.no_such_key=1"], capture_output=True, text=True
     )
     assert result.returncode == ConfigError.exit_code
-    assert result.stderr.startswith("error[E005]: --set: no_such_key: unknown key")
+    assert result.stderr.startswith("error[E005]: --set: pretrain.no_such_key: unknown key")
     assert "Traceback" not in result.stderr
 
 
@@ -175,16 +207,16 @@ def test_resume_on_a_crafted_or_damaged_checkpoint_is_a_model_error(tmp_path, ti
     from sciner.errors import ModelError
 
     raw = write_corpus(tmp_path / "raw")
-    cfg = config(tiny_encoder, raw, tmp_path / "run")
+    cfg = config(tiny_encoder, raw)
     (tmp_path / "run").mkdir()
     marker = tmp_path / "pwned"
     torch.save({"config": {}, "model": Payload(marker)}, tmp_path / "run" / "checkpoint.pt")
     with pytest.raises(ModelError, match="not a readable sciner checkpoint"):
-        pretrain(cfg, resume=True, progress=False)
+        pretrain(cfg, tmp_path / "run", resume=True, progress=False)
     assert not marker.exists()
     (tmp_path / "run" / "checkpoint.pt").write_bytes(b"PK\x03\x04")  # a save cut short
     with pytest.raises(ModelError):
-        pretrain(cfg, resume=True, progress=False)
+        pretrain(cfg, tmp_path / "run", resume=True, progress=False)
 
 
 def test_cli_checks_the_device(tmp_path):

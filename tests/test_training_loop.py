@@ -189,15 +189,16 @@ def test_device_option_is_checked(cli, tmp_path, tiny_data):
 
 
 def test_a_checkpoint_every_n_steps_as_well_as_every_epoch(tmp_path, tiny_encoder_dir, tiny_data, monkeypatch):
+    import sciner.training.loop as loop
     import sciner.training.ner as ner
 
-    saved, real_save = [], ner.save_training_state
+    saved, real_save = [], loop.save_training_state
 
     def recording_save(path, config, model, optimizer, scheduler, **progress):
         saved.append((progress["epoch"], progress["batch"]))
         return real_save(path, config, model, optimizer, scheduler, **progress)
 
-    monkeypatch.setattr(ner, "save_training_state", recording_save)
+    monkeypatch.setattr(loop, "save_training_state", recording_save)
     ner.train(_tiny(tiny_encoder_dir, tiny_data, checkpoint_every_steps=3), tmp_path, show_progress=False)
     # 4 batches an epoch: steps 3 and 6 (epoch 2, batch 2), and the end of each epoch.
     assert saved == [(0, 3), (1, 0), (1, 2), (2, 0)]

@@ -20,7 +20,7 @@ first use, so ``import sciner`` stays fast):
 ``sciner compare``     :func:`compare_files`; :func:`paired_bootstrap` on tag lists
 ``sciner train``       :func:`load_config` then :func:`train`
 ``sciner calibrate``   :func:`calibrate`; :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
-``sciner pretrain``    :func:`load_pretrain_config` then :func:`pretrain`
+``sciner pretrain``    :func:`load_config` then :func:`pretrain`
 ``sciner distill``     :func:`teacher_config` then :func:`train`; :func:`label`; :func:`train` with
                        ``distill.soft_labels`` set
 ``sciner ngrams``      :func:`build_dictionary`; :func:`count_ngrams_in_texts`, :func:`load_dictionary`,
@@ -79,8 +79,7 @@ _API: dict[str, str] = {
     "corpus_stats": "sciner.data.stats",
     "show": "sciner.view.show",
     "report": "sciner.view.report_output",
-    "load_pretrain_config": "sciner.pretrain.config",
-    "pretrain": "sciner.pretrain.loop",
+    "pretrain": "sciner.pretrain.task",
     "count_ngrams_in_texts": "sciner.data.ngrams",
     "load_dictionary": "sciner.data.ngrams",
     "segment": "sciner.data.ngrams",

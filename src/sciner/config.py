@@ -1,9 +1,14 @@
 """Every configurable thing of training, as dataclasses with each default written out and explained.
 
-A config file is TOML with ``[data]``, ``[model]`` and ``[train]`` tables; ``--set
-section.key=value`` overrides single values. The whole config is saved with each model
-(``model.json``) and read back through the same validation. The defaults are the recipe of
-the shipped model and equal ``configs/default.toml`` (a test keeps them equal).
+One tree for every verb that trains: a config file is TOML with ``[data]``, ``[model]``,
+``[train]``, ``[pretrain]`` and ``[distill]`` tables, and ``--set section.key=value`` overrides
+single values on every verb. ``sciner train`` reads data/model/train, ``sciner pretrain`` its
+own table plus the encoder (``model``) and the loop's settings (``train``: seed, threads,
+device, clipping, checkpoints, logging), ``sciner distill`` all of them. The whole config is
+saved with each model (``model.json``) and checkpoint and read back through the same
+validation; files of an older shape (the flat pretraining TOML) are read through
+:func:`upgrade`. The defaults are the recipe of the shipped model and equal
+``configs/default.toml`` (a test keeps them equal).
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ DEFAULT_DATA_DIR = "../shared/data"
 DATA_ENV = "SCINER_DATA"
 # Where training and pretraining run: "auto" = cuda where available, else cpu.
 DEVICES = ("auto", "cpu", "cuda")
+# Encoders this wide (mpnet, BERT-base: 768) are pretrained at MPNET_LR when pretrain.lr = 0.
+BASE_WIDTH = 768
+MPNET_LR = 3e-5
 
 
 @dataclass
@@ -164,10 +172,69 @@ class TrainConfig:
     max_dev_paragraphs: int = 0
     # Use at most this many training paragraphs (0 = all); for ablations on a budget.
     max_train_paragraphs: int = 0
-    # Save a checkpoint every this many batches as well as after each epoch (0 = after epochs only).
+    # Save a checkpoint every this many steps as well as after each epoch (0 = after epochs only).
     # A batch of 4096 subwords takes about 4 s on a 2-core CPU (the shipped model's first epoch:
-    # ~1800 s for ~420 batches), so 150 loses at most ~10 minutes to a crash or a kill -9.
+    # ~1800 s for ~420 batches), so 150 loses at most ~10 minutes to a crash or a kill -9
+    # (a pretraining step at 128 x 16 takes 2-2.5 s: ~6 minutes).
     checkpoint_every_steps: int = 150
+    # Append the mean loss over this many steps to the run's loss.tsv (training and pretraining).
+    log_every: int = 10
+
+
+@dataclass
+class PretrainConfig:
+    # `sciner pretrain`: continued pretraining of model.encoder with SpanBERT's span masking and
+    # span boundary objective. The encoder (model.encoder, model.freeze_word_embeddings) and the
+    # loop's settings (train.seed, threads, device, max_grad_norm, checkpoint_every_steps,
+    # log_every) are read from their own tables; this one holds what only pretraining has.
+    # Folder of raw text, one paragraph per line, *.txt; "" = the data folder's raw/.
+    raw_data: str = ""
+    # Folder of the tokenized corpus (`sciner pretrain --cache-only` makes it; see
+    # sciner.pretrain.cache): "" = tokenize raw_data as it is read. Made once, it serves every
+    # run with the same tokenizer, and can be copied to a machine without spaCy.
+    raw_cache: str = ""
+    # Optimizer steps; the budget that decides the run time (about 2-2.5 s a step on one CPU
+    # thread for MiniLM at seq_len 128 x batch 16: 2000 steps ~ 75 min).
+    steps: int = 2000
+    # Subwords per segment including [CLS] and [SEP]; 128 matches the NER windows' scale and
+    # keeps attention cheap on a CPU (SpanBERT used 512).
+    seq_len: int = 128
+    # Segments per step (SpanBERT used 256; a CPU can afford 16).
+    batch_size: int = 16
+    # Peak learning rate of the encoder; 0 = by the encoder's width: SpanBERT's 1e-4 for
+    # MiniLM-size encoders, MPNET_LR for base-size ones (at 1e-4 the GPU prototype's mpnet
+    # predicted nothing for two epochs of NER training after pretraining).
+    lr: float = 0.0
+    # Peak learning rate of the MLM and SBO heads: they start from scratch (MiniLM ships
+    # without an MLM head) and at 1e-4 stay near the unigram distribution for hundreds of
+    # steps, so the encoder would spend a short CPU budget adapting to noise.
+    head_lr: float = 1e-3
+    # Linear warmup steps before the linear decay to zero (SpanBERT: 10k of 2.4M; we warm
+    # up longer in relative terms because the MLM/SBO heads start from scratch).
+    warmup_steps: int = 100
+    # Decoupled weight decay of AdamW (SpanBERT 0.1; BERT fine-tuning 0.01 is gentler on a
+    # sentence-embedding model we only want to nudge).
+    weight_decay: float = 0.01
+    # Share of subwords masked per segment (SpanBERT: 15%).
+    mask_ratio: float = 0.15
+    # Geometric parameter of span lengths in words (SpanBERT: 0.2).
+    geometric_p: float = 0.2
+    # Longest masked span in words (SpanBERT: 10, giving a mean span length of 3.8).
+    max_span_words: int = 10
+    # Size of the SBO's relative position embeddings (SpanBERT: 200).
+    sbo_position_dim: int = 200
+    # Segments shorter than this many words (tails of long paragraphs, titles) are dropped:
+    # 15% of a few words is one span, with little context to predict it from.
+    min_segment_words: int = 8
+    # Segments are sorted by length within a pool of this many batches, then batched and the
+    # batches shuffled: far less padding than random batches, still random order.
+    pool_batches: int = 32
+
+    def encoder_lr(self, hidden_size: int) -> float:
+        """The encoder's peak learning rate: ``lr``, or (``lr`` = 0) the one for an encoder this wide."""
+        if self.lr:
+            return self.lr
+        return MPNET_LR if hidden_size >= BASE_WIDTH else 1e-4
 
 
 @dataclass
@@ -202,6 +269,7 @@ class Config:
     data: DataConfig = field(default_factory=DataConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
     train: TrainConfig = field(default_factory=TrainConfig)
+    pretrain: PretrainConfig = field(default_factory=PretrainConfig)
     distill: DistillConfig = field(default_factory=DistillConfig)
 
     def to_dict(self) -> dict[str, Any]:
@@ -213,10 +281,9 @@ class Config:
         type- and range-checked; errors name ``source`` (a file) and the key."""
         if not isinstance(d, dict):
             raise ConfigError(f"{source}: expected a table of sections, got {_show(d)}")
+        d = upgrade(d, source)
         cfg = cls()
-        for section, values in d.items():
-            if section not in SECTIONS:
-                raise ConfigError(f"{source}: [{section}]: unknown section (known: {', '.join(SECTIONS)})")
+        for section, values in d.items():  # upgrade() refused any name that is not a section
             fill(getattr(cfg, section), values, source, prefix=f"{section}.")
         cfg.validate(source)
         return cfg
@@ -250,7 +317,14 @@ RULES: dict[str, dict[str, Rule]] = {
         "head_lr": POSITIVE, "weight_decay": at_least(0), "warmup_ratio": between(0, 1, high_open=True),
         "max_grad_norm": POSITIVE,
         "threads": at_least(1), "max_batches_per_epoch": at_least(0), "max_dev_paragraphs": at_least(0),
-        "max_train_paragraphs": at_least(0), "checkpoint_every_steps": at_least(0),
+        "max_train_paragraphs": at_least(0), "checkpoint_every_steps": at_least(0), "log_every": at_least(1),
+    },
+    "pretrain": {
+        "steps": at_least(1), "seq_len": at_least(8), "batch_size": at_least(1), "lr": at_least(0),
+        "head_lr": POSITIVE, "warmup_steps": at_least(0), "weight_decay": at_least(0),
+        "mask_ratio": between(0, 1, low_open=True, high_open=True), "geometric_p": between(0, 1, low_open=True),
+        "max_span_words": at_least(1), "sbo_position_dim": at_least(1), "min_segment_words": at_least(1),
+        "pool_batches": at_least(1),
     },
     "distill": {
         "soft_weight": between(0, 1), "temperature": POSITIVE, "soft_ratio": at_least(0),
@@ -350,11 +424,66 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# Where each key of the older, flat pretraining config (top level or [pretrain]) lives now.
+# Its output_dir is the default of `sciner pretrain -o` instead (see old_output_dir).
+MOVED_PRETRAIN_KEYS = {
+    "encoder": "model.encoder", "freeze_word_embeddings": "model.freeze_word_embeddings", "seed": "train.seed",
+    "num_threads": "train.threads", "device": "train.device", "max_grad_norm": "train.max_grad_norm",
+    "checkpoint_every": "train.checkpoint_every_steps", "log_every": "train.log_every",
+    **{f.name: f"pretrain.{f.name}" for f in dataclasses.fields(PretrainConfig)},
+}
+OLD_OUTPUT_KEY = "output_dir"
+
+
+def upgrade(d: dict[str, Any], source: str = "config") -> dict[str, Any]:
+    """``d`` in today's shape: the flat keys of an older pretraining config (at the top level,
+    or in its ``[pretrain]`` table) moved to the tables where they live now; ``output_dir``
+    dropped (:func:`old_output_dir` reads it). A key that never existed is an error naming it."""
+    old = {k: v for k, v in d.items() if k not in SECTIONS}
+    pretrain = d.get("pretrain")
+    if isinstance(pretrain, dict):
+        old.update({k: v for k, v in pretrain.items()
+                    if k == OLD_OUTPUT_KEY or MOVED_PRETRAIN_KEYS.get(k, f"pretrain.{k}") != f"pretrain.{k}"})
+    if not old:
+        return d
+    new = {section: dict(values) if isinstance(values, dict) else values
+           for section, values in d.items() if section in SECTIONS}
+    for key, value in old.items():
+        if key == OLD_OUTPUT_KEY:
+            new.get("pretrain", {}).pop(key, None)
+            continue
+        if isinstance(value, dict):
+            raise ConfigError(f"{source}: [{key}]: unknown section (known: {', '.join(SECTIONS)})")
+        if key not in MOVED_PRETRAIN_KEYS:
+            raise ConfigError(f"{source}: {key}: unknown key (known sections: {', '.join(SECTIONS)})")
+        section, _, name = MOVED_PRETRAIN_KEYS[key].partition(".")
+        if isinstance(new.get("pretrain"), dict) and section != "pretrain":
+            new["pretrain"].pop(key, None)
+        new.setdefault(section, {})[name] = value
+    return new
+
+
+def old_output_dir(path: str | Path | None) -> str | None:
+    """The ``output_dir`` a pretraining config file of the older, flat shape names, if any:
+    ``sciner pretrain`` writes there when ``-o`` is not given, as it did."""
+    if path is None:
+        return None
+    values = read_toml(path)
+    for table in (values, values.get("pretrain")):
+        if isinstance(table, dict) and isinstance(table.get(OLD_OUTPUT_KEY), str):
+            return table[OLD_OUTPUT_KEY]
+    return None
+
+
 def _set(cfg: Config, dotted: str, value: Any, source: str) -> None:
     section, _, key = dotted.partition(".")
     if section not in SECTIONS or not key:
+        hint = MOVED_PRETRAIN_KEYS.get(dotted) or MOVED_PRETRAIN_KEYS.get(key if section == "pretrain" else "")
         raise ConfigError(f"{source}: {dotted}: unknown key (expected section.key with section one of "
-                          f"{', '.join(SECTIONS)})")
+                          f"{', '.join(SECTIONS)}" + (f"; this one is {hint}" if hint else "") + ")")
+    moved = MOVED_PRETRAIN_KEYS.get(key) if section == "pretrain" else None
+    if moved and moved != dotted:
+        raise ConfigError(f"{source}: {dotted}: unknown key (this one is {moved})")
     set_field(getattr(cfg, section), key, value, dotted, source=source, text=True)
 
 

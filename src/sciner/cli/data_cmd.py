@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from sciner.cli.app import CONTEXT, app
-from sciner.cli.options import Json, Quiet
+from sciner.cli.options import ConfigFile, DataDir, Json, Overrides, Quiet
 
 data_app = typer.Typer(help="Inspect the assembled training data.\n\nExample: sciner data stats --data ../shared/data", context_settings=CONTEXT,
                        no_args_is_help=True)
@@ -18,9 +17,9 @@ app.add_typer(data_app, name="data")
 
 @data_app.command("stats")
 def stats(
-    config: Optional[Path] = typer.Option(None, "--config", "-c", help="Training config (its [data] table is used)."),
-    data: Optional[Path] = typer.Option(None, "--data", help="Shared data directory (overrides data.data_dir; default: $SCINER_DATA, else ../shared/data).", show_default=False),
-    overrides: list[str] = typer.Option([], "--set", help="Override one value: data.key=value (repeatable)."),
+    config: ConfigFile = None,
+    data: DataDir = None,
+    overrides: Overrides = [],  # noqa: B006 (typer copies it)
     as_json: Json = False,
     quiet: Quiet = False,
 ) -> None:

@@ -19,7 +19,7 @@ from typing import Optional
 import typer
 
 from sciner.cli.app import CONTEXT, app
-from sciner.cli.options import Device, Quiet, training_config
+from sciner.cli.options import ConfigFile, DataDir, Device, Overrides, Quiet, Resume, resume_command, training_config
 
 distill_app = typer.Typer(
     help="Distil large teachers into the small CPU model: teacher, label, student (then sciner calibrate).\n\n"
@@ -28,21 +28,17 @@ distill_app = typer.Typer(
 )
 app.add_typer(distill_app, name="distill")
 
-CONFIG = typer.Option(None, "--config", "-c", help="TOML config ([data], [model], [train] of the student; [distill]).")
-SET = typer.Option([], "--set", help="Override one value: section.key=value (repeatable).")
-DATA = typer.Option(None, "--data", help="Shared data directory (annotated/ and raw/; overrides data.data_dir).")
-RESUME = typer.Option(False, "--resume", help="Continue from the checkpoint in --output after an interruption.")
 
 
 @distill_app.command()
 def teacher(
     output: Path = typer.Option(..., "--output", "-o", help="Folder of the teacher model."),
-    config: Optional[Path] = CONFIG,
-    overrides: list[str] = SET,
+    config: ConfigFile = None,
+    overrides: Overrides = [],  # noqa: B006 (typer copies it)
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of this teacher (overrides train.seed): several seeds, several teachers."),
-    data: Optional[Path] = DATA,
+    data: DataDir = None,
     device: Device = None,
-    resume: bool = RESUME,
+    resume: Resume = False,
     quiet: Quiet = False,
 ) -> None:
     """Train a teacher: `sciner train` with the [distill] teacher overrides (e.g. mpnet, lr 3e-5).
@@ -55,15 +51,15 @@ def teacher(
     from sciner.training.ner import train
 
     cfg = teacher_config(training_config(config, overrides, data, device), seed)
-    result = train(cfg, output, resume=resume, show_progress=not quiet)
+    result = train(cfg, output, resume=resume, show_progress=not quiet, resume_command=resume_command())
     typer.echo(f"teacher: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")
 
 
 @distill_app.command()
 def paragraphs(
     output: Path = typer.Option(..., "--output", "-o", help="Tokenized paragraphs to write (.jsonl, or any format sciner writes)."),
-    config: Optional[Path] = CONFIG,
-    overrides: list[str] = SET,
+    config: ConfigFile = None,
+    overrides: Overrides = [],  # noqa: B006 (typer copies it)
     raw: Optional[Path] = typer.Option(None, "--raw", help="Raw text folder (*.txt, a paragraph a line); default: DATA/raw."),
     count: Optional[int] = typer.Option(None, "--paragraphs", help="Paragraphs to write (at least; default distill.paragraphs)."),
     quiet: Quiet = False,  # prints only its result; -q is accepted as on every verb
@@ -90,8 +86,8 @@ def paragraphs(
 def label(
     teachers: list[Path] = typer.Option(..., "--teacher", help="A teacher model folder (repeatable: their distributions are averaged)."),
     output: Path = typer.Option(..., "--output", "-o", help="Soft-label folder (manifest.json + shard-*.npz)."),
-    config: Optional[Path] = CONFIG,
-    overrides: list[str] = SET,
+    config: ConfigFile = None,
+    overrides: Overrides = [],  # noqa: B006 (typer copies it)
     source_file: Optional[Path] = typer.Option(None, "--input", help="Label this tokenized file (e.g. from `distill paragraphs`) instead of raw text."),
     raw: Optional[Path] = typer.Option(None, "--raw", help="Raw text folder; default: DATA/raw."),
     count: Optional[int] = typer.Option(None, "--paragraphs", help="Paragraphs to label (at least; default distill.paragraphs)."),
@@ -120,11 +116,11 @@ def label(
 def student(
     soft: Path = typer.Option(..., "--soft", help="Soft-label folder written by `sciner distill label`."),
     output: Path = typer.Option(..., "--output", "-o", help="Folder of the student model."),
-    config: Optional[Path] = CONFIG,
-    overrides: list[str] = SET,
-    data: Optional[Path] = DATA,
+    config: ConfigFile = None,
+    overrides: Overrides = [],  # noqa: B006 (typer copies it)
+    data: DataDir = None,
     device: Device = None,
-    resume: bool = RESUME,
+    resume: Resume = False,
     quiet: Quiet = False,
 ) -> None:
     """Train the student on gold (hard labels) and soft labels (cross-entropy to the teachers, temperature T).
@@ -139,7 +135,7 @@ def student(
     read_manifest(soft)  # a wrong folder fails now, not after the corpus and the encoder have loaded
     cfg = training_config(config, overrides, data, device)
     cfg.distill.soft_labels = str(soft)
-    result = train(cfg, output, resume=resume, show_progress=not quiet)
+    result = train(cfg, output, resume=resume, show_progress=not quiet, resume_command=resume_command())
     typer.echo(f"student: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")
 
 

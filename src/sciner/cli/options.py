@@ -69,6 +69,26 @@ ModelArgument = Annotated[
     Optional[Path],
     typer.Argument(metavar="MODEL", help="Model directory (default: the shipped model).", show_default=False),
 ]
+# The options of the verbs that read a config (train, pretrain, distill, data): one spelling, one help.
+ConfigFile = Annotated[
+    Optional[Path],
+    typer.Option("--config", "-c", show_default=False,
+                 help="TOML config with [data] [model] [train] [pretrain] [distill] tables (configs/default.toml "
+                      "has every key); each verb reads the tables it needs; omitted = the defaults."),
+]
+Overrides = Annotated[
+    list[str],
+    typer.Option("--set", show_default=False, metavar="SECTION.KEY=VALUE",
+                 help="Override one config value: section.key=value, e.g. --set train.lr=3e-5 (repeatable)."),
+]
+DataDir = Annotated[
+    Optional[Path],
+    typer.Option("--data", show_default=False,
+                 help="Shared data directory: annotated/, raw/ (overrides data.data_dir; default: $SCINER_DATA, "
+                      "else ../shared/data)."),
+]
+Resume = Annotated[bool, typer.Option("--resume", help="Continue from the checkpoint in the output folder after an "
+                                                       "interruption.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
 def _threads(default: str | bool) -> Any:
@@ -107,9 +127,10 @@ def json_or_to(to_format: str | None, as_json: bool) -> str | None:
     return "jsonl"
 
 
-def training_config(config: Optional[Path], overrides: list[str], data: Optional[Path], device: Optional[str]) -> Any:
-    """The config of a training verb (train, distill): ``--config`` and ``--set``, then the
-    ``--data`` and ``--device`` options, which win."""
+def training_config(config: Optional[Path], overrides: list[str], data: Optional[Path], device: Optional[str],
+                    threads: Optional[int] = None) -> Any:
+    """The config of a verb that trains (train, pretrain, distill): ``--config`` and ``--set``,
+    then the ``--data``, ``--device`` and ``--threads`` options, which win."""
     from sciner.config import load_config
 
     cfg = load_config(config, overrides)
@@ -117,4 +138,15 @@ def training_config(config: Optional[Path], overrides: list[str], data: Optional
         cfg.data.data_dir = str(data)
     if device is not None:
         cfg.train.device = device
+    if threads is not None:
+        cfg.train.threads = threads
     return cfg
+
+
+def resume_command(argv: Optional[list[str]] = None) -> str:
+    """The command that continues an interrupted run: the user's own (``sys.argv``), with ``--resume``."""
+    import shlex
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    return shlex.join(["sciner", *argv, *([] if "--resume" in argv else ["--resume"])])

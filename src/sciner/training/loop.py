@@ -1,6 +1,11 @@
-"""The skeleton shared by NER training (:mod:`sciner.training.ner`) and pretraining
-(:mod:`sciner.pretrain.loop`): device, optimizer, schedule, checkpoints, resume rules and
-interruptions are each decided here, once.
+"""The one training loop: every run (NER training, a student learning from soft labels,
+span-masking pretraining) is a :class:`Task` fed to :func:`training_steps`, a generator in the
+manner of spaCy's ``train_while_improving`` that yields after each optimizer step.
+
+A task supplies its model, batches, loss, and (if it has one) its evaluation; the loop owns
+everything else, once: device, threads and seeds, AdamW with its linear schedule, clipping,
+the loss curve (``loss.tsv``), step and epoch checkpoints, resume, early stopping, Ctrl-C and
+SIGTERM, and the progress bar.
 
 Checkpoints hold only tensors and plain Python values (RNG states included), so they load
 with ``torch.load(weights_only=True)``: a crafted ``checkpoint.pt`` cannot run code on
@@ -11,21 +16,28 @@ while saving keeps the previous checkpoint whole.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import json
 import random
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Protocol
 
 import numpy as np
 import torch
 
+from sciner.config import Config
 from sciner.errors import ConfigError, ModelError
-from sciner.outputs import atomic_target
+from sciner.outputs import atomic_target, write_atomic
 
 CHECKPOINT = "checkpoint.pt"
+LOSS_FILE = "loss.tsv"
+HISTORY_FILE = "history.json"
 
 
 def parameter_groups(model: torch.nn.Module, weight_decay: float, lr: float, head_lr: float) -> list[dict[str, Any]]:
@@ -143,12 +155,21 @@ def restore_training_state(path: Path, config: dict[str, Any], fixed: Sequence[s
 
 def check_resume(saved: dict[str, Any], current: dict[str, Any], fixed: Sequence[str]) -> None:
     """Refuse to resume when a config field in ``fixed`` (a dotted name, or a whole section)
-    differs between the checkpoint's config and this run's."""
-    old, new = _flatten(saved), _flatten(current)
+    differs between the checkpoint's config and this run's. Both are read in today's shape
+    first, so a checkpoint of an older one (the flat pretraining config) compares as it meant."""
+    old, new = _flatten(_todays_shape(saved)), _flatten(_todays_shape(current))
     changed = sorted(k for k in set(old) | set(new)
                      if old.get(k) != new.get(k) and any(k == f or k.startswith(f + ".") for f in fixed))
     if changed:
         raise ConfigError(f"--resume: the config changed {', '.join(changed)} since the checkpoint")
+
+
+def _todays_shape(saved: dict[str, Any]) -> dict[str, Any]:
+    """A checkpoint's config as today's :class:`Config` writes it (defaults for keys added since)."""
+    try:
+        return Config.from_dict(saved, source="the checkpoint's config").to_dict()
+    except ConfigError:  # a config no version could read: compare what it says as it is
+        return saved
 
 
 def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -198,3 +219,277 @@ def stop_if_requested(stop: StopRequest, save: Callable[[], Path], resume_comman
         path = save()
         print(f"interrupted: checkpoint saved to {path}; continue with: {resume_command}", file=sys.stderr)
         raise KeyboardInterrupt
+
+
+@dataclass
+class Schedule:
+    """How a task is optimised: AdamW's peak learning rates (encoder, heads) and decay, and
+    the linear schedule's warmup and total steps."""
+
+    lr: float
+    head_lr: float
+    weight_decay: float
+    warmup: int
+    total: int
+
+
+@dataclass
+class Progress:
+    """Where a run stands; saved in every checkpoint, so a resumed run goes on from here."""
+
+    step: int = 0  # optimizer steps done over the whole run
+    epoch: int = 0  # epochs done (pretraining's stream is one long epoch)
+    batch: int = 0  # steps done in the current epoch
+    running: float = 0.0  # the loss's running mean in this epoch (the bar's, and history's)
+    elapsed: float = 0.0  # seconds of training over every invocation of the run
+    best_f1: float = -1.0  # the best evaluation so far (dev micro F1), and its epoch (0-based)
+    best_epoch: int = -1
+    history: list[dict[str, Any]] = field(default_factory=list)  # one record per evaluated epoch
+    position: dict[str, Any] = field(default_factory=dict)  # the task's place in a data stream
+
+
+@dataclass
+class Step:
+    """What :func:`training_steps` yields: after each optimizer step, its ``losses``; after each
+    epoch (``losses`` empty), the dev ``scores`` (None if the task does not evaluate) and
+    whether they were the best so far."""
+
+    progress: Progress
+    losses: dict[str, float]
+    scores: dict[str, Any] | None = None
+    improved: bool = False
+
+
+class Task(Protocol):
+    """One kind of training the loop runs (see :mod:`sciner.training.ner`, :mod:`sciner.training.soft`
+    and :mod:`sciner.pretrain.task`)."""
+
+    cfg: Config
+    # The verb that runs it, for the resume hint ("train", "pretrain", ...).
+    verb: str
+    # Config fields (dotted names or whole sections) a resumed run must keep.
+    resume_fixed: Sequence[str]
+    # Parts of the loss logged beside the total in loss.tsv (pretraining: mlm, sbo).
+    loss_parts: Sequence[str]
+    # Epochs of the run, and early stopping: stop after this many epochs without a better
+    # evaluation (None: the task does not evaluate).
+    epochs: int
+    patience: int | None
+
+    def prepare(self, device: torch.device) -> tuple[torch.nn.Module, Schedule]:
+        """Build the model (on ``device``) and data; called once the seeds are set."""
+
+    def steps_per_epoch(self) -> int:
+        """Optimizer steps in each epoch."""
+
+    def summary(self, device: torch.device) -> str:
+        """What the run is about to do, printed before its first step ("" = nothing)."""
+
+    def batches(self, at: Progress) -> Iterator[tuple[Any, dict[str, Any]]]:
+        """The rest of the current epoch from ``at``: ``(batch, position after it)``."""
+
+    def loss(self, batch: Any, step: int) -> dict[str, torch.Tensor]:
+        """The losses of a batch at global step ``step``: ``"loss"`` (the one minimised) and the parts."""
+
+    def evaluate(self) -> dict[str, Any] | None:
+        """Scores on the dev data after an epoch (``{"micro": {"f1": ...}, ...}``), or None."""
+
+    def save_best(self, output: Path, at: Progress, scores: dict[str, Any]) -> None:
+        """Save the model after an epoch that evaluated better than every earlier one."""
+
+    def finish(self, output: Path, at: Progress) -> None:
+        """Save what the whole run makes, after its last epoch (pretraining: the encoder)."""
+
+
+def seed_everything(seed: int) -> None:
+    """Seed Python's, NumPy's and torch's generators: the same seed gives the same run."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def training_steps(task: Task, output: str | Path, *, resume: bool = False, show_progress: bool = True,
+                   resume_command: str | None = None, stop_after: int | None = None) -> Iterator[Step]:
+    """Run ``task`` (or resume it from ``output``'s checkpoint), yielding a :class:`Step` after
+    each optimizer step and each evaluated epoch.
+
+    Checkpoints: every ``train.checkpoint_every_steps`` steps, after each epoch, when
+    ``stop_after`` steps of this invocation are done, and on the first Ctrl-C/SIGTERM (then
+    ``resume_command`` is printed and KeyboardInterrupt raised). ``loss.tsv`` gets the mean
+    losses of every ``train.log_every`` steps; ``history.json`` the evaluations.
+    """
+    from tqdm import tqdm
+
+    from sciner.model.device import autocast, pick_device
+
+    output = Path(output)
+    tc = task.cfg.train
+    checkpoint_path = checkpoint_to_resume(output, resume)
+    device = pick_device(tc.device)
+    torch.set_num_threads(tc.threads)
+    seed_everything(tc.seed)
+    model, schedule = task.prepare(device)
+    optimizer, scheduler = make_optimizer(model, lr=schedule.lr, head_lr=schedule.head_lr,
+                                          weight_decay=schedule.weight_decay, warmup=schedule.warmup,
+                                          total=schedule.total)
+    per_epoch = task.steps_per_epoch()
+    at = Progress()
+    if checkpoint_path is not None:  # restored before the summary: a bad checkpoint is the only line printed
+        at = _progress(restore_training_state(checkpoint_path, task.cfg.to_dict(), task.resume_fixed, model,
+                                              optimizer, scheduler), per_epoch)
+    if show_progress:
+        if text := task.summary(device):
+            print(text, file=sys.stderr)
+        if checkpoint_path is not None:
+            print(f"resuming at {_where(at)}", file=sys.stderr)
+    command = resume_command or f"sciner {task.verb} --resume -o {output} (same config)"
+    log = LossLog(output / LOSS_FILE, task.loss_parts, keep_until=at.step)
+    last = at.step + stop_after if stop_after is not None else None
+    started = time.monotonic() - at.elapsed
+    trainable = [p for p in model.parameters() if p.requires_grad]
+
+    def checkpoint() -> Path:
+        at.elapsed = time.monotonic() - started
+        return save_training_state(output / CHECKPOINT, task.cfg.to_dict(), model, optimizer, scheduler,
+                                   **dataclasses.asdict(at))
+
+    with interruptible(command) as stop, log:
+        while at.epoch < task.epochs and not _stopped_early(at, task.patience):
+            epoch, epoch_started = at.epoch, time.monotonic()
+            model.train()
+            with tqdm(total=per_epoch, initial=at.batch, desc=f"epoch {epoch + 1}/{task.epochs}", unit="step",
+                      disable=not show_progress, dynamic_ncols=True,
+                      mininterval=1.0 if sys.stderr.isatty() else 30.0) as bar, \
+                    contextlib.closing(task.batches(at)) as batches:  # closed (files too) when stopped mid-epoch
+                for batch, position in batches:
+                    stop_if_requested(stop, checkpoint, command)
+                    with autocast(device):
+                        losses = task.loss(batch, at.step)
+                    optimizer.zero_grad(set_to_none=True)
+                    losses["loss"].backward()
+                    torch.nn.utils.clip_grad_norm_(trainable, tc.max_grad_norm)
+                    optimizer.step()
+                    scheduler.step()
+                    values = {name: value.item() for name, value in losses.items()}
+                    at.running = values["loss"] if at.batch == 0 else 0.98 * at.running + 0.02 * values["loss"]
+                    at.step, at.batch, at.position = at.step + 1, at.batch + 1, position
+                    epoch_done, stopping = at.batch == per_epoch, at.step == last
+                    log.add(at.step, values, scheduler.get_last_lr()[0], time.monotonic() - started,
+                            flush=at.step % tc.log_every == 0 or epoch_done or stopping)
+                    # An epoch's last step is followed by the epoch's own checkpoint.
+                    if not epoch_done and (stopping or _due(at.step, tc.checkpoint_every_steps)):
+                        checkpoint()
+                    bar.update(1)
+                    bar.set_postfix(loss=f"{at.running:.4f}", **_best(at), refresh=False)
+                    yield Step(at, values)
+                    if stopping and not epoch_done:
+                        return
+            scores = task.evaluate()
+            improved = scores is not None and _record(task, output, at, scores, time.monotonic() - epoch_started,
+                                                      show_progress)
+            at.epoch, at.batch = epoch + 1, 0
+            checkpoint()
+            yield Step(at, {}, scores, improved)
+            if at.step == last:
+                break
+    if at.epoch >= task.epochs or _stopped_early(at, task.patience):
+        task.finish(output, at)
+
+
+def run(task: Task, output: str | Path, **options: Any) -> Progress:
+    """Run :func:`training_steps` to its end (or to ``stop_after``) and return where it stands."""
+    at = Progress()
+    for step in training_steps(task, output, **options):
+        at = step.progress
+    return at
+
+
+def _progress(restored: dict[str, Any], per_epoch: int) -> Progress:
+    """The :class:`Progress` of a checkpoint, also of an older one that counted only epochs and
+    batches (NER) or only steps (pretraining)."""
+    known = {f.name for f in dataclasses.fields(Progress)}
+    at = Progress(**{k: v for k, v in restored.items() if k in known})
+    if "step" not in restored:
+        at.step = at.epoch * per_epoch + at.batch
+    if "batch" not in restored:
+        at.batch = at.step - at.epoch * per_epoch
+    return at
+
+
+def _record(task: Task, output: Path, at: Progress, scores: dict[str, Any], seconds: float,
+            show_progress: bool) -> bool:
+    """Add an epoch's dev ``scores`` to the history (and history.json); save the model if they
+    are the best so far, which is returned."""
+    from tqdm import tqdm
+
+    f1 = scores["micro"]["f1"]
+    at.history.append({"epoch": at.epoch + 1, "loss": round(at.running, 5), "dev": scores,
+                       "seconds": round(seconds, 1)})
+    improved = f1 > at.best_f1
+    if improved:
+        at.best_f1, at.best_epoch = f1, at.epoch
+        task.save_best(output, at, scores)
+    write_atomic(output / HISTORY_FILE, json.dumps(at.history, indent=2) + "\n")
+    if show_progress:
+        tqdm.write(f"epoch {at.epoch + 1}: loss {at.running:.4f}  dev micro F1 {f1:.4f}"
+                   f"  macro F1 {scores['macro']['f1']:.4f}{'  (best, saved)' if improved else ''}")
+    return improved
+
+
+def _due(step: int, every: int) -> bool:
+    return every > 0 and step % every == 0
+
+
+def _stopped_early(at: Progress, patience: int | None) -> bool:
+    return patience is not None and at.best_epoch >= 0 and at.epoch - at.best_epoch > patience
+
+
+def _where(at: Progress) -> str:
+    best = f" (best dev micro F1 {at.best_f1:.4f} at epoch {at.best_epoch + 1})" if at.history else ""
+    return f"epoch {at.epoch + 1}, batch {at.batch} (step {at.step}){best}"
+
+
+def _best(at: Progress) -> dict[str, str]:
+    return {"dev_f1": f"{at.history[-1]['dev']['micro']['f1']:.4f}"} if at.history else {}
+
+
+class LossLog:
+    """``loss.tsv``: ``step, loss, <the task's parts>, lr, elapsed_s``, each row the mean over
+    the steps since the last one. Opening it drops rows after ``keep_until`` (steps a resumed
+    run does again)."""
+
+    def __init__(self, path: Path, parts: Sequence[str], keep_until: int) -> None:
+        self.columns = ["loss", *parts]
+        rows: list[str] = []
+        if keep_until > 0 and path.exists():
+            rows = [line for line in path.read_text(encoding="utf-8").splitlines(keepends=True)[1:]
+                    if int(line.split("\t", 1)[0]) <= keep_until]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.handle: IO[str] = open(path, "w", encoding="utf-8")
+        self.handle.write("\t".join(["step", *self.columns, "lr", "elapsed_s"]) + "\n")
+        self.handle.writelines(rows)
+        self.handle.flush()
+        self.window: list[list[float]] = []
+
+    def add(self, step: int, losses: dict[str, float], lr: float, elapsed: float, flush: bool) -> None:
+        """Count one step's losses; with ``flush``, write the row of the steps counted so far."""
+        self.window.append([losses[name] for name in self.columns])
+        if flush:
+            means = (float(np.mean(column)) for column in zip(*self.window))
+            self.handle.write("\t".join([str(step), *(f"{m:.4f}" for m in means), f"{lr:.3e}", f"{elapsed:.1f}"])
+                              + "\n")
+            self.handle.flush()
+            self.window = []
+
+    def __enter__(self) -> "LossLog":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.handle.close()
+
+
+def read_loss_curve(output: str | Path) -> list[dict[str, float]]:
+    """The rows of a run's loss.tsv as dicts (for plots and reports)."""
+    lines = (Path(output) / LOSS_FILE).read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    return [dict(zip(header, map(float, line.split("\t")))) for line in lines[1:] if line]

@@ -1,9 +1,9 @@
-"""The student's soft-label side of NER training: which soft batches go with each step, and their loss.
+"""A student learning from soft labels: NER training with another loss, as a task of the one loop.
 
-``sciner distill student`` is ``sciner train`` with ``distill.soft_labels`` set: the loop of
-:mod:`sciner.training.ner` adds, to each gold batch's loss, the loss of ``distill.soft_ratio``
-soft batches (fractions accumulate), weighted ``(1 - w) * gold + w * soft``. Which soft
-batches a step gets depends only on the step's number, so a resumed run sees the same ones.
+``sciner distill student`` is ``sciner train`` with ``distill.soft_labels`` set: its
+:class:`SoftLabelTask` adds, to each gold batch's loss, the loss of ``distill.soft_ratio`` soft
+batches (fractions accumulate), weighted ``(1 - w) * gold + w * soft``. Which soft batches a
+step gets depends only on the step's number, so a resumed run sees the same ones.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from sciner.data.soft_labels import SoftParagraph, load_soft_labels, read_manife
 from sciner.errors import ConfigError
 from sciner.model.batching import length_batches
 from sciner.model.heads import head_spec
+from sciner.training.loop import Schedule
+from sciner.training.ner import RESUME_FIXED, NerTask
 
 
 class SoftBatches:
@@ -62,32 +64,35 @@ class SoftBatches:
         return model.head.soft_loss(words, mask, probs, temperature)
 
 
-def load_soft_batches(model: Any, cfg: Config) -> SoftBatches | None:
-    """The soft batches of ``cfg.distill.soft_labels`` (None when it is empty: gold only)."""
-    if not cfg.distill.soft_labels:
-        return None
-    return SoftBatches(model, load_soft_labels(cfg.distill.soft_labels), cfg)
+class SoftLabelTask(NerTask):
+    """NER training whose loss mixes each gold batch's with its soft batches' (``[distill]``)."""
+
+    resume_fixed = (*RESUME_FIXED, "distill.soft_labels", "distill.soft_weight", "distill.temperature",
+                    "distill.soft_ratio")
+
+    @property
+    def verb(self) -> str:  # type: ignore[override]
+        return f"distill student --soft {self.cfg.distill.soft_labels}"
+
+    def prepare(self, device: Any) -> tuple[Any, Schedule]:
+        model, schedule = super().prepare(device)
+        self.soft = SoftBatches(model, load_soft_labels(self.cfg.distill.soft_labels), self.cfg)
+        return model, schedule
+
+    def loss(self, batch: list[Any], step: int) -> dict[str, torch.Tensor]:
+        gold = super().loss(batch, step)["loss"]
+        batches = self.soft.for_step(step)
+        if not batches:
+            return {"loss": gold}
+        d = self.cfg.distill
+        soft = torch.stack([self.soft.loss(self.model, b, d.temperature) for b in batches]).mean()
+        return {"loss": (1 - d.soft_weight) * gold + d.soft_weight * soft}
+
+    def meta(self) -> dict[str, Any]:
+        """The run's record, with the soft labels the student learnt from."""
+        manifest = read_manifest(self.cfg.distill.soft_labels)
+        keep = ("teachers", "source", "tokenization", "top_k", "paragraphs")
+        return {**super().meta(), "distilled_from": {k: manifest.get(k) for k in keep}}
 
 
-def step_loss(model: Any, gold: torch.Tensor, soft: SoftBatches | None, step: int, cfg: Config) -> torch.Tensor:
-    """A training step's loss: the gold batch's, mixed with its soft batches' as ``cfg.distill`` says."""
-    if soft is None:
-        return gold
-    batches = soft.for_step(step)
-    if not batches:
-        return gold
-    w = cfg.distill.soft_weight
-    soft_loss = torch.stack([soft.loss(model, b, cfg.distill.temperature) for b in batches]).mean()
-    return (1 - w) * gold + w * soft_loss
-
-
-def soft_meta(cfg: Config) -> dict[str, Any]:
-    """What ``model.json`` records of the soft labels a student learnt from."""
-    if not cfg.distill.soft_labels:
-        return {}
-    manifest = read_manifest(cfg.distill.soft_labels)
-    keep = ("teachers", "source", "tokenization", "top_k", "paragraphs")
-    return {"distilled_from": {k: manifest.get(k) for k in keep}}
-
-
-__all__ = ["SoftBatches", "load_soft_batches", "soft_meta", "step_loss"]
+__all__ = ["SoftBatches", "SoftLabelTask"]
