@@ -1,5 +1,7 @@
-"""The training-loop skeleton shared by NER training and pretraining: parameter groups,
-schedule, devices, checkpoints that load without running code, resume rules, interrupts."""
+"""The one training loop, run by NER training, distillation and pretraining: a toy task
+through the generator itself (steps, loss curve, checkpoints, stop and resume, early
+stopping), parameter groups, schedule, devices, checkpoints that load without running code,
+resume rules, interrupts."""
 
 from __future__ import annotations
 
@@ -15,11 +17,12 @@ import pytest
 import torch
 from torch import nn
 
+from sciner.config import Config
 from sciner.errors import ConfigError, ModelError
 from sciner.model.device import pick_device
 from sciner.training.loop import (
-    CHECKPOINT, check_resume, linear_schedule, load_checkpoint, parameter_groups, rng_state, save_checkpoint,
-    set_rng_state,
+    CHECKPOINT, Progress, Schedule, check_resume, linear_schedule, load_checkpoint, parameter_groups,
+    read_loss_curve, rng_state, save_checkpoint, set_rng_state, training_steps,
 )
 
 
@@ -114,6 +117,132 @@ def test_resume_rules_name_what_changed():
     with pytest.raises(ConfigError, match=r"changed model.window, train.seed since the checkpoint"):
         check_resume(saved, {"model": {"head": "bio", "window": 128}, "train": {"seed": 1, "threads": 2}},
                      fixed=("model", "train.seed"))
+
+
+# --- the loop itself, on a task of a few lines ---
+
+
+class Regression:
+    """A task for the loop: fit a linear map on fixed random batches, 8 steps an epoch; its
+    "dev scores" are given in advance, to drive early stopping."""
+
+    verb = "toy"
+    resume_fixed = ("train.seed",)
+    loss_parts = ("half",)
+
+    def __init__(self, cfg: Config, scores: list[float] | None = None, epochs: int = 3, patience: int | None = None):
+        self.cfg, self.scores, self.epochs, self.patience = cfg, scores, epochs, patience
+        self.saved: list[int] = []
+        self.finished = 0
+
+    def prepare(self, device):
+        self.model = Toy().to(device)
+        return self.model, Schedule(lr=1e-2, head_lr=1e-2, weight_decay=0.0, warmup=2, total=8 * self.epochs)
+
+    def steps_per_epoch(self) -> int:
+        return 8
+
+    def summary(self, device) -> str:
+        return ""
+
+    def batches(self, at: Progress):
+        for i in range(at.batch, 8):
+            g = torch.Generator().manual_seed(1000 * at.epoch + i)
+            yield torch.randn(16, 4, generator=g), {"seen": at.step + 1}
+
+    def loss(self, batch, step):
+        target = batch[:, :2] * 3 - 1
+        loss = ((self.model.head(self.model.encoder(batch)) - target) ** 2).mean()
+        return {"loss": loss, "half": loss / 2}
+
+    def evaluate(self):
+        if self.scores is None:
+            return None
+        f1 = self.scores.pop(0)
+        return {"micro": {"f1": f1}, "macro": {"f1": f1}}
+
+    def save_best(self, output, at, scores):
+        self.saved.append(at.best_epoch + 1)
+
+    def finish(self, output, at):
+        self.finished += 1
+
+
+def _toy_config(**train) -> Config:
+    cfg = Config()
+    cfg.train.threads, cfg.train.device, cfg.train.log_every, cfg.train.checkpoint_every_steps = 1, "cpu", 3, 5
+    for key, value in train.items():
+        setattr(cfg.train, key, value)
+    return cfg
+
+
+def test_the_loop_yields_every_step_and_epoch_and_logs_the_loss_parts(tmp_path):
+    task = Regression(_toy_config())
+    steps = list(training_steps(task, tmp_path, show_progress=False))
+    assert [s.progress.step for s in steps if s.losses] == list(range(1, 25))
+    assert sum(1 for s in steps if not s.losses) == 3  # one per epoch, without scores: the task does not evaluate
+    curve = read_loss_curve(tmp_path)
+    # Every log_every (3) steps and at each epoch's end (8, 16, 24).
+    assert [row["step"] for row in curve] == [3, 6, 8, 9, 12, 15, 16, 18, 21, 24]
+    assert all(row["half"] == pytest.approx(row["loss"] / 2, abs=1e-4) for row in curve)
+    assert curve[-1]["loss"] < curve[0]["loss"]
+    assert task.finished == 1 and load_checkpoint(tmp_path / CHECKPOINT)["progress"]["position"] == {"seen": 24}
+
+
+def test_the_loop_checkpoints_every_n_steps_and_after_each_epoch(tmp_path, monkeypatch):
+    import sciner.training.loop as loop
+
+    saved, real_save = [], loop.save_training_state
+
+    def recording(path, config, model, optimizer, scheduler, **progress):
+        saved.append(progress["step"])
+        return real_save(path, config, model, optimizer, scheduler, **progress)
+
+    monkeypatch.setattr(loop, "save_training_state", recording)
+    loop.run(Regression(_toy_config(), epochs=2), tmp_path, show_progress=False)
+    assert saved == [5, 8, 10, 15, 16]  # every 5 steps, but an epoch's end (8, 16) is its own checkpoint
+
+
+def test_stopped_after_n_steps_and_resumed_the_loop_ends_like_a_straight_run(tmp_path):
+    from sciner.training.loop import run
+
+    straight = Regression(_toy_config())
+    run(straight, tmp_path / "straight", show_progress=False)
+    stopped = Regression(_toy_config())
+    at = run(stopped, tmp_path / "run", show_progress=False, stop_after=12)  # mid-epoch, on a loss row
+    assert (at.step, at.epoch, at.batch, stopped.finished) == (12, 1, 4, 0)
+    with pytest.raises(ConfigError, match="changed train.seed"):
+        run(Regression(_toy_config(seed=14)), tmp_path / "run", resume=True, show_progress=False)
+    resumed = Regression(_toy_config())
+    at = run(resumed, tmp_path / "run", resume=True, show_progress=False)
+    assert (at.step, resumed.finished) == (24, 1)
+    assert read_loss_curve(tmp_path / "run") == [
+        {**row, "elapsed_s": pytest.approx(row["elapsed_s"], abs=60)} for row in read_loss_curve(tmp_path / "straight")]
+    for a, b in zip(straight.model.state_dict().values(), resumed.model.state_dict().values()):
+        assert torch.allclose(a, b, atol=1e-6)
+
+
+def test_the_loop_stops_after_patience_epochs_without_a_better_score(tmp_path):
+    task = Regression(_toy_config(), scores=[0.1, 0.3, 0.2, 0.25, 0.9], epochs=5, patience=1)
+    at = training_steps(task, tmp_path, show_progress=False)
+    evaluated = [s for s in at if s.scores is not None]
+    assert [(s.scores["micro"]["f1"], s.improved) for s in evaluated] == [(0.1, True), (0.3, True), (0.2, False)]
+    assert task.saved == [1, 2] and task.finished == 1
+    assert [h["epoch"] for h in evaluated[-1].progress.history] == [1, 2, 3]
+
+
+def test_a_checkpoint_of_an_older_loop_resumes_where_it_stood():
+    """NER checkpoints counted epochs and batches, pretraining ones steps: both read as a Progress."""
+    from sciner.training.loop import _progress
+
+    ner = _progress({"epoch": 1, "batch": 2, "running": 0.5, "best_f1": 0.4, "best_epoch": 0, "history": []}, 8)
+    assert (ner.step, ner.epoch, ner.batch, ner.best_f1) == (10, 1, 2, 0.4)
+    pretraining = _progress({"step": 5, "position": {"epoch": 0, "offset": 3}, "elapsed": 2.0}, 30)
+    assert (pretraining.step, pretraining.epoch, pretraining.batch, pretraining.position["offset"]) == (5, 0, 5, 3)
+    old_flat = {"encoder": "x", "seed": 7, "num_threads": 1, "steps": 30, "output_dir": "runs/p"}
+    check_resume(old_flat, {"model": {"encoder": "x"}, "train": {"seed": 7}}, ("model.encoder", "train.seed"))
+    with pytest.raises(ConfigError, match="changed train.seed"):
+        check_resume(old_flat, {"model": {"encoder": "x"}, "train": {"seed": 8}}, ("model.encoder", "train.seed"))
 
 
 # --- NER training: interrupts, resume and crafted checkpoints through the real loop ---

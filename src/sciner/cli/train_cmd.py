@@ -25,7 +25,8 @@ def train(
 
     Prints a summary of the data and config before the first step, then progress with the
     loss and dev F1. Saves the best epoch by dev micro F1 (model.json + weights.safetensors),
-    a checkpoint every train.checkpoint_every_steps batches and each epoch, and history.json.
+    a checkpoint every train.checkpoint_every_steps batches and each epoch, history.json, and
+    loss.tsv (the mean loss of every train.log_every batches).
     Ctrl-C or SIGTERM saves a checkpoint after the current step and prints the command that
     continues the run (this one, with --resume).
 

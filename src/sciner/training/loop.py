@@ -247,6 +247,10 @@ class Progress:
     history: list[dict[str, Any]] = field(default_factory=list)  # one record per evaluated epoch
     position: dict[str, Any] = field(default_factory=dict)  # the task's place in a data stream
 
+    def snapshot(self) -> "Progress":
+        """A copy that later steps leave as it is."""
+        return dataclasses.replace(self, history=list(self.history), position=dict(self.position))
+
 
 @dataclass
 class Step:
@@ -381,7 +385,7 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                         checkpoint()
                     bar.update(1)
                     bar.set_postfix(loss=f"{at.running:.4f}", **_best(at), refresh=False)
-                    yield Step(at, values)
+                    yield Step(at.snapshot(), values)
                     if stopping and not epoch_done:
                         return
             scores = task.evaluate()
@@ -389,7 +393,7 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                                                       show_progress)
             at.epoch, at.batch = epoch + 1, 0
             checkpoint()
-            yield Step(at, {}, scores, improved)
+            yield Step(at.snapshot(), {}, scores, improved)
             if at.step == last:
                 break
     if at.epoch >= task.epochs or _stopped_early(at, task.patience):
