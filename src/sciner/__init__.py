@@ -18,7 +18,7 @@ first use, so ``import sciner`` stays fast):
                        :func:`read_pdf_paragraphs`
 ``sciner evaluate``    :func:`evaluate_files`; :func:`classification_report` on tag lists
 ``sciner compare``     :func:`compare_files`; :func:`paired_bootstrap` on tag lists
-``sciner train``       :func:`load_config` then :func:`train`
+``sciner train``       :func:`load_config` then :func:`train` (:func:`training_steps` yields each step)
 ``sciner calibrate``   :func:`calibrate`; :meth:`Tagger.log_probs` then :func:`fit_bias`, :func:`cross_fitted_tags`
 ``sciner pretrain``    :func:`load_config` then :func:`pretrain`
 ``sciner distill``     :func:`teacher_config` then :func:`train`; :func:`label`; :func:`train` with
@@ -67,6 +67,7 @@ _API: dict[str, str] = {
     "paired_bootstrap": "sciner.evaluate.bootstrap",
     "load_config": "sciner.config",
     "train": "sciner.training.ner",
+    "training_steps": "sciner.training.loop",
     "fit_bias": "sciner.inference.calibrate",
     "cross_fitted_tags": "sciner.inference.calibrate",
     "decode_with_bias": "sciner.inference.calibrate",
