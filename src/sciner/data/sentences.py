@@ -22,19 +22,25 @@ def _ends_sentence(tokens: list[str], tags: list[str], i: int) -> bool:
     return ends and (nxt[:1].isupper() or nxt[:1].isdigit() or not nxt[:1].isalnum())
 
 
+def sentence_ranges(tokens: list[str], tags: list[str], min_tokens: int = 3) -> list[tuple[int, int]]:
+    """The (start, end) token ranges of the sentences of a tagged paragraph; never inside an entity."""
+    ranges: list[tuple[int, int]] = []
+    start = 0
+    for i in range(len(tokens)):
+        if i + 1 - start >= min_tokens and _ends_sentence(tokens, tags, i):
+            ranges.append((start, i + 1))
+            start = i + 1
+    if start < len(tokens):
+        ranges.append((start, len(tokens)))
+    return ranges
+
+
 def split_sentences(p: Paragraph, min_tokens: int = 3) -> list[Paragraph]:
     """Split a tagged paragraph into sentences; never inside an entity."""
     tags = p.tags
     assert tags is not None
-    out: list[Paragraph] = []
-    start = 0
-    for i in range(len(p.tokens)):
-        if i + 1 - start >= min_tokens and _ends_sentence(p.tokens, tags, i):
-            out.append(Paragraph(p.tokens[start : i + 1], tags[start : i + 1], p.source, p.line + start))
-            start = i + 1
-    if start < len(p.tokens):
-        out.append(Paragraph(p.tokens[start:], tags[start:], p.source, p.line + start))
-    return out
+    return [Paragraph(p.tokens[start:end], tags[start:end], p.source, p.line + start)
+            for start, end in sentence_ranges(p.tokens, tags, min_tokens)]
 
 
 def hard_split(p: Paragraph, max_tokens: int) -> list[Paragraph]:

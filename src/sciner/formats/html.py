@@ -58,16 +58,19 @@ def escape(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def mark(text: str, label: str, *, extra_class: str = "", note: str = "", score: float | None = None) -> str:
-    """One highlighted entity: its text, then its type (and ``note``, ``score``) as a small label."""
+def mark(text: str, label: str, *, extra_class: str = "", note: str = "", score: float | None = None,
+         anchor: str = "") -> str:
+    """One highlighted entity: its text, then its type (and ``note``, ``score``) as a small label;
+    ``anchor`` is its ``id`` (for links to it)."""
     classes = f"ent {type_class(label)} {extra_class}".strip()
     title = label if score is None else f"{label} (score {score:.2f})"
     if note:
         title += f" - {note}"
     suffix = f" {escape(note)}" if note == "✓" else f" · {escape(note)}" if note else ""
     score_html = f'<span class="score">{score:.2f}</span>' if score is not None else ""
+    id_attr = f' id="{escape(anchor)}"' if anchor else ""
     return (
-        f'<mark class="{classes}" data-type="{escape(label)}" title="{escape(title)}">{escape(text)}'
+        f'<mark{id_attr} class="{classes}" data-type="{escape(label)}" title="{escape(title)}">{escape(text)}'
         f'<span class="ent-label">{escape(label)}{suffix}</span>{score_html}</mark>'
     )
 
@@ -87,11 +90,13 @@ def render_tokens(
     *,
     classify: Callable[[Span], tuple[str, str]] | None = None,
     show_scores: bool = True,
+    anchor: Callable[[Span], str] | None = None,
 ) -> str:
     """Tokens joined by spaces with each span wrapped in a :func:`mark`.
 
     ``classify(span)`` may return an extra CSS class and a note for the span's label
-    (the diff view uses it for correct/missed/spurious).
+    (the diff view uses it for correct/missed/spurious); ``anchor(span)`` its ``id`` (the
+    summary page links to mentions).
     """
     parts: list[str] = []
     pos = 0
@@ -100,7 +105,8 @@ def render_tokens(
             parts.append(escape(" ".join(tokens[pos : span.start])))
         extra, note = classify(span) if classify else ("", "")
         score = span.score if show_scores else None
-        parts.append(mark(" ".join(tokens[span.start : span.end]), span.label, extra_class=extra, note=note, score=score))
+        parts.append(mark(" ".join(tokens[span.start : span.end]), span.label, extra_class=extra, note=note, score=score,
+                          anchor=anchor(span) if anchor else ""))
         pos = span.end
     if pos < len(tokens):
         parts.append(escape(" ".join(tokens[pos:])))

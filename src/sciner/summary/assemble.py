@@ -1,0 +1,204 @@
+"""A tagged paper -> its summary (entities with one name each, values with what they belong
+to, results), and papers -> the corpus table (papers x methods, datasets, tasks, metrics)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sciner.document import Paragraph, Span
+from sciner.summary.names import Gazetteer, find_abbreviations, fold, is_name, trim
+from sciner.summary.values import RESULT_FIELDS, nearest, pair_values, sentences
+
+# Where a mention is: (paragraph index in its paper, start token, end token).
+Place = tuple[int, int, int]
+# The types that name things (the value types are read as values, not entities).
+NAME_TYPES: tuple[str, ...] = ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName")
+# The corpus table's columns and the entity type each counts.
+CORPUS_TYPES: dict[str, str] = {"methods": "MethodName", "datasets": "DatasetName", "tasks": "TaskName",
+                                "metrics": "MetricName"}
+
+
+@dataclass
+class Entity:
+    """One thing a paper names, however it spells it."""
+
+    type: str
+    name: str
+    surface: list[str]
+    places: list[Place]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "name": self.name, "mentions": len(self.places), "surface": self.surface}
+
+
+@dataclass
+class Value:
+    """A HyperparameterValue or MetricValue and the name it belongs to (None: none in its sentence)."""
+
+    type: str
+    value: str
+    of: str | None
+    place: Place
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "value": self.value, "of": self.of, "paragraph": self.place[0]}
+
+
+@dataclass
+class Result:
+    """A reported result: a metric's value and what the sentence says it was measured on."""
+
+    task: str | None
+    dataset: str | None
+    metric: str | None
+    value: str
+    model: str | None
+    place: Place
+
+    def to_json(self) -> dict[str, Any]:
+        return {"task": self.task, "dataset": self.dataset, "metric": self.metric, "value": self.value,
+                "model": self.model, "paragraph": self.place[0]}
+
+
+@dataclass
+class PaperSummary:
+    """A paper's summary, with the tagged paragraphs it was read from (for the HTML view)."""
+
+    doc: str
+    entities: list[Entity]
+    values: list[Value]
+    results: list[Result]
+    paragraphs: list[Paragraph] = field(repr=False, default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"doc": self.doc, "entities": [e.to_json() for e in self.entities],
+                "values": [v.to_json() for v in self.values], "results": [r.to_json() for r in self.results]}
+
+
+class _Groups:
+    """Union-find over (type, folded name) keys: the spellings that name one entity."""
+
+    def __init__(self) -> None:
+        self.parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def find(self, key: tuple[str, str]) -> tuple[str, str]:
+        self.parent.setdefault(key, key)
+        while self.parent[key] != key:
+            self.parent[key] = self.parent[self.parent[key]]
+            key = self.parent[key]
+        return key
+
+    def union(self, a: tuple[str, str], b: tuple[str, str]) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def _text(p: Paragraph, s: Span | tuple[int, int]) -> str:
+    start, end = (s.start, s.end) if isinstance(s, Span) else s
+    return " ".join(p.tokens[start:end])
+
+
+def mention_text(p: Paragraph, s: Span) -> str:
+    """A name's mention as the paper spells it, without the punctuation and function words a
+    span may have taken in at its ends ("( CLS" -> "CLS")."""
+    tokens = p.tokens[s.start:s.end]
+    start, end = trim(tokens)
+    return " ".join(tokens[start:end])
+
+
+def _overlapping(p: Paragraph, where: tuple[int, int]) -> list[Span]:
+    return [s for s in p.spans or [] if s.start < where[1] and where[0] < s.end and s.label in NAME_TYPES]
+
+
+def link_abbreviations(paragraphs: Sequence[Paragraph], groups: _Groups) -> set[tuple[str, str]]:
+    """Join each abbreviation defined in the paper with its long form, for the type the short
+    form is tagged with there; returns the short forms' keys (a name is spelled as its short form)."""
+    shorts: set[tuple[str, str]] = set()
+    for p in paragraphs:
+        for abbreviation in find_abbreviations(p.tokens):
+            tagged_short = _overlapping(p, abbreviation.short_range)
+            tagged_long = _overlapping(p, abbreviation.long_range)
+            for label in {s.label for s in tagged_short} | {s.label for s in tagged_long}:
+                short_key = (label, fold(abbreviation.short))
+                groups.union(short_key, (label, fold(abbreviation.long)))
+                for s in tagged_long + tagged_short:
+                    if s.label == label:
+                        groups.union(short_key, (label, fold(mention_text(p, s))))
+                shorts.add(short_key)
+    return shorts
+
+
+def _name(spellings: Counter[str], short_keys: set[str], label: str, gazetteer: Gazetteer) -> str:
+    """A group's name: its short form if it has one, else its most frequent spelling (a tie goes
+    to the first seen), in the gazetteer's spelling where the gazetteer lists it."""
+    ranked = sorted(spellings, key=lambda s: (fold(s) not in short_keys, -spellings[s]))
+    best = ranked[0]
+    return gazetteer.canonical(label, best) or best
+
+
+def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None = None) -> PaperSummary:
+    """The summary of one tagged paper (``paragraphs`` in reading order)."""
+    gazetteer = gazetteer or Gazetteer.empty()
+    groups = _Groups()
+    mentions: list[tuple[tuple[str, str], str, Place]] = []
+    for i, p in enumerate(paragraphs):
+        for s in p.spans or []:
+            text = mention_text(p, s)
+            if s.label in NAME_TYPES and is_name(text):
+                key = (s.label, fold(text))
+                groups.find(key)
+                mentions.append((key, text, (i, s.start, s.end)))
+    shorts = link_abbreviations(paragraphs, groups)
+    by_group: dict[tuple[str, str], list[tuple[str, Place]]] = defaultdict(list)
+    for key, text, place in mentions:
+        by_group[groups.find(key)].append((text, place))
+    entities = []
+    for (label, _), found in by_group.items():
+        spellings = Counter(text for text, _ in found)
+        short_keys = {k for lab, k in shorts if lab == label}
+        entities.append(Entity(label, _name(spellings, short_keys, label, gazetteer), list(spellings),
+                               [place for _, place in found]))
+    entities.sort(key=lambda e: (NAME_TYPES.index(e.type), -len(e.places), e.name.lower()))
+    name_of = {(e.type, fold(t)): e.name for e in entities for t in e.surface}
+    values, results = _values_and_results(paragraphs, lambda p, s: name_of.get((s.label, fold(mention_text(p, s)))))
+    return PaperSummary(doc, entities, values, results, list(paragraphs))
+
+
+def _values_and_results(paragraphs: Sequence[Paragraph], name: Any) -> tuple[list[Value], list[Result]]:
+    """Every value with the name it belongs to, and every MetricValue as a result."""
+    values, results = [], []
+    for i, p in enumerate(paragraphs):
+        for spans in sentences(p):
+            for pair in pair_values(spans):
+                of = name(p, pair.name) if pair.name is not None else None
+                place = (i, pair.value.start, pair.value.end)
+                values.append(Value(pair.value.label, _text(p, pair.value), of, place))
+                if pair.value.label == "MetricValue":
+                    found = {f: nearest(spans, label, pair.value) for f, label in RESULT_FIELDS.items()}
+                    named = {f: name(p, s) if s is not None else None for f, s in found.items()}
+                    results.append(Result(named["task"], named["dataset"], of, _text(p, pair.value),
+                                          named["model"], place))
+    return values, results
+
+
+def corpus_table(papers: Iterable[PaperSummary]) -> dict[str, Any]:
+    """Papers x methods / datasets / tasks / metrics: for each name (folded across papers), the
+    papers naming it, its mentions in all of them, and its mentions in each."""
+    papers = list(papers)
+    table: dict[str, Any] = {"papers": len(papers)}
+    for column, label in CORPUS_TYPES.items():
+        rows: dict[str, dict[str, Any]] = {}
+        for paper in papers:
+            for e in paper.entities:
+                if e.type == label:
+                    row = rows.setdefault(fold(e.name) or e.name, {"name": e.name, "papers": 0, "mentions": 0, "in": {}})
+                    row["papers"] += 1
+                    row["mentions"] += len(e.places)
+                    row["in"][paper.doc] = row["in"].get(paper.doc, 0) + len(e.places)
+        table[column] = sorted(rows.values(), key=lambda r: (-r["papers"], -r["mentions"], r["name"].lower()))
+    return table
+

@@ -1,0 +1,106 @@
+"""``sciner summarize`` as a function: inputs -> tagged papers -> summaries -> one file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sciner.errors import InputFormatError, ScinerError
+from sciner.formats.registry import READ_FORMATS, reading_format
+from sciner.outputs import Outputs
+from sciner.stdio import is_stdio, write_stdout
+from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
+from sciner.summary.names import Gazetteer
+from sciner.summary.render import RENDER_FORMATS, RENDERERS, SUFFIXES, summary_json
+
+
+@dataclass
+class Summary:
+    """What :func:`summarize` found: each paper's summary, the corpus table, the file written
+    (None: standard output or nothing) and the inputs that failed."""
+
+    papers: list[PaperSummary] = field(default_factory=list)
+    corpus: dict[str, Any] = field(default_factory=dict)
+    written: Path | None = None
+    failed: list[ScinerError] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return summary_json(self.papers, self.corpus)
+
+
+def summary_format(output: str | Path | None, given: str | None = None) -> str:
+    """The format to write: ``given`` (``--to``), else ``output``'s suffix, else json."""
+    if given:
+        if given.lower() not in RENDER_FORMATS:
+            raise InputFormatError(f"unknown summary format {given!r}; expected one of {', '.join(RENDER_FORMATS)}")
+        return given.lower()
+    if output is None or is_stdio(output):
+        return "json"
+    suffix = Path(output).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise InputFormatError(f"{output}: cannot tell the summary format from the extension; "
+                               f"name it with --to ({', '.join(RENDER_FORMATS)})")
+    return SUFFIXES[suffix]
+
+
+def gazetteer_folder(data: str | Path | None = None) -> Path:
+    """The shared gazetteers: ``gazetteers/`` of the data folder (``--data``, ``$SCINER_DATA``, ../shared/data)."""
+    from sciner.config import data_root
+
+    return data_root(data) / "gazetteers"
+
+
+def summarize(
+    inputs: Sequence[str | Path],
+    output: str | Path | None = None,
+    *,
+    to_format: str | None = None,
+    from_format: str | None = None,
+    tokenize: bool = False,
+    retag: bool = False,
+    model: str | Path | None = None,
+    precision: str = "auto",
+    device: str = "auto",
+    threads: int = 2,
+    batch_subwords: int | None = None,
+    data: str | Path | None = None,
+    gazetteers: bool = True,
+    show_progress: bool = True,
+    on_error: Callable[[ScinerError], object] | None = None,
+) -> Summary:
+    """Summarize papers (``sciner summarize``): for each input (anything ``sciner predict``
+    reads, or its tagged output, then no model is loaded), the entities with one name each,
+    the values with the name they belong to, and the results read off sentences; and over all
+    of them the corpus table. Written to ``output`` (``.json``, ``.csv`` or ``.html``, or
+    ``to_format``; None or ``-``: standard output), never over an input.
+
+    Canonical names come from the gazetteers of the data folder (``data``, else
+    ``$SCINER_DATA``, else ``../shared/data``) when it has them; ``gazetteers=False`` keeps
+    the papers' own spellings. ``retag``: tag tagged inputs again with the model. An input
+    that cannot be read goes to ``on_error`` (and the result's ``failed``); the others go on.
+    """
+    from sciner.inference.files import expand_each, reporter, status_line
+    from sciner.summary.papers import read_all, tag_papers
+
+    done = Summary()
+    report = reporter(done.failed, on_error)
+    fmt = summary_format(output, to_format)
+    read_format = reading_format(from_format)
+    paths = expand_each(inputs, report, formats=READ_FORMATS, notes=status_line(show_progress))
+    target = None if output is None or is_stdio(output) else Outputs(paths).check(output)
+    papers = read_all(paths, read_format, tokenize=tokenize, retag=retag, on_error=report)
+    tag_papers(papers, model=model, precision=precision, device=device, threads=threads,
+               batch_subwords=batch_subwords, show_progress=show_progress)
+    gazetteer = Gazetteer(gazetteer_folder(data)) if gazetteers else Gazetteer.empty()
+    done.papers = [summarize_paper(paper.doc, paper.paragraphs, gazetteer) for paper in papers]
+    done.corpus = corpus_table(done.papers)
+    if not done.papers:
+        return done
+    content = RENDERERS[fmt](done.papers, done.corpus)
+    if target is None:
+        write_stdout(content)
+    else:
+        done.written = Outputs(paths).write(target, content)
+    return done

@@ -1,0 +1,60 @@
+"""Values linked to what they measure, and results read off sentences.
+
+Within one sentence, a HyperparameterValue belongs to a HyperparameterName and a MetricValue
+to a MetricName: the nearest one before it, else the nearest one after it ("learning rate
+... 5e-5 , 3e-5 , 2e-5" gives three pairs; "93.2 F1" one). A result is a MetricValue with
+its metric and the dataset, task and method named nearest to it in the same sentence, each
+``None`` where the sentence names none (AxCell reads results from LaTeX tables; here only
+the body's sentences are read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sciner.data.sentences import sentence_ranges
+from sciner.document import Paragraph, Span
+
+# Each value type and the name type it belongs to.
+VALUE_OF: dict[str, str] = {"HyperparameterValue": "HyperparameterName", "MetricValue": "MetricName"}
+# The fields of a result and the entity type each is read from.
+RESULT_FIELDS: dict[str, str] = {"task": "TaskName", "dataset": "DatasetName", "model": "MethodName"}
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A value span and the name span it belongs to (None where the sentence has none)."""
+
+    value: Span
+    name: Span | None
+
+
+def pair_values(spans: Sequence[Span]) -> list[Pair]:
+    """Each value among ``spans`` (one sentence's) with its name: the nearest preceding span of
+    the name type, else the nearest following one."""
+    pairs = []
+    for value in spans:
+        wanted = VALUE_OF.get(value.label)
+        if wanted is None:
+            continue
+        names = [s for s in spans if s.label == wanted]
+        before = [s for s in names if s.end <= value.start]
+        after = [s for s in names if s.start >= value.end]
+        name = before[-1] if before else after[0] if after else None
+        pairs.append(Pair(value, name))
+    return pairs
+
+
+def nearest(spans: Sequence[Span], label: str, to: Span) -> Span | None:
+    """The ``label`` span nearest to ``to`` (a tie goes to the earlier one), or None."""
+    candidates = [s for s in spans if s.label == label]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda s: (max(to.start - s.end, s.start - to.end, 0), s.start))
+
+
+def sentences(p: Paragraph) -> list[list[Span]]:
+    """The spans of each sentence of a tagged paragraph."""
+    spans = p.spans or []
+    return [[s for s in spans if start <= s.start < end] for start, end in sentence_ranges(p.tokens, p.tags or [])]
