@@ -27,6 +27,7 @@ first use, so ``import sciner`` stays fast):
                        :func:`segment`
 ``sciner data``        :func:`load_config` then :func:`corpus_stats`; :func:`assemble`
 ``sciner show``        :func:`show`; :func:`render_entities`, :func:`render_diff`
+``sciner summarize``   :func:`summarize`; :func:`summarize_paper` (one tagged paper), :func:`find_abbreviations`
 ``sciner convert``     :func:`convert`, :func:`read_file`, :func:`write_file`
 ``sciner report``      :func:`report`; :func:`build_report`, :func:`write_report`
 ``sciner info``        :func:`model_info`, :func:`format_info`
@@ -79,6 +80,9 @@ _API: dict[str, str] = {
     "build_dictionary": "sciner.data.ngrams",
     "corpus_stats": "sciner.data.stats",
     "show": "sciner.view.show",
+    "summarize": "sciner.summary.files",
+    "summarize_paper": "sciner.summary.assemble",
+    "find_abbreviations": "sciner.summary.names",
     "report": "sciner.view.report_output",
     "pretrain": "sciner.pretrain.task",
     "count_ngrams_in_texts": "sciner.data.ngrams",

@@ -107,7 +107,7 @@ def mention_text(p: Paragraph, s: Span) -> str:
     span may have taken in at its ends ("( CLS" -> "CLS")."""
     tokens = p.tokens[s.start:s.end]
     start, end = trim(tokens)
-    return " ".join(tokens[start:end])
+    return " ".join(tokens[start:end]).replace(" - ", "-")  # the tokenizer's "LSTM - CRF" is LSTM-CRF
 
 
 def _overlapping(p: Paragraph, where: tuple[int, int]) -> list[Span]:

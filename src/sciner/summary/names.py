@@ -32,6 +32,8 @@ _NOT_PLURAL = ("ss", "us", "is", "ous", "news", "cs", "ics")
 def singular(word: str) -> str:
     """``word`` without a plural ending: "embeddings" -> "embedding", "entities" -> "entity";
     short words, acronyms and words such as "class" or "corpus" are left as they are."""
+    if len(word) >= 3 and word.endswith("s") and word[-2].isupper():  # LSTMs, RNNs, BiLSTMs
+        return word[:-1]
     if len(word) <= 3 or not word.endswith("s") or not word[:-1].islower() or word.endswith(_NOT_PLURAL):
         return word
     if word.endswith("ies") and len(word) > 4:

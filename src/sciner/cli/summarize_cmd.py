@@ -1,0 +1,70 @@
+"""``sciner summarize``: tagged papers -> entities with one name each, values with what they
+measure, results, and the corpus table, as JSON, CSV or an HTML page."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sciner.cli.app import app
+from sciner.cli.options import DataDir, DeviceOwn, From, Precision, Quiet, ThreadsOwn, one_of
+from sciner.summary.render import RENDER_FORMATS
+
+_INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL, ... or folders and globs; - is "
+                "standard input), tagged with the model; or its tagged output (CoNLL/JSONL with tags), used as it is. "
+                "Each file is one paper, unless a JSONL 'doc' field or CoNLL -DOCSTART- lines name several.")
+
+
+@app.command()
+def summarize(
+    inputs: list[str] = typer.Argument(..., help=_INPUTS_HELP),
+    output: str = typer.Option("-", "--output", "-o", help="summary.json, summary.csv (one row per paper x entity) "
+                               "or summary.html (sortable tables linked to each mention); - is stdout (JSON)."),
+    to_format: Annotated[Optional[str], one_of("--to", RENDER_FORMATS, show_default=False,
+                                               help="Format of the summary. Default: from -o's extension, "
+                                                    "else json.")] = None,
+    as_json: bool = typer.Option(False, "--json", help="Short for --to json."),
+    from_format: From = None,
+    tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line first."),
+    retag: bool = typer.Option(False, "--retag", help="Tag inputs that already carry tags again with the model."),
+    no_gazetteers: bool = typer.Option(False, "--no-gazetteers", help="Keep the papers' spellings: no canonical "
+                                       "names from the data folder's gazetteers/."),
+    data: DataDir = None,
+    model: Optional[Path] = typer.Option(None, "--model", "-m", help="Model directory for untagged inputs; default: "
+                                         "the model shipped with sciner."),
+    precision: Precision = "auto",
+    device: DeviceOwn = "auto",
+    threads: ThreadsOwn = 2,
+    quiet: Quiet = False,
+) -> None:
+    """Summarize papers: each entity once under one name (case, hyphen, space and plural
+    variants folded, abbreviations joined to their long forms, leaderboard spellings from the
+    gazetteers), every HyperparameterValue and MetricValue with the name it belongs to in its
+    sentence, the results sentences report (task, dataset, metric, value, model), and the
+    corpus table (papers x methods, datasets, tasks, metrics).
+
+    Inputs without tags are tagged first (the model is loaded only then). A file that cannot
+    be read is reported on stderr and the others go on.
+
+    Example: sciner summarize ../shared/data/pdfs/arxiv_1810.04805_bert_naacl2019.pdf -o summary.html
+    """
+    from sciner.cli.batch import Failures
+    from sciner.errors import InputFormatError
+    from sciner.summary.files import summarize as summarize_files
+
+    if as_json and to_format not in (None, "json"):
+        raise InputFormatError(f"--json means --to json, but --to says {to_format!r}; give one of them")
+    failures = Failures()
+    done = summarize_files(inputs, output, to_format="json" if as_json else to_format, from_format=from_format,
+                           tokenize=tokenize, retag=retag, model=model, precision=precision, device=device,
+                           threads=threads, data=data, gazetteers=not no_gazetteers, show_progress=not quiet,
+                           on_error=failures.add)
+    if not quiet and done.written is not None:
+        entities = sum(len(p.entities) for p in done.papers)
+        values = sum(len(p.values) for p in done.papers)
+        print(f"summarized {len(done.papers)} paper(s): {entities} entities, {values} values; wrote {done.written}",
+              file=sys.stderr)
+    failures.exit_if_any(done=len(done.papers))
