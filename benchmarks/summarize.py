@@ -1,0 +1,135 @@
+"""How good ``sciner summarize`` is, two ways.
+
+1. Names and pairs against the hand-checked gold of three shared papers
+   (``tests/fixtures/summarize``: their tagged body text and a JSON per paper of the entity
+   names and value -> name pairs read off it): precision and recall, per paper and summed.
+2. Leaderboard results: of the tuples ``gazetteers/leaderboards_results_tdms.tsv`` lists for
+   the shared PDFs (rows whose ``paper_url`` is ``https://arxiv.org/abs/<id>`` of a shared
+   arXiv PDF: 39 rows for six papers), how many the papers' ``results`` hold, a tuple matching
+   when dataset, metric and value agree after normalisation (names folded, one containing the
+   other when the shorter has two characters or more, so "CoNLL 2003 (English)" meets
+   "CoNLL-2003" and "Avg F1" meets "F1", but "F" does not meet "F1"; values equal
+   as numbers). Also how many of the values are among the paper's MetricValues at all. Most
+   leaderboard numbers sit in results tables, which the body text leaves out (issue 24 item 2).
+
+    python benchmarks/summarize.py [--data ../shared/data] [--tagged DIR]
+
+``--tagged DIR`` reads ``DIR/<pdf stem>.jsonl`` (``sciner predict PDFS -o DIR/ --to jsonl``)
+instead of tagging the six PDFs with the shipped model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import sciner
+from sciner.config import data_root
+from sciner.summary.names import fold
+from sciner.summary.score import score_names, score_pairs
+
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "summarize"
+
+
+def gold_scores(data: Path) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        for gz in sorted(FIXTURES.glob("*.jsonl.gz")):
+            (Path(folder) / gz.name.removesuffix(".gz")).write_bytes(gzip.decompress(gz.read_bytes()))
+        done = sciner.summarize(sorted(Path(folder).glob("*.jsonl")), Path(folder) / "s.json", data=data,
+                                show_progress=False)
+    by_doc = {p.doc: p for p in done.papers}
+    total_names = total_pairs = None
+    print("== names and value pairs against the hand-checked gold (tests/fixtures/summarize)")
+    for gold_file in sorted(FIXTURES.glob("*.gold.json")):
+        gold = json.loads(gold_file.read_text(encoding="utf-8"))
+        names, pairs = score_names(by_doc[gold["doc"]], gold), score_pairs(by_doc[gold["doc"]], gold)
+        print(f"{gold['doc']}\n  names {names.line()}\n  pairs {pairs.line()}")
+        total_names = names if total_names is None else total_names + names
+        total_pairs = pairs if total_pairs is None else total_pairs + pairs
+    print(f"all three\n  names {total_names.line()}\n  pairs {total_pairs.line()}")
+
+
+def _number(text: str) -> float | None:
+    cleaned = re.sub(r"[%+,\s]", "", str(text))
+    try:
+        return float(cleaned)
+    except ValueError:
+        return None
+
+
+def _same_name(a: str | None, b: str | None) -> bool:
+    fa, fb = (fold(x or "").removesuffix("score") for x in (a, b))
+    shorter = min(fa, fb, key=len)
+    return bool(fa and fb) and (fa == fb or (len(shorter) >= 2 and (fa in fb or fb in fa)))
+
+
+def _same_value(a: str, b: str) -> bool:
+    x, y = _number(a), _number(b)
+    return x is not None and y is not None and abs(x - y) < 1e-6
+
+
+def leaderboard_rows(data: Path) -> tuple[list[dict[str, str]], dict[str, Path]]:
+    """The leaderboard rows of the shared arXiv PDFs, and each arXiv id's PDF."""
+    pdfs = {m.group(1): p for p in sorted((data / "pdfs").glob("arxiv_*.pdf"))
+            if (m := re.match(r"arxiv_(\d{4}\.\d{5})", p.name))}
+    with open(data / "gazetteers" / "leaderboards_results_tdms.tsv", encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.DictReader(handle, delimiter="\t")
+                if (m := re.fullmatch(r"https://arxiv\.org/abs/(\d{4}\.\d{5})", r["paper_url"])) and m.group(1) in pdfs]
+    for r in rows:
+        r["arxiv"] = re.search(r"(\d{4}\.\d{5})", r["paper_url"]).group(1)  # type: ignore[union-attr]
+    return rows, pdfs
+
+
+def leaderboard_recall(data: Path, tagged: Path | None) -> None:
+    rows, pdfs = leaderboard_rows(data)
+    ids = sorted({r["arxiv"] for r in rows})
+    inputs = [tagged / f"{pdfs[i].stem}.jsonl" for i in ids] if tagged else [pdfs[i] for i in ids]
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        done = sciner.summarize(inputs, Path(folder) / "s.json", data=data, show_progress=False)
+    seconds = time.perf_counter() - start
+    by_id = {i: next(p for p in done.papers if p.doc == pdfs[i].stem) for i in ids}
+    print(f"\n== leaderboard tuples of the shared PDFs ({len(rows)} rows, {len(ids)} papers; "
+          f"{'tagged JSONL' if tagged else 'PDFs tagged with the shipped model'}, {seconds:.1f} s)")
+    matched = value_seen = 0
+    for r in rows:
+        paper = by_id[r["arxiv"]]
+        hit = next((x for x in paper.results if _same_value(x.value, r["value"]) and _same_name(x.dataset, r["dataset"])
+                    and _same_name(x.metric, r["metric"])), None)
+        seen = any(_same_value(v.value, r["value"]) for v in paper.values if v.type == "MetricValue")
+        matched += hit is not None
+        value_seen += seen
+        mark = "MATCH" if hit else "value in text" if seen else "-"
+        print(f"  {r['arxiv']}  {r['dataset'][:24]:<24} {r['metric'][:14]:<14} {r['value']:<8} {mark}"
+              + (f"  <- {hit.dataset} / {hit.metric} / {hit.value} / {hit.model}" if hit else ""))
+    per_paper = ", ".join(f"{i}: {sum(r['arxiv'] == i for r in rows)}" for i in ids)
+    print(f"rows per paper: {per_paper}")
+    print(f"tuple recall (dataset, metric, value): {matched}/{len(rows)} = {matched / len(rows):.3f}")
+    print(f"value recall (the value among the paper's MetricValues): {value_seen}/{len(rows)} = "
+          f"{value_seen / len(rows):.3f}")
+    print(f"results read off sentences in these papers: {sum(len(p.results) for p in done.papers)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=None, help="shared data folder (default: $SCINER_DATA, ../shared/data)")
+    parser.add_argument("--tagged", type=Path, default=None, help="folder of the PDFs' tagged JSONL (skips tagging)")
+    args = parser.parse_args(argv)
+    data = data_root(args.data)
+    gold_scores(data)
+    if not (data / "gazetteers" / "leaderboards_results_tdms.tsv").is_file():
+        print(f"\n{data}: no gazetteers/leaderboards_results_tdms.tsv; leaderboard recall skipped", file=sys.stderr)
+        return 0
+    leaderboard_recall(data, args.tagged)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
