@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from sciner.document import bio_to_spans
+from sciner.document import Span, bio_to_spans
 from sciner.labels import BIO_TAGS, ENTITY_TYPES, OUTSIDE
 from sciner.model.viterbi import touch_penalty, viterbi_tags
 
@@ -81,6 +81,15 @@ def decode_paper(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray
     if not params.consistency:
         return first
     return redecode(scores, first, consistency_bonus(tokens, first, params), transition)
+
+
+def scored_spans(tags: Sequence[str], log_probs: np.ndarray) -> list[Span]:
+    """The spans of ``tags``, each scored as the BIO head scores its own: the mean, over its
+    words, of the model's probability of the chosen tag (before any bias or vote)."""
+    if not len(tags):
+        return []
+    chosen = log_probs[np.arange(len(tags)), [BIO_TAGS.index(t) for t in tags]]
+    return [Span(s.label, s.start, s.end, float(np.exp(chosen[s.start : s.end].mean()))) for s in bio_to_spans(tags)]
 
 
 def redecode(scores: Sequence[np.ndarray], first: list[list[str]], extra: Sequence[np.ndarray | None],
