@@ -18,7 +18,7 @@ names), and both. Per step: micro and per-type F1, a paired bootstrap against to
 share of predicted spans that touch a span of the same type (either side). A dev paragraph's
 document is the file it came from (``--documents file``); some files hold several papers with
 no boundary, so ``--documents window:N`` (N consecutive paragraphs of a file) and
-``paragraph`` measure how much that matters. About six minutes on 2 cores.
+``paragraph`` measure how much that matters. About eight minutes on 2 cores.
 
     python benchmarks/accuracy.py --steps [--documents file|paragraph|window:N]
 """

@@ -74,13 +74,37 @@ def type_shift(bias: Mapping[str, float]) -> np.ndarray:
 def decode_paper(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray],
                  type_bias: Mapping[str, float], params: PaperLevel) -> list[list[str]]:
     """BIO tags of one document's paragraphs (``tokens``, with their (n_words, T) ``log_probs``)."""
+    return decode_documents(tokens, log_probs, [list(range(len(tokens)))], type_bias, params)
+
+
+def decode_documents(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray],
+                     documents: Sequence[Sequence[int]], type_bias: Mapping[str, float],
+                     params: PaperLevel) -> list[list[str]]:
+    """BIO tags of every paragraph, each of ``documents`` (lists of paragraph indices) read as
+    one paper; the Viterbi passes are batched over all the documents' paragraphs."""
     shift = type_shift(type_bias)
     scores = [lp + shift for lp in log_probs]
-    transition = touch_penalty(params.touch_penalty) if any(params.touch_penalty.values()) else None
+    transition = _transition(params)
     first = viterbi_tags(scores, transition)
     if not params.consistency:
         return first
-    return redecode(scores, first, consistency_bonus(tokens, first, params), transition)
+    votes = [occurrence_votes([tokens[i] for i in members], [first[i] for i in members]) for members in documents]
+    return _second_pass(scores, first, documents, votes, params, transition)
+
+
+def _transition(params: PaperLevel) -> np.ndarray | None:
+    return touch_penalty(params.touch_penalty) if any(params.touch_penalty.values()) else None
+
+
+def _second_pass(scores: Sequence[np.ndarray], first: list[list[str]], documents: Sequence[Sequence[int]],
+                 votes: Sequence[list[tuple[int, int, int, Counter[str]]]], params: PaperLevel,
+                 transition: np.ndarray | None) -> list[list[str]]:
+    """``first`` decoded again where the documents' ``votes`` add scores."""
+    extra: list[np.ndarray | None] = [None] * len(scores)
+    for members, doc_votes in zip(documents, votes):
+        for i, e in zip(members, votes_to_scores(doc_votes, [len(scores[i]) for i in members], params)):
+            extra[i] = e
+    return redecode(scores, first, extra, transition)
 
 
 def scored_spans(tags: Sequence[str], log_probs: np.ndarray) -> list[Span]:
@@ -171,35 +195,29 @@ TOUCH_GRID = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
 
 @dataclass
 class _Prepared:
-    """One document's biased scores, first-pass tags and votes (they do not depend on the bonuses)."""
+    """Biased scores, first-pass tags and each document's votes (they do not depend on the bonuses)."""
 
     scores: list[np.ndarray]
     first: list[list[str]]
-    votes: list[tuple[int, int, int, Counter[str]]]
+    votes: list[list[tuple[int, int, int, Counter[str]]]]
 
 
 def _prepare(documents: Sequence[Sequence[int]], tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray],
-             type_bias: Mapping[str, float], transition: np.ndarray | None) -> list[_Prepared]:
+             type_bias: Mapping[str, float], transition: np.ndarray | None, *, votes: bool = True) -> _Prepared:
     shift = type_shift(type_bias)
-    out = []
-    for members in documents:
-        scores = [log_probs[i] + shift for i in members]
-        first = viterbi_tags(scores, transition)
-        out.append(_Prepared(scores, first, occurrence_votes([tokens[i] for i in members], first)))
-    return out
+    scores = [lp + shift for lp in log_probs]
+    first = viterbi_tags(scores, transition)
+    if not votes:
+        return _Prepared(scores, first, [])
+    return _Prepared(scores, first, [occurrence_votes([tokens[i] for i in members], [first[i] for i in members])
+                                     for members in documents])
 
 
-def _tags(prepared: Sequence[_Prepared], documents: Sequence[Sequence[int]], n: int, params: PaperLevel,
+def _tags(prepared: _Prepared, documents: Sequence[Sequence[int]], params: PaperLevel,
           transition: np.ndarray | None) -> list[list[str]]:
-    out: list[list[str]] = [[] for _ in range(n)]
-    for doc, members in zip(prepared, documents):
-        tags = doc.first
-        if params.consistency:
-            extra = votes_to_scores(doc.votes, [len(s) for s in doc.scores], params)
-            tags = redecode(doc.scores, doc.first, extra, transition)
-        for i, t in zip(members, tags):
-            out[i] = t
-    return out
+    if not params.consistency:
+        return prepared.first
+    return _second_pass(prepared.scores, prepared.first, documents, prepared.votes, params, transition)
 
 
 def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray], gold: Sequence[Sequence[str]],
@@ -211,7 +229,6 @@ def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndar
     consistency bonuses, over the whole grid, for the best micro F1 (ties: the smallest)."""
     from sciner.evaluate.metrics import Counts, count_entities
 
-    n = len(tokens)
     penalty: dict[str, float] = {}
     if whole_names:
         no_votes = PaperLevel()
@@ -219,8 +236,8 @@ def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndar
             best, best_f1 = 0.0, -1.0
             for value in TOUCH_GRID:
                 transition = touch_penalty({**penalty, etype: value})
-                prepared = _prepare(documents, tokens, log_probs, type_bias, transition)
-                counts = count_entities(gold, _tags(prepared, documents, n, no_votes, transition)).get(etype)
+                prepared = _prepare(documents, tokens, log_probs, type_bias, transition, votes=False)
+                counts = count_entities(gold, _tags(prepared, documents, no_votes, transition)).get(etype)
                 f1 = counts.f1 if counts is not None else 0.0
                 if f1 > best_f1 + 1e-9:
                     best, best_f1 = value, f1
@@ -235,7 +252,7 @@ def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndar
         for min_tagged in MIN_TAGGED_GRID if bonus else MIN_TAGGED_GRID[:1]:
             for outside in OUTSIDE_GRID:
                 params = PaperLevel(bonus, min_tagged, outside, penalty)
-                counts = count_entities(gold, _tags(prepared, documents, n, params, transition))
+                counts = count_entities(gold, _tags(prepared, documents, params, transition))
                 f1 = sum(counts.values(), Counts()).f1
                 if f1 > best_f1 + 1e-9:
                     best_params, best_f1 = params, f1
@@ -266,9 +283,8 @@ def cross_fitted_paper_tags(tokens: Sequence[Sequence[str]], log_probs: Sequence
         used[group] = fit_paper_level([tokens[i] for i in rest], [log_probs[i] for i in rest], [gold[i] for i in rest],
                                       documents_of([doc_ids[i] for i in rest]), biases[group],
                                       consistency=consistency, whole_names=whole_names)
-        for members in documents_of([doc_ids[i] for i in mine]):
-            idx = [mine[k] for k in members]
-            tags = decode_paper([tokens[i] for i in idx], [log_probs[i] for i in idx], biases[group], used[group])
-            for i, t in zip(idx, tags):
-                out[i] = t
+        tags = decode_documents([tokens[i] for i in mine], [log_probs[i] for i in mine],
+                                documents_of([doc_ids[i] for i in mine]), biases[group], used[group])
+        for i, t in zip(mine, tags):
+            out[i] = t
     return out, used

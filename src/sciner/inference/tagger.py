@@ -153,17 +153,13 @@ class Tagger:
                     batch_subwords: int, progress: Callable[[int], None] | None) -> list[list[Span]]:
         """Spans of ``paras``, decoded document by document (``documents``: one id each) with ``params``."""
         from sciner.inference.batch import predict_log_probs
-        from sciner.inference.paper import decode_paper, documents_of, scored_spans
+        from sciner.inference.paper import decode_documents, documents_of, scored_spans
 
         log_probs = predict_log_probs(self.model, [p.tokens for p in paras], batch_subwords=batch_subwords,
                                       progress=progress)
-        bias = self.meta.get("type_bias") or {}
-        out: list[list[Span]] = [[] for _ in paras]
-        for members in documents_of(documents):
-            tags = decode_paper([paras[i].tokens for i in members], [log_probs[i] for i in members], bias, params)
-            for i, t in zip(members, tags):
-                out[i] = scored_spans(t, log_probs[i])
-        return out
+        tags = decode_documents([p.tokens for p in paras], log_probs, documents_of(documents),
+                                self.meta.get("type_bias") or {}, params)
+        return [scored_spans(t, lp) for t, lp in zip(tags, log_probs)]
 
     def tag_text(
         self,
