@@ -6,7 +6,9 @@ The dev split is the one in configs/default.toml: four whole groups held out of 
 A model calibrated by `sciner calibrate` carries per-type decision biases fit on these same
 dev groups, so its scores "as shipped" are in-sample. The headline is then the cross-fitted
 score: each dev group decoded with biases fit on the other dev groups only (refit here, about
-two minutes), next to the scores without any bias.
+two minutes), next to the scores without any bias. "As shipped" tags the dev files as
+`sciner predict` would, one document per file, so it includes the model's paper-level pass
+(fit on these groups too); the cross-fitted and no-bias columns decode paragraph by paragraph.
 
     python benchmarks/accuracy.py [--model PATH] [--data ../shared/data] [--json]
 
