@@ -7,6 +7,10 @@ With --repeat N the two alternate N times and the medians are printed (runs on a
 machine vary by about 10%).
 
     python benchmarks/speed.py [--input ../shared/data/test-inputs/2022-official-test.txt] [--threads 2] [--repeat 3]
+
+--paragraph-local times `sciner predict --paragraph-local` (no paper-level pass) as well,
+alternating with the default, to show what the paper-level pass costs (the input file is
+one document to it).
 """
 
 from __future__ import annotations
@@ -60,19 +64,26 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-pipeline", action="store_true", help="Only time sciner.")
     parser.add_argument("--repeat", type=int, default=1, help="Alternate the two this many times; print medians.")
+    parser.add_argument("--paragraph-local", action="store_true",
+                        help="Also time sciner predict --paragraph-local (no paper-level pass).")
     args = parser.parse_args()
     if not args.input.exists():
         sys.exit(f"{args.input}: not found (pass --input)")
     n_tokens = sum(len(l.split()) for l in args.input.read_text(encoding="utf-8").splitlines())
     env = {**os.environ, "OMP_NUM_THREADS": str(args.threads), "MKL_NUM_THREADS": str(args.threads),
            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    s_secs, p_secs, s_peaks, p_peaks = [], [], [], []
+    s_secs, p_secs, s_peaks, p_peaks, l_secs, l_peaks = [], [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.conll"
+        predict = [sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q"]
         for _ in range(args.repeat):
-            s_sec, s_peak = run([sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q"], env)
+            s_sec, s_peak = run(predict, env)
             s_secs.append(s_sec)
             s_peaks.append(s_peak)
+            if args.paragraph_local:
+                l_sec, l_peak = run(predict + ["--paragraph-local"], env)
+                l_secs.append(l_sec)
+                l_peaks.append(l_peak)
             if not args.skip_pipeline:
                 p_sec, p_peak = run([sys.executable, "-c", PIPELINE_SCRIPT, str(args.input), str(args.threads)], env)
                 p_secs.append(p_sec)
@@ -82,6 +93,11 @@ def main() -> None:
           + (" (medians)" if args.repeat > 1 else ""))
     print(f"sciner predict:         {s_sec:7.1f} s  {n_tokens / s_sec:8.0f} tokens/s  peak RSS {s_peak} MB"
           + (f"   runs: {' '.join(f'{x:.1f}' for x in s_secs)}" if args.repeat > 1 else ""))
+    if args.paragraph_local:
+        l_sec = statistics.median(l_secs)
+        print(f"  --paragraph-local:    {l_sec:7.1f} s  {n_tokens / l_sec:8.0f} tokens/s  peak RSS {max(l_peaks)} MB"
+              + (f"   runs: {' '.join(f'{x:.1f}' for x in l_secs)}" if args.repeat > 1 else ""))
+        print(f"paper-level pass: {100 * (s_sec / l_sec - 1):+.1f}% time")
     if not args.skip_pipeline:
         p_sec, p_peak = statistics.median(p_secs), max(p_peaks)
         print(f"transformers pipeline:  {p_sec:7.1f} s  {n_tokens / p_sec:8.0f} tokens/s  peak RSS {p_peak} MB"

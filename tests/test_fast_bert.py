@@ -3,6 +3,7 @@ against whole-paragraph batches, and a tagger that never imports transformers.""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import subprocess
 import sys
@@ -120,10 +121,12 @@ def test_bf16_tags_do_not_depend_on_the_rest_of_the_batch(shared_data, bf16_tagg
 
     paragraphs = read_file(shared_data / "test-inputs" / "2022-official-test.txt", None)
     chosen = [paragraphs[i].tokens for i in sorted(set(SENSITIVE + LONGEST + list(range(0, len(paragraphs), 40))))]
-    together = [p.tags for p in bf16_tagger.tag(chosen, batch_subwords=2048)]
-    assert [p.tags for p in bf16_tagger.tag(chosen, batch_subwords=1024)] == together
-    assert [p.tags for p in bf16_tagger.tag(chosen[::-1] + chosen[:3], batch_subwords=4096)][:len(chosen)][::-1] == together
-    assert [bf16_tagger.tag([p])[0].tags for p in chosen] == together
+    # Paragraph by paragraph: tagged together, the paragraphs of one call are one paper.
+    tag = functools.partial(bf16_tagger.tag, paper_level=False)
+    together = [p.tags for p in tag(chosen, batch_subwords=2048)]
+    assert [p.tags for p in tag(chosen, batch_subwords=1024)] == together
+    assert [p.tags for p in tag(chosen[::-1] + chosen[:3], batch_subwords=4096)][:len(chosen)][::-1] == together
+    assert [tag([p])[0].tags for p in chosen] == together
 
 
 def test_a_window_row_gets_the_same_bf16_states_alone_or_beside_a_longer_row(bf16_tagger):

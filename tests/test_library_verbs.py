@@ -64,7 +64,7 @@ def test_extract_writes_any_registered_format_that_holds_a_papers_paragraphs(
 class _StubTagger:
     """Tags ``BERT`` as a method, nothing else: tag_files's work without a model to load."""
 
-    def tag(self, paragraphs, *, batch_subwords=None, progress=None):
+    def tag(self, paragraphs, *, batch_subwords=None, progress=None, paper_level=True, documents=None):
         out = []
         for p in paragraphs:
             spans = [Span("MethodName", i, i + 1) for i, t in enumerate(p.tokens) if t == "BERT"]

@@ -88,9 +88,11 @@ class SciNER:
             yield from self.set_entities(list(docs))
 
     def set_entities(self, docs: list[Doc]) -> list[Doc]:
-        """Tag the docs' non-space tokens in one call and set each doc's entities."""
+        """Tag the docs' non-space tokens in one call and set each doc's entities; each doc is
+        one document to the paper-level pass (see :meth:`Tagger.tag`)."""
         kept = [[t.i for t in doc if not t.is_space] for doc in docs]
-        tagged = self.tagger.tag([[doc[i].text for i in ids] for doc, ids in zip(docs, kept)])
+        tagged = self.tagger.tag([Paragraph([doc[i].text for i in ids], meta={"doc": k})
+                                  for k, (doc, ids) in enumerate(zip(docs, kept))])
         for doc, ids, paragraph in zip(docs, kept, tagged):
             found = entities(doc, ids, paragraph)
             if self.spans_key is None:

@@ -32,6 +32,10 @@ def calibrate(
     each dev group with biases fit on the other dev groups only; they, not the in-sample
     fit, measure what calibrating gains.
 
+    Paper-level decoding (a paper's tags as evidence at its names' other occurrences, and
+    whole names) is fit the same way on top of the biases, and kept ("paper_level" in
+    model.json) only where its cross-fitted dev F1 is higher (column "+ paper").
+
     The biases go into model.json ("type_bias"), which `sciner predict` applies. With -o,
     the new folder holds the model only (model.json, weights), not a training run's checkpoint.
 
@@ -44,3 +48,7 @@ def calibrate(
                            show_progress=not quiet)
     typer.echo(done.table())
     typer.echo(f"type_bias {json.dumps(done.type_bias)} written to {done.path / META}")
+    if done.paper_level is not None:
+        typer.echo(f"paper_level {json.dumps(done.paper_level.to_meta())} written to {done.path / META}")
+    elif done.paper_cross_fitted is not None:
+        typer.echo("paper-level decoding did not beat the biases alone on the dev groups: not kept")

@@ -91,6 +91,11 @@ Resume = Annotated[bool, typer.Option("--resume", help="Continue from the checkp
                                                        "interruption.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
+ParagraphLocal = Annotated[bool, typer.Option(
+    "--paragraph-local",
+    help="Tag every paragraph on its own. By default each input is one paper, and where the model has "
+         "paper-level parameters (model.json 'paper_level'), a name tagged in the paper is evidence at its "
+         "other occurrences.")]
 def _threads(default: str | bool) -> Any:
     return typer.Option("--threads", min=1, help="CPU threads for torch.", show_default=default)
 

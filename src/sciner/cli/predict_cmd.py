@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import DeviceOwn, From, JsonLines, Precision, Quiet, ThreadsOwn
+from sciner.cli.options import DeviceOwn, From, JsonLines, ParagraphLocal, Precision, Quiet, ThreadsOwn
 from sciner.inference.corpus import LOCAL_RAY
 from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS, THREADS
 from sciner.model.batching import BATCH_SUBWORDS
@@ -41,6 +41,7 @@ def predict(
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line with the task's tokenizer (spaCy's English rules) first."),
     threads: ThreadsOwn = THREADS,
     quiet: Quiet = False,
+    paragraph_local: ParagraphLocal = False,
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Tag a corpus into -o DIR with N processes, each loading the model once: every input's output is written as soon as it is tagged, and recorded in DIR/manifest.jsonl.", show_default=False),
     resume: bool = typer.Option(False, "--resume", help="With -o DIR: skip the inputs that DIR/manifest.jsonl records as done and whose output is whole."),
     ray: bool = typer.Option(False, "--ray", help="Run the --workers as Ray actors (pip install 'sciner[ray]'), on a local Ray started for the run."),
@@ -51,6 +52,10 @@ def predict(
     Outputs are checked before the model is loaded: none may be an input. A file that cannot
     be read is reported on stderr and the batch goes on; the exit code is non-zero when any
     input failed, and a run in which every input failed writes nothing.
+
+    Each input is one paper: where the model has paper-level parameters, a name the paper
+    tags is evidence at its other occurrences, and touching names of one type are joined
+    where the model nearly joined them (--paragraph-local: every paragraph on its own).
 
     Untokenized text: --tokenize (cat notes.txt | sciner predict - --tokenize).
 
@@ -69,13 +74,14 @@ def predict(
         from sciner.inference.corpus import Worker, split_threads
 
         n = workers or 1  # the --threads are shared out between the workers
-        worker = Worker(str(model) if model else None, precision, split_threads(threads, n), batch_subwords, device)
+        worker = Worker(str(model) if model else None, precision, split_threads(threads, n), batch_subwords, device,
+                        paper_level=not paragraph_local)
         done = _tag_corpus(inputs, output, worker, n, resume, ray_address, quiet, failures, formats)
     else:  # every input in one batch, written at the end
         from sciner.inference.files import tag_files
 
         tagged = tag_files(inputs, output, model=model, precision=precision, device=device, threads=threads,
-                           batch_subwords=batch_subwords, **formats)
+                           batch_subwords=batch_subwords, paper_level=not paragraph_local, **formats)
         done = len(tagged.tagged)
         if not quiet and tagged.tagged:
             print(tagged.summary(), file=sys.stderr)

@@ -56,9 +56,11 @@ def _head_batches(model: Any, feats: list[Features], batch_subwords: int) -> Ite
         yield batch, words, mask
 
 
-def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subwords: int = BATCH_SUBWORDS) -> list[Any]:
+def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subwords: int = BATCH_SUBWORDS,
+                      progress: Callable[[int], None] | None = None) -> list[Any]:
     """Each paragraph's (n_words, T) BIO log-probabilities as NumPy arrays, before any type bias
-    (heads that score BIO tags only): what ``sciner calibrate`` fits its biases on."""
+    (heads that score BIO tags only): what ``sciner calibrate`` fits its biases on and the
+    paper-level pass decodes. ``progress`` receives token counts as they finish."""
     import numpy as np
     import torch
 
@@ -67,12 +69,17 @@ def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subw
     feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
     out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in feats]
     with _inference(model):
-        for _, nonempty in _chunks(feats, batch_subwords):
+        for chunk, nonempty in _chunks(feats, batch_subwords):
             for batch, words, mask in _head_batches(model, [feats[i] for i in nonempty], batch_subwords):
-                log_probs = torch.log_softmax(model.head(words).float(), dim=-1).cpu()
+                if getattr(model, "gives_log_probs", False):  # an exported graph: its outputs are log-probabilities
+                    log_probs = words.float().cpu()
+                else:
+                    log_probs = torch.log_softmax(model.head(words).float(), dim=-1).cpu()
                 for row, j in enumerate(batch):
                     n = len(feats[nonempty[j]].tokens)
                     out[nonempty[j]] = log_probs[row, :n].numpy().copy()
+            if progress is not None:
+                progress(sum(len(feats[i].tokens) for i in chunk))
     return out
 
 

@@ -59,6 +59,7 @@ class Worker:
     threads: int = THREADS
     batch_subwords: int = BATCH_SUBWORDS
     device: str = "auto"
+    paper_level: bool = True  # each input one document to the paper-level pass (Tagger.tag)
 
     def load(self) -> Tagger:
         import torch
@@ -67,7 +68,7 @@ class Worker:
         return Tagger.load(self.model, precision=self.precision, device=self.device)
 
 
-def run_job(tagger: Tagger, job: Job, batch_subwords: int) -> dict[str, Any]:
+def run_job(tagger: Tagger, job: Job, batch_subwords: int, paper_level: bool = True) -> dict[str, Any]:
     """Tag one input and write its output atomically; returns the attempt's manifest record.
 
     A failing input is a record with status ``failed`` and its error, never an exception: one
@@ -78,7 +79,9 @@ def run_job(tagger: Tagger, job: Job, batch_subwords: int) -> dict[str, Any]:
     error = None
     try:
         path = Path(job.input)
-        tagged = tagger.tag(read_input(path, job.read_format, tokenize=job.tokenize), batch_subwords=batch_subwords)
+        paragraphs = read_input(path, job.read_format, tokenize=job.tokenize)
+        tagged = tagger.tag(paragraphs, batch_subwords=batch_subwords, paper_level=paper_level,
+                            documents=[p.meta.get("doc") for p in paragraphs])
         write_atomic(job.output, render_input(path, tagged, FORMATS[job.write_format]))
         record.update(status="ok", paragraphs=len(tagged), tokens=sum(len(p.tokens) for p in tagged),
                       bytes=os.path.getsize(job.output))
@@ -133,7 +136,7 @@ def is_done(job: Job, record: dict[str, Any] | None) -> bool:
 def _in_process(jobs: list[Job], worker: Worker) -> Iterator[dict[str, Any]]:
     tagger = worker.load()
     for job in jobs:
-        yield run_job(tagger, job, worker.batch_subwords)
+        yield run_job(tagger, job, worker.batch_subwords, worker.paper_level)
 
 
 _TAGGER: Tagger | None = None  # a worker process's model, loaded once by _start_worker
@@ -167,7 +170,7 @@ def _exit_with_parent(parent: int) -> None:
 
 def _run_in_worker(job: Job) -> dict[str, Any]:
     assert _TAGGER is not None and _WORKER is not None
-    return run_job(_TAGGER, job, _WORKER.batch_subwords)
+    return run_job(_TAGGER, job, _WORKER.batch_subwords, _WORKER.paper_level)
 
 
 def _processes(jobs: list[Job], worker: Worker, n: int) -> Iterator[dict[str, Any]]:
@@ -197,7 +200,7 @@ class _TaggerActor:
         self.tagger = worker.load()
 
     def run(self, job: Job) -> dict[str, Any]:
-        return run_job(self.tagger, job, self.worker.batch_subwords)
+        return run_job(self.tagger, job, self.worker.batch_subwords, self.worker.paper_level)
 
 
 def _import_ray() -> Any:

@@ -268,16 +268,20 @@ def read_inputs(
 
 
 def tag_read(
-    tagger: Tagger, read: list[tuple[Path, list[Paragraph]]], *, batch_subwords: int, show_progress: bool
+    tagger: Tagger, read: list[tuple[Path, list[Paragraph]]], *, batch_subwords: int, show_progress: bool,
+    paper_level: bool = True,
 ) -> list[tuple[Path, list[Paragraph]]]:
-    """Tag the paragraphs of every file together (one batching, one progress bar), kept per file."""
+    """Tag the paragraphs of every file together (one batching, one progress bar), kept per file;
+    each file is one document to the paper-level pass (``paper_level``: see :meth:`Tagger.tag`)."""
     from tqdm import tqdm
 
     everything = [p for _, ps in read for p in ps]
     total = sum(len(p.tokens) for p in everything)
     with tqdm(total=total, desc="tagging", unit="tok", unit_scale=True, disable=not show_progress,
               file=sys.stderr) as bar:
-        tagged = tagger.tag(everything, batch_subwords=batch_subwords, progress=bar.update)
+        documents = [(k, p.meta.get("doc")) for k, (_, ps) in enumerate(read) for p in ps]
+        tagged = tagger.tag(everything, batch_subwords=batch_subwords, progress=bar.update, paper_level=paper_level,
+                            documents=documents)
     out, k = [], 0
     for path, ps in read:
         out.append((path, tagged[k : k + len(ps)]))
@@ -373,6 +377,7 @@ def tag_files(
     tokenize: bool = False,
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
+    paper_level: bool = True,
 ) -> TaggedFiles:
     """Tag files, folders and globs (``-``: standard input) in one batch and write the tags
     (``sciner predict``): to ``output``, a file (all inputs together: CoNLL marks each input
@@ -382,7 +387,9 @@ def tag_files(
 
     An input that cannot be read is kept in the result's ``failed`` (and given to
     ``on_error``) and the others go on; when every input fails nothing is written.
-    ``tokenize``: paragraph text is untokenized, one paragraph per line. ``threads`` sets
+    ``tokenize``: paragraph text is untokenized, one paragraph per line. Each input is one
+    document (one paper) to the paper-level pass; ``paper_level=False`` tags every paragraph
+    on its own (see :meth:`Tagger.tag`). ``threads`` sets
     torch's CPU threads. For a corpus written input by input, with workers and a manifest to
     resume from, see :func:`sciner.inference.corpus.tag_corpus_files`.
     """
@@ -398,6 +405,7 @@ def tag_files(
 
         torch.set_num_threads(threads)
         tagger = Tagger.load(model, precision=precision, device=device)
-        done.tagged = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=show_progress)
+        done.tagged = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=show_progress,
+                               paper_level=paper_level)
     done.written = write_outputs(plan, done.tagged)
     return done

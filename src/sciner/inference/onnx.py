@@ -107,6 +107,7 @@ class OnnxNetwork:
     network: the same features, windows, batching and decoding, the graph doing the tensors."""
 
     training = False
+    gives_log_probs = True  # head_inputs are the graph's tag log-probabilities, not word vectors
 
     def __init__(self, path: Path, threads: int) -> None:
         from sciner.config import Config

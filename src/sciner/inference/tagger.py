@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sciner.document import Paragraph
+from sciner.document import Paragraph, Span
 from sciner.errors import ModelError
 from sciner.model.store import load_model
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sciner.inference.paper import PaperLevel
 
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
@@ -92,11 +95,21 @@ class Tagger:
         *,
         batch_subwords: int | None = None,
         progress: Callable[[int], None] | None = None,
+        paper_level: bool = True,
+        documents: Sequence[Hashable] | None = None,
     ) -> list[Paragraph]:
         """Tag tokenized paragraphs; returns paragraphs with ``spans`` (with scores) and ``tags``.
 
         Paragraphs are batched by length; every token gets exactly one tag. Text is refused
         (a string would be tagged character by character): :meth:`tag_text` tokenizes it.
+
+        The paragraphs of one document (a paper) are decoded together, where the model has
+        paper-level parameters (``paper_level`` in its ``model.json``; see
+        :mod:`sciner.inference.paper`): a name the paper tags is evidence at its other
+        occurrences. ``documents`` names each paragraph's document; by default it is its
+        ``meta["doc"]`` and the file it was read from (its ``source``), so lists of tokens given
+        in one call are one document.
+        ``paper_level=False`` tags each paragraph on its own, exactly as before.
         """
         from sciner.inference.batch import predict_spans
         from sciner.model.batching import BATCH_SUBWORDS
@@ -106,14 +119,47 @@ class Tagger:
             raise TypeError("Tagger.tag takes tokenized paragraphs (lists of tokens or Paragraphs), not text; "
                             "use Tagger.tag_text(texts) to tokenize and tag text")
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in items]
+        params = self.paper_level if paper_level else None
         with self._precision():
-            all_spans = predict_spans(self.model, [p.tokens for p in paras],
-                                      batch_subwords=batch_subwords or BATCH_SUBWORDS,
-                                      progress=progress)
+            if params is None:
+                all_spans = predict_spans(self.model, [p.tokens for p in paras],
+                                          batch_subwords=batch_subwords or BATCH_SUBWORDS,
+                                          progress=progress)
+            else:
+                if documents is None:
+                    documents = [(p.meta.get("doc"), p.source) for p in paras]
+                elif len(documents) != len(paras):
+                    raise ValueError(f"{len(paras)} paragraphs but {len(documents)} document ids")
+                all_spans = self._tag_papers(paras, list(documents), params, batch_subwords or BATCH_SUBWORDS,
+                                             progress)
         out = []
         for p, spans in zip(paras, all_spans):
             out.append(Paragraph(p.tokens, spans=spans, source=p.source, line=p.line, meta=p.meta))
         return out
+
+    @property
+    def paper_level(self) -> "PaperLevel | None":
+        """The model's paper-level decoding parameters, None where it has none (or its head
+        scores spans, not BIO tags)."""
+        from sciner.inference.paper import PaperLevel
+        from sciner.model.heads import head_spec
+
+        params = PaperLevel.from_meta(self.meta.get("paper_level"))
+        if not (params.consistency or any(params.touch_penalty.values())):
+            return None
+        return params if head_spec(self.model.cfg.head).scores_tags else None
+
+    def _tag_papers(self, paras: list[Paragraph], documents: list[Hashable], params: "PaperLevel",
+                    batch_subwords: int, progress: Callable[[int], None] | None) -> list[list[Span]]:
+        """Spans of ``paras``, decoded document by document (``documents``: one id each) with ``params``."""
+        from sciner.inference.batch import predict_log_probs
+        from sciner.inference.paper import decode_documents, documents_of, scored_spans
+
+        log_probs = predict_log_probs(self.model, [p.tokens for p in paras], batch_subwords=batch_subwords,
+                                      progress=progress)
+        tags = decode_documents([p.tokens for p in paras], log_probs, documents_of(documents),
+                                self.meta.get("type_bias") or {}, params)
+        return [scored_spans(t, lp) for t, lp in zip(tags, log_probs)]
 
     def tag_text(
         self,
@@ -121,9 +167,11 @@ class Tagger:
         *,
         batch_subwords: int | None = None,
         progress: Callable[[int], None] | None = None,
+        paper_level: bool = True,
     ) -> list[Paragraph]:
         """Tokenize untokenized text with the task's tokenizer (:mod:`sciner.tokenize`) and tag
-        it: one paragraph per text, its tokens what the task's inputs would have been.
+        it: one paragraph per text, its tokens what the task's inputs would have been; the texts
+        of one call are one document (``paper_level``: see :meth:`tag`).
 
         >>> sciner.load().tag_text("We fine-tune BERT on SQuAD v1.1.")[0].tokens  # doctest: +SKIP
         ['We', 'fine', '-', 'tune', 'BERT', 'on', 'SQuAD', 'v1.1', '.']
@@ -132,7 +180,7 @@ class Tagger:
 
         texts = [texts] if isinstance(texts, str) else list(texts)
         paragraphs = [Paragraph(tokens) for tokens in tokenize_paragraphs(texts)]
-        return self.tag(paragraphs, batch_subwords=batch_subwords, progress=progress)
+        return self.tag(paragraphs, batch_subwords=batch_subwords, progress=progress, paper_level=paper_level)
 
     def log_probs(self, paragraphs: Sequence[Sequence[str]]) -> list[Any]:
         """Each paragraph's (n_words, T) BIO log-probabilities before any type bias (BIO head

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,8 @@ def _calibration(meta: dict[str, Any]) -> dict[str, Any] | None:
         "precision": calibration.get("precision"),
         "dev_groups": calibration.get("dev_groups"),
         "dev_cross_fitted": calibration.get("dev_cross_fitted"),
+        "paper_level": meta.get("paper_level"),
+        "paper_level_dev_cross_fitted": (calibration.get("paper_level") or {}).get("dev_cross_fitted"),
     }
 
 
@@ -74,6 +77,11 @@ def format_info(facts: dict[str, Any]) -> str:
     ]
     if facts["dev_scores"]:
         lines += ["", *_score_table(facts["dev_scores"], facts["calibration"])]
+    paper = (facts["calibration"] or {}).get("paper_level")
+    if paper:
+        crossed = facts["calibration"].get("paper_level_dev_cross_fitted") or {}
+        f1 = f", cross-fitted dev micro F1 {crossed['micro']['f1']:.4f}" if crossed.get("micro") else ""
+        lines.append(f"paper-level decoding: {json.dumps(paper)}{f1} (sciner predict --paragraph-local: off)")
     return "\n".join(lines)
 
 

@@ -113,6 +113,7 @@ def load_model_meta(path: str | Path | None = None) -> tuple[Config, dict[str, A
     if cfg.model.encoder == CARRIED_ENCODER:  # the encoder travels inside the model folder
         cfg.model.encoder = str(directory / CARRIED_ENCODER)
     _check_type_bias(meta.get("type_bias"), cfg, directory / META)
+    _check_paper_level(meta.get("paper_level"), directory / META)
     return cfg, meta, directory
 
 
@@ -139,6 +140,21 @@ def _check_type_bias(bias: Any, cfg: Config, path: Path) -> None:
         raise ModelError(f"{path}: type_bias: expected an object of numbers, got {bias!r:.60}")
     if not head_spec(cfg.model.head).scores_tags:
         raise ModelError(f"{path}: type_bias: needs a head that scores BIO tags, not {cfg.model.head!r}")
+
+
+def _check_paper_level(params: Any, path: Path) -> None:
+    """``paper_level`` (written by ``sciner calibrate``) is absent or reads as
+    :class:`~sciner.inference.paper.PaperLevel` parameters."""
+    if params is None:
+        return
+    from sciner.inference.paper import PaperLevel
+
+    try:
+        if not isinstance(params, dict):
+            raise TypeError("not an object")
+        PaperLevel.from_meta(params)
+    except (TypeError, ValueError, AttributeError) as err:
+        raise ModelError(f"{path}: paper_level: expected an object of numbers ({err}), got {params!r:.60}") from None
 
 
 def load_model(path: str | Path | None = None) -> tuple[Any, dict[str, Any], Path]:
