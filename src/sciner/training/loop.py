@@ -315,7 +315,7 @@ def seed_everything(seed: int) -> None:
 def training_steps(task: Task, output: str | Path, *, resume: bool = False, show_progress: bool = True,
                    resume_command: str | None = None, stop_after: int | None = None) -> Iterator[Step]:
     """Run ``task`` (or resume it from ``output``'s checkpoint), yielding a :class:`Step` after
-    each optimizer step and each evaluated epoch.
+    each optimizer step and after each epoch.
 
     Checkpoints: every ``train.checkpoint_every_steps`` steps, after each epoch, when
     ``stop_after`` steps of this invocation are done, and on the first Ctrl-C/SIGTERM (then
