@@ -103,13 +103,22 @@ def test_jsonl_keeps_scores(tmp_path):
     assert read_jsonl(path)[0].spans[0].score == pytest.approx(0.9123)
 
 
-def test_docstart_and_blank_lines_are_ignored(tmp_path):
+def test_docstart_lines_start_documents_and_blank_lines_are_ignored(tmp_path):
     path = tmp_path / "doc.conll"
     path.write_text("-DOCSTART- -X- O O\n\nWe O\nuse O\nBERT B-MethodName\n\n\n-DOCSTART-\tO\nGLUE\tB-DatasetName\n", encoding="utf-8")
     paragraphs = read_conll(path)
     assert [p.tokens for p in paragraphs] == [["We", "use", "BERT"], ["GLUE"]]
     assert paragraphs[1].tags == ["B-DatasetName"]
     assert paragraphs[0].line == 3
+    assert [p.meta["doc"] for p in paragraphs] == ["doc", "doc#2"]  # the papers of the paper-level pass
+    # Written back, each document starts with its -DOCSTART- line again (issue 21: documents survive).
+    out = tmp_path / "out.conll"
+    write_conll(paragraphs, out)
+    assert out.read_text(encoding="utf-8").count("-DOCSTART-") == 2
+    assert [p.meta["doc"] for p in read_conll(out)] == ["out", "out#2"]
+    plain = tmp_path / "plain.conll"
+    plain.write_text("We O\n\nGLUE O\n", encoding="utf-8")
+    assert [p.meta for p in read_conll(plain)] == [{}, {}]  # no marker: the file is one document
 
 
 # -- BIO <-> spans -------------------------------------------------------------------------

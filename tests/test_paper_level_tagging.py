@@ -71,3 +71,17 @@ def test_predict_paragraph_local_matches_tagging_each_paragraph_alone(cli, loade
     assert [[row.split("\t")[1] for row in b.splitlines()] for b in blocks] == [p.tags for p in expected]
     tagged = paper.read_text(encoding="utf-8").strip("\n").split("\n\n")
     assert [[row.split("\t")[0] for row in b.splitlines()] for b in tagged] == lines
+
+
+def test_docstart_blocks_of_one_input_are_papers_of_their_own(cli, loaded_once, tmp_path):
+    """Issue 21 item 1: a -DOCSTART- block is a document to the paper-level pass, as a file is."""
+    two = tmp_path / "two.conll"
+    other = [s.split() for s in OTHER]
+    two.write_text("-DOCSTART-\n\n" + "\n".join("\n".join(p) + "\n" for p in PAPER) + "\n-DOCSTART-\n\n"
+                   + "\n".join("\n".join(p) + "\n" for p in other), encoding="utf-8")
+    out = tmp_path / "two.out.conll"
+    assert cli("predict", two, "-o", out, "-q").returncode == 0
+    blocks = [b for b in out.read_text(encoding="utf-8").strip("\n").split("\n\n") if b != "-DOCSTART-"]
+    expected = loaded_once.tag(PAPER) + loaded_once.tag(other)
+    assert [[row.split("\t")[1] for row in b.splitlines()] for b in blocks] == [p.tags for p in expected]
+    assert out.read_text(encoding="utf-8").count("-DOCSTART-") == 2

@@ -1,8 +1,11 @@
 """CoNLL: ``token<TAB>tag`` per line, a blank line between paragraphs.
 
 Two-column files separated by spaces are read too (the task's own example uses spaces),
-and ``-DOCSTART-`` lines are ignored. Paragraphs from several documents (their ``meta["doc"]``)
-are written with a ``-DOCSTART-`` line before each document.
+and ``-DOCSTART-`` lines start documents: in a file that has them, each paragraph's
+``meta["doc"]`` names its document (the file's stem, then ``stem#2``, ``stem#3``, ...), which
+the paper-level pass and ``sciner summarize`` read as one paper each. Paragraphs from several
+documents (their ``meta["doc"]``) are written with a ``-DOCSTART-`` line before each document,
+so documents survive a round trip.
 
 Being line- and tab-based, CoNLL cannot carry every token: writing refuses (before anything
 is written) a token with a tab, line break or carriage return, a token that is only
@@ -28,6 +31,12 @@ def _split_columns(line: str) -> list[str]:
     return line.split()
 
 
+def document_name(path: str | Path, number: int) -> str:
+    """The name of a CoNLL file's ``number``-th document (from 1): its stem, then ``stem#2``, ..."""
+    stem = Path(path).stem if str(path) != "-" else "stdin"
+    return stem if number <= 1 else f"{stem}#{number}"
+
+
 def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph]:
     """Read a CoNLL file into paragraphs with tags.
 
@@ -38,6 +47,7 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
     tokens: list[str] = []
     tags: list[str | None] = []
     start_line = 0
+    documents = 0  # -DOCSTART- lines so far
 
     def flush() -> None:
         nonlocal tokens, tags
@@ -49,6 +59,7 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
                     tags=[t for t in tags if t is not None] if have_tags else None,
                     source=str(path),
                     line=start_line,
+                    meta={"doc": document_name(path, documents)} if documents else {},
                 )
             )
         tokens, tags = [], []
@@ -60,6 +71,7 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
         cols = _split_columns(raw)
         if cols[0] == DOCSTART:
             flush()
+            documents += 1
             continue
         if not tokens:
             start_line = lineno

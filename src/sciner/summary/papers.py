@@ -20,7 +20,6 @@ from pathlib import Path
 from sciner.document import Paragraph
 from sciner.errors import InputNotFoundError, ScinerError
 from sciner.formats.registry import input_format
-from sciner.formats.tokens import DOCSTART
 from sciner.stdio import display_name, readable
 
 
@@ -49,10 +48,9 @@ def read_papers(path: Path, fmt: str | None = None, *, tokenize: bool = False, r
             tagged = not retag and is_tagged(paragraphs)
             if not tagged:
                 paragraphs = read_input(local, fmt, tokenize=tokenize)
-            docstarts = _docstart_lines(local) if chosen.name == "conll" else []
     except OSError as err:
         raise InputNotFoundError(f"{display_name(path)}: cannot be read ({err.strerror or type(err).__name__})") from None
-    return [Paper(doc, ps, tagged) for doc, ps in split_documents(paragraphs, _stem(path), docstarts)]
+    return [Paper(doc, ps, tagged) for doc, ps in split_documents(paragraphs, _stem(path))]
 
 
 def _stem(path: Path) -> str:
@@ -60,26 +58,26 @@ def _stem(path: Path) -> str:
     return Path(name).stem if name != "-" else "stdin"
 
 
-def _docstart_lines(path: Path) -> list[int]:
-    """The line numbers of a CoNLL file's ``-DOCSTART-`` lines."""
-    with open(path, encoding="utf-8-sig", errors="replace") as handle:
-        return [n for n, line in enumerate(handle, start=1) if line.split("\t")[0].strip() == DOCSTART]
-
-
-def split_documents(paragraphs: list[Paragraph], stem: str, docstarts: Sequence[int] = ()) -> list[tuple[str, list[Paragraph]]]:
-    """One input's paragraphs as papers: by their ``doc`` (JSONL), else between ``-DOCSTART-``
-    lines (CoNLL: ``stem``, ``stem#2``, ...), else all of them as ``stem``."""
+def split_documents(paragraphs: list[Paragraph], stem: str) -> list[tuple[str, list[Paragraph]]]:
+    """One input's paragraphs as papers: by their ``doc`` (a JSONL field, or a CoNLL file's
+    ``-DOCSTART-`` blocks as its reader names them), else all of them as ``stem``."""
     papers: dict[str, list[Paragraph]] = {}
-    if any("doc" in p.meta for p in paragraphs):
-        for p in paragraphs:
-            papers.setdefault(Path(str(p.meta.get("doc", stem))).stem, []).append(p)
-        return list(papers.items())
-    if len(docstarts) > 1:
-        for p in paragraphs:
-            number = sum(line < p.line for line in docstarts)
-            papers.setdefault(stem if number <= 1 else f"{stem}#{number}", []).append(p)
-        return list(papers.items())
-    return [(stem, paragraphs)]
+    for p in paragraphs:
+        papers.setdefault(paper_name(str(p.meta["doc"])) if "doc" in p.meta else stem, []).append(p)
+    return list(papers.items()) or [(stem, paragraphs)]
+
+
+def paper_name(doc: str) -> str:
+    """A document's name as a paper: its file name less a suffix sciner reads (``papers/x.pdf``
+    -> ``x``); a name without one (``arxiv_1603.01360``, ``x#2``) stays whole."""
+    from sciner.formats.registry import suffix_format
+
+    name = Path(doc).name
+    fmt = suffix_format(name)
+    for suffix in (*(fmt.suffixes if fmt else ()), ".pdf"):
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 def tag_papers(papers: list[Paper], *, model: str | Path | None = None, precision: str = "auto",
