@@ -19,12 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 
 from sciner.evaluate.metrics import count_entities
-from sciner.labels import BIO_TAGS, ENTITY_TYPES
-from sciner.model.heads.bio import bias_vector
-from sciner.model.decode import viterbi
+from sciner.labels import ENTITY_TYPES
 
 if TYPE_CHECKING:  # pragma: no cover
     from sciner.evaluate.metrics import Report
@@ -54,20 +51,10 @@ LogProbs = Sequence[np.ndarray]  # per paragraph: (n_words, T)
 
 def decode_with_bias(log_probs: LogProbs, bias: dict[str, float], batch: int) -> list[list[str]]:
     """BIO tags of each paragraph by constrained Viterbi over ``log_probs`` plus the type bias."""
-    shift = bias_vector(bias).numpy()
-    out: list[list[str]] = [[] for _ in log_probs]
-    order = sorted((i for i in range(len(log_probs)) if len(log_probs[i])), key=lambda i: len(log_probs[i]))
-    for k in range(0, len(order), batch):
-        idx = order[k : k + batch]
-        longest = max(len(log_probs[i]) for i in idx)
-        scores = np.zeros((len(idx), longest, len(BIO_TAGS)), dtype=np.float32)
-        mask = np.zeros((len(idx), longest), dtype=bool)
-        for row, i in enumerate(idx):
-            scores[row, : len(log_probs[i])] = log_probs[i] + shift
-            mask[row, : len(log_probs[i])] = True
-        for i, path in zip(idx, viterbi(torch.from_numpy(scores), torch.from_numpy(mask))):
-            out[i] = [BIO_TAGS[j] for j in path]
-    return out
+    from sciner.model.viterbi import type_shift, viterbi_tags
+
+    shift = type_shift(bias)
+    return viterbi_tags([lp + shift for lp in log_probs], batch=batch)
 
 
 def _type_f1(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], etype: str) -> float:

@@ -35,7 +35,7 @@ import numpy as np
 
 from sciner.document import Span, bio_to_spans
 from sciner.labels import BIO_TAGS, ENTITY_TYPES, OUTSIDE
-from sciner.model.viterbi import touch_penalty, viterbi_tags
+from sciner.model.viterbi import touch_penalty, type_shift, viterbi_tags
 
 _B = {t: BIO_TAGS.index(f"B-{t}") for t in ENTITY_TYPES}
 _I = {t: BIO_TAGS.index(f"I-{t}") for t in ENTITY_TYPES}
@@ -64,11 +64,6 @@ class PaperLevel:
         return cls(bonus=float(meta.get("bonus", 0.0)), min_tagged=int(meta.get("min_tagged", 2)),
                    outside_bonus=float(meta.get("outside_bonus", 0.0)),
                    touch_penalty={str(k): float(v) for k, v in dict(meta.get("touch_penalty", {})).items()})
-
-
-def type_shift(bias: Mapping[str, float]) -> np.ndarray:
-    """(T,) additive bias over BIO tags: ``bias[X]`` on B-X and I-X, 0 on O."""
-    return np.array([0.0 if t == OUTSIDE else float(bias.get(t[2:], 0.0)) for t in BIO_TAGS], dtype=np.float32)
 
 
 def decode_paper(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray],

@@ -28,6 +28,14 @@ def allowed(tags: tuple[str, ...] = BIO_TAGS) -> tuple[np.ndarray, np.ndarray]:
 
 
 _START_OK, _ALLOWED = allowed()
+
+
+def type_shift(bias: Mapping[str, float]) -> np.ndarray:
+    """(T,) additive bias over BIO tags: ``bias[X]`` on B-X and I-X, 0 on O and on missing types."""
+    unknown = set(bias) - set(ENTITY_TYPES)
+    if unknown:
+        raise ValueError(f"type bias for unknown types: {sorted(unknown)}")
+    return np.array([0.0 if t == OUTSIDE else float(bias.get(t[2:], 0.0)) for t in BIO_TAGS], dtype=np.float32)
 # The constraints as additive scores: 0 where allowed, -1e4 where not.
 START_SCORE = np.where(_START_OK, 0.0, -1e4).astype(np.float32)
 TRANSITION_SCORE = np.where(_ALLOWED, 0.0, -1e4).astype(np.float32)  # (prev, cur)

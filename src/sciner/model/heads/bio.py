@@ -14,7 +14,7 @@ from torch import nn
 from sciner.config import ModelConfig
 from sciner.document import Span
 from sciner.document import bio_to_spans
-from sciner.labels import BIO_TAGS, ENTITY_TYPES, OUTSIDE
+from sciner.labels import BIO_TAGS
 from sciner.model.decode import viterbi
 from sciner.model.heads.base import Head
 
@@ -22,11 +22,10 @@ TAG_INDEX = {t: i for i, t in enumerate(BIO_TAGS)}
 
 
 def bias_vector(bias: dict[str, float]) -> torch.Tensor:
-    """(T,) additive bias over BIO tags: ``bias[X]`` on B-X and I-X, 0 on O and on missing types."""
-    unknown = set(bias) - set(ENTITY_TYPES)
-    if unknown:
-        raise ValueError(f"type bias for unknown types: {sorted(unknown)}")
-    return torch.tensor([0.0 if t == OUTSIDE else float(bias.get(t[2:], 0.0)) for t in BIO_TAGS])
+    """(T,) additive bias over BIO tags as a tensor (see :func:`sciner.model.viterbi.type_shift`)."""
+    from sciner.model.viterbi import type_shift
+
+    return torch.from_numpy(type_shift(bias))
 
 
 class BIOHead(Head):
