@@ -21,6 +21,7 @@ from sciner.cli import predict_cmd  # noqa: F401,E402
 from sciner.cli import convert_cmd  # noqa: F401,E402
 from sciner.cli import show_cmd  # noqa: F401,E402
 from sciner.cli import summarize_cmd  # noqa: F401,E402
+from sciner.cli import serve_cmd  # noqa: F401,E402
 from sciner.cli import evaluate_cmd  # noqa: F401,E402
 from sciner.cli import report_cmd  # noqa: F401,E402
 from sciner.cli import data_cmd  # noqa: F401,E402

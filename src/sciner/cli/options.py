@@ -89,6 +89,12 @@ DataDir = Annotated[
 ]
 Resume = Annotated[bool, typer.Option("--resume", help="Continue from the checkpoint in the output folder after an "
                                                        "interruption.")]
+# A model folder as an option (predict, summarize, serve); the shipped model when omitted.
+ModelOption = Annotated[
+    Optional[Path],
+    typer.Option("--model", "-m", show_default=False,
+                 help="Model directory; default: the model shipped with sciner."),
+]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
 ParagraphLocal = Annotated[bool, typer.Option(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import DeviceOwn, From, JsonLines, ParagraphLocal, Precision, Quiet, ThreadsOwn
+from sciner.cli.options import DeviceOwn, From, JsonLines, ModelOption, ParagraphLocal, Precision, Quiet, ThreadsOwn
 from sciner.inference.corpus import LOCAL_RAY
 from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS, THREADS
 from sciner.model.batching import BATCH_SUBWORDS
@@ -34,7 +34,7 @@ def predict(
     as_json: JsonLines = False,
     legacy_format: Optional[str] = typer.Option(None, "--format", "-f", hidden=True),
     from_format: From = None,
-    model: Optional[Path] = typer.Option(None, "--model", "-m", help="Model directory; default: the model shipped with sciner."),
+    model: ModelOption = None,
     batch_subwords: int = typer.Option(BATCH_SUBWORDS, "--batch-subwords", help="Subwords per encoder batch (the default was fastest on a 2-core CPU)."),
     precision: Precision = "auto",
     device: DeviceOwn = "auto",

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import DataDir, DeviceOwn, From, Precision, Quiet, ThreadsOwn, one_of
+from sciner.cli.options import DataDir, DeviceOwn, From, ModelOption, Precision, Quiet, ThreadsOwn, one_of
 from sciner.summary.render import RENDER_FORMATS
 
 _INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL, ... or folders and globs; - is "
@@ -33,8 +33,7 @@ def summarize(
     no_gazetteers: bool = typer.Option(False, "--no-gazetteers", help="Keep the papers' spellings: no canonical "
                                        "names from the data folder's gazetteers/."),
     data: DataDir = None,
-    model: Optional[Path] = typer.Option(None, "--model", "-m", help="Model directory for untagged inputs; default: "
-                                         "the model shipped with sciner."),
+    model: ModelOption = None,
     precision: Precision = "auto",
     device: DeviceOwn = "auto",
     threads: ThreadsOwn = 2,

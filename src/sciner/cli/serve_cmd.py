@@ -1,0 +1,53 @@
+"""``sciner serve``: the tagger behind a local HTTP API and a web page."""
+
+from __future__ import annotations
+
+import typer
+
+from sciner.cli.app import app
+from sciner.cli.options import DeviceOwn, ModelOption, Precision, Quiet, ThreadsOwn
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind: loopback unless you mean to serve others."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on."),
+    model: ModelOption = None,
+    precision: Precision = "auto",
+    device: DeviceOwn = "auto",
+    threads: ThreadsOwn = 2,
+    max_body_mb: float = typer.Option(50.0, "--max-body-mb", min=0.001, help="Largest request body (413 above it)."),
+    max_tokens: int = typer.Option(200_000, "--max-tokens", min=1, help="Most tokens one request may ask to tag (413 above)."),
+    timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Seconds a request may wait for its tags (504 after)."),
+    quiet: Quiet = False,
+) -> None:
+    """Serve the tagger over HTTP: POST /v1/tag and /v1/summarize, GET /health, and a page at /.
+
+    /v1/tag takes {"paragraphs": [[tokens...]]}, {"text": "..."} (one paragraph a line,
+    tokenized as predict --tokenize does) or a PDF (Content-Type: application/pdf) and answers
+    {"paragraphs": [{"tokens", "tags", "spans"}]} with the tags `sciner predict` gives. The
+    model is loaded once; requests arriving together are tagged in one batch. Needs
+    pip install 'sciner[serve]'. Then, e.g.:
+    curl -s localhost:8000/v1/tag -H 'Content-Type: application/json' -d '{"text": "We use BERT."}'
+
+    Example: sciner serve --port 8000
+    """
+    import torch
+
+    from sciner.inference.tagger import Tagger
+    from sciner.server import Limits, serve as run
+
+    _check_installed()  # before the model loads
+    torch.set_num_threads(threads)
+    tagger = Tagger.load(model, precision=precision, device=device)
+    limits = Limits(max_body_bytes=int(max_body_mb * 1024 * 1024), max_tokens=max_tokens, timeout_s=timeout)
+    run(tagger, host=host, port=port, limits=limits, quiet=quiet)
+
+
+def _check_installed() -> None:
+    import importlib.util
+
+    from sciner.errors import ConfigError
+
+    if importlib.util.find_spec("fastapi") is None or importlib.util.find_spec("uvicorn") is None:
+        raise ConfigError("sciner serve needs FastAPI and uvicorn: pip install 'sciner[serve]'")

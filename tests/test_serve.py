@@ -1,0 +1,195 @@
+"""`sciner serve`: the API in process (tags identical to the tagger's, every bad request a JSON
+4xx, the server still answering after them), a real server on 127.0.0.1 under 32 concurrent
+clients, and the page in headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from sciner.server import Limits, create_app, paragraph_answer  # noqa: E402
+
+SENTENCES = [
+    "We fine - tune BERT on SQuAD v1.1 and report F1 .",
+    "The learning rate is 5e-5 and the batch size is 32 .",
+    "Our model outperforms ELMo on CoNLL-2003 named entity recognition .",
+    "We train a BiLSTM - CRF tagger with dropout 0.5 .",
+    "Machine translation results on WMT14 are given in BLEU .",
+    "RoBERTa reaches 90.2 accuracy on MNLI .",
+]
+PARAGRAPHS = [s.split() for s in SENTENCES]
+
+
+@pytest.fixture(scope="module")
+def client(shipped_tagger) -> TestClient:
+    return TestClient(create_app(shipped_tagger, Limits(max_body_bytes=64 * 1024, max_tokens=500)))
+
+
+def expected(tagger, paragraphs: list[list[str]]) -> list[dict]:
+    """What /v1/tag must answer: the tagger's tags of the paragraphs as one paper, as `sciner predict` tags a file."""
+    return [paragraph_answer(p) for p in tagger.tag(paragraphs)]
+
+
+def test_tokens_and_text_are_tagged_as_the_tagger_tags_them(client, shipped_tagger):
+    answer = client.post("/v1/tag", json={"paragraphs": PARAGRAPHS})
+    assert answer.status_code == 200
+    assert answer.json()["paragraphs"] == expected(shipped_tagger, PARAGRAPHS)
+    assert any(s["label"] == "MethodName" for p in answer.json()["paragraphs"] for s in p["spans"])
+    text = "We fine-tune BERT on SQuAD v1.1 and report F1.\n\nThe learning rate is 5e-5."
+    answer = client.post("/v1/tag", json={"text": text})
+    assert answer.status_code == 200
+    tagged = shipped_tagger.tag_text([line for line in text.splitlines() if line.strip()])
+    assert answer.json()["paragraphs"] == [paragraph_answer(p) for p in tagged]
+    assert answer.json()["paragraphs"][0]["tokens"][:4] == ["We", "fine", "-", "tune"]
+
+
+def test_summarize_names_the_paper_s_entities(client):
+    answer = client.post("/v1/summarize", json={"paragraphs": PARAGRAPHS})
+    assert answer.status_code == 200
+    names = {(e["type"], e["name"]) for e in answer.json()["entities"]}
+    assert ("MethodName", "BERT") in names
+    assert {"doc", "entities", "values", "results"} <= set(answer.json())
+
+
+@pytest.mark.parametrize("body,headers,status,code", [
+    (b"{not json", {"Content-Type": "application/json"}, 400, "invalid_json"),
+    (b"", {"Content-Type": "application/json"}, 400, "empty"),
+    (json.dumps({"paragraphs": "We use BERT"}).encode(), {"Content-Type": "application/json"}, 422, "wrong_shape"),
+    (json.dumps({"paragraphs": [[]]}).encode(), {"Content-Type": "application/json"}, 422, "wrong_shape"),
+    (json.dumps({"text": 5}).encode(), {"Content-Type": "application/json"}, 422, "wrong_shape"),
+    (json.dumps([1, 2]).encode(), {"Content-Type": "application/json"}, 422, "wrong_shape"),
+    (b"hello, I am no PDF", {"Content-Type": "application/pdf"}, 422, "not_a_pdf"),
+    (b"%PDF-1.4 cut short", {"Content-Type": "application/pdf"}, 422, "unreadable_pdf"),
+    (b"<xml/>", {"Content-Type": "text/xml"}, 415, "unsupported_media_type"),
+    (b"x" * (65 * 1024), {"Content-Type": "application/json"}, 413, "body_too_large"),
+    (json.dumps({"paragraphs": [["tok"] * 501]}).encode(), {"Content-Type": "application/json"}, 413,
+     "too_many_tokens"),
+])
+def test_a_bad_request_is_a_json_4xx_and_the_server_goes_on(client, body, headers, status, code):
+    answer = client.post("/v1/tag", content=body, headers=headers)
+    assert answer.status_code == status, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == code and error["message"] and "\n" not in error["message"]
+    assert client.get("/health").json()["status"] == "ok"
+    assert client.post("/v1/tag", json={"paragraphs": PARAGRAPHS[:1]}).status_code == 200
+
+
+def test_an_unknown_route_and_a_timeout_answer_in_json(shipped_tagger):
+    client = TestClient(create_app(shipped_tagger, Limits(timeout_s=1e-6)))
+    assert client.get("/v2/nothing").json()["error"]["code"] == "not_found"
+    answer = client.post("/v1/tag", json={"paragraphs": PARAGRAPHS})
+    assert answer.status_code == 504 and answer.json()["error"]["code"] == "timeout"
+
+
+def test_a_pdf_body_is_tagged_as_predict_tags_the_pdf(client, shipped_tagger, shared_data):
+    pdf = shared_data / "pdfs" / "acl2007_bunescu_relation_extraction.pdf"
+    if not pdf.is_file():
+        pytest.skip(f"{pdf} not found")
+    from sciner.pdf import read_pdf_paragraphs
+
+    big = TestClient(create_app(shipped_tagger))
+    answer = big.post("/v1/tag", content=pdf.read_bytes(), headers={"Content-Type": "application/pdf"})
+    assert answer.status_code == 200, answer.text
+    paragraphs = read_pdf_paragraphs(pdf)
+    assert answer.json()["paragraphs"] == [paragraph_answer(p) for p in shipped_tagger.tag(paragraphs)]
+    assert answer.json()["paragraphs"][0]["page"] == 1
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _post(url: str, obj: object) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(obj).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=120) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``sciner serve`` as a user starts it, on a free loopback port, fp32 like the session's tagger."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen([sys.executable, "-m", "sciner", "serve", "--port", str(port), "--precision", "fp32",
+                                    "--device", "cpu", "--threads", "1", "-q"], stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen(url + "/health", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if process.poll() is not None:
+                    pytest.fail(f"sciner serve exited: {log.read_text()}")
+                time.sleep(0.1)
+        else:
+            pytest.fail(f"sciner serve did not answer: {log.read_text()}")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_32_concurrent_clients_each_get_exactly_the_tags_of_predict(server, shipped_tagger, cli, loaded_once,
+                                                                     tmp_path):
+    requests = [[PARAGRAPHS[(i + k) % len(PARAGRAPHS)] for k in range(1 + i % 3)] for i in range(32)]
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        answers = list(pool.map(lambda r: _post(server + "/v1/tag", {"paragraphs": r}), requests))
+    for request, answer in zip(requests, answers):
+        assert answer["paragraphs"] == expected(shipped_tagger, request)
+    # ... which are `sciner predict`'s tags of the same paragraphs in one file.
+    source, out = tmp_path / "in.txt", tmp_path / "out.conll"
+    source.write_text("".join(" ".join(p) + "\n" for p in requests[2]), encoding="utf-8")
+    assert cli("predict", source, "-o", out, "-q").returncode == 0
+    blocks = out.read_text(encoding="utf-8").strip("\n").split("\n\n")
+    assert [[row.split("\t")[1] for row in b.splitlines()] for b in blocks] == [p["tags"] for p in answers[2]["paragraphs"]]
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+def test_the_page_tags_pasted_text_in_a_browser(server, tmp_path):
+    text = "We fine-tune BERT on SQuAD v1.1 and report F1."
+    url = f"{server}/?text={urllib.parse.quote(text)}"
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--virtual-time-budget=60000"]
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run([str(CHROMIUM), *flags, f"--user-data-dir={profile}", "--dump-dom", url],
+                             capture_output=True, text=True, timeout=180, check=True).stdout
+        png = tmp_path / "page.png"
+        subprocess.run([str(CHROMIUM), *flags, f"--user-data-dir={profile}", f"--screenshot={png}",
+                        "--window-size=1000,700", url], capture_output=True, text=True, timeout=180, check=True)
+    assert 'class="entity MethodName"' in dom and ">BERT<small>MethodName</small>" in dom, dom[-2000:]
+    assert "<h2>Entities</h2>" in dom
+    assert png.stat().st_size > 5000
+
+
+def test_serve_without_fastapi_is_one_line(monkeypatch, cli):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else real(name, *a))
+    result = cli("serve", "--port", "0")
+    assert result.returncode != 0 and "pip install 'sciner[serve]'" in result.stderr
