@@ -12,6 +12,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import json
+
 import pytest
 
 from sciner.errors import PDFError
@@ -524,3 +526,24 @@ def test_table_cells_and_cut_list_items_found_reading_all_papers_stay_fixed(pape
     assert "For a sequence of predictions we define its score to be" in ner
     absa = "\n".join(paragraphs("arxiv_1904.02232_bert_post_training_absa_naacl2019.pdf"))
     assert "are supposed to be able to fit into GPU memory" in absa and "ParameterUpdates" not in absa
+
+
+def test_include_adds_tables_captions_and_footnotes_beside_an_unchanged_body(pdfs, cli, loaded_once, tmp_path):
+    """Issue 24 item 2: `--include` on extract and predict; the default body is what it was."""
+    pdf = pdfs / "arxiv_1810.04805_bert_naacl2019.pdf"
+    body, every = tmp_path / "body.jsonl", tmp_path / "every.jsonl"
+    assert cli("extract", pdf, "-o", body, "-q").returncode == 0
+    assert cli("extract", pdf, "--include", "tables,captions,footnotes", "-o", every, "-q").returncode == 0
+    a = [json.loads(line) for line in body.read_text(encoding="utf-8").splitlines()]
+    b = [json.loads(line) for line in every.read_text(encoding="utf-8").splitlines()]
+    assert [p for p in b if p in a] == a  # the body, in its order, with the additions around it
+    added = {p["kind"] for p in b if p not in a}
+    assert {"table", "caption"} <= added <= {"table", "caption", "footnote"}
+    assert any(p["kind"] == "table" and "SQuAD" not in p["text"] and "91.8" in p["text"] for p in b)
+    assert any(p["kind"] == "caption" and p["text"].startswith("Table 1:") and p["page"] == 6 for p in b)
+    tagged = tmp_path / "tagged.jsonl"
+    assert cli("predict", pdf, "--include", "tables,captions", "-o", tagged, "-q").returncode == 0
+    kinds = [json.loads(line).get("kind") for line in tagged.read_text(encoding="utf-8").splitlines()]
+    assert "table" in kinds and "caption" in kinds and "body" in kinds
+    refused = cli("extract", pdf, "--include", "tables,figures", "-o", tmp_path / "x.txt")
+    assert refused.returncode != 0 and "--include: figures: not one of tables, captions, footnotes" in refused.stderr

@@ -219,7 +219,7 @@ def fake_pdfs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """A folder of stand-in papers (the extractor reads their lines), a table, and a nested paper;
     a real PDF costs seconds, and extraction itself is tested in test_pdf_extract.py."""
 
-    def extract(path: str | Path, progress=None) -> list[ExtractedParagraph]:
+    def extract(path: str | Path, progress=None, include=()) -> list[ExtractedParagraph]:
         text = Path(path).read_text(encoding="utf-8")
         if not text.startswith("%PDF-"):
             raise PDFError(f"{path}: not a PDF (no %PDF header)")

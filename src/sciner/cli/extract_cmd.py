@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import JsonLines, Quiet
+from sciner.cli.options import Include, JsonLines, Quiet
 from sciner.formats.registry import EXTRACT_FORMATS
 
 
@@ -31,6 +31,7 @@ def extract(
                           "'doc' too when several papers share one output). Default: from -o's extension, else text."),
     ] = None,
     as_json: JsonLines = False,
+    include: Include = None,
     quiet: Quiet = False,
 ) -> None:
     """Extract the title, abstract, section headers, body paragraphs and appendices of each paper.
@@ -38,17 +39,18 @@ def extract(
     Each paragraph is tokenized as the task's inputs are (spaCy's English tokenizer) and
     written on its own line, tokens separated by spaces. Dropped: running headers and
     footers, page numbers, authors, figure and table captions, tables, display equations,
-    footnote markers and the reference list. Hyphenation at line ends is undone where the
+    footnote markers and the reference list (--include brings tables, captions and all
+    footnotes back, each paragraph marked with its kind in JSONL). Hyphenation at line ends is undone where the
     paper spells the word without a hyphen; ligatures are expanded. A paper that cannot be
     read is reported and the others go on (exit code 9 when some failed).
 
     Example: sciner extract paper.pdf -o paper.txt
     """
     from sciner.cli.batch import Failures
-    from sciner.cli.options import json_or_to
+    from sciner.cli.options import include_kinds, json_or_to
     from sciner.pdf.files import extract as extract_papers
 
     failures = Failures()
     done = extract_papers(papers, output, to_format=json_or_to(to_format, as_json), show_progress=not quiet,
-                          on_error=failures.add)
+                          on_error=failures.add, include=include_kinds(include))
     failures.exit_if_any(done=done.papers)

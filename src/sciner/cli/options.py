@@ -95,6 +95,20 @@ ModelOption = Annotated[
     typer.Option("--model", "-m", show_default=False,
                  help="Model directory; default: the model shipped with sciner."),
 ]
+# What a PDF gives besides its body text (extract, predict, summarize); see sciner.pdf.INCLUDE.
+Include = Annotated[
+    Optional[str],
+    typer.Option("--include", metavar="KINDS", show_default=False,
+                 help="Also read a PDF's tables (a paragraph a row), captions and footnotes (all, not only running "
+                      "text): comma-separated, e.g. --include tables,captions. JSONL marks each paragraph's kind."),
+]
+
+
+def include_kinds(value: Optional[str]) -> tuple[str, ...]:
+    """The kinds ``--include`` names (checked where they are used: :func:`sciner.pdf.check_include`)."""
+    return tuple(kind.strip() for kind in value.split(",") if kind.strip()) if value else ()
+
+
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status lines on stderr (results still print).")]
 Json = Annotated[bool, typer.Option("--json", help="Print the result as one JSON document.")]
 ParagraphLocal = Annotated[bool, typer.Option(

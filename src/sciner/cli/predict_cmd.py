@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import DeviceOwn, From, JsonLines, ModelOption, ParagraphLocal, Precision, Quiet, ThreadsOwn
+from sciner.cli.options import (
+    DeviceOwn, From, Include, JsonLines, ModelOption, ParagraphLocal, Precision, Quiet, ThreadsOwn, include_kinds,
+)
 from sciner.inference.corpus import LOCAL_RAY
 from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS, THREADS
 from sciner.model.batching import BATCH_SUBWORDS
@@ -39,6 +41,7 @@ def predict(
     precision: Precision = "auto",
     device: DeviceOwn = "auto",
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line with the task's tokenizer (spaCy's English rules) first."),
+    include: Include = None,
     threads: ThreadsOwn = THREADS,
     quiet: Quiet = False,
     paragraph_local: ParagraphLocal = False,
@@ -66,7 +69,8 @@ def predict(
 
     failures = Failures()
     to_format = json_or_to(to_format or legacy_format, as_json)
-    formats = dict(to_format=to_format, from_format=from_format, tokenize=tokenize, show_progress=not quiet,
+    formats = dict(to_format=to_format, from_format=from_format, tokenize=tokenize, include=include_kinds(include),
+                   show_progress=not quiet,
                    on_error=failures.add)
     if ray and ray_address is None:
         ray_address = LOCAL_RAY

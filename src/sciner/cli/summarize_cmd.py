@@ -10,7 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import DataDir, DeviceOwn, From, ModelOption, Precision, Quiet, ThreadsOwn, one_of
+from sciner.cli.options import (
+    DataDir, DeviceOwn, From, Include, ModelOption, Precision, Quiet, ThreadsOwn, include_kinds, one_of,
+)
 from sciner.summary.render import RENDER_FORMATS
 
 _INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL, ... or folders and globs; - is "
@@ -29,6 +31,7 @@ def summarize(
     as_json: bool = typer.Option(False, "--json", help="Short for --to json."),
     from_format: From = None,
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line first."),
+    include: Include = None,
     retag: bool = typer.Option(False, "--retag", help="Tag inputs that already carry tags again with the model."),
     no_gazetteers: bool = typer.Option(False, "--no-gazetteers", help="Keep the papers' spellings: no canonical "
                                        "names from the data folder's gazetteers/."),
@@ -58,7 +61,7 @@ def summarize(
         raise InputFormatError(f"--json means --to json, but --to says {to_format!r}; give one of them")
     failures = Failures()
     done = summarize_files(inputs, output, to_format="json" if as_json else to_format, from_format=from_format,
-                           tokenize=tokenize, retag=retag, model=model, precision=precision, device=device,
+                           tokenize=tokenize, include=include_kinds(include), retag=retag, model=model, precision=precision, device=device,
                            threads=threads, data=data, gazetteers=not no_gazetteers, show_progress=not quiet,
                            on_error=failures.add)
     if not quiet and done.written is not None:

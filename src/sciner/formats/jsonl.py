@@ -22,7 +22,7 @@ from sciner.formats.tokens import check_writable, read_tokens
 from sciner.labels import ENTITY_TYPES
 
 # Provenance keys of Paragraph.meta that JSONL carries, with the JSON type each must have.
-PROVENANCE: dict[str, type] = {"doc": str, "page": int, "section": str}
+PROVENANCE: dict[str, type] = {"doc": str, "page": int, "section": str, "kind": str}
 _KIND = {str: "a string", int: "an integer"}  # the types of PROVENANCE as error messages say them
 
 

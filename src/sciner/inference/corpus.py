@@ -47,6 +47,8 @@ class Job:
     write_format: str
     # Paragraph text is untokenized (predict --tokenize).
     tokenize: bool = False
+    # What besides a PDF's body to read (predict --include).
+    include: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ def run_job(tagger: Tagger, job: Job, batch_subwords: int, paper_level: bool = T
     error = None
     try:
         path = Path(job.input)
-        paragraphs = read_input(path, job.read_format, tokenize=job.tokenize)
+        paragraphs = read_input(path, job.read_format, tokenize=job.tokenize, include=job.include)
         tagged = tagger.tag(paragraphs, batch_subwords=batch_subwords, paper_level=paper_level,
                             documents=[p.meta.get("doc") for p in paragraphs])
         write_atomic(job.output, render_input(path, tagged, FORMATS[job.write_format]))
@@ -262,12 +264,14 @@ class CorpusRun:
         return "\n".join(lines)
 
 
-def corpus_jobs(plan: OutputPlan, read_format: str | None, tokenize: bool = False) -> list[Job]:
+def corpus_jobs(plan: OutputPlan, read_format: str | None, tokenize: bool = False,
+                include: Sequence[str] = ()) -> list[Job]:
     """One job per input of ``plan``, which must write one output per input (``-o DIR``)."""
     if plan.per_input is None:
         raise OutputError("--workers, --resume and --ray write one output per input: "
                           "give -o a directory (an existing one, or a path ending in /)")
-    return [Job(str(src), str(dst), read_format, plan.format.name, tokenize) for src, dst in plan.per_input.items()]
+    return [Job(str(src), str(dst), read_format, plan.format.name, tokenize, tuple(include))
+            for src, dst in plan.per_input.items()]
 
 
 def tag_corpus(
@@ -278,6 +282,7 @@ def tag_corpus(
     workers: int = 1,
     read_format: str | None = None,
     tokenize: bool = False,
+    include: Sequence[str] = (),
     resume: bool = False,
     ray_address: str | None = None,
     show_progress: bool = True,
@@ -290,7 +295,7 @@ def tag_corpus(
 
     from sciner.model.store import load_model_meta
 
-    jobs = corpus_jobs(plan, read_format, tokenize)
+    jobs = corpus_jobs(plan, read_format, tokenize, include)
     load_model_meta(worker.model)  # a bad model is one line now, not an error in every worker
     manifest = plan.outputs.check(Path(output_dir) / MANIFEST)
     if any(Path(job.output) == manifest for job in jobs):
@@ -322,6 +327,7 @@ def tag_corpus_files(
     to_format: str | None = None,
     from_format: str | None = None,
     tokenize: bool = False,
+    include: Sequence[str] = (),
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
 ) -> CorpusRun:
@@ -334,11 +340,14 @@ def tag_corpus_files(
     Inputs that name nothing are the run's ``not_found`` (and go to ``on_error``); inputs
     that fail are its ``failed`` records.
     """
+    from sciner.pdf import check_include
+
     not_found: list[ScinerError] = []
     read_format = reading_format(from_format)
     paths = expand_each(inputs, reporter(not_found, on_error), notes=status_line(show_progress))
     plan = plan_outputs(paths, None if output_dir is None else str(output_dir), to_format)
     run = tag_corpus(plan, output_dir or "", worker, workers=workers, read_format=read_format, tokenize=tokenize,
+                     include=check_include(include),
                      resume=resume, ray_address=ray_address, show_progress=show_progress)
     run.not_found = not_found
     return run

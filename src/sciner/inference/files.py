@@ -130,19 +130,21 @@ def status_line(show: bool) -> Callable[[str], object] | None:
     return lambda line: tqdm.write(line, file=sys.stderr)
 
 
-def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False) -> list[Paragraph]:
+def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False,
+               include: Sequence[str] = ()) -> list[Paragraph]:
     """Paragraphs of one input file in any readable format; their entities, if any, are dropped.
 
     ``-`` (or ``/dev/stdin``, a pipe) is read once from the stream, in ``fmt``, else in the
     format its content shows (paragraph text unless unmistakably another). With ``tokenize``
     paragraph text is untokenized text, one paragraph per line (see :func:`read_raw_text`).
+    ``include`` adds a PDF's table rows, captions and footnotes (:data:`sciner.pdf.INCLUDE`).
     A file the system will not let us read (permissions, a folder, a device error) is a
     :class:`~sciner.errors.InputNotFoundError` naming it, like a missing one.
     """
     stream = is_stream(path)
     try:
         with readable(path) as local:
-            paragraphs = _read(local, fmt, tokenize)
+            paragraphs = _read(local, fmt, tokenize, include)
     except OSError as err:
         raise InputNotFoundError(f"{display_name(path)}: cannot be read ({err.strerror or type(err).__name__})") from None
     for p in paragraphs:
@@ -152,8 +154,12 @@ def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False) ->
     return paragraphs
 
 
-def _read(path: Path, fmt: str | None, tokenize: bool) -> list[Paragraph]:
+def _read(path: Path, fmt: str | None, tokenize: bool, include: Sequence[str] = ()) -> list[Paragraph]:
     chosen = input_format(path, fmt)
+    if include and chosen.name == "pdf":
+        from sciner.pdf import read_pdf_paragraphs
+
+        return read_pdf_paragraphs(path, include=include)
     # A PDF's paragraphs are always tokenized the task's way; tagged formats carry their tokens.
     if tokenize and chosen.name != "pdf":
         if chosen.name != "text":
@@ -252,7 +258,7 @@ def plan_files(paths: list[Path], output: str | None, fmt: Format) -> OutputPlan
 
 def read_inputs(
     paths: list[Path], fmt: str | None, *, show_progress: bool, on_error: Callable[[Path, ScinerError], object],
-    tokenize: bool = False,
+    tokenize: bool = False, include: Sequence[str] = (),
 ) -> list[tuple[Path, list[Paragraph]]]:
     """The paragraphs of each readable file, in input order (``tokenize``: see :func:`read_input`);
     unreadable files go to ``on_error``."""
@@ -261,7 +267,7 @@ def read_inputs(
     read: list[tuple[Path, list[Paragraph]]] = []
     for path in tqdm(paths, desc="reading", unit="file", disable=not show_progress or len(paths) < 2, file=sys.stderr):
         try:
-            read.append((path, read_input(path, fmt, tokenize=tokenize)))
+            read.append((path, read_input(path, fmt, tokenize=tokenize, include=include)))
         except ScinerError as err:
             on_error(path, err)
     return read
@@ -378,6 +384,7 @@ def tag_files(
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
     paper_level: bool = True,
+    include: Sequence[str] = (),
 ) -> TaggedFiles:
     """Tag files, folders and globs (``-``: standard input) in one batch and write the tags
     (``sciner predict``): to ``output``, a file (all inputs together: CoNLL marks each input
@@ -387,19 +394,22 @@ def tag_files(
 
     An input that cannot be read is kept in the result's ``failed`` (and given to
     ``on_error``) and the others go on; when every input fails nothing is written.
-    ``tokenize``: paragraph text is untokenized, one paragraph per line. Each input is one
+    ``tokenize``: paragraph text is untokenized, one paragraph per line. ``include``: a PDF's
+    table rows, captions or footnotes too (:data:`sciner.pdf.INCLUDE`). Each input is one
     document (one paper) to the paper-level pass; ``paper_level=False`` tags every paragraph
     on its own (see :meth:`Tagger.tag`). ``threads`` sets
     torch's CPU threads. For a corpus written input by input, with workers and a manifest to
     resume from, see :func:`sciner.inference.corpus.tag_corpus_files`.
     """
+    from sciner.pdf import check_include
+
     done = TaggedFiles()
     report = reporter(done.failed, on_error)
     read_format = reading_format(from_format)
     paths = expand_each(inputs, report, notes=status_line(show_progress))
     plan = plan_outputs(paths, None if output is None else str(output), to_format)
     read = read_inputs(paths, read_format, show_progress=show_progress, on_error=lambda path, err: report(err),
-                       tokenize=tokenize)
+                       tokenize=tokenize, include=check_include(include))
     if read:
         import torch
 

@@ -12,6 +12,7 @@ hyphenation), :mod:`~sciner.pdf.blocks` (what each block of lines is) and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,14 +20,29 @@ from sciner.document import Paragraph
 from sciner.pdf.extract import Progress, read_pdf_pages
 from sciner.pdf.pipeline import paragraphs_from_pages
 
-__all__ = ["ExtractedParagraph", "extract_pdf", "is_running_text", "read_pdf_paragraphs"]
+__all__ = ["INCLUDE", "ExtractedParagraph", "check_include", "extract_pdf", "is_running_text", "read_pdf_paragraphs"]
+
+# What `--include` may add to a paper's body: table rows (a paragraph each), captions, and every
+# footnote (the body keeps only those that are running text).
+INCLUDE = ("tables", "captions", "footnotes")
+
+
+def check_include(include: Sequence[str]) -> frozenset[str]:
+    """``include`` as a set, each a kind of :data:`INCLUDE` (a one-line error otherwise)."""
+    from sciner.errors import InputFormatError
+
+    unknown = [kind for kind in include if kind not in INCLUDE]
+    if unknown:
+        raise InputFormatError(f"--include: {', '.join(unknown)}: not one of {', '.join(INCLUDE)}")
+    return frozenset(include)
 
 
 @dataclass
 class ExtractedParagraph:
     """One paragraph of a paper: spaCy tokens, the text they came from, and where it was.
 
-    ``kind`` is "title", "header", "body" or "footnote"; ``page`` counts from 1.
+    ``kind`` is "title", "header", "body" or "footnote", and on request "caption" or "table";
+    ``page`` counts from 1.
     """
 
     tokens: list[str]
@@ -36,7 +52,8 @@ class ExtractedParagraph:
     kind: str
 
 
-def extract_pdf(path: str | Path, progress: Progress | None = None) -> list[ExtractedParagraph]:
+def extract_pdf(path: str | Path, progress: Progress | None = None,
+                include: Sequence[str] = ()) -> list[ExtractedParagraph]:
     """The title, abstract, section headers, body paragraphs, footnotes and appendices of a paper.
 
     Code listings in the text are kept, each as one body paragraph.
@@ -46,18 +63,20 @@ def extract_pdf(path: str | Path, progress: Progress | None = None) -> list[Extr
     sentence (:func:`is_running_text`: author notes, bare links). ``sciner extract`` writes
     and ``sciner predict`` tags these same paragraphs.
     ``progress(pages_done, pages_total)``, if given, is called as each page is read (most
-    of the time taken), for a progress bar.
+    of the time taken), for a progress bar. ``include`` (of :data:`INCLUDE`) adds table rows,
+    captions and every footnote.
     Raises :class:`sciner.errors.PDFError` when the file cannot be read as a text PDF
     (not a PDF, empty, encrypted, or no text layer).
     """
     from sciner.tokenize import tokenize_paragraphs
 
-    raw = paragraphs_from_pages(read_pdf_pages(path, progress))
+    kinds = check_include(include)
+    raw = paragraphs_from_pages(read_pdf_pages(path, progress), kinds)
     token_lists = tokenize_paragraphs(paragraph.text for paragraph in raw)
     return [
         ExtractedParagraph(tokens, paragraph.text, paragraph.section, paragraph.page, paragraph.kind)
         for tokens, paragraph in zip(token_lists, raw)
-        if tokens and (paragraph.kind != "footnote" or is_running_text(tokens))
+        if tokens and (paragraph.kind != "footnote" or "footnotes" in kinds or is_running_text(tokens))
     ]
 
 
@@ -74,16 +93,17 @@ def is_running_text(tokens: list[str]) -> bool:
     return len(words) >= RUNNING_TEXT_WORDS
 
 
-def read_pdf_paragraphs(path: str | Path) -> list[Paragraph]:
+def read_pdf_paragraphs(path: str | Path, include: Sequence[str] = ()) -> list[Paragraph]:
     """:func:`extract_pdf` as :class:`sciner.document.Paragraph` objects, ready for tagging:
     the very paragraphs ``sciner extract`` writes, so that ``sciner extract paper.pdf |
     sciner predict -`` and ``sciner predict paper.pdf`` tag the same text. ``source`` is the
     path and ``line`` the paragraph's index; ``meta`` keeps its ``page`` and ``section``,
-    which JSONL outputs carry.
+    which JSONL outputs carry, and with ``include`` its ``kind`` (what is not body text).
     """
     source = str(path)
     return [
         Paragraph(tokens=paragraph.tokens, source=source, line=index,
-                  meta={"page": paragraph.page, "section": paragraph.section})
-        for index, paragraph in enumerate(extract_pdf(path))
+                  meta={"page": paragraph.page, "section": paragraph.section,
+                        **({"kind": paragraph.kind} if include else {})})
+        for index, paragraph in enumerate(extract_pdf(path, include=include))
     ]

@@ -60,18 +60,23 @@ def extract(
     to_format: str | None = None,
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
+    include: Sequence[str] = (),
 ) -> Extraction:
     """Extract the paragraphs of PDFs, folders of PDFs and globs (``-``: one PDF on standard
     input) into ``output``: one file (all papers together), a folder (existing, or ending in
     ``/``: one output per paper, mirroring their paths) or standard output (None or ``-``),
     in ``to_format`` (default: from ``output``'s extension, else text). Papers that fail are
-    the result's ``failed`` (also given to ``on_error``); the others go on.
+    the result's ``failed`` (also given to ``on_error``); the others go on. ``include`` adds
+    table rows, captions and every footnote (:data:`sciner.pdf.INCLUDE`) to the body.
     """
     from tqdm import tqdm
 
     from sciner.inference.files import expand_each, plan_files, reporter, status_line
     from sciner.stdio import display_name
 
+    from sciner.pdf import check_include
+
+    kinds = check_include(include)
     done = Extraction()
     report = reporter(done.failed, on_error)
     status = status_line(show_progress)
@@ -82,7 +87,7 @@ def extract(
     together: list[str | bytes] = []
     for path in tqdm(paths, desc="extracting", unit="pdf", disable=not show_progress or not several, file=sys.stderr):
         try:
-            paragraphs = _extract_one(path, show_progress and not several)
+            paragraphs = _extract_one(path, show_progress and not several, kinds)
         except ScinerError as err:
             report(err)
             continue
@@ -101,7 +106,7 @@ def extract(
     return done
 
 
-def _extract_one(path: Path, page_bar: bool) -> list[ExtractedParagraph]:
+def _extract_one(path: Path, page_bar: bool, include: frozenset[str] = frozenset()) -> list[ExtractedParagraph]:
     """One paper's paragraphs; ``page_bar``: a bar over its pages (a long paper takes seconds),
     made at the first page read, so a file refused before that prints its one error line only."""
     from sciner import pdf
@@ -110,7 +115,7 @@ def _extract_one(path: Path, page_bar: bool) -> list[ExtractedParagraph]:
     pages = _PageBar(disabled=not page_bar)
     with readable(path) as local:
         try:
-            return pdf.extract_pdf(local, progress=pages.advance)
+            return pdf.extract_pdf(local, progress=pages.advance, include=include)
         finally:
             pages.close()
 

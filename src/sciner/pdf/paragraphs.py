@@ -22,6 +22,7 @@ from sciner.pdf.blocks import (
     Kind,
     has_words,
     is_display_math,
+    is_table_row,
     is_list_item,
     is_url_only,
     reaches_right_edge,
@@ -57,7 +58,7 @@ class RawParagraph:
     text: str
     section: str
     page: int
-    kind: str  # "title", "header", "body", "footnote"
+    kind: str  # "title", "header", "body", "footnote"; on request "caption", "table"
 
 
 @dataclass
@@ -95,6 +96,7 @@ class ParagraphBuilder:
     in_references: bool = False
     open: _Paragraph | None = None
     deferred: list[_Paragraph] = field(default_factory=list)  # footnotes, listings, interrupting rows
+    include: frozenset[str] = frozenset()  # what besides the body to keep: "captions", "tables" (INCLUDE)
     last_footnote: _Paragraph | None = None
     last_listing: _Paragraph | None = None
     next_line_number: int | None = None  # of the listing being read, while it is numbered
@@ -125,6 +127,20 @@ class ParagraphBuilder:
             self._add_code(block)
         elif kind is Kind.BODY or (kind in (Kind.FRAGMENT, Kind.DROP) and self._continues_open_paragraph(block, kind)):
             self._add_body(block)
+        elif kind is Kind.CAPTION and "captions" in self.include:
+            self._add_aside("caption", [block.lines])
+        elif kind in (Kind.FRAGMENT, Kind.DROP) and "tables" in self.include and _is_table(block):
+            self._add_aside("table", [[line] for line in block.lines if is_table_row(line)])
+
+    def _add_aside(self, kind: str, groups: list[list[OrderedLine]]) -> None:
+        """Paragraphs of ``kind`` beside the body (a caption; a table's rows, one each), kept
+        in reading order after the body paragraph they interrupt."""
+        for lines in groups:
+            aside = _Paragraph([(line.text, line.hyphenated) for line in lines], self.section, lines[0].page + 1,
+                               kind, lines[-1])
+            self.deferred.append(aside)
+        if self.open is None:
+            self._flush_deferred()
 
     def finish(self) -> list[RawParagraph]:
         self._close()
@@ -324,3 +340,8 @@ class ParagraphBuilder:
         paragraph.emitted_at = len(self.output)
         self.output.append(RawParagraph(text, paragraph.section, paragraph.page, paragraph.kind))
 
+
+def _is_table(block: Block) -> bool:
+    """A block of table rows: most of its lines have cells apart by gaps wider than words'."""
+    rows = sum(is_table_row(line) for line in block.lines)
+    return rows > 0 and rows * 2 >= len(block.lines)

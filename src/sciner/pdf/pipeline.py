@@ -13,8 +13,9 @@ from sciner.pdf.layout import body_font_size, is_two_column, order_page
 from sciner.pdf.paragraphs import ParagraphBuilder, RawParagraph
 
 
-def paragraphs_from_pages(pages: list[PdfPage]) -> list[RawParagraph]:
-    """Headers/footers removed, columns ordered, blocks classified, paragraphs built."""
+def paragraphs_from_pages(pages: list[PdfPage], include: frozenset[str] = frozenset()) -> list[RawParagraph]:
+    """Headers/footers removed, columns ordered, blocks classified, paragraphs built (with the
+    captions and table rows ``include`` asks for)."""
     if not pages:
         return []
     body_size = body_font_size(pages)
@@ -25,7 +26,7 @@ def paragraphs_from_pages(pages: list[PdfPage]) -> list[RawParagraph]:
 
     title = find_title(ordered[0], body_size)
     title_ids = {id(line.line) for line in title}
-    builder = ParagraphBuilder(body_size=body_size, counts=counts)
+    builder = ParagraphBuilder(body_size=body_size, counts=counts, include=include)
     builder.front_matter_end = front_matter_end(ordered[0], title, body_size)
     if title:
         builder.add_title(title)

@@ -60,6 +60,7 @@ def summarize(
     from_format: str | None = None,
     tokenize: bool = False,
     retag: bool = False,
+    include: Sequence[str] = (),
     model: str | Path | None = None,
     precision: str = "auto",
     device: str = "auto",
@@ -90,7 +91,10 @@ def summarize(
     read_format = reading_format(from_format)
     paths = expand_each(inputs, report, formats=READ_FORMATS, notes=status_line(show_progress))
     target = None if output is None or is_stdio(output) else Outputs(paths).check(output)
-    papers = read_all(paths, read_format, tokenize=tokenize, retag=retag, on_error=report)
+    from sciner.pdf import check_include
+
+    papers = read_all(paths, read_format, tokenize=tokenize, retag=retag, include=check_include(include),
+                      on_error=report)
     tag_papers(papers, model=model, precision=precision, device=device, threads=threads,
                batch_subwords=batch_subwords, show_progress=show_progress)
     gazetteer = Gazetteer(gazetteer_folder(data)) if gazetteers else Gazetteer.empty()

@@ -37,7 +37,8 @@ def is_tagged(paragraphs: Sequence[Paragraph]) -> bool:
     return bool(paragraphs) and all(p.spans is not None for p in paragraphs) and any(p.spans for p in paragraphs)
 
 
-def read_papers(path: Path, fmt: str | None = None, *, tokenize: bool = False, retag: bool = False) -> list[Paper]:
+def read_papers(path: Path, fmt: str | None = None, *, tokenize: bool = False, retag: bool = False,
+                include: Sequence[str] = ()) -> list[Paper]:
     """The papers of one input file (``-`` is standard input), tagged or not (see the module)."""
     from sciner.inference.files import read_input
 
@@ -47,7 +48,7 @@ def read_papers(path: Path, fmt: str | None = None, *, tokenize: bool = False, r
             paragraphs = chosen.read(local) if chosen.carries_entities and not tokenize else []  # type: ignore[misc]
             tagged = not retag and is_tagged(paragraphs)
             if not tagged:
-                paragraphs = read_input(local, fmt, tokenize=tokenize)
+                paragraphs = read_input(local, fmt, tokenize=tokenize, include=include)
     except OSError as err:
         raise InputNotFoundError(f"{display_name(path)}: cannot be read ({err.strerror or type(err).__name__})") from None
     return [Paper(doc, ps, tagged) for doc, ps in split_documents(paragraphs, _stem(path))]
@@ -101,13 +102,13 @@ def tag_papers(papers: list[Paper], *, model: str | Path | None = None, precisio
         paper.paragraphs, paper.tagged = tagged, True
 
 
-def read_all(paths: Sequence[Path], fmt: str | None, *, tokenize: bool, retag: bool,
+def read_all(paths: Sequence[Path], fmt: str | None, *, tokenize: bool, retag: bool, include: Sequence[str] = (),
              on_error: Callable[[ScinerError], object]) -> list[Paper]:
     """The papers of every readable input, in input order; an unreadable input goes to ``on_error``."""
     papers: list[Paper] = []
     for path in paths:
         try:
-            papers.extend(read_papers(path, fmt, tokenize=tokenize, retag=retag))
+            papers.extend(read_papers(path, fmt, tokenize=tokenize, retag=retag, include=include))
         except ScinerError as err:
             on_error(err)
     return papers
