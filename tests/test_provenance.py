@@ -65,7 +65,7 @@ def test_predicting_a_pdf_keeps_page_and_section_in_jsonl(cli, inputs, monkeypat
     # The extractor itself is tested in test_pdf_extract.py; here only what predict keeps of it.
     found = [ExtractedParagraph(["BERT", "Results"], "BERT Results", "Title", 1, "title"),
              ExtractedParagraph(["We", "use", "SQuAD", "."], "We use SQuAD.", "4 Experiments", 3, "body")]
-    monkeypatch.setattr("sciner.pdf.extract_pdf", lambda path: found)
+    monkeypatch.setattr("sciner.pdf.extract_pdf", lambda path, include=(): found)
     paper = tmp_path / "paper.pdf"
     paper.write_bytes(b"%PDF-1.4 stand-in")
     result = cli("predict", paper, "--json", "-q")
