@@ -58,6 +58,10 @@ def test_tokens_and_text_are_tagged_as_the_tagger_tags_them(client, shipped_tagg
     tagged = shipped_tagger.tag_text([line for line in text.splitlines() if line.strip()])
     assert answer.json()["paragraphs"] == [paragraph_answer(p) for p in tagged]
     assert answer.json()["paragraphs"][0]["tokens"][:4] == ["We", "fine", "-", "tune"]
+    # curl -d without -H sends a form's content type: the JSON body is read all the same.
+    form = client.post("/v1/tag", content=json.dumps({"text": text}),
+                       headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 200 and form.json() == answer.json()
 
 
 def test_summarize_names_the_paper_s_entities(client):

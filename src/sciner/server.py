@@ -124,8 +124,8 @@ def read_request(body: bytes, content_type: str, limits: Limits) -> list[Paragra
         raise RequestError(400, "empty", "the request has no body: send JSON or a PDF")
     if kind == "application/pdf":
         paragraphs = _pdf_paragraphs(body)
-    elif kind in ("application/json", ""):
-        paragraphs = _json_paragraphs(body)
+    elif kind in ("application/json", "", "text/plain", "application/x-www-form-urlencoded"):
+        paragraphs = _json_paragraphs(body)  # curl -d sends JSON as a form unless told otherwise
     else:
         raise RequestError(415, "unsupported_media_type",
                            f"Content-Type {kind!r}: send application/json or application/pdf")
