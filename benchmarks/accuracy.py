@@ -20,9 +20,12 @@ names), and both. Per step: micro and per-type F1, a paired bootstrap against to
 share of predicted spans that touch a span of the same type (either side). A dev paragraph's
 document is the file it came from (``--documents file``); some files hold several papers with
 no boundary, so ``--documents window:N`` (N consecutive paragraphs of a file) and
-``paragraph`` measure how much that matters. About eight minutes on 2 cores.
+``paragraph`` measure how much that matters. ``--context N`` adds a step with neighbouring
+context (N words of the previous and next paragraph encoded around each one, untagged) at
+tagging time only, with the shipped model, which was trained without it. About eight minutes
+on 2 cores (twelve with --context).
 
-    python benchmarks/accuracy.py --steps [--documents file|paragraph|window:N]
+    python benchmarks/accuracy.py --steps [--documents file|paragraph|window:N] [--context N]
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ def main() -> None:
     parser.add_argument("--save-gold", type=Path, default=None, help="Write dev gold (CoNLL) here.")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--steps", action="store_true", help="Measure paper-level decoding step by step.")
+    parser.add_argument("--context", type=int, default=0, metavar="N",
+                        help="With --steps, also measure neighbouring context at tagging time only: each "
+                             "paragraph encoded with up to N words of the paragraphs before and after it.")
     parser.add_argument("--documents", default="file", help="What a dev document is, for --steps: file, "
                         "paragraph, or window:N (N consecutive paragraphs of a file).")
     args = parser.parse_args()
@@ -62,7 +68,7 @@ def main() -> None:
     corpus = assemble(cfg.data, seed=cfg.train.seed)
     tagger = Tagger.load(args.model, precision=args.precision)
     if args.steps:
-        steps(tagger, corpus, args.documents, args.json)
+        steps(tagger, corpus, args.documents, args.json, args.context)
         return
     start = time.perf_counter()
     tagged = tagger.tag(corpus.dev)
@@ -120,28 +126,26 @@ def document_ids(corpus, how: str) -> list:
     raise SystemExit(f"--documents must be file, paragraph or window:N, not {how!r}")
 
 
-def touching(tags: list[list[str]]) -> tuple[float, dict[str, float]]:
-    """Share of predicted spans that touch a span of the same type (either side): all, and per type."""
-    from collections import Counter
-
-    from sciner.document import bio_to_spans
-
-    spans, touch = Counter(), Counter()
-    for para in tags:
-        found = bio_to_spans(para)
-        ends = {(s.end, s.label) for s in found}
-        starts = {(s.start, s.label) for s in found}
-        for s in found:
-            spans[s.label] += 1
-            touch[s.label] += (s.start, s.label) in ends or (s.end, s.label) in starts
-    total = sum(spans.values())
-    return sum(touch.values()) / max(total, 1), {t: touch[t] / spans[t] for t in spans}
+def with_context(tagger, tokens: list[list[str]], docs: list, n: int) -> tuple[list, float]:
+    """Each paragraph's log-probs with up to ``n`` words of its document's previous and next
+    paragraph encoded around it (context only, not tagged; FLERT-style, but with a model
+    trained without it), and the words encoded per word tagged."""
+    extended, offsets = [], []
+    for i, words in enumerate(tokens):
+        before = tokens[i - 1][-n:] if i > 0 and docs[i - 1] == docs[i] else []
+        after = tokens[i + 1][:n] if i + 1 < len(tokens) and docs[i + 1] == docs[i] else []
+        extended.append([*before, *words, *after])
+        offsets.append(len(before))
+    log_probs = tagger.log_probs(extended)
+    cost = sum(map(len, extended)) / max(sum(map(len, tokens)), 1)
+    return [lp[o : o + len(w)] for lp, o, w in zip(log_probs, offsets, tokens)], cost
 
 
-def steps(tagger, corpus, how: str, as_json: bool) -> None:
-    """Cross-fitted dev scores of paragraph-local decoding (today) and the paper-level steps."""
+def steps(tagger, corpus, how: str, as_json: bool, context: int = 0) -> None:
+    """Cross-fitted dev scores of paragraph-local decoding (today) and the paper-level steps;
+    with ``context``, also both steps on log-probs computed with neighbouring context."""
     from sciner.evaluate.bootstrap import paired_bootstrap
-    from sciner.evaluate.metrics import classification_report
+    from sciner.evaluate.metrics import classification_report, touching_share
     from sciner.inference.calibrate import DEFAULT, cross_fitted_tags
     from sciner.inference.paper import cross_fitted_paper_tags
 
@@ -156,15 +160,20 @@ def steps(tagger, corpus, how: str, as_json: bool) -> None:
                                            ("+ both", True, True)):
         tags[name], params[name] = cross_fitted_paper_tags(tokens, log_probs, gold, groups, docs, biases,
                                                            consistency=consistency, whole_names=whole_names)
+    if context:
+        context_probs, cost = with_context(tagger, tokens, docs, context)
+        _, context_biases = cross_fitted_tags(context_probs, gold, groups, DEFAULT)
+        name = f"+ context {context}"
+        tags[name], params[name] = cross_fitted_paper_tags(tokens, context_probs, gold, groups, docs, context_biases)
     results = {}
     for name, pred in tags.items():
         report = classification_report(gold, pred)
         boot = paired_bootstrap(gold, pred, today)
-        share, by_type = touching(pred)
+        share, by_type = touching_share(pred)
         results[name] = {"report": report.to_dict(), "bootstrap": boot.to_dict(), "touching": share,
                          "touching_by_type": by_type,
                          "params": {g: p.to_meta() for g, p in params.get(name, {}).items()}}
-    gold_touching = touching(gold)
+    gold_touching = touching_share(gold)
     if as_json:
         json.dump({"documents": how, "steps": results, "gold_touching": gold_touching[0]}, sys.stdout, indent=2)
         print()
@@ -190,6 +199,9 @@ def steps(tagger, corpus, how: str, as_json: bool) -> None:
     for t in types:
         print(f"{'  ' + t:<22}" + "".join(f"{results[n]['touching_by_type'].get(t, 0.0):>15.4f}" for n in names)
               + f"   (gold: {gold_touching[1].get(t, 0.0):.4f})")
+    if context:
+        print(f"+ context {context}: inference only, {cost:.2f} words encoded per word tagged "
+              f"(paragraph-local: 1.00); both paper-level steps on top")
     print("parameters per held-out group (fit on the other three):")
     for name in names[1:]:
         for group, p in results[name]["params"].items():

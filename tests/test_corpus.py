@@ -50,12 +50,12 @@ def outputs(folder: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def plain(corpus: Path, shipped_tagger: Tagger, tmp_path_factory) -> dict[str, bytes]:
     """What the plain ``sciner predict INPUTS -o DIR`` (every input in one batch) writes."""
-    from sciner.inference.files import plan_outputs, read_inputs, tag_read, write_outputs
+    from sciner.inference.files import plan_outputs, read_chunks, tag_read, write_outputs
 
     paths = [Path(p) for p in inputs(corpus)]
     folder = tmp_path_factory.mktemp("plain")
     plan = plan_outputs(paths, f"{folder}/", None)
-    read = read_inputs(paths, None, show_progress=False, on_error=pytest.fail)
+    [read] = read_chunks(paths, None, on_error=pytest.fail, chunk_tokens=10**9)
     write_outputs(plan, tag_read(shipped_tagger, read, batch_subwords=BATCH_SUBWORDS, show_progress=False))
     return outputs(folder)
 

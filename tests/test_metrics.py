@@ -125,3 +125,14 @@ def test_mismatched_lengths_are_refused():
 )
 def test_casing_classes(text, expected):
     assert casing(text) == expected
+
+
+def test_touching_share_counts_spans_that_touch_one_of_their_own_type():
+    from sciner.evaluate.metrics import touching_share
+
+    tags = [["B-MethodName", "B-MethodName", "O", "B-MetricValue", "B-TaskName"],  # OpenAI | GPT; two types apart
+            ["B-MetricValue", "I-MetricValue", "B-MetricValue", "B-MetricValue"]]  # a run of three values
+    share, by_type = touching_share(tags)
+    assert by_type == {"MethodName": 1.0, "MetricValue": 0.75, "TaskName": 0.0}
+    assert share == 5 / 7
+    assert touching_share([]) == (0.0, {})

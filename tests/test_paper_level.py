@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sciner.inference.paper import PaperLevel, decode_paper, fit_paper_level, occurrence_votes
+from sciner.inference.paper import TOUCH_GRID, PaperLevel, decode_paper, fit_paper_level, occurrence_votes
 from sciner.labels import BIO_TAGS
 from sciner.model.viterbi import viterbi_tags
 
@@ -80,6 +80,27 @@ def test_touching_names_of_one_type_become_one_name_under_a_touch_penalty():
     # the penalty is per type: another type's leaves these alone
     other = decode_paper(tokens, log_probs, {}, PaperLevel(touch_penalty={"TaskName": 5.0}))
     assert other[0][:2] == ["B-MethodName", "B-MethodName"]
+
+
+def test_values_do_not_vote():
+    """A number the paper tagged twice as a metric value is no evidence at its third place."""
+    tokens = [["F1", "of", "0.1"]] * 3
+    sure, unsure = {"B-MetricValue": 6.0}, {"O": 2.5, "B-MetricValue": 2.0}
+    log_probs = [scores(PLAIN, PLAIN, sure), scores(PLAIN, PLAIN, sure), scores(PLAIN, PLAIN, unsure)]
+    assert occurrence_votes(tokens, [["O", "O", "B-MetricValue"]] * 3) == []
+    assert decode_paper(tokens, log_probs, {}, PaperLevel(bonus=6.0, min_tagged=1))[2] == ["O", "O", "O"]
+
+
+def test_fitting_prefers_whole_names_where_f1_cannot_tell_and_keeps_touching_names_the_gold_has():
+    # one name the model splits in two (gold: one), and two values the gold keeps apart
+    tokens = [["OpenAI", "GPT", "works"], ["48.1", "60.5", "on"]]
+    split = scores({"B-MethodName": 5.0}, {"B-MethodName": 4.0, "I-MethodName": 3.5}, PLAIN)
+    apart = scores({"B-MetricValue": 5.0}, {"B-MetricValue": 5.0, "I-MetricValue": 3.0}, PLAIN)
+    gold = [["B-MethodName", "I-MethodName", "O"], ["B-MetricValue", "B-MetricValue", "O"]]
+    params = fit_paper_level(tokens, [split, apart], gold, [[0, 1]], {}, consistency=False)
+    assert params.touch_penalty["MethodName"] == max(TOUCH_GRID)  # every penalty > 0.5 joins it: the largest
+    assert params.touch_penalty["MetricValue"] <= 2.0  # the model's margin: a larger penalty joins the values
+    assert decode_paper(tokens, [split, apart], {}, params) == gold
 
 
 def test_every_word_gets_exactly_one_valid_tag_whatever_the_votes():

@@ -85,3 +85,33 @@ def test_docstart_blocks_of_one_input_are_papers_of_their_own(cli, loaded_once, 
     expected = loaded_once.tag(PAPER) + loaded_once.tag(other)
     assert [[row.split("\t")[1] for row in b.splitlines()] for b in blocks] == [p.tags for p in expected]
     assert out.read_text(encoding="utf-8").count("-DOCSTART-") == 2
+
+
+def test_inputs_are_tagged_and_written_a_chunk_of_whole_papers_at_a_time(loaded_once, monkeypatch, tmp_path):
+    """With one output per input, each chunk of whole inputs is written before the next is
+    read: memory is bounded by a chunk, and the outputs are those of one big batch."""
+    import sciner
+    from sciner.inference import files
+
+    paths = []
+    for name, paras in (("a", PAPER), ("b", PAPER[::-1]), ("c", [o.split() for o in OTHER])):
+        paths.append(tmp_path / f"{name}.txt")
+        paths[-1].write_text("\n".join(" ".join(p) for p in paras) + "\n", encoding="utf-8")
+    one = sciner.tag_files(paths, f"{tmp_path}/one/", show_progress=False)
+
+    seen: list[tuple[int, list[str]]] = []
+    real = Tagger.tag
+
+    def spy(self, paragraphs, **kwargs):
+        papers = {k for k, _ in kwargs["documents"]}
+        seen.append((len(papers), sorted(p.name for p in (tmp_path / "many").glob("*"))))
+        return real(self, paragraphs, **kwargs)
+
+    monkeypatch.setattr(Tagger, "tag", spy)
+    monkeypatch.setattr(files, "CHUNK_TOKENS", 1)  # every input a chunk of its own
+    many = sciner.tag_files(paths, f"{tmp_path}/many/", show_progress=False, keep=False)
+    assert seen == [(1, []), (1, ["a.conll"]), (1, ["a.conll", "b.conll"])]
+    for name in ("a", "b", "c"):
+        assert (tmp_path / "many" / f"{name}.conll").read_bytes() == (tmp_path / "one" / f"{name}.conll").read_bytes()
+    assert many.tagged == [] and len(one.tagged) == 3
+    assert many.summary() == one.summary() and many.inputs == 3 and many.tokens == sum(map(len, PAPER)) * 2 + 7

@@ -81,13 +81,13 @@ def predict(
         worker = Worker(str(model) if model else None, precision, split_threads(threads, n), batch_subwords, device,
                         paper_level=not paragraph_local)
         done = _tag_corpus(inputs, output, worker, n, resume, ray_address, quiet, failures, formats)
-    else:  # every input in one batch, written at the end
+    else:  # inputs batched together, a chunk of whole papers at a time
         from sciner.inference.files import tag_files
 
         tagged = tag_files(inputs, output, model=model, precision=precision, device=device, threads=threads,
-                           batch_subwords=batch_subwords, paper_level=not paragraph_local, **formats)
-        done = len(tagged.tagged)
-        if not quiet and tagged.tagged:
+                           batch_subwords=batch_subwords, paper_level=not paragraph_local, keep=False, **formats)
+        done = tagged.inputs
+        if not quiet and tagged.inputs:
             print(tagged.summary(), file=sys.stderr)
     failures.exit_if_any(done=done)
 

@@ -12,6 +12,7 @@ The API follows seqeval/scikit-learn: lists of tag sequences in, numbers out::
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -178,3 +179,18 @@ def recall_score(y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]
 def f1_score(y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]], average: str = "micro") -> float:
     """Exact-span F1, micro- or macro-averaged over types."""
     return _average(classification_report(y_true, y_pred), average).f1
+
+
+def touching_share(tags: Sequence[Sequence[str]]) -> tuple[float, dict[str, float]]:
+    """Share of the spans of ``tags`` (BIO, one list per paragraph) that touch a span of the
+    same type on either side (a name split in two, or a run of values): all, and per type."""
+    spans: Counter[str] = Counter()
+    touch: Counter[str] = Counter()
+    for para in tags:
+        found = bio_to_spans(para)
+        ends = {(s.end, s.label) for s in found}
+        starts = {(s.start, s.label) for s in found}
+        for s in found:
+            spans[s.label] += 1
+            touch[s.label] += (s.start, s.label) in ends or (s.end, s.label) in starts
+    return sum(touch.values()) / max(sum(spans.values()), 1), {t: touch[t] / spans[t] for t in spans}

@@ -11,7 +11,7 @@ import glob
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -256,43 +256,57 @@ def plan_files(paths: list[Path], output: str | None, fmt: Format) -> OutputPlan
     return OutputPlan(fmt, outputs, target=target)
 
 
-def read_inputs(
-    paths: list[Path], fmt: str | None, *, show_progress: bool, on_error: Callable[[Path, ScinerError], object],
-    tokenize: bool = False, include: Sequence[str] = (),
-) -> list[tuple[Path, list[Paragraph]]]:
-    """The paragraphs of each readable file, in input order (``tokenize``: see :func:`read_input`);
-    unreadable files go to ``on_error``."""
-    from tqdm import tqdm
-
-    read: list[tuple[Path, list[Paragraph]]] = []
-    for path in tqdm(paths, desc="reading", unit="file", disable=not show_progress or len(paths) < 2, file=sys.stderr):
-        try:
-            read.append((path, read_input(path, fmt, tokenize=tokenize, include=include)))
-        except ScinerError as err:
-            on_error(path, err)
-    return read
-
-
 def tag_read(
     tagger: Tagger, read: list[tuple[Path, list[Paragraph]]], *, batch_subwords: int, show_progress: bool,
-    paper_level: bool = True,
+    paper_level: bool = True, progress: Callable[[int], object] | None = None,
 ) -> list[tuple[Path, list[Paragraph]]]:
-    """Tag the paragraphs of every file together (one batching, one progress bar), kept per file;
-    each file is one document to the paper-level pass (``paper_level``: see :meth:`Tagger.tag`)."""
+    """Tag the paragraphs of every file together (one batching, one progress bar, or
+    ``progress`` called with each batch's tokens), kept per file; each file is one document to
+    the paper-level pass (``paper_level``: see :meth:`Tagger.tag`)."""
     from tqdm import tqdm
 
     everything = [p for _, ps in read for p in ps]
     total = sum(len(p.tokens) for p in everything)
-    with tqdm(total=total, desc="tagging", unit="tok", unit_scale=True, disable=not show_progress,
+    documents = [(k, p.meta.get("doc")) for k, (_, ps) in enumerate(read) for p in ps]
+    with tqdm(total=total, desc="tagging", unit="tok", unit_scale=True, disable=not show_progress or progress is not None,
               file=sys.stderr) as bar:
-        documents = [(k, p.meta.get("doc")) for k, (_, ps) in enumerate(read) for p in ps]
-        tagged = tagger.tag(everything, batch_subwords=batch_subwords, progress=bar.update, paper_level=paper_level,
-                            documents=documents)
+        tagged = tagger.tag(everything, batch_subwords=batch_subwords, progress=progress or bar.update,
+                            paper_level=paper_level, documents=documents)
     out, k = [], 0
     for path, ps in read:
         out.append((path, tagged[k : k + len(ps)]))
         k += len(ps)
     return out
+
+
+# Inputs are read, tagged and (one output per input) written a chunk at a time: whole inputs
+# (papers) until a chunk holds this many tokens, so memory is bounded by a chunk however many
+# inputs a run has, and enough paragraphs are batched together to keep the encoder busy.
+CHUNK_TOKENS = 200_000
+
+
+def read_chunks(
+    paths: list[Path], fmt: str | None, *, on_error: Callable[[Path, ScinerError], object], tokenize: bool = False,
+    include: Sequence[str] = (), chunk_tokens: int = CHUNK_TOKENS,
+) -> Iterator[list[tuple[Path, list[Paragraph]]]]:
+    """The readable inputs' paragraphs (see :func:`read_input`), whole inputs at a time, each
+    chunk at least ``chunk_tokens`` tokens (but the last) unless one input is larger;
+    unreadable files go to ``on_error``."""
+    chunk: list[tuple[Path, list[Paragraph]]] = []
+    tokens = 0
+    for path in paths:
+        try:
+            paragraphs = read_input(path, fmt, tokenize=tokenize, include=include)
+        except ScinerError as err:
+            on_error(path, err)
+            continue
+        chunk.append((path, paragraphs))
+        tokens += sum(len(p.tokens) for p in paragraphs)
+        if tokens >= chunk_tokens:
+            yield chunk
+            chunk, tokens = [], 0
+    if chunk:
+        yield chunk
 
 
 def render_input(path: Path, paragraphs: list[Paragraph], fmt: Format) -> str | bytes:
@@ -341,16 +355,25 @@ class TaggedFiles:
     tagged: list[tuple[Path, list[Paragraph]]] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     failed: list[ScinerError] = field(default_factory=list)
+    inputs: int = 0  # inputs tagged, with their paragraphs, tokens and entities per type
+    paragraphs: int = 0
+    tokens: int = 0
+    entities: Counter[str] = field(default_factory=Counter)
+
+    def count(self, tagged: list[tuple[Path, list[Paragraph]]]) -> None:
+        """Add ``tagged`` inputs to the counts."""
+        self.inputs += len(tagged)
+        for _, ps in tagged:
+            self.paragraphs += len(ps)
+            self.tokens += sum(len(p.tokens) for p in ps)
+            self.entities.update(s.label for p in ps for s in p.spans or [])
 
     def summary(self) -> str:
         """Lines for stderr: tokens, paragraphs and inputs tagged, entities per type, files written."""
-        if not self.tagged:
+        if not self.inputs:
             return ""
-        counts = Counter(s.label for _, ps in self.tagged for p in ps for s in p.spans or [])
-        n_tokens = sum(len(p.tokens) for _, ps in self.tagged for p in ps)
-        n_paras = sum(len(ps) for _, ps in self.tagged)
-        lines = [f"tagged {n_tokens} tokens in {n_paras} paragraphs from {len(self.tagged)} input file(s)"]
-        lines += [f"  {label:<20} {n}" for label, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+        lines = [f"tagged {self.tokens} tokens in {self.paragraphs} paragraphs from {self.inputs} input file(s)"]
+        lines += [f"  {label:<20} {n}" for label, n in sorted(self.entities.items(), key=lambda kv: -kv[1])]
         if len(self.written) == 1:
             lines.append(f"wrote {self.written[0]}")
         elif self.written:
@@ -385,6 +408,7 @@ def tag_files(
     on_error: Callable[[ScinerError], object] | None = None,
     paper_level: bool = True,
     include: Sequence[str] = (),
+    keep: bool = True,
 ) -> TaggedFiles:
     """Tag files, folders and globs (``-``: standard input) in one batch and write the tags
     (``sciner predict``): to ``output``, a file (all inputs together: CoNLL marks each input
@@ -398,24 +422,43 @@ def tag_files(
     table rows, captions or footnotes too (:data:`sciner.pdf.INCLUDE`). Each input is one
     document (one paper) to the paper-level pass; ``paper_level=False`` tags every paragraph
     on its own (see :meth:`Tagger.tag`). ``threads`` sets
-    torch's CPU threads. For a corpus written input by input, with workers and a manifest to
+    torch's CPU threads. Inputs are read, tagged and, one output per input, written a chunk of
+    whole inputs at a time (:data:`CHUNK_TOKENS`); ``keep=False`` leaves the result's ``tagged``
+    empty (its counts and summary stay), so that with one output per input memory stays bounded
+    by a chunk however many inputs there are. For a corpus written input by input, with workers and a manifest to
     resume from, see :func:`sciner.inference.corpus.tag_corpus_files`.
     """
     from sciner.pdf import check_include
+
+    from tqdm import tqdm
 
     done = TaggedFiles()
     report = reporter(done.failed, on_error)
     read_format = reading_format(from_format)
     paths = expand_each(inputs, report, notes=status_line(show_progress))
     plan = plan_outputs(paths, None if output is None else str(output), to_format)
-    read = read_inputs(paths, read_format, show_progress=show_progress, on_error=lambda path, err: report(err),
-                       tokenize=tokenize, include=check_include(include))
-    if read:
-        import torch
+    chunks = read_chunks(paths, read_format, on_error=lambda path, err: report(err), tokenize=tokenize,
+                         include=check_include(include), chunk_tokens=CHUNK_TOKENS)
+    together: list[tuple[Path, list[Paragraph]]] = []  # one output for every input: written at the end
+    tagger: Tagger | None = None
+    with tqdm(total=0, desc="tagging", unit="tok", unit_scale=True, disable=not show_progress, file=sys.stderr) as bar:
+        for chunk in chunks:
+            if tagger is None:
+                import torch
 
-        torch.set_num_threads(threads)
-        tagger = Tagger.load(model, precision=precision, device=device)
-        done.tagged = tag_read(tagger, read, batch_subwords=batch_subwords, show_progress=show_progress,
-                               paper_level=paper_level)
-    done.written = write_outputs(plan, done.tagged)
+                torch.set_num_threads(threads)
+                tagger = Tagger.load(model, precision=precision, device=device)
+            bar.total += sum(len(p.tokens) for _, ps in chunk for p in ps)
+            bar.refresh()
+            tagged = tag_read(tagger, chunk, batch_subwords=batch_subwords, show_progress=False,
+                              paper_level=paper_level, progress=bar.update)
+            done.count(tagged)
+            if plan.per_input is not None:  # each input's output as soon as it is tagged
+                done.written += write_outputs(plan, tagged)
+            else:
+                together += tagged
+            if keep:
+                done.tagged += tagged
+    if plan.per_input is None:
+        done.written = write_outputs(plan, together)
     return done
