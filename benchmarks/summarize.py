@@ -33,7 +33,7 @@ from pathlib import Path
 import sciner
 from sciner.config import data_root
 from sciner.summary.names import fold
-from sciner.summary.score import score_names, score_pairs
+from sciner.summary.score import line, score_names, score_pairs
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "summarize"
 
@@ -50,10 +50,10 @@ def gold_scores(data: Path) -> None:
     for gold_file in sorted(FIXTURES.glob("*.gold.json")):
         gold = json.loads(gold_file.read_text(encoding="utf-8"))
         names, pairs = score_names(by_doc[gold["doc"]], gold), score_pairs(by_doc[gold["doc"]], gold)
-        print(f"{gold['doc']}\n  names {names.line()}\n  pairs {pairs.line()}")
+        print(f"{gold['doc']}\n  names {line(names)}\n  pairs {line(pairs)}")
         total_names = names if total_names is None else total_names + names
         total_pairs = pairs if total_pairs is None else total_pairs + pairs
-    print(f"all three\n  names {total_names.line()}\n  pairs {total_pairs.line()}")
+    print(f"all three\n  names {line(total_names)}\n  pairs {line(total_pairs)}")
 
 
 def _number(text: str) -> float | None:

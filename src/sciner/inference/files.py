@@ -441,15 +441,21 @@ def tag_files(
                          include=check_include(include), chunk_tokens=CHUNK_TOKENS)
     together: list[tuple[Path, list[Paragraph]]] = []  # one output for every input: written at the end
     tagger: Tagger | None = None
-    with tqdm(total=0, desc="tagging", unit="tok", unit_scale=True, disable=not show_progress, file=sys.stderr) as bar:
+    bar: tqdm | None = None  # drawn once the first chunk is read, so that it starts with a total
+    try:
         for chunk in chunks:
+            tokens = sum(len(p.tokens) for _, ps in chunk for p in ps)
             if tagger is None:
                 import torch
 
                 torch.set_num_threads(threads)
                 tagger = Tagger.load(model, precision=precision, device=device)
-            bar.total += sum(len(p.tokens) for _, ps in chunk for p in ps)
-            bar.refresh()
+            if bar is None:
+                bar = tqdm(total=tokens, desc="tagging", unit="tok", unit_scale=True, disable=not show_progress,
+                           file=sys.stderr)
+            else:
+                bar.total += tokens
+                bar.refresh()
             tagged = tag_read(tagger, chunk, batch_subwords=batch_subwords, show_progress=False,
                               paper_level=paper_level, progress=bar.update)
             done.count(tagged)
@@ -459,6 +465,9 @@ def tag_files(
                 together += tagged
             if keep:
                 done.tagged += tagged
+    finally:
+        if bar is not None:
+            bar.close()
     if plan.per_input is None:
         done.written = write_outputs(plan, together)
     return done
