@@ -126,16 +126,23 @@ def document_ids(corpus, how: str) -> list:
     raise SystemExit(f"--documents must be file, paragraph or window:N, not {how!r}")
 
 
-def with_context(tagger, tokens: list[list[str]], docs: list, n: int) -> tuple[list, float]:
-    """Each paragraph's log-probs with up to ``n`` words of its document's previous and next
-    paragraph encoded around it (context only, not tagged; FLERT-style, but with a model
-    trained without it), and the words encoded per word tagged."""
+def with_context_words(tokens: list[list[str]], docs: list, n: int) -> tuple[list[list[str]], list[int]]:
+    """Each paragraph with up to ``n`` words of its document's previous and next paragraph
+    around it, and where its own words start."""
     extended, offsets = [], []
     for i, words in enumerate(tokens):
         before = tokens[i - 1][-n:] if i > 0 and docs[i - 1] == docs[i] else []
         after = tokens[i + 1][:n] if i + 1 < len(tokens) and docs[i + 1] == docs[i] else []
         extended.append([*before, *words, *after])
         offsets.append(len(before))
+    return extended, offsets
+
+
+def with_context(tagger, tokens: list[list[str]], docs: list, n: int) -> tuple[list, float]:
+    """Each paragraph's log-probs with up to ``n`` words of its document's previous and next
+    paragraph encoded around it (context only, not tagged; FLERT-style), and the words
+    encoded per word tagged."""
+    extended, offsets = with_context_words(tokens, docs, n)
     log_probs = tagger.log_probs(extended)
     cost = sum(map(len, extended)) / max(sum(map(len, tokens)), 1)
     return [lp[o : o + len(w)] for lp, o, w in zip(log_probs, offsets, tokens)], cost
