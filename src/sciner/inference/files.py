@@ -410,7 +410,7 @@ def tag_files(
     include: Sequence[str] = (),
     keep: bool = True,
 ) -> TaggedFiles:
-    """Tag files, folders and globs (``-``: standard input) in one batch and write the tags
+    """Tag files, folders and globs (``-``: standard input) and write the tags
     (``sciner predict``): to ``output``, a file (all inputs together: CoNLL marks each input
     with ``-DOCSTART-``, JSONL names it in ``doc``), a folder (one output per input, mirroring
     their paths) or standard output (None or ``-``), in ``to_format`` (default: ``output``'s
