@@ -70,7 +70,8 @@ def count_tag_calls(component, monkeypatch) -> list[int]:
     """The number of docs of each ``Tagger.tag`` call the component makes from now on."""
     calls: list[int] = []
     real_tag = component.tagger.tag
-    monkeypatch.setattr(component.tagger, "tag", lambda paragraphs: calls.append(len(paragraphs)) or real_tag(paragraphs))
+    monkeypatch.setattr(component.tagger, "tag",
+                        lambda paragraphs, **kw: calls.append(len(paragraphs)) or real_tag(paragraphs, **kw))
     return calls
 
 
@@ -172,3 +173,20 @@ def test_to_disk_then_spacy_load_tags_in_a_fresh_process_without_the_shipped_mod
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert [tuple(e) for e in json.loads(done.stdout)] == expected
+
+
+def test_paper_level_is_on_by_default_and_one_config_switch_turns_it_off(nlp, shipped_tagger):
+    """Each doc is one document to the paper-level pass, as one file is to predict;
+    ``paper_level: false`` tags as ``predict --paragraph-local`` does."""
+    from conftest import serve_shipped
+
+    words = "Our model outperforms OpenAI GPT on GLUE and BERT on SQuAD .".split()
+    with pytest.MonkeyPatch.context() as patch:
+        serve_shipped(patch, shipped_tagger)
+        local = spacy.blank("en")
+        local.add_pipe("sciner", config={"precision": "fp32", "paper_level": False})
+        off = ents(local(Doc(local.vocab, words=words)))
+    on = ents(nlp(Doc(nlp.vocab, words=words)))
+    assert on == tagger_ents(nlp, words) and ("OpenAI GPT", "MethodName") in on
+    alone = shipped_tagger.tag([words], paper_level=False)[0]
+    assert off == [(" ".join(words[s.start:s.end]), s.label) for s in alone.spans] and off != on

@@ -44,8 +44,10 @@ class SciNER:
     """Tags a Doc's tokens with a sciner model and sets them as ``doc.ents`` (or ``doc.spans[spans_key]``)."""
 
     def __init__(self, nlp: Language, name: str, model: str | Path | None, batch_size: int,
-                 precision: str = "auto", spans_key: str | None = None, device: str = "auto") -> None:
+                 precision: str = "auto", spans_key: str | None = None, device: str = "auto",
+                 paper_level: bool = True) -> None:
         self.name = name
+        self.paper_level = paper_level
         self.model = model
         self.precision = precision
         self.device = device
@@ -89,10 +91,11 @@ class SciNER:
 
     def set_entities(self, docs: list[Doc]) -> list[Doc]:
         """Tag the docs' non-space tokens in one call and set each doc's entities; each doc is
-        one document to the paper-level pass (see :meth:`Tagger.tag`)."""
+        one document to the paper-level pass (see :meth:`Tagger.tag`; off with ``paper_level``
+        false in the component's config)."""
         kept = [[t.i for t in doc if not t.is_space] for doc in docs]
         tagged = self.tagger.tag([Paragraph([doc[i].text for i in ids], meta={"doc": k})
-                                  for k, (doc, ids) in enumerate(zip(docs, kept))])
+                                  for k, (doc, ids) in enumerate(zip(docs, kept))], paper_level=self.paper_level)
         for doc, ids, paragraph in zip(docs, kept, tagged):
             found = entities(doc, ids, paragraph)
             if self.spans_key is None:
@@ -115,14 +118,17 @@ def entities(doc: Doc, ids: list[int], paragraph: Paragraph) -> list[Span]:
 
 @Language.factory(
     "sciner",
-    default_config={"model": None, "batch_size": 32, "precision": "auto", "device": "auto", "spans_key": None},
+    default_config={"model": None, "batch_size": 32, "precision": "auto", "device": "auto", "spans_key": None,
+                    "paper_level": True},
     assigns=["doc.ents", "doc.spans", f"span._.{SCORE}"],
 )
 def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, precision: str,
-                device: str, spans_key: str | None) -> SciNER:
+                device: str, spans_key: str | None, paper_level: bool = True) -> SciNER:
     """The ``sciner`` component: ``model`` is a model directory (None = the shipped model),
     at most ``batch_size`` docs are tagged per call, ``precision`` and ``device`` as for
-    :meth:`Tagger.load`; ``spans_key`` (None = ``doc.ents``) names the span group to write instead."""
+    :meth:`Tagger.load`; ``spans_key`` (None = ``doc.ents``) names the span group to write
+    instead; each doc is one document to the paper-level pass, ``paper_level`` false tags it
+    strictly as ``sciner predict --paragraph-local`` does."""
     from sciner.errors import ModelError
     from sciner.inference.tagger import PRECISIONS
 
@@ -130,4 +136,4 @@ def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, pr
     # whose model path may be gone, before from_disk points it at the pipeline's own copy.
     if precision not in PRECISIONS:
         raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
-    return SciNER(nlp, name, model, batch_size, precision, spans_key, device)
+    return SciNER(nlp, name, model, batch_size, precision, spans_key, device, paper_level)
