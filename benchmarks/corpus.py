@@ -1,8 +1,8 @@
 """Tagging a corpus: the shared PDFs with 1 worker, with N worker processes, and through a local
 Ray with N actors, as whole ``sciner predict PDFS -o DIR --workers ...`` processes (model
 loading, process and Ray start-up included); seconds, speed-up over 1 worker, and whether every
-output equals the plain run's (``sciner predict PDFS -o DIR``, all inputs in one batch), byte
-for byte.
+output equals the plain run's (``sciner predict PDFS -o DIR``, inputs batched a chunk of
+whole papers at a time), byte for byte.
 
     python benchmarks/corpus.py [--workers 2] [--threads 2] [--precision auto] [--no-ray]
 """
@@ -48,7 +48,7 @@ def main() -> None:
 
     pdfs = sorted((args.pdfs or data_root(None) / "pdfs").glob("*.pdf"))
     common = ["--precision", args.precision]
-    runs = [("plain (one batch)", []), ("1 worker", ["--workers", "1"]),
+    runs = [("plain (chunks)", []), ("1 worker", ["--workers", "1"]),
             (f"{args.workers} workers", ["--workers", str(args.workers)])]
     if not args.no_ray:
         runs.append((f"Ray, {args.workers} actors", ["--workers", str(args.workers), "--ray"]))
