@@ -287,11 +287,11 @@ CHUNK_TOKENS = 200_000
 
 def read_chunks(
     paths: list[Path], fmt: str | None, *, on_error: Callable[[Path, ScinerError], object], tokenize: bool = False,
-    include: Sequence[str] = (), chunk_tokens: int = CHUNK_TOKENS,
+    include: Sequence[str] = (), chunk_tokens: int = CHUNK_TOKENS, on_read: Callable[[Path], object] | None = None,
 ) -> Iterator[list[tuple[Path, list[Paragraph]]]]:
     """The readable inputs' paragraphs (see :func:`read_input`), whole inputs at a time, each
     chunk at least ``chunk_tokens`` tokens (but the last) unless one input is larger;
-    unreadable files go to ``on_error``."""
+    unreadable files go to ``on_error``, and every file read or not to ``on_read``."""
     chunk: list[tuple[Path, list[Paragraph]]] = []
     tokens = 0
     for path in paths:
@@ -300,6 +300,9 @@ def read_chunks(
         except ScinerError as err:
             on_error(path, err)
             continue
+        finally:
+            if on_read is not None:
+                on_read(path)
         chunk.append((path, paragraphs))
         tokens += sum(len(p.tokens) for p in paragraphs)
         if tokens >= chunk_tokens:
@@ -437,8 +440,10 @@ def tag_files(
     read_format = reading_format(from_format)
     paths = expand_each(inputs, report, notes=status_line(show_progress))
     plan = plan_outputs(paths, None if output is None else str(output), to_format)
+    reading = tqdm(total=len(paths), desc="reading", unit="file", disable=not show_progress or len(paths) < 2,
+                   file=sys.stderr)
     chunks = read_chunks(paths, read_format, on_error=lambda path, err: report(err), tokenize=tokenize,
-                         include=check_include(include), chunk_tokens=CHUNK_TOKENS)
+                         include=check_include(include), chunk_tokens=CHUNK_TOKENS, on_read=lambda _: reading.update())
     together: list[tuple[Path, list[Paragraph]]] = []  # one output for every input: written at the end
     tagger: Tagger | None = None
     bar: tqdm | None = None  # drawn once the first chunk is read, so that it starts with a total
@@ -466,6 +471,7 @@ def tag_files(
             if keep:
                 done.tagged += tagged
     finally:
+        reading.close()
         if bar is not None:
             bar.close()
     if plan.per_input is None:
