@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 IGNORED = "X"  # the tag of a context word: no loss
 
@@ -68,29 +66,18 @@ def continue_training(words: int, steps: int, lr: float, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def score(out: Path, words: int) -> dict[str, Any]:
-    """Dev log-probs of the model in ``out``, with the context it was trained with."""
-    import pickle
+def score(out: Path, words: int, dev: list[Any]) -> tuple[list[Any], float]:
+    """Log-probs of the ``dev`` paragraphs by the model in ``out``, with the context it was
+    trained with, and the words encoded per word tagged."""
+    from accuracy import with_context
 
-    from sciner.config import load_config
-    from sciner.data.assemble import assemble
     from sciner.inference.tagger import Tagger
 
-    cfg = load_config(ROOT / "configs" / "default.toml", [])
-    corpus = assemble(cfg.data, seed=cfg.train.seed)
     tagger = Tagger.load(out)
-    tokens = [p.tokens for p in corpus.dev]
-    sources = [p.source for p in corpus.dev]
+    tokens = [p.tokens for p in dev]
     if words:
-        from accuracy import with_context
-
-        log_probs, cost = with_context(tagger, tokens, sources, words)
-    else:
-        log_probs, cost = tagger.log_probs(tokens), 1.0
-    result = {"tokens": tokens, "gold": [p.tags or [] for p in corpus.dev], "groups": corpus.dev_group_of,
-              "docs": sources, "log_probs": log_probs, "cost": cost}
-    (out / "dev-log-probs.pkl").write_bytes(pickle.dumps(result))
-    return result
+        return with_context(tagger, tokens, [p.source for p in dev], words)
+    return tagger.log_probs(tokens), 1.0
 
 
 def main() -> None:
@@ -101,24 +88,29 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "context")
     args = parser.parse_args()
 
+    from sciner.config import load_config
+    from sciner.data.assemble import assemble
     from sciner.evaluate.bootstrap import paired_bootstrap
     from sciner.evaluate.metrics import classification_report
     from sciner.inference.calibrate import DEFAULT, cross_fitted_tags
     from sciner.inference.paper import cross_fitted_paper_tags
 
+    cfg = load_config(ROOT / "configs" / "default.toml", [])
+    corpus = assemble(cfg.data, seed=cfg.train.seed)
+    tokens, gold = [p.tokens for p in corpus.dev], [p.tags or [] for p in corpus.dev]
+    groups, docs = corpus.dev_group_of, [p.source for p in corpus.dev]
     runs = {"no context": 0, f"context {args.words}": args.words}
     tags: dict[str, dict[str, list[list[str]]]] = {}
     seconds: dict[str, float] = {}
-    gold: list[list[str]] = []
     cost = 1.0
     for name, words in runs.items():
         out = args.out / ("none" if not words else f"words-{words}")
         if not (out / "model.json").is_file():
             seconds[name] = continue_training(words, args.steps, args.lr, out)
-        d = score(out, words)
-        gold, cost = d["gold"], max(cost, d["cost"])
-        local, biases = cross_fitted_tags(d["log_probs"], gold, d["groups"], DEFAULT)
-        paper, _ = cross_fitted_paper_tags(d["tokens"], d["log_probs"], gold, d["groups"], d["docs"], biases)
+        log_probs, run_cost = score(out, words, corpus.dev)
+        cost = max(cost, run_cost)
+        local, biases = cross_fitted_tags(log_probs, gold, groups, DEFAULT)
+        paper, _ = cross_fitted_paper_tags(tokens, log_probs, gold, groups, docs, biases)
         tags[name] = {"paragraph by paragraph": local, "paper-level": paper}
     base, ctx = list(runs)
     print(f"continued training of the shipped model: {args.steps} steps, lr {args.lr:g}, same batches; "

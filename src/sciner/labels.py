@@ -12,6 +12,10 @@ ENTITY_TYPES: tuple[str, ...] = (
     "DatasetName",
 )
 
+# The types that name things, in the order summaries list them; the other two are values
+# ("0.1", "93.2"), whose type depends on the sentence they are in, not on the string.
+NAME_TYPES: tuple[str, ...] = ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName")
+
 OUTSIDE = "O"
 
 BIO_TAGS: tuple[str, ...] = (OUTSIDE,) + tuple(

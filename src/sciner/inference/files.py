@@ -424,16 +424,17 @@ def tag_files(
     ``tokenize``: paragraph text is untokenized, one paragraph per line. ``include``: a PDF's
     table rows, captions or footnotes too (:data:`sciner.pdf.INCLUDE`). Each input is one
     document (one paper) to the paper-level pass; ``paper_level=False`` tags every paragraph
-    on its own (see :meth:`Tagger.tag`). ``threads`` sets
-    torch's CPU threads. Inputs are read, tagged and, one output per input, written a chunk of
-    whole inputs at a time (:data:`CHUNK_TOKENS`); ``keep=False`` leaves the result's ``tagged``
-    empty (its counts and summary stay), so that with one output per input memory stays bounded
-    by a chunk however many inputs there are. For a corpus written input by input, with workers and a manifest to
-    resume from, see :func:`sciner.inference.corpus.tag_corpus_files`.
-    """
-    from sciner.pdf import check_include
+    on its own (see :meth:`Tagger.tag`). ``threads`` sets torch's CPU threads.
 
+    Inputs are read, tagged and, one output per input, written a chunk of whole inputs at a
+    time (:data:`CHUNK_TOKENS`); ``keep=False`` leaves the result's ``tagged`` empty (its
+    counts and summary stay), so that with one output per input memory stays bounded by a
+    chunk however many inputs there are. For a corpus written input by input, with workers
+    and a manifest to resume from, see :func:`sciner.inference.corpus.tag_corpus_files`.
+    """
     from tqdm import tqdm
+
+    from sciner.pdf import check_include
 
     done = TaggedFiles()
     report = reporter(done.failed, on_error)

@@ -6,8 +6,9 @@ second pass here reads a whole document (one paper) at once:
 
 1. decode every paragraph as usual (type biases, constrained Viterbi);
 2. for every name the paper tagged (its exact tokens; values such as "0.1" do not vote, as
-   their type depends on the sentence), find all its occurrences in the paper, and note what the first pass made of each: type X (every word tagged X), outside
-   (every word O), or neither;
+   their type depends on the sentence), find all its occurrences in the paper, and note
+   what the first pass made of each: type X (every word tagged X), outside (every word O),
+   or neither;
 3. at each occurrence, the *other* occurrences vote: the words get ``bonus`` times the share
    of the others tagged X added to the log-probabilities of B-X and I-X (when at least
    ``min_tagged`` others are X), and ``outside_bonus`` times the share left untagged added
@@ -34,17 +35,12 @@ from typing import Any
 import numpy as np
 
 from sciner.document import Span, bio_to_spans
-from sciner.labels import BIO_TAGS, ENTITY_TYPES, OUTSIDE
+from sciner.labels import BIO_TAGS, ENTITY_TYPES, NAME_TYPES, OUTSIDE
 from sciner.model.viterbi import touch_penalty, type_shift, viterbi_tags
 
 _B = {t: BIO_TAGS.index(f"B-{t}") for t in ENTITY_TYPES}
 _I = {t: BIO_TAGS.index(f"I-{t}") for t in ENTITY_TYPES}
 _O = BIO_TAGS.index(OUTSIDE)
-
-# Names vote; values do not: "BERT" is a method wherever a paper says it, but "0.1" is a
-# dropout rate in one sentence and an F1 gain in the next (measured: letting values vote
-# costs MetricValue up to 0.03 F1 on a dev group).
-VOTING_TYPES = frozenset(t for t in ENTITY_TYPES if not t.endswith("Value"))
 
 
 @dataclass(frozen=True)
@@ -130,8 +126,10 @@ def occurrence_votes(tokens: Sequence[Sequence[str]], tags: Sequence[Sequence[st
                      ) -> list[tuple[int, int, int, Counter[str]]]:
     """Each occurrence (paragraph, start, end) of a string the document tagged somewhere, with
     what the *other* occurrences of that string were tagged: a count per type and ``O``."""
+    # Names only: a value's type depends on its sentence ("0.1": a dropout rate, then a gain in
+    # F1); letting values vote cost a dev group 0.02 MetricValue F1.
     names = {tuple(tokens[p][s.start : s.end]) for p, para in enumerate(tags) for s in bio_to_spans(para)
-             if s.label in VOTING_TYPES}
+             if s.label in NAME_TYPES}
     lengths: dict[str, set[int]] = defaultdict(set)
     for name in names:
         lengths[name[0]].add(len(name))
@@ -229,8 +227,9 @@ def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndar
                     consistency: bool = True, whole_names: bool = True) -> PaperLevel:
     """Parameters that maximise dev F1 over ``documents`` (lists of paragraph indices), decoded
     with ``type_bias``. Whole names first: each type's touch penalty the largest value of
-    :data:`TOUCH_GRID` that gives that type an F1 within :data:`TOUCH_TOLERANCE` of its best; then the
-    consistency bonuses, over the whole grid, for the best micro F1 (ties: the smallest)."""
+    :data:`TOUCH_GRID` that gives that type an F1 within :data:`TOUCH_TOLERANCE` of its best;
+    then the consistency bonuses, over the whole grid, for the best micro F1 (ties: the
+    smallest)."""
     from sciner.evaluate.metrics import Counts, count_entities
 
     penalty: dict[str, float] = {}

@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sciner.document import Paragraph, Span
+from sciner.labels import NAME_TYPES
 from sciner.summary.names import Gazetteer, find_abbreviations, fold, is_name, trim
 from sciner.summary.values import RESULT_FIELDS, nearest, pair_values, sentences
 
 # Where a mention is: (paragraph index in its paper, start token, end token).
 Place = tuple[int, int, int]
-# The types that name things (the value types are read as values, not entities).
-NAME_TYPES: tuple[str, ...] = ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName")
 # The corpus table's columns and the entity type each counts.
 CORPUS_TYPES: dict[str, str] = {"methods": "MethodName", "datasets": "DatasetName", "tasks": "TaskName",
                                 "metrics": "MetricName"}
