@@ -9,13 +9,15 @@
    when dataset, metric and value agree after normalisation (names folded, one containing the
    other when the shorter has two characters or more, so "CoNLL 2003 (English)" meets
    "CoNLL-2003" and "Avg F1" meets "F1", but "F" does not meet "F1"; values equal
-   as numbers). Also how many of the values are among the paper's MetricValues at all. Most
-   leaderboard numbers sit in results tables, which the body text leaves out (issue 24 item 2).
+   as numbers, a value's leading number counting: "92.22 ± 0.10" is 92.22). Also how many of
+   the values are among the paper's MetricValues at all. Most leaderboard numbers sit in
+   results tables, which the PDFs are read with by default here (``--include tables,captions``,
+   as ``sciner summarize --include`` reads them); ``--include ""`` reads the body alone.
 
-    python benchmarks/summarize.py [--data ../shared/data] [--tagged DIR]
+    python benchmarks/summarize.py [--data ../shared/data] [--include tables,captions] [--tagged DIR]
 
-``--tagged DIR`` reads ``DIR/<pdf stem>.jsonl`` (``sciner predict PDFS -o DIR/ --to jsonl``)
-instead of tagging the six PDFs with the shipped model.
+``--tagged DIR`` reads ``DIR/<pdf stem>.jsonl`` (``sciner predict PDFS -o DIR/ --to jsonl
+--include tables,captions``) instead of tagging the six PDFs with the shipped model.
 """
 
 from __future__ import annotations
@@ -57,11 +59,10 @@ def gold_scores(data: Path) -> None:
 
 
 def _number(text: str) -> float | None:
-    cleaned = re.sub(r"[%+,\s]", "", str(text))
-    try:
-        return float(cleaned)
-    except ValueError:
-        return None
+    """A value as a number: its leading number ("92.22 ± 0.10" and "80.6/80.1", as tables
+    print them, are 92.22 and 80.6), or None."""
+    match = re.match(r"[-+]?\d+(\.\d+)?", re.sub(r"[%+,\s]", "", str(text)))
+    return float(match.group(0)) if match else None
 
 
 def _same_name(a: str | None, b: str | None) -> bool:
@@ -87,17 +88,17 @@ def leaderboard_rows(data: Path) -> tuple[list[dict[str, str]], dict[str, Path]]
     return rows, pdfs
 
 
-def leaderboard_recall(data: Path, tagged: Path | None) -> None:
+def leaderboard_recall(data: Path, tagged: Path | None, include: tuple[str, ...]) -> None:
     rows, pdfs = leaderboard_rows(data)
     ids = sorted({r["arxiv"] for r in rows})
     inputs = [tagged / f"{pdfs[i].stem}.jsonl" for i in ids] if tagged else [pdfs[i] for i in ids]
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        done = sciner.summarize(inputs, Path(folder) / "s.json", data=data, show_progress=False)
+        done = sciner.summarize(inputs, Path(folder) / "s.json", data=data, include=include, show_progress=False)
     seconds = time.perf_counter() - start
     by_id = {i: next(p for p in done.papers if p.doc == pdfs[i].stem) for i in ids}
-    print(f"\n== leaderboard tuples of the shared PDFs ({len(rows)} rows, {len(ids)} papers; "
-          f"{'tagged JSONL' if tagged else 'PDFs tagged with the shipped model'}, {seconds:.1f} s)")
+    read = "tagged JSONL" if tagged else f"PDFs with --include {','.join(include) or '(body only)'} tagged with the shipped model"
+    print(f"\n== leaderboard tuples of the shared PDFs ({len(rows)} rows, {len(ids)} papers; {read}, {seconds:.1f} s)")
     matched = value_seen = 0
     for r in rows:
         paper = by_id[r["arxiv"]]
@@ -114,20 +115,23 @@ def leaderboard_recall(data: Path, tagged: Path | None) -> None:
     print(f"tuple recall (dataset, metric, value): {matched}/{len(rows)} = {matched / len(rows):.3f}")
     print(f"value recall (the value among the paper's MetricValues): {value_seen}/{len(rows)} = "
           f"{value_seen / len(rows):.3f}")
-    print(f"results read off sentences in these papers: {sum(len(p.results) for p in done.papers)}")
+    from_tables = sum(bool(p.paragraphs[r.place[0]].meta.get("cells")) for p in done.papers for r in p.results)
+    total = sum(len(p.results) for p in done.papers)
+    print(f"results in these papers: {total} ({total - from_tables} read off sentences, {from_tables} off tables)")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=None, help="shared data folder (default: $SCINER_DATA, ../shared/data)")
     parser.add_argument("--tagged", type=Path, default=None, help="folder of the PDFs' tagged JSONL (skips tagging)")
+    parser.add_argument("--include", default="tables,captions", help="what the PDFs are read with besides the body")
     args = parser.parse_args(argv)
     data = data_root(args.data)
     gold_scores(data)
     if not (data / "gazetteers" / "leaderboards_results_tdms.tsv").is_file():
         print(f"\n{data}: no gazetteers/leaderboards_results_tdms.tsv; leaderboard recall skipped", file=sys.stderr)
         return 0
-    leaderboard_recall(data, args.tagged)
+    leaderboard_recall(data, args.tagged, tuple(k for k in args.include.split(",") if k))
     return 0
 
 

@@ -397,20 +397,3 @@ def test_an_indented_line_after_a_full_line_starts_a_paragraph_and_a_short_final
 @pytest.mark.parametrize("kind", [Kind.DROP, Kind.CAPTION])
 def test_dropped_blocks_and_captions_make_no_paragraph(kind):
     assert build((paragraph(100.0, 2), kind)) == []
-
-
-def test_on_request_a_caption_is_a_paragraph_and_each_table_row_one():
-    """Issue 24 item 2: --include captions,tables; the body around them is unchanged."""
-    caption = [line("Table 2: Results on the test set.", 200.0, x1=200.0)]
-    rows = [line(f"BERT   9{k}.4   91.0", 220.0 + k * PITCH, x1=200.0, wide_gaps=2) for k in range(2)]
-    blocks = ((paragraph(100.0, 2), Kind.BODY), (caption, Kind.CAPTION), (rows, Kind.DROP),
-              (paragraph(300.0, 2, start=3), Kind.BODY))
-    body = build(*blocks)
-    assert [k for k, _ in body] == ["body", "body"]
-    both = build(*blocks, include=frozenset({"captions", "tables"}))
-    assert [k for k, _ in both] == ["body", "caption", "table", "table", "body"]
-    assert both[1][1] == "Table 2: Results on the test set." and both[2][1].split() == ["BERT", "90.4", "91.0"]
-    assert [p for p in both if p[0] == "body"] == body
-    assert [k for k, _ in build(*blocks, include=frozenset({"captions"}))] == ["body", "caption", "body"]
-    prose = [line(words(7), 220.0, x1=200.0)]  # a dropped piece that is no table stays dropped
-    assert [k for k, _ in build((prose, Kind.DROP), include=frozenset({"tables"}))] == []

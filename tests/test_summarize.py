@@ -117,6 +117,76 @@ def test_a_value_without_a_name_in_its_sentence_has_none_and_results_read_the_se
         ("question answering", "SQuAD", "F1", "93.2", "BERT")
 
 
+# --- tables -------------------------------------------------------------------------------
+
+def row(cells: list[tuple[str, int]], *entities: tuple[str, int, int], table: str = "table 2",
+        page: int = 7) -> Paragraph:
+    """A table row as ``--include tables`` writes it: one cell per (text, column)."""
+    tokens: list[str] = []
+    spans = []
+    for text, column in cells:
+        spans.append([len(tokens), len(tokens) + len(text.split()), column, column])
+        tokens += text.split()
+    return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
+                     meta={"kind": "table", "page": page, "table": table, "cells": spans})
+
+
+def caption(text: str, *entities: tuple[str, int, int], page: int = 7) -> Paragraph:
+    p = tagged(text, *entities)
+    p.meta.update(kind="caption", page=page)
+    return p
+
+
+def test_numbers_under_a_metric_head_are_results_with_the_row_as_model_and_the_caption_as_dataset():
+    paragraphs = [
+        tagged("We report EM and F1 on SQuAD .", ("MetricName", 2, 3), ("MetricName", 4, 5), ("DatasetName", 6, 7)),
+        caption("Table 2 : SQuAD 1.1 results .", ("DatasetName", 3, 5)),
+        row([("System", 0), ("Dev", 1), ("Test", 3)]),
+        row([("EM", 1), ("F1", 2), ("EM", 3), ("F1", 4)]),
+        row([("Published", 0)]),
+        row([("BiDAF", 0), ("-", 1), ("85.6", 2), ("-", 3), ("85.8", 4)], ("MethodName", 0, 1)),
+        row([("BERT LARGE", 0), ("84.1", 1), ("90.9", 2), ("85.0", 3), ("91.8", 4)], ("MethodName", 0, 2)),
+    ]
+    summary = summarize_paper("bert", paragraphs)
+    got = [(r.dataset, r.metric, r.value, r.model, r.place[0]) for r in summary.results]
+    assert got == [("SQuAD 1.1", "F1", "85.6", "BiDAF", 5), ("SQuAD 1.1", "F1", "85.8", "BiDAF", 5),
+                   ("SQuAD 1.1", "EM", "84.1", "BERT LARGE", 6), ("SQuAD 1.1", "F1", "90.9", "BERT LARGE", 6),
+                   ("SQuAD 1.1", "EM", "85.0", "BERT LARGE", 6), ("SQuAD 1.1", "F1", "91.8", "BERT LARGE", 6)]
+    assert {"type": "MetricValue", "value": "91.8", "of": "F1", "paragraph": 6} in [v.to_json() for v in summary.values]
+    # The sentence's own pairs are read as before, and no table row is read as a sentence.
+    assert all(v.place[0] >= 5 for v in summary.values)
+
+
+def test_a_table_number_belongs_to_no_name_unless_a_head_row_or_one_caption_name_gives_one():
+    paragraphs = [
+        caption("Table 3 : Accuracy and F1 on SST-2 and QNLI .", ("MetricName", 3, 4), ("MetricName", 5, 6),
+                ("DatasetName", 7, 8), ("DatasetName", 9, 10), page=8),
+        row([("Model", 0), ("P", 1), ("#Docs", 2), ("Dev", 3), ("layers", 4)], ("HyperparameterName", 4, 5),
+            table="table 3", page=8),
+        row([("ELMo", 0), ("88.0", 1), ("48", 2), ("91.2", 3), ("12", 4)], table="table 3", page=8),
+    ]
+    summary = summarize_paper("p", paragraphs)
+    # "P" and "#Docs" name nothing the paper knows, "Dev" is a split, and the caption names two
+    # metrics: no result; "layers" is a hyperparameter, its number a value of it.
+    assert summary.results == []
+    assert [v.to_json() for v in summary.values] == [
+        {"type": "HyperparameterValue", "value": "12", "of": "layers", "paragraph": 2}]
+    one = [caption("Table 3 : Accuracy on SST-2 .", ("MetricName", 3, 4), ("DatasetName", 5, 6), page=8),
+           *paragraphs[1:]]
+    results = summarize_paper("p", one).results
+    assert [(r.metric, r.dataset, r.value) for r in results] == [("Accuracy", "SST-2", "91.2")]
+
+
+def test_a_head_over_two_columns_naming_two_datasets_names_neither():
+    wide = row([("Model", 0), ("MNLI MRPC", 1), ("F1", 3)], ("DatasetName", 1, 2), ("DatasetName", 2, 3),
+               ("MetricName", 3, 4))
+    wide.meta["cells"][1][3] = 2  # "MNLI MRPC" covers columns 1 and 2
+    rows = [wide, row([("BERT", 0), ("84.4", 1), ("86.7", 2), ("88.5", 3)])]
+    results = summarize_paper("p", [caption("Table 2 : Accuracy .", ("MetricName", 3, 4)), *rows]).results
+    assert [(r.dataset, r.metric, r.value) for r in results] == [(None, "Accuracy", "84.4"),
+                                                                 (None, "Accuracy", "86.7"), (None, "F1", "88.5")]
+
+
 # --- the gold -----------------------------------------------------------------------------
 
 def test_names_and_pairs_against_the_hand_checked_gold(tmp_path):

@@ -46,12 +46,14 @@ def summarize(
     variants folded, abbreviations joined to their long forms, leaderboard spellings from the
     gazetteers), every HyperparameterValue and MetricValue with the name it belongs to in its
     sentence, the results sentences report (task, dataset, metric, value, model), and the
-    corpus table (papers x methods, datasets, tasks, metrics).
+    corpus table (papers x methods, datasets, tasks, metrics). With --include tables,captions
+    a PDF's results tables are read too: each number under its column's metric and dataset,
+    its row's model.
 
     Inputs without tags are tagged first (the model is loaded only then). A file that cannot
     be read is reported on stderr and the others go on.
 
-    Example: sciner summarize ../shared/data/pdfs/arxiv_1810.04805_bert_naacl2019.pdf -o summary.html
+    Example: sciner summarize ../shared/data/pdfs/arxiv_1810.04805_bert_naacl2019.pdf --include tables,captions -o summary.html
     """
     from sciner.cli.batch import Failures
     from sciner.errors import InputFormatError

@@ -21,9 +21,11 @@ from sciner.formats.jsonfields import json_index, json_label, json_lines, json_l
 from sciner.formats.tokens import check_writable, read_tokens
 from sciner.labels import ENTITY_TYPES
 
-# Provenance keys of Paragraph.meta that JSONL carries, with the JSON type each must have.
-PROVENANCE: dict[str, type] = {"doc": str, "page": int, "section": str, "kind": str}
-_KIND = {str: "a string", int: "an integer"}  # the types of PROVENANCE as error messages say them
+# Provenance keys of Paragraph.meta that JSONL carries, with the JSON type each must have; a
+# table row (``--include tables``) has its ``table`` and its ``cells`` ([start, end, first
+# column, last column] each: see :mod:`sciner.pdf.tables`).
+PROVENANCE: dict[str, type] = {"doc": str, "page": int, "section": str, "kind": str, "table": str, "cells": list}
+_KIND = {str: "a string", int: "an integer", list: "a list"}  # the types of PROVENANCE as error messages say them
 
 
 def paragraph_char_entities(p: Paragraph) -> list[tuple[int, int, Span]]:
@@ -58,6 +60,10 @@ def _provenance(obj: dict[str, Any], where: str) -> dict[str, Any]:
     for key, value in meta.items():
         if not isinstance(value, PROVENANCE[key]) or isinstance(value, bool):
             raise wrong(where, key, _KIND[PROVENANCE[key]], value)
+    for i, cell in enumerate(meta.get("cells", [])):
+        if not (isinstance(cell, list) and len(cell) == 4):
+            raise wrong(where, f"cells[{i}]", "a list of 4 integers", cell)
+        meta["cells"][i] = [json_index(n, where, f"cells[{i}]") for n in cell]
     return meta
 
 
@@ -99,7 +105,7 @@ def format_jsonl(paragraphs: Iterable[Paragraph]) -> str:
 
 # What ``sciner extract --to jsonl`` writes of a paper's paragraph beside its tokens (from its
 # ``meta``), in this order: no entities yet, but the text it came from and where it was.
-EXTRACTED = ("text", "section", "page", "kind", "doc")
+EXTRACTED = ("text", "section", "page", "kind", "table", "cells", "doc")
 
 
 def format_extracted(paragraphs: Iterable[Paragraph]) -> str:

@@ -7,13 +7,14 @@
 Stages: :mod:`~sciner.pdf.extract` (characters to lines), :mod:`~sciner.pdf.layout`
 (columns, reading order), :mod:`~sciner.pdf.clean` (headers, captions, references,
 hyphenation), :mod:`~sciner.pdf.blocks` (what each block of lines is) and
-:mod:`~sciner.pdf.paragraphs` (blocks to paragraphs), run by :mod:`~sciner.pdf.pipeline`.
+:mod:`~sciner.pdf.paragraphs` (blocks to paragraphs), run by :mod:`~sciner.pdf.pipeline`;
+:mod:`~sciner.pdf.tables` reads the tables' rows and columns, on request.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sciner.document import Paragraph
@@ -50,6 +51,13 @@ class ExtractedParagraph:
     section: str
     page: int
     kind: str
+    table: str = ""  # a table row's: its table ("table 2", as its caption names it)
+    # A table row's cells: [first token, end token, first column, last column] each.
+    cells: list[list[int]] = field(default_factory=list)
+
+    def table_meta(self) -> dict[str, object]:
+        """A table row's ``table`` and ``cells`` as a paragraph's ``meta`` carries them (else none)."""
+        return {"table": self.table, "cells": self.cells} if self.cells else {}
 
 
 def extract_pdf(path: str | Path, progress: Progress | None = None,
@@ -72,12 +80,21 @@ def extract_pdf(path: str | Path, progress: Progress | None = None,
 
     kinds = check_include(include)
     raw = paragraphs_from_pages(read_pdf_pages(path, progress), kinds)
-    token_lists = tokenize_paragraphs(paragraph.text for paragraph in raw)
-    return [
-        ExtractedParagraph(tokens, paragraph.text, paragraph.section, paragraph.page, paragraph.kind)
-        for tokens, paragraph in zip(token_lists, raw)
-        if tokens and (paragraph.kind != "footnote" or "footnotes" in kinds or is_running_text(tokens))
-    ]
+    # A table row is tokenized cell by cell, so that no token straddles two cells.
+    pieces = [[cell.text for cell in paragraph.cells] or [paragraph.text] for paragraph in raw]
+    token_lists = iter(tokenize_paragraphs(text for texts in pieces for text in texts))
+    extracted = []
+    for paragraph, texts in zip(raw, pieces):
+        tokens: list[str] = []
+        cells = []
+        for cell, cell_tokens in zip(paragraph.cells or [None] * len(texts), (next(token_lists) for _ in texts)):
+            if cell is not None and cell_tokens:
+                cells.append([len(tokens), len(tokens) + len(cell_tokens), cell.first, cell.last])
+            tokens.extend(cell_tokens)
+        if tokens and (paragraph.kind != "footnote" or "footnotes" in kinds or is_running_text(tokens)):
+            extracted.append(ExtractedParagraph(tokens, paragraph.text, paragraph.section, paragraph.page,
+                                                paragraph.kind, paragraph.table, cells))
+    return extracted
 
 
 # A footnote with fewer words than this, links not counted, is a note rather than a sentence
@@ -104,6 +121,7 @@ def read_pdf_paragraphs(path: str | Path, include: Sequence[str] = ()) -> list[P
     return [
         Paragraph(tokens=paragraph.tokens, source=source, line=index,
                   meta={"page": paragraph.page, "section": paragraph.section,
-                        **({"kind": paragraph.kind} if include else {})})
+                        **({"kind": paragraph.kind} if include else {}),
+                        **paragraph.table_meta()})
         for index, paragraph in enumerate(extract_pdf(path, include=include))
     ]

@@ -57,6 +57,13 @@ class PdfLine:
     wide_gaps: int = 0
     evenly_spread: bool = False
     marker_start: bool = False
+    # Where the line breaks into table cells, if it does: each piece's (x0, x1, text), split at
+    # gaps of CELL_GAP font sizes or more (empty: the line is one piece).
+    pieces: tuple[tuple[float, float, str], ...] = ()
+
+    def cells(self) -> list[tuple[float, float, str]]:
+        """The line's table cells, left to right: its pieces, or the whole line as one."""
+        return list(self.pieces) or [(self.x0, self.x1, self.text)]
 
     @property
     def bold(self) -> bool:
@@ -207,6 +214,7 @@ class _LineBuilder:
         pieces: list[str] = []
         spaces = set(self.space_pending)
         kept: list[_Glyph] = []
+        starts: list[int] = []  # where each kept glyph's text starts in ``pieces``
         marker_start = False
         markers = self._marker_indices()
         for i, glyph in enumerate(self.glyphs):
@@ -216,6 +224,7 @@ class _LineBuilder:
             space = i in spaces or (kept and self._script_boundary(kept[-1], glyph))
             if space and pieces and not pieces[-1].endswith(" "):
                 pieces.append(" ")
+            starts.append(len(pieces))
             pieces.append(glyph.char)
             kept.append(glyph)
         text = "".join(pieces).strip()
@@ -241,6 +250,7 @@ class _LineBuilder:
             wide_gaps=wide_gaps,
             evenly_spread=wide_gaps >= 2 and _evenly_spread(kept, self.size),
             marker_start=marker_start,
+            pieces=_cell_pieces(kept, starts, pieces, self.size),
         )
 
     def _script_boundary(self, before: _Glyph, after: _Glyph) -> bool:
@@ -295,6 +305,33 @@ class _LineBuilder:
                 markers.update(range(i, end))
             i = end
         return markers
+
+
+# A gap of this many font sizes between two glyphs of a line separates table cells (a word
+# space is about a quarter of one); only the table reader (:mod:`sciner.pdf.tables`) reads it.
+CELL_GAP = 0.8
+
+
+def _cell_pieces(kept: list[_Glyph], starts: list[int], pieces: list[str],
+                 size: float) -> tuple[tuple[float, float, str], ...]:
+    """The line cut at gaps of :data:`CELL_GAP` font sizes, and at a space between two numbers
+    (a tight table's "86.6 86.3" is two cells): each piece's x0, x1 and text; empty when there
+    is no cut."""
+    def cut(i: int) -> bool:
+        if kept[i].x0 - kept[i - 1].x1 >= CELL_GAP * size:
+            return True
+        spaced = pieces[starts[i] - 1] == " "
+        return spaced and (kept[i - 1].char.isdigit() or kept[i - 1].char == "%") and kept[i].char.isdigit()
+
+    cuts = [i for i in range(1, len(kept)) if cut(i)]
+    if not cuts:
+        return ()
+    bounds = [0, *cuts, len(kept)]
+    return tuple(
+        (min(g.x0 for g in kept[a:b]), max(g.x1 for g in kept[a:b]),
+         "".join(pieces[starts[a]:starts[b] if b < len(kept) else len(pieces)]).strip())
+        for a, b in zip(bounds, bounds[1:])
+    )
 
 
 def _count_wide_gaps(glyphs: list[_Glyph], size: float) -> int:

@@ -37,10 +37,10 @@ class Extraction:
 def as_paragraphs(extracted: Sequence[ExtractedParagraph], source: str = "<memory>",
                   doc: str | None = None) -> list[Paragraph]:
     """A paper's extracted paragraphs as :class:`Paragraph` objects carrying, in ``meta``, the
-    text each came from, its section, page and kind, and ``doc`` (the paper) when given."""
+    text each came from, its section, page and kind, a table row's table and cells, and ``doc`` (the paper) when given."""
     return [Paragraph(p.tokens, source=source, line=number,
                       meta={"text": p.text, "section": p.section, "page": p.page, "kind": p.kind,
-                            **({} if doc is None else {"doc": doc})})
+                            **p.table_meta(), **({} if doc is None else {"doc": doc})})
             for number, p in enumerate(extracted, start=1)]
 
 

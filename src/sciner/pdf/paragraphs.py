@@ -11,6 +11,7 @@ Everything from a "References" heading to the next appendix heading is dropped.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sciner.pdf.blocks import (
@@ -22,7 +23,6 @@ from sciner.pdf.blocks import (
     Kind,
     has_words,
     is_display_math,
-    is_table_row,
     is_list_item,
     is_url_only,
     reaches_right_edge,
@@ -38,6 +38,7 @@ from sciner.pdf.clean import (
     normalize_text,
 )
 from sciner.pdf.layout import OrderedLine
+from sciner.pdf.tables import Cell, Table
 
 _ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
 _INLINE_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]\s*", re.IGNORECASE)
@@ -59,6 +60,8 @@ class RawParagraph:
     section: str
     page: int
     kind: str  # "title", "header", "body", "footnote"; on request "caption", "table"
+    table: str = ""  # a table row's: its table's label ("table 2")
+    cells: tuple[Cell, ...] = ()  # a table row's: its cells, left to right; ``text`` joins them
 
 
 @dataclass
@@ -68,6 +71,8 @@ class _Paragraph:
     page: int
     kind: str
     last: OrderedLine
+    table: str = ""
+    cells: tuple[Cell, ...] = ()
     first: OrderedLine | None = None
     edge: float | None = None  # right edge of the block holding ``last``
     emitted_at: int | None = None  # index in the output, once written
@@ -97,6 +102,7 @@ class ParagraphBuilder:
     open: _Paragraph | None = None
     deferred: list[_Paragraph] = field(default_factory=list)  # footnotes, listings, interrupting rows
     include: frozenset[str] = frozenset()  # what besides the body to keep: "captions", "tables" (INCLUDE)
+    tables: list[Table] = field(default_factory=list)  # with "tables": those not yet written, in page order
     last_footnote: _Paragraph | None = None
     last_listing: _Paragraph | None = None
     next_line_number: int | None = None  # of the listing being read, while it is numbered
@@ -112,6 +118,7 @@ class ParagraphBuilder:
             self.add_block(block, kind)
 
     def add_block(self, block: Block, kind: Kind) -> None:
+        self._add_tables(lambda table: table.page - 1 < block.page)  # those of the pages before
         if kind is Kind.REFERENCES:
             self._close()
             self.in_references = True
@@ -127,10 +134,10 @@ class ParagraphBuilder:
             self._add_code(block)
         elif kind is Kind.BODY or (kind in (Kind.FRAGMENT, Kind.DROP) and self._continues_open_paragraph(block, kind)):
             self._add_body(block)
-        elif kind is Kind.CAPTION and "captions" in self.include:
-            self._add_aside("caption", [block.lines])
-        elif kind in (Kind.FRAGMENT, Kind.DROP) and "tables" in self.include and _is_table(block):
-            self._add_aside("table", [[line] for line in block.lines if is_table_row(line)])
+        elif kind is Kind.CAPTION:
+            if "captions" in self.include:
+                self._add_aside("caption", [block.lines])
+            self._add_tables(lambda table: table.anchor.line is block.lines[0].line)
 
     def _add_aside(self, kind: str, groups: list[list[OrderedLine]]) -> None:
         """Paragraphs of ``kind`` beside the body (a caption; a table's rows, one each), kept
@@ -142,7 +149,20 @@ class ParagraphBuilder:
         if self.open is None:
             self._flush_deferred()
 
+    def _add_tables(self, which: Callable[[Table], bool]) -> None:
+        """The rows of the tables ``which`` picks, a paragraph each, beside the body (a table
+        comes after its caption, or at its page's end when its caption is read as no caption)."""
+        for table in [table for table in self.tables if which(table)]:
+            self.tables.remove(table)
+            for row in table.rows:
+                text = " ".join(cell.text for cell in row)
+                self.deferred.append(_Paragraph([(text, False)], self.section, table.page, "table", table.anchor,
+                                                table=table.label, cells=tuple(row)))
+        if self.open is None:
+            self._flush_deferred()
+
     def finish(self) -> list[RawParagraph]:
+        self._add_tables(lambda table: True)
         self._close()
         return self.output
 
@@ -338,10 +358,5 @@ class ParagraphBuilder:
         if not text or is_url_only(text):
             return
         paragraph.emitted_at = len(self.output)
-        self.output.append(RawParagraph(text, paragraph.section, paragraph.page, paragraph.kind))
-
-
-def _is_table(block: Block) -> bool:
-    """A block of table rows: most of its lines have cells apart by gaps wider than words'."""
-    rows = sum(is_table_row(line) for line in block.lines)
-    return rows > 0 and rows * 2 >= len(block.lines)
+        self.output.append(RawParagraph(text, paragraph.section, paragraph.page, paragraph.kind, paragraph.table,
+                                        paragraph.cells))

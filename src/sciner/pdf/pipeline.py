@@ -11,6 +11,7 @@ from sciner.pdf.extract import PdfPage
 from sciner.pdf.front_matter import find_title, front_matter_end
 from sciner.pdf.layout import body_font_size, is_two_column, order_page
 from sciner.pdf.paragraphs import ParagraphBuilder, RawParagraph
+from sciner.pdf.tables import find_tables
 
 
 def paragraphs_from_pages(pages: list[PdfPage], include: frozenset[str] = frozenset()) -> list[RawParagraph]:
@@ -27,6 +28,8 @@ def paragraphs_from_pages(pages: list[PdfPage], include: frozenset[str] = frozen
     title = find_title(ordered[0], body_size)
     title_ids = {id(line.line) for line in title}
     builder = ParagraphBuilder(body_size=body_size, counts=counts, include=include)
+    if "tables" in include:
+        builder.tables = [table for page in ordered for table in find_tables(page, body_size)]
     builder.front_matter_end = front_matter_end(ordered[0], title, body_size)
     if title:
         builder.add_title(title)

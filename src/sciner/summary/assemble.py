@@ -11,6 +11,7 @@ from typing import Any
 from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.summary.names import Gazetteer, find_abbreviations, fold, is_name, trim
+from sciner.summary.tables import read_tables
 from sciner.summary.values import RESULT_FIELDS, nearest, pair_values, sentences
 
 # Where a mention is: (paragraph index in its paper, start token, end token).
@@ -48,7 +49,8 @@ class Value:
 
 @dataclass
 class Result:
-    """A reported result: a metric's value and what the sentence says it was measured on."""
+    """A reported result: a metric's value and what its sentence, or its table's header, row
+    and caption, say it was measured on."""
 
     task: str | None
     dataset: str | None
@@ -164,13 +166,27 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     entities.sort(key=lambda e: (NAME_TYPES.index(e.type), -len(e.places), e.name.lower()))
     name_of = {(e.type, fold(t)): e.name for e in entities for t in e.surface}
     values, results = _values_and_results(paragraphs, lambda p, s: name_of.get((s.label, fold(mention_text(p, s)))))
+    known: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
+    for e in entities:
+        for text in e.surface:
+            known[fold(text)][e.type] = (e.name, len(e.places))
+    for found in read_tables(paragraphs, lambda text: known.get(fold(text), {}), gazetteer):
+        place = (found.cell.paragraph, found.cell.start, found.cell.end)
+        values.append(Value(found.type, found.value, found.of, place))
+        if found.type == "MetricValue":
+            results.append(Result(found.task, found.dataset, found.of, found.value, found.model, place))
+    values.sort(key=lambda v: v.place)
+    results.sort(key=lambda r: r.place)
     return PaperSummary(doc, entities, values, results, list(paragraphs))
 
 
 def _values_and_results(paragraphs: Sequence[Paragraph], name: Any) -> tuple[list[Value], list[Result]]:
-    """Every value with the name it belongs to, and every MetricValue as a result."""
+    """Every value of the paper's sentences with the name it belongs to, and every MetricValue
+    as a result (a table's rows are read by :func:`sciner.summary.tables.read_tables`)."""
     values, results = [], []
     for i, p in enumerate(paragraphs):
+        if p.meta.get("cells"):
+            continue
         for spans in sentences(p):
             for pair in pair_values(spans):
                 of = name(p, pair.name) if pair.name is not None else None

@@ -1,0 +1,193 @@
+"""Tables read from a page's geometry: rows of cells under column numbers, anchored on captions.
+
+A table is found from its caption ("Table 2: ..."): its lines are those of the caption's
+column (or the whole page, for a caption set across both columns) above the caption, up to
+body text, another caption or a wide vertical gap; when nothing table-like is above, those
+below the caption's lines (captions set on top). Lines whose middles share a height are one
+row; each line breaks into cells at wide gaps (:meth:`sciner.pdf.extract.PdfLine.cells`).
+The columns are the x-extents of the cells of the rows that hold numbers, merged where they
+overlap; every cell gets the first and last column it covers, so that a header spanning two
+columns ("Dev" over "EM F1") heads both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sciner.pdf.clean import caption_label, normalize_text
+from sciner.pdf.layout import SPANNING, OrderedLine
+
+# A cell that is a number as tables print them: "92.8", "-0.5", "80.6/80.1", "95.4%", "3.2±0.1", "86.2*"
+# (tokens joined by spaces too: "95.4 %").
+NUMBER_RE = re.compile(r"^[-+−]?\d+([.,]\d+)?\s?%?(\s*(/|±)\s*\d+([.,]\d+)?\s?%?)?\s?[*†‡]*$")
+# Vertical gap (in body font sizes) that ends a table: floats are set apart from text by more.
+_GAP_SIZES = 3.0
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell's text and the first and last column (counting from 0) it covers."""
+
+    text: str
+    first: int
+    last: int
+
+
+@dataclass
+class Table:
+    """A table: its caption's label ("table 2"), the page it is on (from 1), its caption text
+    and its rows of cells, top to bottom."""
+
+    label: str
+    page: int
+    caption: str
+    rows: list[list[Cell]]
+    anchor: OrderedLine = field(repr=False, compare=False)  # the caption's first line
+
+
+def is_number(text: str) -> bool:
+    """True when a cell's text is a number as tables print one (see :data:`NUMBER_RE`)."""
+    return bool(NUMBER_RE.match(text.strip()))
+
+
+def find_tables(page: list[OrderedLine], body_size: float) -> list[Table]:
+    """The tables of one page (its lines in reading order), one per "Table N" caption that has
+    rows of cells next to it, in the order of their captions."""
+    captions = _caption_blocks(page)
+    in_captions = {id(line) for block in captions for line in block}
+    taken: set[int] = set()  # lines of a table read already
+    tables = []
+    # A caption within a column first: a full-width caption below two tables side by side
+    # (each with a caption of its own) must not read them as its table.
+    for block in sorted(captions, key=lambda block: block[0].column == SPANNING):
+        label = caption_label(block[0].text)
+        if label is None or not label.startswith("table"):
+            continue
+        lines = _table_lines(page, block, in_captions, taken, body_size, above=True)
+        if not _has_cells(lines):
+            lines = _table_lines(page, block, in_captions, taken, body_size, above=False)
+        if _has_cells(lines):
+            taken.update(id(line) for line in lines)
+            caption = normalize_text(" ".join(line.text for line in block))
+            tables.append((page.index(block[0]), Table(label, block[0].page + 1, caption, _grid(_rows(lines)), block[0])))
+    return [table for _, table in sorted(tables, key=lambda pair: pair[0])]
+
+
+def _caption_blocks(page: list[OrderedLine]) -> list[list[OrderedLine]]:
+    """Each caption's lines: the line that starts it ("Table 2:", "Figure 1.") and the lines right
+    below it in the same column and font size."""
+    blocks = []
+    by_top = sorted(page, key=lambda line: line.top)
+    for start in by_top:
+        if caption_label(start.text) is None:
+            continue
+        block = [start]
+        for line in by_top:
+            last = block[-1]
+            if (line.top > last.top and line.top - last.top <= 1.6 * last.font_size and line.column == start.column
+                    and abs(line.font_size - start.font_size) <= 0.3 and caption_label(line.text) is None
+                    and line.x0 >= start.x0 - 2.0 and line.x1 <= max(start.x1, last.x1) + 2.0):
+                block.append(line)
+        blocks.append(block)
+    return blocks
+
+
+def _in_region(line: OrderedLine, caption: OrderedLine) -> bool:
+    """Whether ``line`` is in the caption's column (anywhere across the page for a spanning caption)."""
+    if caption.column == SPANNING:
+        return True
+    box = caption.box
+    middle = (line.x0 + line.x1) / 2
+    return box.x0 - 5.0 <= middle <= box.x1 + 5.0 and line.x0 >= box.x0 - 10.0 and line.x1 <= box.x1 + 10.0
+
+
+def _is_prose(line: OrderedLine, caption: OrderedLine, body_size: float) -> bool:
+    """A line of the paper's text: body size, no cells, and most of a column wide or the end
+    of a sentence (a paragraph's last line, right above a float set in the text)."""
+    width = caption.box.width if caption.column != SPANNING else caption.box.width / 2
+    words = line.text.split()
+    prose_words = sum(len(w.strip(".,;:")) >= 2 and w.strip(".,;:").isalpha() for w in words)
+    return line.font_size >= body_size - 0.3 and not line.pieces and (
+        (line.width >= 0.6 * width and len(words) >= 5) or (prose_words >= 3 and line.text.rstrip().endswith(".")))
+
+
+def _table_lines(page: list[OrderedLine], caption: list[OrderedLine], in_captions: set[int], taken: set[int],
+                 body_size: float, above: bool) -> list[OrderedLine]:
+    """The lines next to ``caption`` (above it, or below its last line) up to the table's end:
+    body text, another caption or a wide gap; lines of a table read already are passed over."""
+    first = caption[0]
+    if above:
+        edge = first.top
+        near = sorted((line for line in page if line.bottom <= edge + 1.0), key=lambda line: -line.bottom)
+    else:
+        edge = caption[-1].bottom
+        near = sorted((line for line in page if line.top >= edge - 1.0), key=lambda line: line.top)
+    found: list[OrderedLine] = []
+    for line in near:
+        if any(line is mine for mine in caption) or not _in_region(line, first):
+            continue
+        gap = edge - line.bottom if above else line.top - edge
+        if gap > _GAP_SIZES * body_size or id(line) in in_captions or _is_prose(line, first, body_size):
+            break
+        if id(line) not in taken:
+            found.append(line)
+        edge = min(edge, line.top) if above else max(edge, line.bottom)
+    return found
+
+
+def _has_cells(lines: list[OrderedLine]) -> bool:
+    """Two rows or more, one of them with a number beside other cells."""
+    rows = _rows(lines)
+    return len(rows) >= 2 and any(len(row) >= 2 and any(is_number(text) for _, _, text in row) for row in rows)
+
+
+def _rows(lines: list[OrderedLine]) -> list[list[tuple[float, float, str]]]:
+    """The cells of each row, top to bottom and left to right; lines whose middles are within
+    0.45 font sizes of each other are one row."""
+    rows: list[tuple[float, list[OrderedLine]]] = []
+    for line in sorted(lines, key=lambda line: (line.top + line.bottom) / 2):
+        middle = (line.top + line.bottom) / 2
+        if rows and middle - rows[-1][0] <= 0.45 * line.font_size:
+            rows[-1][1].append(line)
+        else:
+            rows.append((middle, [line]))
+    return [sorted((cell for line in row for cell in line.cells()), key=lambda cell: cell[0]) for _, row in rows]
+
+
+def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
+    """Each cell with the columns it covers; the columns are the merged extents of the cells of
+    rows holding a number (a header's spanning cell would join two columns)."""
+    extents = sorted((x0, x1) for row in rows if len(row) >= 2 and any(is_number(t) for _, _, t in row)
+                     for x0, x1, t in row)
+    columns: list[list[float]] = []
+    for x0, x1 in extents:
+        if columns and x0 <= columns[-1][1] + 1.0:
+            columns[-1][1] = max(columns[-1][1], x1)
+        else:
+            columns.append([x0, x1])
+
+    def covered(x0: float, x1: float) -> tuple[int, int]:
+        hit = [i for i, (c0, c1) in enumerate(columns) if x0 < c1 and c0 < x1]
+        if hit:
+            return hit[0], hit[-1]
+        middle = (x0 + x1) / 2
+        nearest = min(range(len(columns)), key=lambda i: abs((columns[i][0] + columns[i][1]) / 2 - middle))
+        return nearest, nearest
+
+    def split(x0: float, x1: float, text: str) -> list[Cell]:
+        """A header cell over several columns that is one word per column, each word over its
+        column ("MNLI-m QNLI MRPC" set too tightly to be cut), as a cell per word."""
+        first, last = covered(x0, x1)
+        words = text.split()
+        if last > first and len(words) == last - first + 1 and not any(is_number(w) for w in words):
+            per_char, at, middles = (x1 - x0) / max(len(text), 1), x0, []
+            for word in words:
+                middles.append(at + per_char * len(word) / 2)
+                at += per_char * (len(word) + 1)
+            columns_hit = [columns[first + i] for i in range(len(words))]
+            if all(c0 - 2.0 <= m <= c1 + 2.0 for m, (c0, c1) in zip(middles, columns_hit)):
+                return [Cell(normalize_text(word), first + i, first + i) for i, word in enumerate(words)]
+        return [Cell(normalize_text(text), first, last)]
+
+    return [[cell for x0, x1, text in row for cell in split(x0, x1, text)] for row in rows]

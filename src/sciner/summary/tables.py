@@ -1,0 +1,208 @@
+"""Values and results read off a paper's tables (PDFs read with ``--include tables``).
+
+A table row carries its ``table`` and its ``cells`` (token ranges and the columns each covers;
+see :mod:`sciner.pdf.tables`). The rows above a table's first row holding a number are its
+header; every number below sits under the header cells that cover its column, and beside the
+label cells left of its row's numbers. A cell's text is a name of the type the paper tags it
+with most often, else of the type the model tagged in it here, else of a type the shared
+gazetteers list it under; split names ("Dev", "Test") name nothing, for they head columns of
+every metric. A number is
+
+* a HyperparameterValue when its column's heads name a HyperparameterName and no MetricName;
+* a MetricValue of the lowest MetricName above it, else of its row's, else of the one
+  MetricName its caption tags (with ``--include captions``: "Table 3: Accuracy on SST-2"),
+  with the dataset and task found the same way and the row's label cells as the model: one
+  result. A column whose lowest head names nothing ("P", "#Docs") takes no metric from the
+  caption, and a caption naming two metrics or datasets names neither;
+* else nothing: a number with no name to belong to (a count, a year) is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sciner.document import Paragraph
+from sciner.labels import NAME_TYPES
+from sciner.pdf.clean import caption_label
+from sciner.pdf.tables import is_number
+from sciner.summary.names import Gazetteer, fold
+
+# Column heads that name a split or an aggregate, never the metric itself, though leaderboards
+# list some of them as metrics.
+SPLITS = frozenset({"dev", "development", "test", "train", "training", "validation", "valid", "val", "average",
+                    "avg", "mean", "all", "overall", "ours", "baseline"})
+
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
+# A text -> each type the paper tags it with, and under that type the entity's name and its
+# number of mentions ({} when the paper never tags it).
+Known = Callable[[str], dict[str, tuple[str, int]]]
+# The types a gazetteer may give a header cell the paper does not tag, in the order tried.
+GAZETTEER_ORDER = ("MetricName", "DatasetName", "TaskName", "MethodName")
+
+
+@dataclass(frozen=True)
+class TableCell:
+    """One cell of a tagged table row: its paragraph, token range and columns."""
+
+    paragraph: int
+    start: int
+    end: int
+    first: int
+    last: int
+
+    def text(self, paragraphs: Sequence[Paragraph]) -> str:
+        return " ".join(paragraphs[self.paragraph].tokens[self.start:self.end])
+
+
+@dataclass(frozen=True)
+class TableValue:
+    """A number read off a table: its type, text, cell, and the names it belongs with."""
+
+    type: str  # "MetricValue" or "HyperparameterValue"
+    value: str
+    of: str | None
+    dataset: str | None
+    task: str | None
+    model: str | None
+    cell: TableCell
+
+
+def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list[list[TableCell]]]:
+    """The rows of each table, keyed by (page, label), in reading order."""
+    tables: dict[tuple[object, str], list[list[TableCell]]] = {}
+    for i, p in enumerate(paragraphs):
+        cells, label = p.meta.get("cells"), p.meta.get("table")
+        if not cells or not isinstance(label, str):
+            continue
+        row = [TableCell(i, start, min(end, len(p.tokens)), first, last) for start, end, first, last in cells
+               if start < min(end, len(p.tokens))]
+        tables.setdefault((p.meta.get("page"), label), []).append(row)
+    return tables
+
+
+def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
+    """The paragraph captioning table ``label`` (on its page if there is one there), or None."""
+    found = [i for i, p in enumerate(paragraphs) if p.meta.get("kind") == "caption" and p.tokens
+             and (caption_label(" ".join(p.tokens[:4])) or "") == label]
+    return next((i for i in found if paragraphs[i].meta.get("page") == page), found[0] if found else None)
+
+
+class _Namer:
+    """What a cell names, by type: see the module."""
+
+    def __init__(self, paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer) -> None:
+        self.paragraphs, self.known, self.gazetteer = paragraphs, known, gazetteer
+
+    def names(self, cell: TableCell) -> dict[str, str]:
+        """The cell's name of each type it names: each piece the model tagged in it, else its
+        whole text, is one name of one type (see :meth:`name`). A cell over several columns
+        that names two things of a type ("MNLI-m MRPC", set too tightly to be cut) names
+        neither: which is whose column is not known."""
+        found = self.all_names(cell)
+        return {label: names.pop() for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
+
+    def all_names(self, cell: TableCell) -> dict[str, set[str]]:
+        """Every name of each type in the cell."""
+        p = self.paragraphs[cell.paragraph]
+        pieces = [(" ".join(p.tokens[max(s.start, cell.start):min(s.end, cell.end)]), s.label) for s in p.spans or []
+                  if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end]
+        found: dict[str, set[str]] = {}
+        for text, tagged in pieces or [(cell.text(self.paragraphs), None)]:
+            named = self.name(text, tagged)
+            if named is not None:
+                found.setdefault(named[0], set()).add(named[1])
+        return found
+
+    def name(self, text: str, tagged: str | None) -> tuple[str, str] | None:
+        """(type, name) of a cell's text: the type the paper tags it with most often (in the
+        paper's spelling), else the type the model tagged here, else the first type the
+        gazetteers list it under; tried as it is, without parentheses ("F1 ( base )"), and
+        without what follows a "±" or "/" ("F 1 ± std.")."""
+        bare = _PARENTHESES.sub(" ", text).strip()
+        spellings = [t for t in dict.fromkeys((text, bare, _QUALIFIER.split(bare)[0].strip()))
+                     if fold(t) and fold(t) not in SPLITS and not is_number(t)]
+        for spelling in spellings:
+            known = self.known(spelling)
+            if known:
+                label = max(known, key=lambda k: known[k][1])
+                return label, known[label][0]
+        if tagged is not None:
+            return (tagged, text) if spellings else None
+        for label in GAZETTEER_ORDER:
+            for spelling in spellings:
+                canonical = self.gazetteer.canonical(label, spelling)
+                if canonical is not None:
+                    return label, canonical
+        return None
+
+    def is_blank(self, cell: TableCell) -> bool:
+        """A head that says nothing of the metric: a split ("Dev"), a number, or none."""
+        text = cell.text(self.paragraphs)
+        return fold(text) in SPLITS or is_number(text) or not fold(text)
+
+    def caption_names(self, caption: int | None) -> dict[str, str]:
+        """The name of each type the caption's tags give one name of (a caption naming three
+        datasets says nothing of which column is which)."""
+        if caption is None:
+            return {}
+        p = self.paragraphs[caption]
+        names: dict[str, set[str]] = {}
+        for s in p.spans or []:
+            if s.label in NAME_TYPES:
+                text = " ".join(p.tokens[s.start:s.end])
+                names.setdefault(s.label, set()).add(self.known(text).get(s.label, (text, 0))[0])
+        return {label: found.pop() for label, found in names.items() if len(found) == 1}
+
+
+def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer | None = None) -> list[TableValue]:
+    """Every number of the paper's tables that belongs to a name (see the module), in reading order."""
+    namer = _Namer(paragraphs, known, gazetteer or Gazetteer.empty())
+    found: list[TableValue] = []
+    for (page, label), rows in table_rows(paragraphs).items():
+        found.extend(_read_table(namer, rows, namer.caption_names(caption_of(paragraphs, page, label))))
+    return sorted(found, key=lambda v: (v.cell.paragraph, v.cell.start))
+
+
+def _read_table(namer: _Namer, rows: list[list[TableCell]], caption: dict[str, str]) -> list[TableValue]:
+    texts = [[cell.text(namer.paragraphs) for cell in row] for row in rows]
+    first_data = next((r for r, row in enumerate(texts) if any(is_number(t) for t in row)), len(rows))
+    header = [cell for row in rows[:first_data] for cell in row]
+    found = []
+    for row, row_texts in zip(rows[first_data:], texts[first_data:]):
+        numbers = [cell for cell, text in zip(row, row_texts) if is_number(text)]
+        labels = [cell for cell, text in zip(row, row_texts) if fold(text) and not is_number(text)
+                  and cell.last < min((n.first for n in numbers), default=0)]
+        row_names: dict[str, str] = {}
+        for cell in labels:
+            for kind, name in namer.names(cell).items():
+                row_names.setdefault(kind, name)
+        model = " ".join(cell.text(namer.paragraphs) for cell in labels) or None
+        for cell in numbers:
+            above = [head for head in header if head.first <= cell.last and cell.first <= head.last]
+            heads: dict[str, str] = {}
+            for head in above:  # top to bottom: the lowest head of a type wins
+                heads.update(namer.names(head))
+            unnamed = bool(above) and not namer.all_names(above[-1]) and not namer.is_blank(above[-1])
+            told = {k: v for k, v in caption.items() if not (unnamed and k == "MetricName")}
+            value = _value(cell, cell.text(namer.paragraphs), heads, row_names, told, model)
+            if value is not None:
+                found.append(value)
+    return found
+
+
+def _value(cell: TableCell, text: str, heads: dict[str, str], row: dict[str, str], caption: dict[str, str],
+           model: str | None) -> TableValue | None:
+    """A number as a value (see the module), or None when it belongs to no name."""
+
+    def named(kind: str) -> str | None:
+        return heads.get(kind) or row.get(kind) or caption.get(kind)
+
+    if "MetricName" not in heads and "HyperparameterName" in heads:
+        return TableValue("HyperparameterValue", text, heads["HyperparameterName"], None, None, None, cell)
+    metric = named("MetricName")
+    if metric is None:
+        return None
+    return TableValue("MetricValue", text, metric, named("DatasetName"), named("TaskName"), model, cell)

@@ -1,0 +1,179 @@
+"""Tables read from page geometry (issue 24: results read off tables): cells cut in a line,
+rows and columns found from a caption, rows written beside the body with their cells."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from sciner.document import Paragraph
+from sciner.errors import InputFormatError
+from sciner.formats.registry import read_file, render
+from sciner.pdf.blocks import Block, Kind
+from sciner.pdf.clean import WordCounts
+from sciner.pdf.extract import CELL_GAP, _Glyph, _LineBuilder
+from sciner.pdf.layout import LEFT, RIGHT, SPANNING, OrderedLine
+from sciner.pdf.paragraphs import ParagraphBuilder
+from sciner.pdf.tables import Cell, find_tables, is_number
+from test_pdf_extract import pdfs  # noqa: F401  (the shared PDFs; skips without them)
+from test_pdf_stages import BODY, BOXES, HEIGHT, paragraph, pdf_line
+
+SMALL = 9.0  # tables are set smaller than body text
+
+
+def row_line(cells: list[tuple[float, str]], top: float, *, side: int = LEFT, size: float = SMALL) -> OrderedLine:
+    """One line of a table row: its cells at their x positions (5 points a character)."""
+    pieces = tuple((x, x + 5.0 * len(text), text) for x, text in cells)
+    raw = pdf_line(" ".join(text for _, _, text in pieces), top, pieces[0][0], pieces[-1][1], size=size,
+                   pieces=pieces if len(pieces) > 1 else ())
+    return OrderedLine(raw, side, BOXES[side], HEIGHT)
+
+
+def caption_lines(text: str, top: float, *, side: int = LEFT, lines: int = 1) -> list[OrderedLine]:
+    box = BOXES[side]
+    raw = [pdf_line(text if i == 0 else "a caption that goes on for a while", top + i * 11.0, box.x0, box.x1,
+                    size=BODY - 1) for i in range(lines)]
+    return [OrderedLine(line, side, box, HEIGHT) for line in raw]
+
+
+def squad_table(top: float, *, side: int = LEFT) -> list[OrderedLine]:
+    """A results table: a spanning header row ("Dev" over "EM F1", "Test" over the other two),
+    a label row of its own, and rows whose label and numbers are separate lines."""
+    x = BOXES[side].x0
+    rows = [row_line([(x + 10, "System")], top, side=side),
+            row_line([(x + 118, "Dev"), (x + 175, "Test")], top, side=side),  # centred over two columns each
+            row_line([(x + 100, "EM"), (x + 130, "F1"), (x + 160, "EM"), (x + 190, "F1")], top + 10, side=side),
+            row_line([(x + 10, "Published")], top + 20, side=side)]
+    for k, (name, numbers) in enumerate([("BiDAF+ELMo", ["-", "85.6", "-", "85.8"]),
+                                         ("BERT LARGE", ["84.1", "90.9", "85.0", "91.8"])]):
+        rows.append(row_line([(x + 10, name)], top + 30 + 10 * k, side=side))
+        rows.append(row_line([(x + 100 + 30 * i, n) for i, n in enumerate(numbers)], top + 30.3 + 10 * k, side=side))
+    return rows
+
+
+def cells_of(table) -> list[list[tuple[str, int, int]]]:
+    return [[(c.text, c.first, c.last) for c in row] for row in table.rows]
+
+
+def test_a_line_is_cut_into_cells_at_wide_gaps_and_between_two_numbers() -> None:
+    builder = _LineBuilder()
+
+    def put(text: str, x: float, space: bool) -> float:
+        for i, char in enumerate(text):
+            builder.add(_Glyph(char, x, x + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), space and i == 0)
+            x += 5.0
+        return x
+
+    x = put("BERT", 10.0, False)
+    x = put("LARGE", x + 3.0, True)  # a word space: one cell
+    x = put("86.6", x + CELL_GAP * 10.0 + 1.0, True)  # a wide gap: a new cell
+    put("86.3", x + 3.0, True)  # a word space between two numbers: a new cell too
+    line = builder.finish(0)
+    assert line is not None and line.text == "BERT LARGE 86.6 86.3"
+    assert [text for _, _, text in line.cells()] == ["BERT LARGE", "86.6", "86.3"]
+    assert line.cells()[0][:2] == (10.0, line.cells()[0][1]) and line.cells()[1][0] > line.cells()[0][1]
+    one = _LineBuilder()
+    for i, char in enumerate("word"):
+        one.add(_Glyph(char, 5.0 * i, 5.0 * i + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), False)
+    single = one.finish(0)
+    assert single is not None and single.pieces == () and single.cells() == [(0.0, 19.5, "word")]
+
+
+@pytest.mark.parametrize("text,expected", [("92.8", True), ("-0.5", True), ("80.6/80.1", True), ("95.4 %", True),
+                                           ("92.22 ± 0.10", True), ("86.2*", True), ("392k", False), ("-", False),
+                                           ("BERT", False), ("12 layers", False)])
+def test_a_number_is_what_tables_print_as_one(text: str, expected: bool) -> None:
+    assert is_number(text) is expected
+
+
+def test_a_table_is_read_above_its_caption_with_spanning_heads_and_rows_from_separate_lines() -> None:
+    body = paragraph(20.0, 3)  # text above the float ends the table
+    page = [*body, *squad_table(70.0), *caption_lines("Table 2: SQuAD 1.1 results.", 140.0, lines=2)]
+    (table,) = find_tables(page, BODY)
+    assert table.label == "table 2" and table.page == 1 and table.caption.startswith("Table 2: SQuAD 1.1 results.")
+    assert cells_of(table) == [
+        [("System", 0, 0), ("Dev", 1, 2), ("Test", 3, 4)],
+        [("EM", 1, 1), ("F1", 2, 2), ("EM", 3, 3), ("F1", 4, 4)],
+        [("Published", 0, 0)],
+        [("BiDAF+ELMo", 0, 0), ("-", 1, 1), ("85.6", 2, 2), ("-", 3, 3), ("85.8", 4, 4)],
+        [("BERT LARGE", 0, 0), ("84.1", 1, 1), ("90.9", 2, 2), ("85.0", 3, 3), ("91.8", 4, 4)],
+    ]
+
+
+def test_a_caption_set_above_its_table_reads_the_table_below() -> None:
+    page = [*caption_lines("Table 1: Results.", 50.0, lines=2), *squad_table(80.0), *paragraph(200.0, 2)]
+    (table,) = find_tables(page, BODY)
+    assert [c.text for c in table.rows[-1]] == ["BERT LARGE", "84.1", "90.9", "85.0", "91.8"]
+    assert all(c.text != "we" for row in table.rows for c in row)
+
+
+def test_a_figure_caption_or_a_table_without_numbers_makes_no_table() -> None:
+    assert find_tables([*squad_table(70.0), *caption_lines("Figure 2: The model.", 140.0)], BODY) == []
+    words = [row_line([(82.0, "Dataset"), (150.0, "Type")], 70.0), row_line([(82.0, "IMDb"), (150.0, "Sentiment")], 80.0)]
+    assert find_tables([*words, *caption_lines("Table 1: Datasets.", 100.0)], BODY) == []
+
+
+def test_tables_side_by_side_keep_their_rows_from_a_full_width_caption_below_them() -> None:
+    left, right = squad_table(70.0, side=LEFT), squad_table(70.0, side=RIGHT)
+    page = [*left, *caption_lines("Table 4: Left results.", 140.0, side=LEFT),
+            *right, *caption_lines("Table 5: Right results.", 140.0, side=RIGHT),
+            *caption_lines("Table 6: Something drawn below both.", 170.0, side=SPANNING)]
+    tables = find_tables(page, BODY)
+    assert [t.label for t in tables] == ["table 4", "table 5"]
+    assert cells_of(tables[0]) == cells_of(tables[1])
+
+
+def test_on_request_each_table_row_is_a_paragraph_after_its_caption_with_its_cells() -> None:
+    body = paragraph(20.0, 3)
+    table = squad_table(70.0)
+    caption = caption_lines("Table 2: SQuAD 1.1 results.", 140.0)
+    after = paragraph(170.0, 2, start=3)
+    found = find_tables([*body, *table, *caption, *after], BODY)
+
+    def build(include: frozenset[str]):
+        builder = ParagraphBuilder(body_size=BODY, counts=WordCounts([""]), include=include)
+        builder.tables = list(found) if "tables" in include else []
+        for lines, kind in ((body, Kind.BODY), (table, Kind.DROP), (caption, Kind.CAPTION), (after, Kind.BODY)):
+            builder.add_block(Block(lines), kind)
+        return builder.finish()
+
+    plain = build(frozenset())
+    both = build(frozenset({"captions", "tables"}))
+    assert [p.kind for p in plain] == ["body", "body"]
+    assert [p.kind for p in both] == ["body", "caption", *["table"] * 5, "body"]
+    assert [(p.text, p.kind) for p in both if p.kind == "body"] == [(p.text, p.kind) for p in plain]
+    last = both[-2]
+    assert last.text == "BERT LARGE 84.1 90.9 85.0 91.8" and last.table == "table 2"
+    assert last.cells[0] == Cell("BERT LARGE", 0, 0) and last.cells[-1] == Cell("91.8", 4, 4)
+    assert [p.kind for p in build(frozenset({"tables"}))] == ["body", *["table"] * 5, "body"]
+
+
+def test_table_rows_carry_table_and_cells_through_jsonl_and_bad_cells_are_refused(tmp_path: Path) -> None:
+    meta = {"page": 7, "kind": "table", "table": "table 2", "cells": [[0, 2, 0, 0], [2, 3, 1, 2]]}
+    p = Paragraph(["BERT", "LARGE", "84.1"], meta=meta)
+    saved = tmp_path / "rows.jsonl"
+    saved.write_text(render([p], "jsonl"), encoding="utf-8")  # type: ignore[arg-type]
+    (back,) = read_file(saved)
+    assert back.meta == meta
+    for cells, shown in [([[0, 2, 0]], "cells[0]"), ([[0, "two", 0, 0]], "cells[0]"), ("0-2", "cells")]:
+        saved.write_text(json.dumps({"tokens": ["x"], "cells": cells}) + "\n", encoding="utf-8")
+        with pytest.raises(InputFormatError, match=re.escape(f"rows.jsonl:1: field '{shown}' must be")):
+            read_file(saved)
+
+
+@pytest.mark.slow
+def test_a_real_papers_tables_come_with_their_rows_and_columns(pdfs) -> None:  # noqa: F811
+    """BERT's Table 7 (CoNLL-2003), a results table in the right column of page 9."""
+    from sciner.pdf import extract_pdf
+
+    rows = [p for p in extract_pdf(pdfs / "arxiv_1810.04805_bert_naacl2019.pdf", include=["tables"])
+            if p.table == "table 7"]
+    texts = [" ".join(p.tokens) for p in rows]
+    # "System" heads the tables at the top of three pages: read as a running header, it is gone.
+    assert texts[0] == "Dev F1 Test F1" and "BERT LARGE 96.6 92.8" in texts
+    large = rows[texts.index("BERT LARGE 96.6 92.8")]
+    assert large.cells == [[0, 2, 0, 0], [2, 3, 1, 1], [3, 4, 2, 2]] and large.page == 9
+    assert all(p.kind == "table" for p in rows)
