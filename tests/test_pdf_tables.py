@@ -75,6 +75,15 @@ def test_a_line_is_cut_into_cells_at_wide_gaps_and_between_two_numbers() -> None
     assert line is not None and line.text == "BERT LARGE 86.6 86.3"
     assert [text for _, _, text in line.cells()] == ["BERT LARGE", "86.6", "86.3"]
     assert line.cells()[0][:2] == (10.0, line.cells()[0][1]) and line.cells()[1][0] > line.cells()[0][1]
+    cited = _LineBuilder()
+    x = 10.0
+    for word in ("(Tai,", "2015)*", "66.0"):  # a citation's mark, then a number: two cells
+        for i, char in enumerate(word):
+            cited.add(_Glyph(char, x, x + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), i == 0 and x > 10.0)
+            x += 5.0
+        x += 3.0
+    cited_line = cited.finish(0)
+    assert cited_line is not None and [text for _, _, text in cited_line.cells()] == ["(Tai, 2015)*", "66.0"]
     one = _LineBuilder()
     for i, char in enumerate("word"):
         one.add(_Glyph(char, 5.0 * i, 5.0 * i + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), False)

@@ -177,6 +177,12 @@ def test_a_table_number_belongs_to_no_name_unless_a_head_row_or_one_caption_name
     assert [(r.metric, r.dataset, r.value) for r in results] == [("Accuracy", "SST-2", "91.2")]
 
 
+def test_a_gain_over_another_row_is_no_result():
+    rows = [row([("Model", 0), ("F1", 1), ("Δ F1", 2)], ("MetricName", 1, 2), ("MetricName", 3, 4)),
+            row([("BERT", 0), ("88.5", 1), ("+0.25", 2)])]
+    assert [(r.metric, r.value) for r in summarize_paper("p", rows).results] == [("F1", "88.5")]
+
+
 def test_a_head_over_two_columns_naming_two_datasets_names_neither():
     wide = row([("Model", 0), ("MNLI MRPC", 1), ("F1", 3)], ("DatasetName", 1, 2), ("DatasetName", 2, 3),
                ("MetricName", 3, 4))

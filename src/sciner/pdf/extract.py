@@ -310,18 +310,20 @@ class _LineBuilder:
 # A gap of this many font sizes between two glyphs of a line separates table cells (a word
 # space is about a quarter of one); only the table reader (:mod:`sciner.pdf.tables`) reads it.
 CELL_GAP = 0.8
+# What may end a cell before a number in a tight table row: a number's sign, a citation's bracket, a mark.
+_NUMBER_ENDS = frozenset("%)]*†‡")
 
 
 def _cell_pieces(kept: list[_Glyph], starts: list[int], pieces: list[str],
                  size: float) -> tuple[tuple[float, float, str], ...]:
-    """The line cut at gaps of :data:`CELL_GAP` font sizes, and at a space between two numbers
-    (a tight table's "86.6 86.3" is two cells): each piece's x0, x1 and text; empty when there
-    is no cut."""
+    """The line cut at gaps of :data:`CELL_GAP` font sizes, and at a space before a number
+    that follows a number or a citation (a tight table's "86.6 86.3" or "(Xu et al., 2015)* 66.3"
+    is two cells): each piece's x0, x1 and text; empty when there is no cut."""
     def cut(i: int) -> bool:
         if kept[i].x0 - kept[i - 1].x1 >= CELL_GAP * size:
             return True
         spaced = pieces[starts[i] - 1] == " "
-        return spaced and (kept[i - 1].char.isdigit() or kept[i - 1].char == "%") and kept[i].char.isdigit()
+        return spaced and (kept[i - 1].char.isdigit() or kept[i - 1].char in _NUMBER_ENDS) and kept[i].char.isdigit()
 
     cuts = [i for i in range(1, len(kept)) if cut(i)]
     if not cuts:

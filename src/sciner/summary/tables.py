@@ -14,7 +14,8 @@ every metric. A number is
   with the dataset and task found the same way and the row's label cells as the model: one
   result. A column whose lowest head names nothing ("P", "#Docs") takes no metric from the
   caption, and a caption naming two metrics or datasets names neither;
-* else nothing: a number with no name to belong to (a count, a year) is left out.
+* else nothing: a number with no name to belong to (a count, a year) is left out, and so is
+  a gain over another row ("+0.25").
 """
 
 from __future__ import annotations
@@ -39,7 +40,13 @@ _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
 # A text -> each type the paper tags it with, and under that type the entity's name and its
 # number of mentions ({} when the paper never tags it).
 Known = Callable[[str], dict[str, tuple[str, int]]]
-# The types a gazetteer may give a header cell the paper does not tag, in the order tried.
+# Of the types a paper tags one text with ("UAS" a metric in one sentence, a method in the
+# next), a head names the first of these, a row label the first of those: tables head their
+# columns with metrics and datasets and list methods down their rows.
+HEAD_ORDER = ("MetricName", "DatasetName", "TaskName", "HyperparameterName", "MethodName")
+ROW_ORDER = ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName")
+# The types a gazetteer may give a header cell the paper does not tag, in the order tried (a
+# row label takes none: "List", "Table" and "Title" are metrics of some leaderboard).
 GAZETTEER_ORDER = ("MetricName", "DatasetName", "TaskName", "MethodName")
 
 
@@ -96,42 +103,43 @@ class _Namer:
     def __init__(self, paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer) -> None:
         self.paragraphs, self.known, self.gazetteer = paragraphs, known, gazetteer
 
-    def names(self, cell: TableCell) -> dict[str, str]:
+    def names(self, cell: TableCell, gazetteer: bool = True) -> dict[str, str]:
         """The cell's name of each type it names: each piece the model tagged in it, else its
         whole text, is one name of one type (see :meth:`name`). A cell over several columns
         that names two things of a type ("MNLI-m MRPC", set too tightly to be cut) names
         neither: which is whose column is not known."""
-        found = self.all_names(cell)
+        found = self.all_names(cell, gazetteer)
         return {label: names.pop() for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
 
-    def all_names(self, cell: TableCell) -> dict[str, set[str]]:
-        """Every name of each type in the cell."""
+    def all_names(self, cell: TableCell, gazetteer: bool = True) -> dict[str, set[str]]:
+        """Every name of each type in the cell (``gazetteer``: looked up there too)."""
         p = self.paragraphs[cell.paragraph]
         pieces = [(" ".join(p.tokens[max(s.start, cell.start):min(s.end, cell.end)]), s.label) for s in p.spans or []
                   if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end]
         found: dict[str, set[str]] = {}
         for text, tagged in pieces or [(cell.text(self.paragraphs), None)]:
-            named = self.name(text, tagged)
+            named = self.name(text, tagged, gazetteer)
             if named is not None:
                 found.setdefault(named[0], set()).add(named[1])
         return found
 
-    def name(self, text: str, tagged: str | None) -> tuple[str, str] | None:
-        """(type, name) of a cell's text: the type the paper tags it with most often (in the
-        paper's spelling), else the type the model tagged here, else the first type the
-        gazetteers list it under; tried as it is, without parentheses ("F1 ( base )"), and
-        without what follows a "±" or "/" ("F 1 ± std.")."""
+    def name(self, text: str, tagged: str | None, gazetteer: bool = True) -> tuple[str, str] | None:
+        """(type, name) of a cell's text: a type the paper tags it with (in the paper's spelling;
+        of several, a head's first in :data:`HEAD_ORDER`, a row label's in :data:`ROW_ORDER`),
+        else the type the model tagged here, else (``gazetteer``) the first type the gazetteers
+        list it under; tried as it is, without parentheses ("F1 ( base )"), and without what
+        follows a "±" or "/" ("F 1 ± std.")."""
         bare = _PARENTHESES.sub(" ", text).strip()
         spellings = [t for t in dict.fromkeys((text, bare, _QUALIFIER.split(bare)[0].strip()))
                      if fold(t) and fold(t) not in SPLITS and not is_number(t)]
         for spelling in spellings:
             known = self.known(spelling)
             if known:
-                label = max(known, key=lambda k: known[k][1])
+                label = next(k for k in (HEAD_ORDER if gazetteer else ROW_ORDER) if k in known)
                 return label, known[label][0]
         if tagged is not None:
             return (tagged, text) if spellings else None
-        for label in GAZETTEER_ORDER:
+        for label in GAZETTEER_ORDER if gazetteer else ():
             for spelling in spellings:
                 canonical = self.gazetteer.canonical(label, spelling)
                 if canonical is not None:
@@ -173,14 +181,16 @@ def _read_table(namer: _Namer, rows: list[list[TableCell]], caption: dict[str, s
     found = []
     for row, row_texts in zip(rows[first_data:], texts[first_data:]):
         numbers = [cell for cell, text in zip(row, row_texts) if is_number(text)]
+        # "+0.25" is a gain over a row above, not a score.
+        scores = [cell for cell in numbers if not cell.text(namer.paragraphs).startswith("+")]
         labels = [cell for cell, text in zip(row, row_texts) if fold(text) and not is_number(text)
                   and cell.last < min((n.first for n in numbers), default=0)]
         row_names: dict[str, str] = {}
-        for cell in labels:
-            for kind, name in namer.names(cell).items():
+        for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
+            for kind, name in namer.names(cell, gazetteer=False).items():
                 row_names.setdefault(kind, name)
         model = " ".join(cell.text(namer.paragraphs) for cell in labels) or None
-        for cell in numbers:
+        for cell in scores:
             above = [head for head in header if head.first <= cell.last and cell.first <= head.last]
             heads: dict[str, str] = {}
             for head in above:  # top to bottom: the lowest head of a type wins
