@@ -177,6 +177,16 @@ def test_a_table_number_belongs_to_no_name_unless_a_head_row_or_one_caption_name
     assert [(r.metric, r.dataset, r.value) for r in results] == [("Accuracy", "SST-2", "91.2")]
 
 
+def test_a_column_head_that_names_nothing_qualifies_the_metric_above_it():
+    muc = row([("MUC", 1)], ("MetricName", 0, 1))
+    muc.meta["cells"][0][3] = 3  # "MUC" over three columns
+    rows = [muc, row([("P", 1), ("R", 2), ("F1", 3)], ("MetricName", 2, 3)),
+            row([("Top systems of the shared task", 0)]),  # a group's label names no column
+            row([("e2e", 0), ("78.4", 1), ("73.4", 2), ("75.8", 3)], ("MethodName", 0, 1))]
+    results = summarize_paper("p", rows).results
+    assert [(r.metric, r.value) for r in results] == [("MUC P", "78.4"), ("MUC R", "73.4"), ("F1", "75.8")]
+
+
 def test_a_gain_over_another_row_is_no_result():
     rows = [row([("Model", 0), ("F1", 1), ("Δ F1", 2)], ("MetricName", 1, 2), ("MetricName", 3, 4)),
             row([("BERT", 0), ("88.5", 1), ("+0.25", 2)])]

@@ -13,7 +13,8 @@ every metric. A number is
   MetricName its caption tags (with ``--include captions``: "Table 3: Accuracy on SST-2"),
   with the dataset and task found the same way and the row's label cells as the model: one
   result. A column whose lowest head names nothing ("P", "#Docs") takes no metric from the
-  caption, and a caption naming two metrics or datasets names neither;
+  caption, but qualifies a metric above it ("MUC" over "R" is "MUC R"), and a caption naming
+  two metrics or datasets names neither;
 * else nothing: a number with no name to belong to (a count, a year) is left out, and so is
   a gain over another row ("+0.25").
 """
@@ -195,7 +196,12 @@ def _read_table(namer: _Namer, rows: list[list[TableCell]], caption: dict[str, s
             heads: dict[str, str] = {}
             for head in above:  # top to bottom: the lowest head of a type wins
                 heads.update(namer.names(head))
-            unnamed = bool(above) and not namer.all_names(above[-1]) and not namer.is_blank(above[-1])
+            # The column's own head: the lowest one over this column alone, a word or two (not a
+            # group's label across the table, "Top Leaderboard Systems (Dec 10th, 2018)").
+            own = next((h for h in reversed(above) if h.first == h.last and h.end - h.start <= 3), None)
+            unnamed = own is not None and not namer.all_names(own) and not namer.is_blank(own)
+            if unnamed and "MetricName" in heads:  # "MUC" over "R": the column is MUC's R
+                heads["MetricName"] = f"{heads['MetricName']} {own.text(namer.paragraphs)}"
             told = {k: v for k, v in caption.items() if not (unnamed and k == "MetricName")}
             value = _value(cell, cell.text(namer.paragraphs), heads, row_names, told, model)
             if value is not None:
