@@ -12,7 +12,9 @@ import torch
 from sciner.config import Config, load_config
 from sciner.distill.carry import pack_encoder, quantize, unpack_encoder
 from sciner.distill.label import FileSource, RawSource, label, split_like_training
-from sciner.data.soft_labels import SoftParagraph, load_soft_labels, read_shard, shard_path, top_k
+from sciner.data.soft_labels import (
+    SoftParagraph, load_soft_labels, pack_labels, read_manifest, read_shard, shard_path, top_k, unpack_labels,
+)
 from sciner.distill.teacher import teacher_config
 from sciner.inference.tagger import Tagger
 from sciner.labels import BIO_TAGS
@@ -134,6 +136,43 @@ def test_student_trains_on_gold_and_soft_labels_and_loads_like_any_model(tmp_pat
 
     tagged = sciner.load(tmp_path / "student", precision="fp32").tag([["We", "use", "BERT", "on", "SQuAD", "."]])
     assert len(tagged[0].tags) == 6
+
+
+def test_a_byte_a_token_keeps_the_top_tag_and_its_probability_to_a_sixteenth():
+    """Issue 20 item 4: the compact form packs each token's top tag and confidence in one byte."""
+    probs = np.random.default_rng(1).dirichlet(np.full(len(BIO_TAGS), 0.3), size=200)
+    ids, top = top_k(probs, 1)
+    packed = pack_labels(ids, top)
+    assert packed.dtype == np.uint8 and packed.shape == (200,)
+    back_ids, back_probs = unpack_labels(packed)
+    assert (back_ids[:, 0] == probs.argmax(1)).all()
+    step = (1 - 1 / len(BIO_TAGS)) / 15
+    assert np.abs(back_probs[:, 0].astype(np.float32) - probs.max(1)).max() <= step / 2 + 1e-3
+    dense = SoftParagraph(["w"] * 200, back_ids, back_probs).dense()
+    assert np.allclose(dense.sum(1), 1.0, atol=1e-2) and (dense.argmax(1) == probs.argmax(1)).all()
+
+
+def test_compact_file_carries_a_soft_label_folder_and_trains_a_student(tmp_path, tiny_encoder_dir, tiny_data,
+                                                                        soft_dir, cli):
+    folder = load_soft_labels(soft_dir)
+    packed = tmp_path / "raw.labels.xz"
+    result = cli("distill", "compact", soft_dir, "-o", packed)
+    assert result.returncode == 0, result.stderr
+    assert f"{len(folder)} paragraphs written" in result.stdout
+    back = load_soft_labels(packed)
+    assert [p.tokens for p in back] == [p.tokens for p in folder]
+    assert all((b.top_ids[:, 0] == f.top_ids[:, 0]).all() for b, f in zip(back, folder))
+    tokens = sum(len(p.tokens) for p in folder)
+    assert packed.stat().st_size < (soft_dir / "shard-00000.npz").stat().st_size + tokens  # a byte a token, and xz
+    assert read_manifest(packed)["teachers"] == read_manifest(soft_dir)["teachers"]
+    cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1, max_batches_per_epoch=3, patience=5)
+    cfg.distill.soft_labels, cfg.distill.soft_ratio = str(packed), 1.0
+    assert train(cfg, tmp_path / "student", show_progress=False).history
+    wrong = cli("distill", "compact", soft_dir, "-o", tmp_path / "raw.npz")
+    assert wrong.returncode != 0 and ".labels.xz" in wrong.stderr
+    (tmp_path / "bad.labels.xz").write_bytes(b"not xz")
+    refused = cli("distill", "student", "--soft", tmp_path / "bad.labels.xz", "-o", tmp_path / "s2")
+    assert refused.returncode != 0 and "not a compact soft-label file" in refused.stderr
 
 
 def test_soft_loss_is_zero_gradient_at_the_teacher_and_scaled_by_t_squared():

@@ -4,6 +4,7 @@ Each step is its own resumable command with its artifact on disk:
 
     sciner distill teacher  -> a model folder (``sciner train`` with the teacher's overrides)
     sciner distill label    -> a soft-label folder (manifest + shards)
+    sciner distill compact  -> the folder as one file, a byte a token (to carry home)
     sciner distill student  -> a model folder that ``sciner predict`` loads as any other
     sciner calibrate        -> type biases, cross-fitted, as for any model
 
@@ -114,7 +115,8 @@ def label(
 
 @distill_app.command()
 def student(
-    soft: Path = typer.Option(..., "--soft", help="Soft-label folder written by `sciner distill label`."),
+    soft: Path = typer.Option(..., "--soft", help="Soft-label folder written by `sciner distill label`, or "
+                              "its compact *.labels.xz file (`sciner distill compact`)."),
     output: Path = typer.Option(..., "--output", "-o", help="Folder of the student model."),
     config: ConfigFile = None,
     overrides: Overrides = [],  # noqa: B006 (typer copies it)
@@ -137,6 +139,27 @@ def student(
     cfg.distill.soft_labels = str(soft)
     result = train(cfg, output, resume=resume, show_progress=not quiet, resume_command=resume_command())
     typer.echo(f"student: best dev micro F1 {result.best_f1:.4f} at epoch {result.best_epoch}; model in {output}")
+
+
+@distill_app.command()
+def compact(
+    soft: Path = typer.Argument(..., help="Soft-label folder written by `sciner distill label`."),
+    output: Path = typer.Option(..., "--output", "-o", help="The compact file to write (*.labels.xz)."),
+    quiet: Quiet = False,  # prints only its result; -q is accepted as on every verb
+) -> None:
+    """Pack a soft-label folder as one small file: per token the teachers' most probable tag and
+    its probability in 16 levels, a byte, xz-compressed (to carry labels home from a GPU machine;
+    `distill student --soft` reads it).
+
+    Example: sciner distill compact runs/distill/soft -o runs/distill/raw.labels.xz
+    """
+    from sciner.data.soft_labels import COMPACT_SUFFIX, write_compact
+    from sciner.errors import ConfigError
+
+    if not str(output).endswith(COMPACT_SUFFIX):
+        raise ConfigError(f"--output: {output}: a compact soft-label file ends in {COMPACT_SUFFIX}")
+    paragraphs = write_compact(soft, output)
+    typer.echo(f"{paragraphs} paragraphs written to {output} ({output.stat().st_size / 1e6:.1f} MB)")
 
 
 @distill_app.command("pack-encoder")

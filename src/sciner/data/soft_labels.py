@@ -6,11 +6,19 @@ shard that exists is complete: a resumed run skips it. Per token a shard keeps t
 probable tag ids (uint8) and their probabilities (fp16): 12 bytes a token for k = 4 instead of
 60 for the full fp32 distribution. Read back, the mass the top k leave is spread evenly over
 the other tags.
+
+The *compact* form (:func:`write_compact`, ``*.labels.xz``) is one file to carry home from a
+GPU machine: per token one byte, the teachers' most probable tag (4 bits: the task has 15 BIO
+tags) and its probability in 16 levels (4 bits), after the manifest and the tokens, all
+xz-compressed. Read back it is a top-1 soft label; :func:`load_soft_labels` and ``sciner
+distill student --soft`` take either form.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import lzma
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,16 +108,25 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of a soft-label folder, or of a compact file."""
+    if is_compact(folder):
+        return _read_compact(Path(folder))[0]
     path = Path(folder) / MANIFEST
     if not path.is_file():
-        raise InputNotFoundError(f"{folder}: not a soft-label folder ({MANIFEST} missing); "
-                                 "make one with `sciner distill label`")
+        raise InputNotFoundError(f"{folder}: not a soft-label folder ({MANIFEST} missing) nor a compact "
+                                 f"*{COMPACT_SUFFIX} file; make one with `sciner distill label`")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
 def load_soft_labels(folder: str | Path, limit: int = 0) -> list[SoftParagraph]:
-    """The soft-labelled paragraphs of ``folder``, shard by shard (at most ``limit``; 0 = all)."""
+    """The soft-labelled paragraphs of ``folder`` (or of a compact file), shard by shard (at
+    most ``limit``; 0 = all)."""
     folder = Path(folder)
+    if is_compact(folder):
+        paragraphs = [p for p in _read_compact(folder)[1] if p.tokens]
+        if not paragraphs:
+            raise InputNotFoundError(f"{folder}: no soft-labelled paragraphs")
+        return paragraphs[:limit] if limit else paragraphs
     read_manifest(folder)
     out: list[SoftParagraph] = []
     for path in sorted(folder.glob("shard-*.npz")):
@@ -119,3 +136,72 @@ def load_soft_labels(folder: str | Path, limit: int = 0) -> list[SoftParagraph]:
     if not out:
         raise InputNotFoundError(f"{folder}: no soft-labelled paragraphs")
     return out
+
+
+# --- the compact form: a byte a token ---------------------------------------------------------
+
+COMPACT_SUFFIX = ".labels.xz"
+COMPACT_FORMAT = "sciner-compact-labels/1"
+LEVELS = 16  # the most probable tag's probability, from 1/T (no confidence) to 1, in this many steps
+
+
+def is_compact(path: str | Path) -> bool:
+    return str(path).endswith(COMPACT_SUFFIX)
+
+
+def pack_labels(top_ids: np.ndarray, top_probs: np.ndarray) -> np.ndarray:
+    """A byte a token: the most probable tag id (high 4 bits) and its probability in
+    :data:`LEVELS` steps between 1/T and 1 (low 4 bits), from (n, k) top-k ids and probabilities."""
+    if len(BIO_TAGS) > 16:
+        raise ValueError(f"{len(BIO_TAGS)} tags do not fit 4 bits")
+    floor = 1.0 / len(BIO_TAGS)
+    share = (top_probs[:, 0].astype(np.float32) - floor) / (1.0 - floor)
+    level = np.clip(np.rint(share * (LEVELS - 1)), 0, LEVELS - 1).astype(np.uint8)
+    return (top_ids[:, 0].astype(np.uint8) << 4) | level
+
+
+def unpack_labels(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, 1) tag ids and (n, 1) probabilities of :func:`pack_labels`'s bytes."""
+    floor = 1.0 / len(BIO_TAGS)
+    probs = floor + (packed & 0x0F).astype(np.float32) / (LEVELS - 1) * (1.0 - floor)
+    return (packed >> 4).astype(np.uint8)[:, None], probs.astype(np.float16)[:, None]
+
+
+def write_compact(folder: str | Path, path: str | Path) -> int:
+    """The soft-label ``folder`` as one compact file at ``path`` (``*.labels.xz``, written
+    atomically); returns the paragraphs written."""
+    folder, path = Path(folder), Path(path)
+    if not is_compact(path):
+        raise ValueError(f"{path}: a compact soft-label file ends in {COMPACT_SUFFIX}")
+    manifest = {**read_manifest(folder), "format": COMPACT_FORMAT, "tags": list(BIO_TAGS)}
+    paragraphs = load_soft_labels(folder)
+    text = "\n".join(t for p in paragraphs for t in p.tokens).encode("utf-8")
+    packed = (np.concatenate([pack_labels(p.top_ids, p.top_probs) for p in paragraphs]) if paragraphs
+              else np.zeros(0, dtype=np.uint8))
+    buffer = io.BytesIO()
+    np.savez(buffer, manifest=np.frombuffer(json.dumps(manifest).encode("utf-8"), dtype=np.uint8),
+             tokens=np.frombuffer(text, dtype=np.uint8), labels=packed,
+             lengths=np.array([len(p.tokens) for p in paragraphs], dtype=np.int32))
+    with atomic_target(path) as tmp:
+        Path(tmp).write_bytes(lzma.compress(buffer.getvalue(), preset=9))
+    return len(paragraphs)
+
+
+def _read_compact(path: Path) -> tuple[dict[str, Any], list[SoftParagraph]]:
+    if not path.is_file():
+        raise InputNotFoundError(f"{path}: no such compact soft-label file")
+    try:
+        with np.load(io.BytesIO(lzma.decompress(path.read_bytes()))) as data:
+            manifest = json.loads(bytes(data["manifest"]).decode("utf-8"))
+            lengths, packed = data["lengths"], data["labels"]
+            words = bytes(data["tokens"]).decode("utf-8").split("\n") if int(lengths.sum()) else []
+    except (lzma.LZMAError, ValueError, KeyError, OSError) as err:
+        raise InputNotFoundError(f"{path}: not a compact soft-label file ({err})") from None
+    if manifest.get("format") != COMPACT_FORMAT or manifest.get("tags") != list(BIO_TAGS):
+        raise InputNotFoundError(f"{path}: written for other tags or by another format than {COMPACT_FORMAT}")
+    ids, probs = unpack_labels(packed)
+    out, at = [], 0
+    for n in lengths.tolist():
+        out.append(SoftParagraph(words[at : at + n], ids[at : at + n], probs[at : at + n]))
+        at += n
+    return manifest, out
