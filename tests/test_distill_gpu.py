@@ -1,0 +1,93 @@
+"""Issue 20 item 1: the GPU call rehearsed on CPU with a tiny encoder and tiny data, the same
+script (benchmarks/distill_gpu.py --rehearse) on a bare folder that holds nothing but what the
+call carries, then unpacked here into a model that tags."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import distill_gpu  # noqa: E402
+
+TINY_TRAIN = """
+[data]
+dev_groups = ["group_c"]
+[model]
+window = 32
+window_overlap = 8
+[train]
+batch_subwords = 512
+lr = 2e-3
+"""
+
+
+@pytest.fixture
+def raw_text(tmp_path: Path) -> Path:
+    folder = tmp_path / "raw"
+    folder.mkdir()
+    lines = [f"We fine-tune BERT on SQuAD with a learning rate of {k}e-5 and report F1 on the test set." for k in range(40)]
+    (folder / "abstracts.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_the_device_call_runs_from_its_carry_alone_and_brings_back_a_model(tmp_path, tiny_encoder_dir, tiny_data,
+                                                                           raw_text):
+    here, bare = tmp_path / "here", tmp_path / "device"
+    train_config = tmp_path / "train.toml"
+    train_config.write_text(TINY_TRAIN, encoding="utf-8")
+    common = ["--rehearse", "--encoder", str(tiny_encoder_dir)]
+    distill_gpu.main(["prepare", *common, "--root", str(here), "--data", str(tiny_data), "--raw", str(raw_text),
+                      "--train-config", str(train_config)])
+    carry = here / "runs" / "carry" / "gpu-call"
+    plan = json.loads((carry / "plan.json").read_text())
+    assert plan["raw_parts"] >= 1 and plan["carry_bytes"] < distill_gpu.CARRY_LIMIT
+    # A bare machine: the checkout's own files (here, none are needed) and the carried folder.
+    shutil.copytree(carry, bare / "runs" / "carry" / "gpu-call")
+    distill_gpu.main(["call", *common, "--root", str(bare), "--out", str(bare / "OUT")])
+    out = bare / "OUT"
+    summary = json.loads((out / "summary.json").read_text())
+    assert {name: s["status"] for name, s in summary["steps"].items()} == {
+        "unpack": 0, "pretrain": 0, "train": 0, "calibrate": 0}, (out / "log.txt").read_text()[-3000:]
+    assert summary["encoder"] == "pretrained" and (out / "pretrain-loss.tsv").is_file()
+    files = sorted(p.name for p in out.iterdir())
+    assert len(files) <= 8 and all(p.stat().st_size <= 16 * 2**20 for p in out.iterdir())
+    distill_gpu.main(["unpack", str(out), "--root", str(here)])
+    model = here / "runs" / "distill" / "gpu-model"
+    meta = json.loads((model / "model.json").read_text())
+    assert meta["encoder"] == str(tiny_encoder_dir)  # the carried encoder's own name, not the work folder
+
+    import sciner
+
+    tagged = sciner.load(model, precision="fp32", device="cpu").tag([["We", "use", "BERT", "on", "SQuAD", "."]])
+    assert len(tagged[0].tags) == 6
+
+
+def test_a_call_cut_short_still_says_what_happened(tmp_path, tiny_encoder_dir, tiny_data, raw_text, monkeypatch):
+    """Pretraining that does not finish: the call goes on with the carried encoder and says so."""
+    here = tmp_path / "here"
+    train_config = tmp_path / "train.toml"
+    train_config.write_text(TINY_TRAIN, encoding="utf-8")
+    distill_gpu.main(["prepare", "--rehearse", "--encoder", str(tiny_encoder_dir), "--root", str(here),
+                      "--data", str(tiny_data), "--raw", str(raw_text), "--train-config", str(train_config)])
+    broken = {**distill_gpu.REHEARSE, "pretrain": [*distill_gpu.REHEARSE["pretrain"], "pretrain.no_such_key=1"]}
+    monkeypatch.setattr(distill_gpu, "REHEARSE", broken)
+    distill_gpu.main(["call", "--rehearse", "--root", str(here), "--out", str(here / "OUT")])
+    summary = json.loads((here / "OUT" / "summary.json").read_text())
+    assert summary["steps"]["pretrain"]["status"] != 0 and summary["encoder"].startswith("as carried")
+    assert summary["steps"]["train"]["status"] == 0 and "no_such_key" in (here / "OUT" / "log.txt").read_text()
+
+
+def test_every_override_of_the_device_call_names_a_key_of_the_config():
+    """The call runs on a machine lent for minutes: a key renamed in the config tree must fail here."""
+    from sciner.config import load_config
+
+    for settings in (distill_gpu.GPU, distill_gpu.REHEARSE):
+        cfg = load_config(None, [*settings["pretrain"], *settings["train"]])
+        assert cfg.pretrain.steps in (4000, 4)
