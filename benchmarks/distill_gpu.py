@@ -25,7 +25,9 @@ carry or a smaller teacher; the compact labels it would bring home exist (`scine
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import lzma
 import os
 import shutil
 import subprocess
@@ -105,20 +107,20 @@ def prepare(args: argparse.Namespace) -> None:
     sent = 0 if args.rehearse else tracked_bytes(args.root)
     room = CARRY_LIMIT - MARGIN - sent - sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
     meta = json.loads((cache / "cache.json").read_text(encoding="utf-8"))
-    stage = args.root / "runs" / "carry-stage" / "raw-cache"
-    shutil.rmtree(stage.parent, ignore_errors=True)
-    stage.mkdir(parents=True)
     kept: list[dict] = []
-    for part in meta["parts"]:
-        shutil.copy2(cache / part["file"], stage / part["file"])
-        (stage / "cache.json").write_text(json.dumps({**meta, "parts": [*kept, part]}), encoding="utf-8")
-        if xz_tar(carry / "raw-cache.tar.xz", stage.parent, ["raw-cache"]) > room:
-            (stage / part["file"]).unlink()
+    used = 64 * 1024  # the tar's headers and cache.json
+    for part in meta["parts"]:  # the first parts whose xz sizes fit (a cache's first parts are a smaller corpus)
+        used += len(lzma.compress((cache / part["file"]).read_bytes(), preset=9))
+        if used > room:
             break
         kept.append(part)
-    (stage / "cache.json").write_text(json.dumps({**meta, "parts": kept}), encoding="utf-8")
-    xz_tar(carry / "raw-cache.tar.xz", stage.parent, ["raw-cache"])
-    shutil.rmtree(stage.parent)
+    listing = json.dumps({**meta, "parts": kept}).encode("utf-8")
+    with tarfile.open(carry / "raw-cache.tar.xz", "w:xz", preset=9) as tar:
+        for part in kept:
+            tar.add(cache / part["file"], arcname=f"raw-cache/{part['file']}")
+        info = tarfile.TarInfo("raw-cache/cache.json")
+        info.size = len(listing)
+        tar.addfile(info, io.BytesIO(listing))
     total = sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
     plan = {"encoder": str(args.encoder), "rehearse": args.rehearse, "raw_parts": len(kept),
             "raw_subwords": sum(p["subwords"] for p in kept), "carry_bytes": total, "checkout_bytes": sent}
@@ -167,6 +169,8 @@ def call(args: argparse.Namespace) -> None:
                       *sets(f"model.encoder={work / 'encoder'}", f"pretrain.raw_cache={work / 'raw-cache'}",
                             *settings["pretrain"]),
                       "--device", device, "-o", str(work / "pretrain"), "-q", limit=limits["pretrain"])
+    if (work / "pretrain" / "loss.tsv").is_file():  # the curve comes back however the rest goes
+        shutil.copy2(work / "pretrain" / "loss.tsv", out / "pretrain-loss.tsv")
     encoder = work / "pretrain" / "encoder" if pretrained and (work / "pretrain" / "encoder").is_dir() else work / "encoder"
     summary["encoder"] = "pretrained" if encoder != work / "encoder" else "as carried (pretraining did not finish)"
     model = work / "model"
@@ -182,9 +186,6 @@ def call(args: argparse.Namespace) -> None:
         (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         step("calibrate", "calibrate", str(model), "--data", str(work / "data"), "--precision", "fp32",
              "--device", device, "--threads", "1" if args.rehearse else "16", "-q", limit=limits["calibrate"])
-        for name in ("loss.tsv",):
-            if (work / "pretrain" / name).is_file():
-                shutil.copy2(work / "pretrain" / name, out / f"pretrain-{name}")
         pack = work / "model.tar"
         with tarfile.open(pack, "w") as tar:
             for name in ("model.json", "weights.safetensors", "history.json"):

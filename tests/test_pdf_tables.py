@@ -71,7 +71,7 @@ def test_a_line_is_cut_into_cells_at_wide_gaps_and_between_two_numbers() -> None
     x = put("LARGE", x + 3.0, True)  # a word space: one cell
     x = put("86.6", x + CELL_GAP * 10.0 + 1.0, True)  # a wide gap: a new cell
     put("86.3", x + 3.0, True)  # a word space between two numbers: a new cell too
-    line = builder.finish(0)
+    line = builder.finish(0, cells=True)
     assert line is not None and line.text == "BERT LARGE 86.6 86.3"
     assert [text for _, _, text in line.cells()] == ["BERT LARGE", "86.6", "86.3"]
     assert line.cells()[0][:2] == (10.0, line.cells()[0][1]) and line.cells()[1][0] > line.cells()[0][1]
@@ -82,12 +82,12 @@ def test_a_line_is_cut_into_cells_at_wide_gaps_and_between_two_numbers() -> None
             cited.add(_Glyph(char, x, x + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), i == 0 and x > 10.0)
             x += 5.0
         x += 3.0
-    cited_line = cited.finish(0)
+    cited_line = cited.finish(0, cells=True)
     assert cited_line is not None and [text for _, _, text in cited_line.cells()] == ["(Tai, 2015)*", "66.0"]
     one = _LineBuilder()
     for i, char in enumerate("word"):
         one.add(_Glyph(char, 5.0 * i, 5.0 * i + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), False)
-    single = one.finish(0)
+    single = one.finish(0, cells=True)
     assert single is not None and single.pieces == () and single.cells() == [(0.0, 19.5, "word")]
 
 

@@ -153,11 +153,8 @@ def compact(
 
     Example: sciner distill compact runs/distill/soft -o runs/distill/raw.labels.xz
     """
-    from sciner.data.soft_labels import COMPACT_SUFFIX, write_compact
-    from sciner.errors import ConfigError
+    from sciner.data.soft_labels import write_compact
 
-    if not str(output).endswith(COMPACT_SUFFIX):
-        raise ConfigError(f"--output: {output}: a compact soft-label file ends in {COMPACT_SUFFIX}")
     paragraphs = write_compact(soft, output)
     typer.echo(f"{paragraphs} paragraphs written to {output} ({output.stat().st_size / 1e6:.1f} MB)")
 

@@ -8,9 +8,9 @@ probable tag ids (uint8) and their probabilities (fp16): 12 bytes a token for k 
 the other tags.
 
 The *compact* form (:func:`write_compact`, ``*.labels.xz``) is one file to carry home from a
-GPU machine: per token one byte, the teachers' most probable tag (4 bits: the task has 15 BIO
-tags) and its probability in 16 levels (4 bits), after the manifest and the tokens, all
-xz-compressed. Read back it is a top-1 soft label; :func:`load_soft_labels` and ``sciner
+GPU machine: the manifest as a line of JSON, then, xz-compressed, the tokens and per token one
+byte, the teachers' most probable tag (4 bits: the task has 15 BIO tags) and its probability
+in 16 levels (4 bits). Read back it is a top-1 soft label; :func:`load_soft_labels` and ``sciner
 distill student --soft`` take either form.
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from sciner.errors import InputNotFoundError
+from sciner.errors import ConfigError, InputNotFoundError
 from sciner.labels import BIO_TAGS
 from sciner.data.resumable import refuse_other_settings
 from sciner.outputs import atomic_target, write_atomic
@@ -80,9 +80,12 @@ def write_shard(path: Path, paragraphs: Sequence[Sequence[str]], probs: Sequence
 def read_shard(path: Path) -> list[SoftParagraph]:
     """The paragraphs of a shard written by :func:`write_shard`."""
     with np.load(path) as data:
-        lengths = data["lengths"]
-        words = bytes(data["tokens"]).decode("utf-8").split("\n") if int(lengths.sum()) else []
-        ids, probs = data["top_ids"], data["top_probs"]
+        return _paragraphs(data["tokens"], data["lengths"], data["top_ids"], data["top_probs"])
+
+
+def _paragraphs(tokens: np.ndarray, lengths: np.ndarray, ids: np.ndarray, probs: np.ndarray) -> list[SoftParagraph]:
+    """Paragraphs back from their tokens (UTF-8, joined by line breaks), lengths and per-token labels."""
+    words = bytes(tokens).decode("utf-8").split("\n") if int(lengths.sum()) else []
     out, at = [], 0
     for n in lengths.tolist():
         out.append(SoftParagraph(words[at : at + n], ids[at : at + n], probs[at : at + n]))
@@ -110,7 +113,7 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 def read_manifest(folder: Path) -> dict[str, Any]:
     """The manifest of a soft-label folder, or of a compact file."""
     if is_compact(folder):
-        return _read_compact(Path(folder))[0]
+        return _compact_manifest(Path(folder))
     path = Path(folder) / MANIFEST
     if not path.is_file():
         raise InputNotFoundError(f"{folder}: not a soft-label folder ({MANIFEST} missing) nor a compact "
@@ -123,7 +126,7 @@ def load_soft_labels(folder: str | Path, limit: int = 0) -> list[SoftParagraph]:
     most ``limit``; 0 = all)."""
     folder = Path(folder)
     if is_compact(folder):
-        paragraphs = [p for p in _read_compact(folder)[1] if p.tokens]
+        paragraphs = [p for p in _read_compact(folder) if p.tokens]
         if not paragraphs:
             raise InputNotFoundError(f"{folder}: no soft-labelled paragraphs")
         return paragraphs[:limit] if limit else paragraphs
@@ -172,36 +175,43 @@ def write_compact(folder: str | Path, path: str | Path) -> int:
     atomically); returns the paragraphs written."""
     folder, path = Path(folder), Path(path)
     if not is_compact(path):
-        raise ValueError(f"{path}: a compact soft-label file ends in {COMPACT_SUFFIX}")
+        raise ConfigError(f"{path}: a compact soft-label file ends in {COMPACT_SUFFIX}")
     manifest = {**read_manifest(folder), "format": COMPACT_FORMAT, "tags": list(BIO_TAGS)}
     paragraphs = load_soft_labels(folder)
     text = "\n".join(t for p in paragraphs for t in p.tokens).encode("utf-8")
     packed = (np.concatenate([pack_labels(p.top_ids, p.top_probs) for p in paragraphs]) if paragraphs
               else np.zeros(0, dtype=np.uint8))
     buffer = io.BytesIO()
-    np.savez(buffer, manifest=np.frombuffer(json.dumps(manifest).encode("utf-8"), dtype=np.uint8),
-             tokens=np.frombuffer(text, dtype=np.uint8), labels=packed,
+    np.savez(buffer, tokens=np.frombuffer(text, dtype=np.uint8), labels=packed,
              lengths=np.array([len(p.tokens) for p in paragraphs], dtype=np.int32))
     with atomic_target(path) as tmp:
-        Path(tmp).write_bytes(lzma.compress(buffer.getvalue(), preset=9))
+        Path(tmp).write_bytes(json.dumps(manifest).encode("utf-8") + b"\n" + lzma.compress(buffer.getvalue(), preset=9))
     return len(paragraphs)
 
 
-def _read_compact(path: Path) -> tuple[dict[str, Any], list[SoftParagraph]]:
+def _compact_manifest(path: Path) -> dict[str, Any]:
+    """A compact file's manifest (its first line), checked for the format and the tags."""
     if not path.is_file():
         raise InputNotFoundError(f"{path}: no such compact soft-label file")
+    with open(path, "rb") as handle:
+        head = handle.readline()
     try:
-        with np.load(io.BytesIO(lzma.decompress(path.read_bytes()))) as data:
-            manifest = json.loads(bytes(data["manifest"]).decode("utf-8"))
-            lengths, packed = data["lengths"], data["labels"]
-            words = bytes(data["tokens"]).decode("utf-8").split("\n") if int(lengths.sum()) else []
+        manifest = json.loads(head)
+    except ValueError:
+        manifest = None
+    if not isinstance(manifest, dict) or manifest.get("format") != COMPACT_FORMAT:
+        raise InputNotFoundError(f"{path}: not a compact soft-label file ({COMPACT_FORMAT})")
+    if manifest.get("tags") != list(BIO_TAGS):
+        raise InputNotFoundError(f"{path}: written for other tags than this version's")
+    return manifest
+
+
+def _read_compact(path: Path) -> list[SoftParagraph]:
+    _compact_manifest(path)
+    blob = path.read_bytes().split(b"\n", 1)[1]
+    try:
+        with np.load(io.BytesIO(lzma.decompress(blob))) as data:
+            ids, probs = unpack_labels(data["labels"])
+            return _paragraphs(data["tokens"], data["lengths"], ids, probs)
     except (lzma.LZMAError, ValueError, KeyError, OSError) as err:
-        raise InputNotFoundError(f"{path}: not a compact soft-label file ({err})") from None
-    if manifest.get("format") != COMPACT_FORMAT or manifest.get("tags") != list(BIO_TAGS):
-        raise InputNotFoundError(f"{path}: written for other tags or by another format than {COMPACT_FORMAT}")
-    ids, probs = unpack_labels(packed)
-    out, at = [], 0
-    for n in lengths.tolist():
-        out.append(SoftParagraph(words[at : at + n], ids[at : at + n], probs[at : at + n]))
-        at += n
-    return manifest, out
+        raise InputNotFoundError(f"{path}: a damaged compact soft-label file ({err})") from None

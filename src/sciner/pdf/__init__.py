@@ -79,18 +79,19 @@ def extract_pdf(path: str | Path, progress: Progress | None = None,
     from sciner.tokenize import tokenize_paragraphs
 
     kinds = check_include(include)
-    raw = paragraphs_from_pages(read_pdf_pages(path, progress), kinds)
+    raw = paragraphs_from_pages(read_pdf_pages(path, progress, cells="tables" in kinds), kinds)
     # A table row is tokenized cell by cell, so that no token straddles two cells.
     pieces = [[cell.text for cell in paragraph.cells] or [paragraph.text] for paragraph in raw]
     token_lists = iter(tokenize_paragraphs(text for texts in pieces for text in texts))
     extracted = []
     for paragraph, texts in zip(raw, pieces):
-        tokens: list[str] = []
-        cells = []
-        for cell, cell_tokens in zip(paragraph.cells or [None] * len(texts), (next(token_lists) for _ in texts)):
-            if cell is not None and cell_tokens:
-                cells.append([len(tokens), len(tokens) + len(cell_tokens), cell.first, cell.last])
-            tokens.extend(cell_tokens)
+        cell_tokens = [next(token_lists) for _ in texts]
+        tokens = [token for piece in cell_tokens for token in piece]
+        cells, at = [], 0
+        for cell, piece in zip(paragraph.cells, cell_tokens):  # none unless a table row
+            if piece:
+                cells.append([at, at + len(piece), cell.first, cell.last])
+            at += len(piece)
         if tokens and (paragraph.kind != "footnote" or "footnotes" in kinds or is_running_text(tokens)):
             extracted.append(ExtractedParagraph(tokens, paragraph.text, paragraph.section, paragraph.page,
                                                 paragraph.kind, paragraph.table, cells))

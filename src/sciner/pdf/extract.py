@@ -58,7 +58,8 @@ class PdfLine:
     evenly_spread: bool = False
     marker_start: bool = False
     # Where the line breaks into table cells, if it does: each piece's (x0, x1, text), split at
-    # gaps of CELL_GAP font sizes or more (empty: the line is one piece).
+    # gaps of CELL_GAP font sizes or more (empty: the line is one piece, or the page was read
+    # without ``cells``: only the table reader needs them).
     pieces: tuple[tuple[float, float, str], ...] = ()
 
     def cells(self) -> list[tuple[float, float, str]]:
@@ -208,7 +209,8 @@ class _LineBuilder:
         offset = self.baseline - glyph.baseline  # positive: the glyph sits higher
         return -0.45 * big.size <= offset <= 0.75 * big.size
 
-    def finish(self, page: int) -> PdfLine | None:
+    def finish(self, page: int, cells: bool = False) -> PdfLine | None:
+        """The line of the glyphs added (None if none), with its table ``pieces`` when ``cells``."""
         if not self.glyphs:
             return None
         pieces: list[str] = []
@@ -250,7 +252,7 @@ class _LineBuilder:
             wide_gaps=wide_gaps,
             evenly_spread=wide_gaps >= 2 and _evenly_spread(kept, self.size),
             marker_start=marker_start,
-            pieces=_cell_pieces(kept, starts, pieces, self.size),
+            pieces=_cell_pieces(kept, starts, pieces, self.size) if cells else (),
         )
 
     def _script_boundary(self, before: _Glyph, after: _Glyph) -> bool:
@@ -401,8 +403,9 @@ def open_pdf(path: str | Path):
 Progress = Callable[[int, int], None]
 
 
-def read_pdf_pages(path: str | Path, progress: Progress | None = None) -> list[PdfPage]:
-    """Every page of ``path`` as lines in content-stream order.
+def read_pdf_pages(path: str | Path, progress: Progress | None = None, cells: bool = False) -> list[PdfPage]:
+    """Every page of ``path`` as lines in content-stream order (``cells``: with each line's
+    table cells, :attr:`PdfLine.pieces`, for reading tables).
 
     ``progress(pages_done, pages_total)`` is called after each page: reading the pages is
     most of the time an extraction takes (seconds for a long paper).
@@ -417,7 +420,7 @@ def read_pdf_pages(path: str | Path, progress: Progress | None = None) -> list[P
         total = len(document)
         for i in range(total):
             try:
-                pages.append(_read_page(document[i], i))
+                pages.append(_read_page(document[i], i, cells=cells))
             except pdfium.PdfiumError as exc:
                 raise PDFError(f"{path}: page {i + 1} cannot be read ({exc})") from None
             if progress is not None:
@@ -432,7 +435,7 @@ def read_pdf_pages(path: str | Path, progress: Progress | None = None) -> list[P
     return pages
 
 
-def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
+def _read_page(page, number: int, column_gap: float = 4.0, cells: bool = False) -> PdfPage:
     """Rebuild the lines of one page from PDFium's characters.
 
     ``column_gap`` (in font sizes) is the widest horizontal gap kept inside one line;
@@ -457,7 +460,7 @@ def _read_page(page, number: int, column_gap: float = 4.0) -> PdfPage:
 
     def flush() -> None:
         nonlocal builder
-        line = builder.finish(number)
+        line = builder.finish(number, cells)
         if line is not None:
             result.lines.append(line)
         builder = _LineBuilder()

@@ -152,7 +152,10 @@ class ParagraphBuilder:
     def _add_tables(self, which: Callable[[Table], bool]) -> None:
         """The rows of the tables ``which`` picks, a paragraph each, beside the body (a table
         comes after its caption, or at its page's end when its caption is read as no caption)."""
-        for table in [table for table in self.tables if which(table)]:
+        picked = [table for table in self.tables if which(table)]
+        if not picked:
+            return
+        for table in picked:
             self.tables.remove(table)
             for row in table.rows:
                 text = " ".join(cell.text for cell in row)

@@ -4,7 +4,8 @@ A table is found from its caption ("Table 2: ..."): its lines are those of the c
 column (or the whole page, for a caption set across both columns) above the caption, up to
 body text, another caption or a wide vertical gap; when nothing table-like is above, those
 below the caption's lines (captions set on top). Lines whose middles share a height are one
-row; each line breaks into cells at wide gaps (:meth:`sciner.pdf.extract.PdfLine.cells`).
+row; each line breaks into cells at wide gaps (:meth:`sciner.pdf.extract.PdfLine.cells`, for
+pages read with ``cells``).
 The columns are the x-extents of the cells of the rows that hold numbers, merged where they
 overlap; every cell gets the first and last column it covers, so that a header spanning two
 columns ("Dev" over "EM F1") heads both.
@@ -65,12 +66,14 @@ def find_tables(page: list[OrderedLine], body_size: float) -> list[Table]:
         if label is None or not label.startswith("table"):
             continue
         lines = _table_lines(page, block, in_captions, taken, body_size, above=True)
-        if not _has_cells(lines):
+        rows = _rows(lines)
+        if not _has_cells(rows):
             lines = _table_lines(page, block, in_captions, taken, body_size, above=False)
-        if _has_cells(lines):
+            rows = _rows(lines)
+        if _has_cells(rows):
             taken.update(id(line) for line in lines)
             caption = normalize_text(" ".join(line.text for line in block))
-            tables.append((page.index(block[0]), Table(label, block[0].page + 1, caption, _grid(_rows(lines)), block[0])))
+            tables.append((page.index(block[0]), Table(label, block[0].page + 1, caption, _grid(rows), block[0])))
     return [table for _, table in sorted(tables, key=lambda pair: pair[0])]
 
 
@@ -136,9 +139,8 @@ def _table_lines(page: list[OrderedLine], caption: list[OrderedLine], in_caption
     return found
 
 
-def _has_cells(lines: list[OrderedLine]) -> bool:
+def _has_cells(rows: list[list[tuple[float, float, str]]]) -> bool:
     """Two rows or more, one of them with a number beside other cells."""
-    rows = _rows(lines)
     return len(rows) >= 2 and any(len(row) >= 2 and any(is_number(text) for _, _, text in row) for row in rows)
 
 

@@ -12,10 +12,7 @@ from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.summary.names import Gazetteer, find_abbreviations, fold, is_name, trim
 from sciner.summary.tables import read_tables
-from sciner.summary.values import RESULT_FIELDS, nearest, pair_values, sentences
-
-# Where a mention is: (paragraph index in its paper, start token, end token).
-Place = tuple[int, int, int]
+from sciner.summary.values import Place, Result, Value, read_sentences
 # The corpus table's columns and the entity type each counts.
 CORPUS_TYPES: dict[str, str] = {"methods": "MethodName", "datasets": "DatasetName", "tasks": "TaskName",
                                 "metrics": "MetricName"}
@@ -32,36 +29,6 @@ class Entity:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "name": self.name, "mentions": len(self.places), "surface": self.surface}
-
-
-@dataclass
-class Value:
-    """A HyperparameterValue or MetricValue and the name it belongs to (None: none in its sentence)."""
-
-    type: str
-    value: str
-    of: str | None
-    place: Place
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "value": self.value, "of": self.of, "paragraph": self.place[0]}
-
-
-@dataclass
-class Result:
-    """A reported result: a metric's value and what its sentence, or its table's header, row
-    and caption, say it was measured on."""
-
-    task: str | None
-    dataset: str | None
-    metric: str | None
-    value: str
-    model: str | None
-    place: Place
-
-    def to_json(self) -> dict[str, Any]:
-        return {"task": self.task, "dataset": self.dataset, "metric": self.metric, "value": self.value,
-                "model": self.model, "paragraph": self.place[0]}
 
 
 @dataclass
@@ -96,11 +63,6 @@ class _Groups:
         ra, rb = self.find(a), self.find(b)
         if ra != rb:
             self.parent[max(ra, rb)] = min(ra, rb)
-
-
-def _text(p: Paragraph, s: Span | tuple[int, int]) -> str:
-    start, end = (s.start, s.end) if isinstance(s, Span) else s
-    return " ".join(p.tokens[start:end])
 
 
 def mention_text(p: Paragraph, s: Span) -> str:
@@ -164,40 +126,17 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
         entities.append(Entity(label, _name(spellings, short_keys, label, gazetteer), list(spellings),
                                [place for _, place in found]))
     entities.sort(key=lambda e: (NAME_TYPES.index(e.type), -len(e.places), e.name.lower()))
-    name_of = {(e.type, fold(t)): e.name for e in entities for t in e.surface}
-    values, results = _values_and_results(paragraphs, lambda p, s: name_of.get((s.label, fold(mention_text(p, s)))))
+    # Each spelling the paper tags, folded: the entity it names under each type, and its mentions.
     known: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
     for e in entities:
         for text in e.surface:
             known[fold(text)][e.type] = (e.name, len(e.places))
-    for found in read_tables(paragraphs, lambda text: known.get(fold(text), {}), gazetteer):
-        place = (found.cell.paragraph, found.cell.start, found.cell.end)
-        values.append(Value(found.type, found.value, found.of, place))
-        if found.type == "MetricValue":
-            results.append(Result(found.task, found.dataset, found.of, found.value, found.model, place))
-    values.sort(key=lambda v: v.place)
-    results.sort(key=lambda r: r.place)
+    values, results = read_sentences(
+        paragraphs, lambda p, s: known.get(fold(mention_text(p, s)), {}).get(s.label, (None, 0))[0])
+    in_tables = read_tables(paragraphs, lambda text: known.get(fold(text), {}), gazetteer)
+    values = sorted(values + in_tables[0], key=lambda v: v.place)
+    results = sorted(results + in_tables[1], key=lambda r: r.place)
     return PaperSummary(doc, entities, values, results, list(paragraphs))
-
-
-def _values_and_results(paragraphs: Sequence[Paragraph], name: Any) -> tuple[list[Value], list[Result]]:
-    """Every value of the paper's sentences with the name it belongs to, and every MetricValue
-    as a result (a table's rows are read by :func:`sciner.summary.tables.read_tables`)."""
-    values, results = [], []
-    for i, p in enumerate(paragraphs):
-        if p.meta.get("cells"):
-            continue
-        for spans in sentences(p):
-            for pair in pair_values(spans):
-                of = name(p, pair.name) if pair.name is not None else None
-                place = (i, pair.value.start, pair.value.end)
-                values.append(Value(pair.value.label, _text(p, pair.value), of, place))
-                if pair.value.label == "MetricValue":
-                    found = {f: nearest(spans, label, pair.value) for f, label in RESULT_FIELDS.items()}
-                    named = {f: name(p, s) if s is not None else None for f, s in found.items()}
-                    results.append(Result(named["task"], named["dataset"], of, _text(p, pair.value),
-                                          named["model"], place))
-    return values, results
 
 
 def corpus_table(papers: Iterable[PaperSummary]) -> dict[str, Any]:

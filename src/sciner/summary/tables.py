@@ -30,11 +30,18 @@ from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.pdf.tables import is_number
 from sciner.summary.names import Gazetteer, fold
+from sciner.summary.values import Result, Value
 
 # Column heads that name a split or an aggregate, never the metric itself, though leaderboards
 # list some of them as metrics.
 SPLITS = frozenset({"dev", "development", "test", "train", "training", "validation", "valid", "val", "average",
                     "avg", "mean", "all", "overall", "ours", "baseline"})
+
+def says_nothing(text: str) -> bool:
+    """A cell that names nothing: a split ("Dev"), a number, or no letter or digit at all."""
+    key = fold(text)
+    return not key or key in SPLITS or is_number(text)
+
 
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
@@ -63,19 +70,6 @@ class TableCell:
 
     def text(self, paragraphs: Sequence[Paragraph]) -> str:
         return " ".join(paragraphs[self.paragraph].tokens[self.start:self.end])
-
-
-@dataclass(frozen=True)
-class TableValue:
-    """A number read off a table: its type, text, cell, and the names it belongs with."""
-
-    type: str  # "MetricValue" or "HyperparameterValue"
-    value: str
-    of: str | None
-    dataset: str | None
-    task: str | None
-    model: str | None
-    cell: TableCell
 
 
 def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list[list[TableCell]]]:
@@ -131,8 +125,7 @@ class _Namer:
         list it under; tried as it is, without parentheses ("F1 ( base )"), and without what
         follows a "±" or "/" ("F 1 ± std.")."""
         bare = _PARENTHESES.sub(" ", text).strip()
-        spellings = [t for t in dict.fromkeys((text, bare, _QUALIFIER.split(bare)[0].strip()))
-                     if fold(t) and fold(t) not in SPLITS and not is_number(t)]
+        spellings = [t for t in dict.fromkeys((text, bare, _QUALIFIER.split(bare)[0].strip())) if not says_nothing(t)]
         for spelling in spellings:
             known = self.known(spelling)
             if known:
@@ -146,11 +139,6 @@ class _Namer:
                 if canonical is not None:
                     return label, canonical
         return None
-
-    def is_blank(self, cell: TableCell) -> bool:
-        """A head that says nothing of the metric: a split ("Dev"), a number, or none."""
-        text = cell.text(self.paragraphs)
-        return fold(text) in SPLITS or is_number(text) or not fold(text)
 
     def caption_names(self, caption: int | None) -> dict[str, str]:
         """The name of each type the caption's tags give one name of (a caption naming three
@@ -166,59 +154,81 @@ class _Namer:
         return {label: found.pop() for label, found in names.items() if len(found) == 1}
 
 
-def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer | None = None) -> list[TableValue]:
-    """Every number of the paper's tables that belongs to a name (see the module), in reading order."""
+def read_tables(paragraphs: Sequence[Paragraph], known: Known,
+                gazetteer: Gazetteer | None = None) -> tuple[list[Value], list[Result]]:
+    """Every number of the paper's tables that belongs to a name (see the module), and each
+    MetricValue's result, in reading order."""
     namer = _Namer(paragraphs, known, gazetteer or Gazetteer.empty())
-    found: list[TableValue] = []
+    values: list[Value] = []
+    results: list[Result] = []
     for (page, label), rows in table_rows(paragraphs).items():
-        found.extend(_read_table(namer, rows, namer.caption_names(caption_of(paragraphs, page, label))))
-    return sorted(found, key=lambda v: (v.cell.paragraph, v.cell.start))
+        caption = namer.caption_names(caption_of(paragraphs, page, label))
+        for value, result in _read_table(namer, rows, caption):
+            values.append(value)
+            if result is not None:
+                results.append(result)
+    return sorted(values, key=lambda v: v.place), sorted(results, key=lambda r: r.place)
 
 
-def _read_table(namer: _Namer, rows: list[list[TableCell]], caption: dict[str, str]) -> list[TableValue]:
+def _read_table(namer: _Namer, rows: list[list[TableCell]],
+                caption: dict[str, str]) -> list[tuple[Value, Result | None]]:
     texts = [[cell.text(namer.paragraphs) for cell in row] for row in rows]
     first_data = next((r for r, row in enumerate(texts) if any(is_number(t) for t in row)), len(rows))
     header = [cell for row in rows[:first_data] for cell in row]
+    head_names = {head: namer.names(head) for head in header}
+    columns: dict[tuple[int, int], tuple[dict[str, str], dict[str, str]]] = {}
+
+    def column(first: int, last: int) -> tuple[dict[str, str], dict[str, str]]:
+        """The names the heads over these columns give, and what the caption may add to them."""
+        if (first, last) not in columns:
+            above = [head for head in header if head.first <= last and first <= head.last]
+            heads: dict[str, str] = {}
+            for head in above:  # top to bottom: the lowest head of a type wins
+                heads.update(head_names[head])
+            # The column's own head: the lowest one over this column alone, a word or two (not a
+            # group's label across the table, "Top Leaderboard Systems (Dec 10th, 2018)").
+            own = next((h for h in reversed(above) if h.first == h.last and h.end - h.start <= 3), None)
+            own_text = own.text(namer.paragraphs) if own is not None and not namer.all_names(own) else ""
+            unnamed = not says_nothing(own_text)  # a head of its own that names nothing: "P", "#Docs"
+            if unnamed and "MetricName" in heads:  # "MUC" over "R": the column is MUC's R
+                heads["MetricName"] = f"{heads['MetricName']} {own_text}"
+            told = {k: v for k, v in caption.items() if not (unnamed and k == "MetricName")}
+            columns[first, last] = heads, told
+        return columns[first, last]
+
     found = []
     for row, row_texts in zip(rows[first_data:], texts[first_data:]):
-        numbers = [cell for cell, text in zip(row, row_texts) if is_number(text)]
-        # "+0.25" is a gain over a row above, not a score.
-        scores = [cell for cell in numbers if not cell.text(namer.paragraphs).startswith("+")]
-        labels = [cell for cell, text in zip(row, row_texts) if fold(text) and not is_number(text)
-                  and cell.last < min((n.first for n in numbers), default=0)]
+        numbers = [(cell, text) for cell, text in zip(row, row_texts) if is_number(text)]
+        labels = [cell for cell, text in zip(row, row_texts) if not says_nothing(text)
+                  and cell.last < min((n.first for n, _ in numbers), default=0)]
         row_names: dict[str, str] = {}
         for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
             for kind, name in namer.names(cell, gazetteer=False).items():
                 row_names.setdefault(kind, name)
         model = " ".join(cell.text(namer.paragraphs) for cell in labels) or None
-        for cell in scores:
-            above = [head for head in header if head.first <= cell.last and cell.first <= head.last]
-            heads: dict[str, str] = {}
-            for head in above:  # top to bottom: the lowest head of a type wins
-                heads.update(namer.names(head))
-            # The column's own head: the lowest one over this column alone, a word or two (not a
-            # group's label across the table, "Top Leaderboard Systems (Dec 10th, 2018)").
-            own = next((h for h in reversed(above) if h.first == h.last and h.end - h.start <= 3), None)
-            unnamed = own is not None and not namer.all_names(own) and not namer.is_blank(own)
-            if unnamed and "MetricName" in heads:  # "MUC" over "R": the column is MUC's R
-                heads["MetricName"] = f"{heads['MetricName']} {own.text(namer.paragraphs)}"
-            told = {k: v for k, v in caption.items() if not (unnamed and k == "MetricName")}
-            value = _value(cell, cell.text(namer.paragraphs), heads, row_names, told, model)
+        for cell, text in numbers:
+            if text.startswith("+"):  # "+0.25" is a gain over a row above, not a score
+                continue
+            heads, told = column(cell.first, cell.last)
+            value = _value(cell, text, heads, row_names, told, model)
             if value is not None:
                 found.append(value)
     return found
 
 
 def _value(cell: TableCell, text: str, heads: dict[str, str], row: dict[str, str], caption: dict[str, str],
-           model: str | None) -> TableValue | None:
-    """A number as a value (see the module), or None when it belongs to no name."""
+           model: str | None) -> tuple[Value, Result | None] | None:
+    """A number as a value and, for a MetricValue, a result (see the module); None when it
+    belongs to no name."""
 
     def named(kind: str) -> str | None:
         return heads.get(kind) or row.get(kind) or caption.get(kind)
 
+    place = (cell.paragraph, cell.start, cell.end)
     if "MetricName" not in heads and "HyperparameterName" in heads:
-        return TableValue("HyperparameterValue", text, heads["HyperparameterName"], None, None, None, cell)
+        return Value("HyperparameterValue", text, heads["HyperparameterName"], place), None
     metric = named("MetricName")
     if metric is None:
         return None
-    return TableValue("MetricValue", text, metric, named("DatasetName"), named("TaskName"), model, cell)
+    return (Value("MetricValue", text, metric, place),
+            Result(named("TaskName"), named("DatasetName"), metric, text, model, place))
