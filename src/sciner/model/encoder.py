@@ -124,13 +124,15 @@ def quiet_transformers() -> None:
 
 
 def keep_first_layers(encoder: Any, n: int) -> Any:
-    """``encoder`` cut to its first ``n`` transformer layers (``n`` = 0 or more than it has: all).
+    """``encoder`` cut to its first ``n`` transformer layers (``n`` = 0 or more than it has: all;
+    -1: none, the embeddings only).
 
     A distilled student starts from the lower layers of its pretrained encoder (DistilBERT's
     recipe); BERT, MPNet and :class:`~sciner.model.fast_bert.FastBert` keep them in ``encoder.layer``.
     """
     layers = encoder.encoder.layer
-    if 0 < n < len(layers):
+    if n < 0 or 0 < n < len(layers):
+        n = max(n, 0)
         encoder.encoder.layer = layers[:n]
         if dataclasses.is_dataclass(encoder.config):  # FastBert's config is a frozen dataclass
             encoder.config = dataclasses.replace(encoder.config, num_hidden_layers=n)

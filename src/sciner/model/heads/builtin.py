@@ -46,6 +46,21 @@ class SpanFinetuneSettings:
     }
 
 
+@dataclass
+class CNNSettings:
+    # Rows of each hashed word feature's table (lower-cased form, prefix, suffix, shape string).
+    hash_rows: int = 8192
+    # Size of each feature's hash embedding.
+    hash_dim: int = 64
+    # Width, number and kernel (in words) of the residual convolutions.
+    width: int = 128
+    depth: int = 4
+    kernel: int = 3
+
+    RULES: ClassVar[dict[str, Rule]] = {"hash_rows": at_least(1), "hash_dim": at_least(1), "width": at_least(1),
+                                        "depth": at_least(0), "kernel": at_least(1)}
+
+
 # BIO tagging with constrained Viterbi (the shipped model's head); its only setting is the
 # network's shared model.dropout.
 BIO = add_head(HeadSpec("bio", "sciner.model.heads.bio:BIOHead", scores_tags=True))
@@ -54,6 +69,10 @@ SPAN = add_head(HeadSpec("span", "sciner.model.heads.span:SpanHead", SpanSetting
 # BIO tagging over word vectors joined with hierarchical-CNN segment vectors.
 SPAN_FINETUNE = add_head(HeadSpec("span_finetune", "sciner.model.heads.span_finetune:SpanFinetuneHead",
                                   SpanFinetuneSettings, needs_subword_states=True))
+
+# BIO tagging over hashed word features and a window CNN (the fast model's head: spaCy's
+# efficiency NER with the encoder's embeddings, `model.num_layers = -1`).
+CNN = add_head(HeadSpec("cnn", "sciner.model.heads.cnn:CNNHead", CNNSettings, scores_tags=True))
 
 # These heads' settings were once keys of [model] itself (model.max_span_width): older
 # config files, model.json files and --set items that write them so still read.

@@ -1,0 +1,100 @@
+"""CNN tagging head (the fast model's): hashed word features and a window CNN under the BIO head.
+
+spaCy's efficiency NER in our own network: each word is its encoder vector (with
+``model.num_layers = -1``, the encoder's embedding of the word's first subword, no transformer
+layer), its shape embedding, and hash embeddings of its lower-cased form, prefix, suffix and
+spaCy-style shape string; a linear layer maps them to ``width``, ``depth`` residual convolutions
+over ``kernel`` neighbouring words give them context, and the BIO head's linear layer,
+constrained Viterbi, type biases and soft-label loss follow unchanged (:class:`BIOHead`).
+
+The word mask travels with the inputs as their last channel, so padding never reaches a real
+word through the convolutions: a paragraph's tags do not depend on what it is batched with.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import torch
+from torch import nn
+
+from sciner.model.heads.base import HeadConfig
+from sciner.model.heads.bio import BIOHead
+
+# The hashed word features, in the order of their tables.
+FEATURES = ("norm", "prefix", "suffix", "shape")
+# Hashes per feature (their rows are summed): two make most collisions harmless (spaCy uses four).
+SEEDS = (0x5C1, 0xE2)
+
+
+def word_shape_string(word: str, limit: int = 4) -> str:
+    """spaCy's shape string: Xx for letters by case, d for digits, other characters kept, runs
+    of the same class cut after ``limit`` ("BERT-base" -> "XXXX-xxxx", "0.001" -> "d.ddd")."""
+    out: list[str] = []
+    last, run = "", 0
+    for c in word:
+        k = "X" if c.isupper() else "x" if c.isalpha() else "d" if c.isdigit() else c
+        run = run + 1 if k == last else 1
+        last = k
+        if run <= limit:
+            out.append(k)
+    return "".join(out)
+
+
+def word_features(word: str) -> tuple[str, str, str, str]:
+    """The strings hashed for ``word``, in :data:`FEATURES` order."""
+    norm = word.lower()
+    return norm, norm[:3], norm[-3:], word_shape_string(word)
+
+
+class CNNHead(BIOHead):
+    def __init__(self, dim: int, dropout: float, *, hash_rows: int, hash_dim: int, width: int, depth: int,
+                 kernel: int) -> None:
+        super().__init__(width, dropout)
+        self.hash_rows = hash_rows
+        self.hashes = nn.EmbeddingBag(len(FEATURES) * hash_rows, hash_dim, mode="sum")
+        nn.init.normal_(self.hashes.weight, std=0.1)
+        self.project = nn.Linear(dim + len(FEATURES) * hash_dim, width)
+        self.convs = nn.ModuleList(nn.Conv1d(width, width, kernel, padding=kernel // 2) for _ in range(depth))
+        self.norms = nn.ModuleList(nn.LayerNorm(width) for _ in range(depth))
+        self._rows: dict[str, list[int]] = {}
+
+    @classmethod
+    def build(cls, cfg: HeadConfig, dim: int) -> "CNNHead":
+        s = cfg.head_settings
+        return cls(dim, cfg.dropout, hash_rows=s.hash_rows, hash_dim=s.hash_dim, width=s.width, depth=s.depth,
+                   kernel=s.kernel)
+
+    def rows(self, word: str) -> list[int]:
+        """The hash-table rows of ``word``: len(SEEDS) per feature, each feature in its own table."""
+        rows = self._rows.get(word)
+        if rows is None:
+            rows = [f * self.hash_rows + zlib.crc32(text.encode("utf-8", "surrogatepass"), seed) % self.hash_rows
+                    for f, text in enumerate(word_features(word)) for seed in SEEDS]
+            if len(self._rows) < 1_000_000:
+                self._rows[word] = rows
+        return rows
+
+    def inputs(self, words: torch.Tensor, mask: torch.Tensor, feats: list[Any],
+               subwords: torch.Tensor | None) -> torch.Tensor:
+        """(B, N, D + hashes + 1): the word vectors, their hash embeddings and the mask."""
+        b, n = mask.shape
+        per_word = len(SEEDS)
+        rows = torch.zeros((b, n, len(FEATURES), per_word), dtype=torch.long)
+        for i, f in enumerate(feats):
+            if f.tokens:
+                rows[i, : len(f.tokens)] = torch.tensor([self.rows(w) for w in f.tokens]).view(-1, len(FEATURES),
+                                                                                               per_word)
+        hashed = self.hashes(rows.view(-1, per_word).to(words.device)).view(b, n, -1)
+        hashed = hashed * mask[..., None].to(hashed.dtype)
+        return torch.cat([words, hashed.to(words.dtype), mask[..., None].to(words.dtype)], dim=-1)
+
+    def forward(self, words: torch.Tensor) -> torch.Tensor:
+        """Tag logits (B, N, T) of the inputs made by :meth:`inputs`."""
+        keep = words[..., -1:]
+        x = self.project(self.dropout(words[..., :-1])) * keep
+        for conv, norm in zip(self.convs, self.norms):
+            step = conv(x.transpose(1, 2)).transpose(1, 2)
+            x = x + nn.functional.gelu(norm(step)) * keep
+        return self.out(self.dropout(x))
