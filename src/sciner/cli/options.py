@@ -67,7 +67,8 @@ def _precisions() -> tuple[str, ...]:
 # A model folder as a verb's optional argument (info, export); the shipped model when omitted.
 ModelArgument = Annotated[
     Optional[Path],
-    typer.Argument(metavar="MODEL", help="Model directory (default: the shipped model).", show_default=False),
+    typer.Argument(metavar="MODEL", help="Model: default, fast (the shipped ones) or a model directory "
+                   "(default: default).", show_default=False),
 ]
 # The options of the verbs that read a config (train, pretrain, distill, data): one spelling, one help.
 ConfigFile = Annotated[
@@ -93,7 +94,8 @@ Resume = Annotated[bool, typer.Option("--resume", help="Continue from the checkp
 ModelOption = Annotated[
     Optional[Path],
     typer.Option("--model", "-m", show_default=False,
-                 help="Model directory; default: the model shipped with sciner."),
+                 help="Model: default (shipped, most accurate), fast (shipped, CNN: several times "
+                      "faster, less accurate) or a model directory; default: default."),
 ]
 # What a PDF gives besides its body text (extract, predict, summarize); see sciner.pdf.INCLUDE.
 Include = Annotated[

@@ -74,10 +74,14 @@ class Tagger:
         elif precision == "bf16" and where.type == "cpu" and not native_bf16():
             print("warning: --precision bf16 on a CPU without native bfloat16 (AVX512-BF16 or AMX) is emulated "
                   "and slower than fp32; the default (auto) picks fp32 here", file=sys.stderr)
+        from sciner.model.fast_bert import FastBert
+
         if precision == "bf16":
             # bf16 weights, not just autocast: autocast alone re-casts every weight on every call.
-            model.encoder.to(torch.bfloat16)
-        from sciner.model.fast_bert import FastBert
+            if isinstance(model.encoder, FastBert):
+                model.encoder.to_bf16()
+            else:
+                model.encoder.to(torch.bfloat16)
 
         if isinstance(model.encoder, FastBert) and precision != "int8":
             model.encoder.fuse_qkv()

@@ -141,15 +141,16 @@ def keep_first_layers(encoder: Any, n: int) -> Any:
     return encoder
 
 
-def load_inference_encoder(name: str) -> tuple[Any, Any]:
+def load_inference_encoder(name: str, num_layers: int = 0) -> tuple[Any, Any]:
     """Like :func:`load_encoder`, but for tagging only: plain BERT encoders load into
-    :class:`sciner.model.fast_bert.FastBert` without importing transformers."""
+    :class:`sciner.model.fast_bert.FastBert` without importing transformers, reading the
+    weights of their first ``num_layers`` layers only (see :func:`keep_first_layers`)."""
     from sciner.model import fast_bert
 
     folder = encoder_folder(name)
     if fast_bert.supports(folder):
         with loading(name, folder):
-            return fast_bert.FastBert.load(folder), fast_bert.WordPieceTokenizer(folder)
+            return fast_bert.FastBert.load(folder, num_layers), fast_bert.WordPieceTokenizer(folder)
     return load_encoder(name)
 
 

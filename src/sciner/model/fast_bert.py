@@ -13,7 +13,9 @@ what transformers' fast tokenizer wraps.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -65,7 +67,9 @@ class _Embeddings(nn.Module):
 
     def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
         positions = self.position_embeddings.weight[: input_ids.shape[1]]
-        x = self.word_embeddings(input_ids) + positions + self.token_type_embeddings.weight[0]
+        # The word table may stay fp32 in a bf16 encoder (see FastBert.to_bf16): its rows are
+        # cast as they are looked up, exactly what looking them up in a cast table gives.
+        x = self.word_embeddings(input_ids).to(positions.dtype) + positions + self.token_type_embeddings.weight[0]
         return self.LayerNorm(x)
 
 
@@ -170,6 +174,17 @@ class FastBert(nn.Module):
         for layer in self.encoder.layer:
             layer.attention.self.fuse()
 
+    def to_bf16(self) -> "FastBert":
+        """The encoder in bfloat16 but for its word table (half its weights), which stays fp32:
+        casting it would cost more than the few rows a run looks up (the same numbers either way)."""
+        words = self.embeddings.word_embeddings
+        self.embeddings.word_embeddings = None  # type: ignore[assignment]
+        try:
+            self.to(torch.bfloat16)
+        finally:
+            self.embeddings.word_embeddings = words
+        return self
+
     def get_input_embeddings(self) -> nn.Embedding:
         return self.embeddings.word_embeddings
 
@@ -188,17 +203,42 @@ class FastBert(nn.Module):
         return SimpleNamespace(last_hidden_state=x)
 
     @classmethod
-    def load(cls, folder: Path) -> "FastBert":
-        """The encoder in ``folder`` with its ``model.safetensors`` weights."""
-        from safetensors.torch import load_file
+    def load(cls, folder: Path, num_layers: int = 0) -> "FastBert":
+        """The encoder in ``folder`` with its ``model.safetensors`` weights, assigned to the
+        modules as read (no random initialisation first, no copy into them afterwards).
+        ``num_layers``: keep only the first this many layers (0: all; -1: none, the embeddings
+        only), and read only their weights."""
+        import dataclasses
 
-        # Plain construction (its random initialisation takes 0.15 s); building on the meta
-        # device would skip it but imports torch._dynamo, which takes 0.9 s.
-        model = cls(BertConfig.read(folder))
-        state = {k.removeprefix("bert."): v for k, v in load_file(str(folder / "model.safetensors")).items()}
-        state = {k: v for k, v in state.items() if not k.endswith(("position_ids", "token_type_ids"))}
-        model.load_state_dict(state, strict=True)
+        from safetensors import safe_open
+
+        config = BertConfig.read(folder)
+        if num_layers < 0 or 0 < num_layers < config.num_hidden_layers:
+            config = dataclasses.replace(config, num_hidden_layers=max(num_layers, 0))
+        with uninitialised():
+            model = cls(config)
+        wanted = set(model.state_dict())
+        with safe_open(str(folder / "model.safetensors"), framework="pt") as f:
+            state = {name: f.get_tensor(key) for key in f.keys()
+                     if (name := key.removeprefix("bert.")) in wanted}
+        model.load_state_dict(state, strict=True, assign=True)
         return model.eval()
+
+
+@contextlib.contextmanager
+def uninitialised() -> Iterator[None]:
+    """Build modules without initialising their weights (left as allocated): for modules whose
+    every weight is loaded next. Building on the meta device would do the same but imports
+    torch._dynamo (0.9 s)."""
+    kinds = (nn.Linear, nn.Embedding, nn.LayerNorm)
+    saved = [k.reset_parameters for k in kinds]
+    try:
+        for k in kinds:
+            k.reset_parameters = lambda self: None  # type: ignore[method-assign]
+        yield
+    finally:
+        for k, reset in zip(kinds, saved):
+            k.reset_parameters = reset  # type: ignore[method-assign]
 
 
 DEFAULT_SPECIAL = {"cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]"}

@@ -16,7 +16,11 @@ from sciner.errors import ConfigError, ModelError
 from sciner.labels import BIO_TAGS
 from sciner.model.heads import head_spec
 
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "default"
+MODELS = Path(__file__).resolve().parents[1] / "models"
+DEFAULT_MODEL = MODELS / "default"
+# The models shipped inside the package, by the name `--model` takes: the default (MiniLM, 6
+# layers) and the fast one (no transformer layer: hashed word features and a window CNN).
+SHIPPED = {"default": DEFAULT_MODEL, "fast": MODELS / "fast"}
 WEIGHTS = "weights.safetensors"
 META = "model.json"
 # A model folder may carry its encoder in this subfolder; model.json then names it so.
@@ -29,7 +33,10 @@ def build_model(cfg: ModelConfig, *, inference: bool = False) -> Any:
     from sciner.model.encoder import keep_first_layers, load_encoder, load_inference_encoder
     from sciner.model.network import NERModel
 
-    encoder, tokenizer = (load_inference_encoder if inference else load_encoder)(cfg.encoder)
+    if inference:
+        encoder, tokenizer = load_inference_encoder(cfg.encoder, cfg.num_layers)
+    else:
+        encoder, tokenizer = load_encoder(cfg.encoder)
     return NERModel(cfg, keep_first_layers(encoder, cfg.num_layers), tokenizer)
 
 
@@ -95,11 +102,22 @@ def copy_model(source: str | Path, target: str | Path, *, carry_encoder: bool = 
     return target
 
 
+def model_directory(model: str | Path | None) -> Path:
+    """The folder of ``model``: a shipped model's name (:data:`SHIPPED`: ``default``, ``fast``;
+    the name wins over a folder of the same name in the working directory, so a command means
+    the same from any folder), a model folder, or None for the default. The one place that
+    resolves what ``--model`` names."""
+    if model is None:
+        return DEFAULT_MODEL
+    return SHIPPED.get(str(model), Path(model))
+
+
 def load_model_meta(path: str | Path | None = None) -> tuple[Config, dict[str, Any], Path]:
-    """The validated config and ``model.json`` of the model directory at ``path`` (default: the
-    shipped model), and the directory. ``model.json`` goes through the validation of config
-    files; any fault is a one-line :class:`ModelError` naming the file and the key."""
-    directory = Path(path) if path is not None else DEFAULT_MODEL
+    """The validated config and ``model.json`` of the model at ``path`` (a shipped model's name,
+    a folder; default: the shipped default model), and its directory. ``model.json`` goes
+    through the validation of config files; any fault is a one-line :class:`ModelError`
+    naming the file and the key."""
+    directory = model_directory(path)
     if not directory.is_dir():
         raise ModelError(f"{directory}: not a model directory" + (" (it is a file)" if directory.exists() else ""))
     for name in (META, WEIGHTS):
@@ -187,8 +205,9 @@ def _load_weights(model: Any, path: Path) -> None:
         if key in expected and tensor.shape != expected[key].shape:
             raise ModelError(f"{path}: {key}: shape {list(tensor.shape)}, but the config in {META} "
                              f"needs {list(expected[key].shape)}")
+    # Assigned, not copied into the modules' own tensors (each weight is made once, as fp32).
     missing, unexpected = model.load_state_dict(
-        {k: v.float() if v.is_floating_point() else v for k, v in state.items()}, strict=False)
+        {k: v.float() if v.is_floating_point() else v for k, v in state.items()}, strict=False, assign=True)
     frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
     really_missing = [k for k in missing if k not in frozen]
     if really_missing or unexpected:
