@@ -67,13 +67,13 @@ class Tagger:
         where = pick_device(device)
         if where.type == "cuda" and precision == "int8":
             raise ModelError("precision int8 (dynamic quantization) runs on the CPU only; use bf16 or fp32 on cuda")
-        model, meta, directory = load_model(path)
-        model.to(where)
         if precision == "auto":
             precision = "bf16" if where.type == "cuda" or native_bf16() else "fp32"
         elif precision == "bf16" and where.type == "cpu" and not native_bf16():
             print("warning: --precision bf16 on a CPU without native bfloat16 (AVX512-BF16 or AMX) is emulated "
                   "and slower than fp32; the default (auto) picks fp32 here", file=sys.stderr)
+        model, meta, directory = load_model(path, encoder_dtype=torch.bfloat16 if precision == "bf16" else None)
+        model.to(where)
         from sciner.model.fast_bert import FastBert
 
         if precision == "bf16":

@@ -175,12 +175,14 @@ def _check_paper_level(params: Any, path: Path) -> None:
         raise ModelError(f"{path}: paper_level: expected an object of numbers ({err}), got {params!r:.60}") from None
 
 
-def load_model(path: str | Path | None = None) -> tuple[Any, dict[str, Any], Path]:
+def load_model(path: str | Path | None = None, *, encoder_dtype: Any = None) -> tuple[Any, dict[str, Any], Path]:
     """The network of the model directory at ``path`` (default: the shipped model) in eval mode,
-    its ``model.json`` and the directory; the type biases of ``model.json`` are applied."""
+    its ``model.json`` and the directory; the type biases of ``model.json`` are applied.
+    ``encoder_dtype`` (torch.bfloat16 for bf16 tagging): the type the encoder's saved weights
+    are converted to as they are read (default fp32), so they are converted once."""
     cfg, meta, directory = load_model_meta(path)
     model = build_model(cfg.model, inference=True)
-    _load_weights(model, directory / WEIGHTS)
+    _load_weights(model, directory / WEIGHTS, encoder_dtype)
     model.eval()
     if meta.get("type_bias"):
         try:
@@ -190,9 +192,12 @@ def load_model(path: str | Path | None = None) -> tuple[Any, dict[str, Any], Pat
     return model, meta, directory
 
 
-def _load_weights(model: Any, path: Path) -> None:
+def _load_weights(model: Any, path: Path, encoder_dtype: Any = None) -> None:
     """Load ``weights.safetensors`` into ``model``: every tensor of the right shape, and every
-    weight not frozen present (frozen word embeddings come from the encoder package)."""
+    weight not frozen present (frozen word embeddings come from the encoder package); the
+    encoder's as ``encoder_dtype`` (default fp32), the rest as fp32."""
+    import torch
+
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
@@ -205,9 +210,12 @@ def _load_weights(model: Any, path: Path) -> None:
         if key in expected and tensor.shape != expected[key].shape:
             raise ModelError(f"{path}: {key}: shape {list(tensor.shape)}, but the config in {META} "
                              f"needs {list(expected[key].shape)}")
-    # Assigned, not copied into the modules' own tensors (each weight is made once, as fp32).
+    # Assigned, not copied into the modules' own tensors: each weight is converted once.
+    def dtype(key: str) -> Any:
+        return encoder_dtype if encoder_dtype is not None and key.startswith("encoder.") else torch.float32
+
     missing, unexpected = model.load_state_dict(
-        {k: v.float() if v.is_floating_point() else v for k, v in state.items()}, strict=False, assign=True)
+        {k: v.to(dtype(k)) if v.is_floating_point() else v for k, v in state.items()}, strict=False, assign=True)
     frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
     really_missing = [k for k in missing if k not in frozen]
     if really_missing or unexpected:
