@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import torch
@@ -29,7 +30,7 @@ class Features:
     tokens: list[str]
     tags: list[str] | None = None
 
-    @property
+    @cached_property
     def n_subwords(self) -> int:
         return sum(len(p) for p in self.pieces)
 

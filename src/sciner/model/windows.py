@@ -10,6 +10,7 @@ paragraph gets a vector, whatever the paragraph's length: nothing is truncated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate, chain, repeat
 from typing import Any
 
 import torch
@@ -73,6 +74,10 @@ def window_rows(
     owners: list[tuple[int, int, int, int]] = []
     for b, para in enumerate(pieces):
         lengths = [len(p) for p in para]
+        if sum(lengths) <= window - 2:  # one window, every word its own (most paragraphs): no per-word loop
+            owners.extend(zip(repeat(b), range(len(para)), repeat(len(rows)), accumulate(lengths, initial=1)))
+            rows.append([cls_id, *chain.from_iterable(para), sep_id])
+            continue
         for w in plan_windows(lengths, window - 2, overlap):
             ids = [cls_id]
             for j in range(w.start, w.end):

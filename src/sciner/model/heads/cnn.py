@@ -58,7 +58,7 @@ class CNNHead(BIOHead):
         self.project = nn.Linear(dim + len(FEATURES) * hash_dim, width)
         self.convs = nn.ModuleList(nn.Conv1d(width, width, kernel, padding=kernel // 2) for _ in range(depth))
         self.norms = nn.ModuleList(nn.LayerNorm(width) for _ in range(depth))
-        self._rows: dict[str, list[int]] = {}
+        self._rows: dict[str, tuple[int, ...]] = {}
 
     @classmethod
     def build(cls, cfg: HeadConfig, dim: int) -> "CNNHead":
@@ -66,26 +66,24 @@ class CNNHead(BIOHead):
         return cls(dim, cfg.dropout, hash_rows=s.hash_rows, hash_dim=s.hash_dim, width=s.width, depth=s.depth,
                    kernel=s.kernel)
 
-    def rows(self, word: str) -> list[int]:
-        """The hash-table rows of ``word``: len(SEEDS) per feature, each feature in its own table."""
-        rows = self._rows.get(word)
-        if rows is None:
-            rows = [f * self.hash_rows + zlib.crc32(text.encode("utf-8", "surrogatepass"), seed) % self.hash_rows
-                    for f, text in enumerate(word_features(word)) for seed in SEEDS]
-            if len(self._rows) < 1_000_000:
-                self._rows[word] = rows
-        return rows
+    def rows(self, words: list[str]) -> torch.Tensor:
+        """(len(words), features x seeds) hash-table rows of ``words``: each feature in its own table."""
+        cache = self._rows
+        for word in set(words).difference(cache):
+            if len(cache) >= 1_000_000:
+                cache.clear()
+            cache[word] = tuple(f * self.hash_rows + zlib.crc32(text.encode("utf-8", "surrogatepass"), seed)
+                                % self.hash_rows for f, text in enumerate(word_features(word)) for seed in SEEDS)
+        return torch.tensor([cache[w] for w in words], dtype=torch.long).view(len(words), len(FEATURES) * len(SEEDS))
 
     def inputs(self, words: torch.Tensor, mask: torch.Tensor, feats: list[Any],
                subwords: torch.Tensor | None) -> torch.Tensor:
         """(B, N, D + hashes + 1): the word vectors, their hash embeddings and the mask."""
         b, n = mask.shape
         per_word = len(SEEDS)
-        rows = torch.zeros((b, n, len(FEATURES), per_word), dtype=torch.long)
-        for i, f in enumerate(feats):
-            if f.tokens:
-                rows[i, : len(f.tokens)] = torch.tensor([self.rows(w) for w in f.tokens]).view(-1, len(FEATURES),
-                                                                                               per_word)
+        rows = torch.zeros((b, n, len(FEATURES) * per_word), dtype=torch.long)
+        # A paragraph's words are the first of its row: the mask's True cells, in row-major order.
+        rows[mask.cpu()] = self.rows([w for f in feats for w in f.tokens])
         hashed = self.hashes(rows.view(-1, per_word).to(words.device)).view(b, n, -1)
         hashed = hashed * mask[..., None].to(hashed.dtype)
         return torch.cat([words, hashed.to(words.dtype), mask[..., None].to(words.dtype)], dim=-1)
