@@ -1,22 +1,28 @@
-"""Speed and memory of `sciner predict` against transformers' token-classification pipeline.
+"""Speed and memory of `sciner predict` (the default and the fast model) beside spaCy's efficiency
+CNN NER, each a whole process over the same file, model load included, in the same run.
 
-Both run as whole processes over the same file, on the same encoder (all-MiniLM-L6-v2) and
-the same number of threads; tokens/s counts the file's tokens over wall-clock time,
-including model loading. Peak memory is the child process's maximum resident set size.
-With --repeat N the two alternate N times and the medians are printed (runs on a shared
-machine vary by about 10%).
+spaCy's model is the one benchmarks/spacy_peer.py trains (runs/spacy-peer/model-best); if it is
+not there, an UNTRAINED pipeline of the same config (`spacy init config --pipeline ner --optimize
+efficiency`), said so in the output: the same network, so the same time. The commands alternate
+(default, fast, spaCy, default, ...) --repeat times; each figure is a median, and each ratio is
+the median of the ratios of the runs taken side by side, so a machine whose load drifts still
+compares like with like. CPU seconds (user + system of the child) are printed beside wall
+seconds: on a busy machine they are the steadier measure. The CPU, its cores and the load
+average before and after are printed (a quiet machine has a load well under its cores).
 
-    python benchmarks/speed.py [--input ../shared/data/test-inputs/2022-official-test.txt] [--threads 2] [--repeat 3]
+    python benchmarks/speed.py [--input ../shared/data/test-inputs/2022-official-test.txt]
+        [--threads 1] [--repeat 3] [--models default,fast] [--pipeline] [--paragraph-local]
 
---paragraph-local times `sciner predict --paragraph-local` (no paper-level pass) as well,
-alternating with the default, to show what the paper-level pass costs (the input file is
-one document to it).
+--threads is sciner's --threads (spaCy runs on one thread). --pipeline also times transformers'
+token-classification pipeline on the same encoder (all-MiniLM-L6-v2); --paragraph-local times
+the default model with `--paragraph-local` (no paper-level pass) as well.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -26,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_INPUT = ROOT.parent / "shared" / "data" / "test-inputs" / "2022-official-test.txt"
+SPACY_MODEL = ROOT / "runs" / "spacy-peer" / "model-best"
 
 PIPELINE_SCRIPT = r"""
 import sys, torch
@@ -45,8 +52,8 @@ print(n, file=sys.stderr)
 """
 
 
-def run(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (MB) of one child process (its own, from wait4)."""
+def run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MB) of one child process (from wait4)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     stderr = proc.stderr.read() if proc.stderr else ""
@@ -55,54 +62,94 @@ def run(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         sys.exit(f"command failed: {' '.join(cmd)}\n{stderr[-2000:]}")
-    return seconds, usage.ru_maxrss // 1024
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024
+
+
+def cpu_name() -> str:
+    """The CPU's model name and family/model numbers, and its flags that matter here."""
+    info = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    fields = {k.strip(): v.strip() for k, v in fields.items()}
+    flags = set(fields.get("flags", "").split())
+    kind = "AVX512-BF16" if "avx512_bf16" in flags else "AVX2" if "avx2" in flags else "no AVX2"
+    return (f"{fields.get('model name', platform.processor() or 'unknown')} (family {fields.get('cpu family', '?')} "
+            f"model {fields.get('model', '?')}), {kind}, {os.cpu_count()} cores")
+
+
+def untrained_spacy(folder: Path) -> Path:
+    """An untrained spaCy efficiency NER pipeline with our labels, saved in ``folder``: for timing only."""
+    import spacy
+    from spacy.util import load_model_from_config
+
+    from sciner.labels import ENTITY_TYPES
+
+    cfg_path = folder / "config.cfg"
+    subprocess.run([sys.executable, "-m", "spacy", "init", "config", str(cfg_path), "--lang", "en", "--pipeline",
+                    "ner", "--optimize", "efficiency", "--force"], check=True, capture_output=True)
+    nlp = load_model_from_config(spacy.util.load_config(cfg_path), auto_fill=True)
+    ner = nlp.get_pipe("ner")
+    for label in ENTITY_TYPES:
+        ner.add_label(label)
+    nlp.initialize()
+    nlp.to_disk(folder / "model")
+    return folder / "model"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--input", type=Path, default=DEFAULT_INPUT)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--skip-pipeline", action="store_true", help="Only time sciner.")
-    parser.add_argument("--repeat", type=int, default=1, help="Alternate the two this many times; print medians.")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="Alternate the commands this many times.")
+    parser.add_argument("--models", default="default,fast", help="sciner models to time (comma-separated).")
+    parser.add_argument("--spacy-model", type=Path, default=SPACY_MODEL)
+    parser.add_argument("--pipeline", action="store_true", help="Also time transformers' pipeline.")
     parser.add_argument("--paragraph-local", action="store_true",
-                        help="Also time sciner predict --paragraph-local (no paper-level pass).")
+                        help="Also time the default model with --paragraph-local (no paper-level pass).")
     args = parser.parse_args()
     if not args.input.exists():
         sys.exit(f"{args.input}: not found (pass --input)")
     n_tokens = sum(len(l.split()) for l in args.input.read_text(encoding="utf-8").splitlines())
-    env = {**os.environ, "OMP_NUM_THREADS": str(args.threads), "MKL_NUM_THREADS": str(args.threads),
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    s_secs, p_secs, s_peaks, p_peaks, l_secs, l_peaks = [], [], [], [], [], []
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.conll"
-        predict = [sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q"]
+        spacy_model, spacy_label = args.spacy_model, f"spaCy CNN (trained: {args.spacy_model})"
+        if not spacy_model.exists():
+            spacy_model = untrained_spacy(Path(tmp))
+            spacy_label = "spaCy CNN (UNTRAINED efficiency pipeline: timing only)"
+        commands: dict[str, list[str]] = {}
+        for model in [m for m in args.models.split(",") if m]:
+            commands[f"sciner --model {model}"] = [sys.executable, "-m", "sciner", "predict", str(args.input), "-o",
+                                                   str(out), "-q", "--model", model, "--threads", str(args.threads)]
+        if args.paragraph_local:
+            commands["sciner --paragraph-local"] = [*commands.get("sciner --model default", [
+                sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q",
+                "--threads", str(args.threads)]), "--paragraph-local"]
+        commands["spaCy CNN"] = [sys.executable, str(ROOT / "benchmarks" / "spacy_peer.py"), "tag", str(spacy_model),
+                                 str(args.input), str(out)]
+        if args.pipeline:
+            commands["transformers pipeline"] = [sys.executable, "-c", PIPELINE_SCRIPT, str(args.input),
+                                                 str(args.threads)]
+        runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in commands}
         for _ in range(args.repeat):
-            s_sec, s_peak = run(predict, env)
-            s_secs.append(s_sec)
-            s_peaks.append(s_peak)
-            if args.paragraph_local:
-                l_sec, l_peak = run(predict + ["--paragraph-local"], env)
-                l_secs.append(l_sec)
-                l_peaks.append(l_peak)
-            if not args.skip_pipeline:
-                p_sec, p_peak = run([sys.executable, "-c", PIPELINE_SCRIPT, str(args.input), str(args.threads)], env)
-                p_secs.append(p_sec)
-                p_peaks.append(p_peak)
-    s_sec, s_peak = statistics.median(s_secs), max(s_peaks)
-    print(f"input: {args.input} ({n_tokens} tokens), threads: {args.threads}, runs: {args.repeat}"
-          + (" (medians)" if args.repeat > 1 else ""))
-    print(f"sciner predict:         {s_sec:7.1f} s  {n_tokens / s_sec:8.0f} tokens/s  peak RSS {s_peak} MB"
-          + (f"   runs: {' '.join(f'{x:.1f}' for x in s_secs)}" if args.repeat > 1 else ""))
-    if args.paragraph_local:
-        l_sec = statistics.median(l_secs)
-        print(f"  --paragraph-local:    {l_sec:7.1f} s  {n_tokens / l_sec:8.0f} tokens/s  peak RSS {max(l_peaks)} MB"
-              + (f"   runs: {' '.join(f'{x:.1f}' for x in l_secs)}" if args.repeat > 1 else ""))
-        print(f"paper-level pass: {100 * (s_sec / l_sec - 1):+.1f}% time")
-    if not args.skip_pipeline:
-        p_sec, p_peak = statistics.median(p_secs), max(p_peaks)
-        print(f"transformers pipeline:  {p_sec:7.1f} s  {n_tokens / p_sec:8.0f} tokens/s  peak RSS {p_peak} MB"
-              + (f"   runs: {' '.join(f'{x:.1f}' for x in p_secs)}" if args.repeat > 1 else ""))
-        print(f"speed-up: {p_sec / s_sec:.2f}x")
+            for name, cmd in commands.items():
+                runs[name].append(run(cmd, env))
+    load_after = os.getloadavg()
+    print(f"input: {args.input} ({n_tokens} tokens); sciner --threads {args.threads}, spaCy 1 thread; "
+          f"runs: {args.repeat} each, alternating (medians)")
+    print(f"CPU: {cpu_name()}; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
+          f"({'BUSY' if max(load_before[0], load_after[0]) > (os.cpu_count() or 1) * 0.5 else 'quiet'})")
+    print(f"spaCy: {spacy_label}")
+    base = runs["spaCy CNN"]
+    print(f"{'command':<28}{'wall s':>9}{'cpu s':>9}{'tokens/s':>10}{'peak MB':>9}{'wall/spaCy':>12}{'cpu/spaCy':>11}")
+    for name, results in runs.items():
+        wall = statistics.median(r[0] for r in results)
+        cpu = statistics.median(r[1] for r in results)
+        wall_ratio = statistics.median(r[0] / b[0] for r, b in zip(results, base))
+        cpu_ratio = statistics.median(r[1] / b[1] for r, b in zip(results, base))
+        print(f"{name:<28}{wall:>9.1f}{cpu:>9.1f}{n_tokens / wall:>10.0f}{max(r[2] for r in results):>9}"
+              f"{wall_ratio:>12.2f}{cpu_ratio:>11.2f}")
+
 
 if __name__ == "__main__":
     main()
