@@ -95,6 +95,31 @@ def untrained_spacy(folder: Path) -> Path:
     return folder / "model"
 
 
+def padding_share(path: Path) -> str:
+    """How much of the default model's encoder input on ``path`` is padding: windows are batched
+    with windows of the same bucketed length (sciner.model.network.gather_rows), so a row pads
+    only up to its bucket (sciner.model.windows.bucket_length)."""
+    from sciner.formats.registry import read_file
+    from sciner.model.batching import BATCH_SUBWORDS, length_batches
+    from sciner.model.fast_bert import WordPieceTokenizer
+    from sciner.model.encoder import encoder_folder
+    from sciner.model.network import featurize_many
+    from sciner.model.store import load_model_meta
+    from sciner.model.windows import bucket_length, window_rows
+
+    cfg = load_model_meta(None)[0].model
+    tok = WordPieceTokenizer(encoder_folder(cfg.encoder))
+    feats = featurize_many(tok, [p.tokens for p in read_file(path, None) if p.tokens], cfg)
+    rows, _ = window_rows([f.pieces for f in feats], tok.cls_token_id, tok.sep_token_id, cfg.window,
+                          cfg.window_overlap)
+    padded = [bucket_length(len(r), cfg.window) for r in rows]
+    real = sum(len(r) for r in rows)
+    cells = sum(len(b) * padded[b[0]] for b in length_batches(padded, BATCH_SUBWORDS, same_length=True))
+    whole = sum(len(b) * max(len(rows[i]) for i in b) for b in length_batches([len(r) for r in rows], BATCH_SUBWORDS))
+    return (f"{len(rows)} windows, {real} subwords; padding: {1 - real / cells:.1%} of the encoder's input "
+            f"(rows padded to {cells // max(len(rows), 1)} subwords on average, a multiple of 16; {1 - real / whole:.1%} if batched by exact length)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--input", type=Path, default=DEFAULT_INPUT)
@@ -105,9 +130,14 @@ def main() -> None:
     parser.add_argument("--pipeline", action="store_true", help="Also time transformers' pipeline.")
     parser.add_argument("--paragraph-local", action="store_true",
                         help="Also time the default model with --paragraph-local (no paper-level pass).")
+    parser.add_argument("--padding", action="store_true", help="Only print the share of padding in the "
+                        "default model's encoder batches on --input, and exit.")
     args = parser.parse_args()
     if not args.input.exists():
         sys.exit(f"{args.input}: not found (pass --input)")
+    if args.padding:
+        print(padding_share(args.input))
+        return
     n_tokens = sum(len(l.split()) for l in args.input.read_text(encoding="utf-8").splitlines())
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     load_before = os.getloadavg()
