@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import sciner.inference.files as files
+import sciner.files.inputs as files
 from sciner.tokenize import GLUED_WARNING_SHARE, glued_share
 
 RAW = "We fine-tune BERT (Devlin et al., 2019) on SQuAD, and report F1.\nIt works well, as expected.\n"

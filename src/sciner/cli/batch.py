@@ -1,5 +1,6 @@
-"""What the verbs that work through many inputs (predict, extract) share: an input that fails is
-reported at once and the batch goes on; the exit code tells at the end."""
+"""What the verbs that work through many inputs (predict, extract, summarize) share on the
+command line: an input that fails is reported at once and the batch goes on; the exit code
+tells at the end (see :mod:`sciner.files.run`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ import sys
 import typer
 
 from sciner.errors import ScinerError
-
-# Some inputs done, some failed.
-PARTIAL_EXIT_CODE = 9
+from sciner.files.run import PARTIAL_EXIT_CODE
 
 
 class Failures:
@@ -24,14 +23,10 @@ class Failures:
         self.errors.append(err)
         print(str(err), file=sys.stderr)
 
-    def add_line(self, line: str) -> None:
-        """A failure a worker reported as its one error line: printed now, counted as a partial failure."""
-        self.add(_Reported(line))
-
     def exit_if_any(self, done: int) -> None:
         """With failures, list them and exit: the first error's own code when nothing was done
-        (``done`` inputs were), else :data:`PARTIAL_EXIT_CODE`. A lone failure of a run that did
-        nothing stays the one line already printed."""
+        (``done`` inputs were), else :data:`~sciner.files.run.PARTIAL_EXIT_CODE`. A lone
+        failure of a run that did nothing stays the one line already printed."""
         if not self.errors:
             return
         if done or len(self.errors) > 1:
@@ -39,12 +34,3 @@ class Failures:
             for err in self.errors:
                 print(f"  {err.message}", file=sys.stderr)
         raise typer.Exit(code=self.errors[0].exit_code if not done else PARTIAL_EXIT_CODE)
-
-
-class _Reported(ScinerError):
-    """An error line made elsewhere (a worker process), kept as it was written."""
-
-    exit_code = PARTIAL_EXIT_CODE
-
-    def __str__(self) -> str:
-        return self.message
