@@ -60,17 +60,17 @@ def predict(
 
     Example: sciner predict paper.pdf ../shared/data/test-inputs/2022-official-test.txt -o tags.conll
     """
-    from sciner.cli.batch import Failures
     from sciner.cli.options import json_or_to
-    from sciner.files.run import Engine
+    from sciner.files.run import Engine, say
     from sciner.inference.predict import tag_files
 
-    failures = Failures()
     run = tag_files(inputs, output, to_format=json_or_to(to_format or legacy_format, as_json), from_format=from_format,
                     model=model, precision=precision, device=device, threads=threads, batch_subwords=batch_subwords,
                     tokenize=tokenize, include=include_kinds(include), paper_level=not paragraph_local,
-                    show_progress=not quiet, on_error=failures.add, keep=False,
+                    show_progress=not quiet, on_error=say, keep=False,
                     engine=Engine.of(workers, resume=resume, ray=ray, ray_address=ray_address))
     if not quiet and (summary := run.summary()):
         print(summary, file=sys.stderr)
-    failures.exit_if_any(done=run.inputs)
+    for line in run.failure_lines:
+        print(line, file=sys.stderr)
+    raise typer.Exit(run.exit_code)

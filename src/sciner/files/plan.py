@@ -99,18 +99,24 @@ def write_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]])
     With no results nothing is written, so an existing output is left as it was. Several inputs
     written together keep their boundaries (see :func:`name_documents`).
     """
+    contents = render_outputs(plan, results)
+    if plan.per_input is None and plan.target is None:
+        for _, content in contents:
+            write_stdout(content)
+        return []
+    return [plan.outputs.write(target, content) for target, content in contents]
+
+
+def render_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]]) -> list[tuple[Path | None, str | bytes]]:
+    """What :func:`write_outputs` writes: each target (None: standard output) with its content."""
     if not results:
         return []
     if plan.per_input is not None:
-        return [plan.outputs.write(plan.per_input[path], plan.render_input(path, ps)) for path, ps in results]
+        return [(plan.per_input[path], plan.render_input(path, ps)) for path, ps in results]
     if len(results) > 1:  # one document needs no boundary
         name_documents(results)
     everything = [p for _, ps in results for p in ps]
-    content = plan.render(everything, ", ".join(p.name for p, _ in results))
-    if plan.target is None:
-        write_stdout(content)
-        return []
-    return [plan.outputs.write(plan.target, content)]
+    return [(plan.target, plan.render(everything, ", ".join(p.name for p, _ in results)))]
 
 
 def name_documents(results: list[tuple[Path, list[Paragraph]]]) -> None:

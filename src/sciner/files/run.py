@@ -36,6 +36,7 @@ from sciner.errors import FileSystemError, MissingExtraError, OutputError, Scine
 from sciner.files.plan import OutputPlan, render_paragraphs, write_outputs
 from sciner.formats.registry import FORMATS
 from sciner.outputs import append_line, write_atomic
+from sciner.stdio import display_name
 
 # One input as read: its path as given (``-``: standard input) and its paragraphs.
 Input = tuple[Path, list[Paragraph]]
@@ -61,6 +62,8 @@ class Step:
     working: ClassVar[tuple[str, str] | None] = None
     # What the summary says the step did to the inputs.
     did: ClassVar[str] = "read"
+    # A status line for each output written ("12 paragraphs from a.pdf -> out/a.txt").
+    says_writes: ClassVar[bool] = False
     # CPU threads each worker takes (Ray reserves them per actor).
     threads: int = 1
 
@@ -76,11 +79,6 @@ class Step:
         """The inputs' paragraphs as they are written (tagged, say), in the same order;
         ``progress(n)`` as ``n`` tokens are done."""
         return inputs
-
-    def wrote(self, inputs: list[Input], target: Path, *, together: bool) -> str | None:
-        """A status line for ``target``, just written with ``inputs`` (``together``: the one
-        output of every input, else an input's own); None: none."""
-        return None
 
 
 @dataclass(frozen=True)
@@ -144,6 +142,16 @@ class Run:
     skipped: int = 0
     seconds: float = 0.0
 
+    @property
+    def exit_code(self) -> int:
+        """0, the first error's code when nothing was done, else :data:`PARTIAL_EXIT_CODE`."""
+        return exit_code(self.failed, self.inputs)
+
+    @property
+    def failure_lines(self) -> list[str]:
+        """The closing list of the inputs that failed, for stderr (see :func:`failure_lines`)."""
+        return failure_lines(self.failed, self.inputs)
+
     def count(self, done: list[Input]) -> None:
         """Add ``done`` inputs to the counts."""
         self.inputs += len(done)
@@ -170,6 +178,34 @@ class Run:
         elif self.written:
             lines.append(f"wrote {len(self.written)} files")
         return "\n".join(lines)
+
+
+def say(err: ScinerError) -> None:
+    """Report an input that failed on stderr, in its one line, as it happens (a CLI's ``on_error``)."""
+    print(str(err), file=sys.stderr)
+
+
+def exit_code(failed: Sequence[ScinerError], done: int) -> int:
+    """The exit code of a run that did ``done`` inputs, ``failed`` failing: 0 without failures,
+    else the first error's own code when nothing was done, else :data:`PARTIAL_EXIT_CODE`."""
+    if not failed:
+        return 0
+    return failed[0].exit_code if not done else PARTIAL_EXIT_CODE
+
+
+def failure_lines(failed: Sequence[ScinerError], done: int) -> list[str]:
+    """The closing list of the inputs that failed (each said already as it happened), for stderr;
+    none for a lone failure of a run that did nothing: its one line says it all."""
+    if not failed or (not done and len(failed) == 1):
+        return []
+    return [f"{len(failed)} input(s) failed:", *(f"  {err.message}" for err in failed)]
+
+
+def finish(failed: Sequence[ScinerError], done: int) -> int:
+    """Say the closing list of failures on stderr; returns the run's exit code (see :func:`exit_code`)."""
+    for line in failure_lines(failed, done):
+        print(line, file=sys.stderr)
+    return exit_code(failed, done)
 
 
 def reporter(failed: list[ScinerError], on_error: Callable[[ScinerError], object] | None) -> Callable[[ScinerError], None]:
@@ -266,14 +302,38 @@ def read_chunks(
 
 def _run_chunks(run: Run, paths: list[Path], plan: OutputPlan | None, step: Step, read: Read,
                 report: Callable[[ScinerError], None], show_progress: bool, keep: bool) -> Run:
+    status = _status(show_progress)
+    together = plan is not None and plan.per_input is None  # one output for every input: written at the end
+    for group in _grouped(_stepped(run, paths, step, read, report, show_progress, keep), together):
+        written = write_outputs(plan, group) if plan is not None else []
+        run.written += written
+        if status and step.says_writes and written:
+            paragraphs = sum(len(ps) for _, ps in group)
+            source = f"{len(group)} paper(s)" if together else display_name(group[0][0])
+            status(f"{paragraphs} paragraphs from {source} -> {written[0]}")
+    return run
+
+
+def _grouped(stepped: Iterator[list[Input]], together: bool) -> Iterator[list[Input]]:
+    """The inputs done, as they are written: all of them at the end (``together``), else each
+    input as soon as its chunk is done."""
+    if together:
+        yield [one for done in stepped for one in done]
+        return
+    for done in stepped:
+        yield from ([one] for one in done)
+
+
+def _stepped(run: Run, paths: list[Path], step: Step, read: Read, report: Callable[[ScinerError], None],
+             show_progress: bool, keep: bool) -> Iterator[list[Input]]:
+    """Each chunk of inputs, read and stepped (counted in ``run``, kept with ``keep``), under two
+    progress bars: the files read, and the step's work."""
     from tqdm import tqdm
 
-    status = _status(show_progress)
     what, unit = step.reading
     reading = tqdm(total=len(paths), desc=what, unit=unit, disable=not show_progress or len(paths) < 2, file=sys.stderr)
     chunks = read_chunks(paths, read, on_error=lambda path, err: report(err), chunk_tokens=CHUNK_TOKENS,
                          on_read=lambda _: reading.update())
-    together: list[Input] = []  # one output for every input: written at the end
     state: Any = None
     loaded = False
     bar: tqdm | None = None  # drawn once the first chunk is read, so that it starts with a total
@@ -291,24 +351,13 @@ def _run_chunks(run: Run, paths: list[Path], plan: OutputPlan | None, step: Step
                 bar.refresh()
             done = step.run(state, chunk, bar.update)
             run.count(done)
-            if plan is not None and plan.per_input is not None:  # each input's output as soon as it is done
-                for path, ps in done:
-                    run.written += write_outputs(plan, [(path, ps)])
-                    if status and (line := step.wrote([(path, ps)], run.written[-1], together=False)):
-                        status(line)
-            elif plan is not None:
-                together += done
             if keep:
                 run.done += done
+            yield done
     finally:
         reading.close()
         if bar is not None:
             bar.close()
-    if plan is not None and plan.per_input is None:
-        run.written = write_outputs(plan, together)
-        if status and run.written and (line := step.wrote(together, run.written[0], together=True)):
-            status(line)
-    return run
 
 
 def _status(show: bool) -> Callable[[str], object] | None:

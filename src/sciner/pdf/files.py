@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from sciner.document import Paragraph
 from sciner.errors import ScinerError
-from sciner.files.run import Input, Step
+from sciner.files.run import Step
 from sciner.formats.registry import Format, extract_format
 from sciner.pdf import ExtractedParagraph
 from sciner.pdf.kinds import check_include
@@ -70,12 +70,7 @@ class Extracting(Step):
 
     reading: ClassVar[tuple[str, str]] = ("extracting", "pdf")
     did: ClassVar[str] = "extracted"
-
-    def wrote(self, inputs: list[Input], target: Path, *, together: bool) -> str | None:
-        paragraphs = sum(len(ps) for _, ps in inputs)
-        if together:
-            return f"{paragraphs} paragraphs from {len(inputs)} paper(s) -> {target}"
-        return f"{paragraphs} paragraphs from {display_name(inputs[0][0])} -> {target}"
+    says_writes: ClassVar[bool] = True
 
 
 def extract(
