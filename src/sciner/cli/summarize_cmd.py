@@ -4,7 +4,6 @@ measure, results, and the corpus table, as JSON, CSV or an HTML page."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
