@@ -17,8 +17,9 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError, InputNotFoundError, ScinerError
-from sciner.formats.registry import FORMATS, READ_FORMATS, check_reader_options, input_format, read_with, \
-    reading_format, suffix_format
+from sciner.formats.registry import (
+    FORMATS, READ_FORMATS, check_reader_options, input_format, read_with, reading_format, suffix_format,
+)
 from sciner.stdio import display_name, is_stdio, is_stream, readable
 
 # Beside papers a .tsv is more often a table (pdfs/PDF_LIST.tsv) than CoNLL: it is read as
