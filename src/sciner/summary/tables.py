@@ -1,61 +1,147 @@
 """Values and results read off a paper's tables (PDFs read with ``--include tables``).
 
 A table row carries its ``table`` and its ``cells`` (token ranges and the columns each covers;
-see :mod:`sciner.pdf.tables`). The rows above a table's first row holding a number are its
-header; every number below sits under the header cells that cover its column, and beside the
-label cells left of its row's numbers. A cell's text is a name of the type the paper tags it
-with most often, else of the type the model tagged in it here, else of a type the shared
-gazetteers list it under; split names ("Dev", "Test") name nothing, for they head columns of
-every metric. A number is
+see :mod:`sciner.pdf.tables`). Rows are read top to bottom:
 
-* a HyperparameterValue when its column's heads name a HyperparameterName and no MetricName;
-* a MetricValue of the lowest MetricName above it, else of its row's, else of the one
-  MetricName its caption tags (with ``--include captions``: "Table 3: Accuracy on SST-2"),
-  with the dataset and task found the same way and the row's label cells as the model: one
-  result. A column whose lowest head names nothing ("P", "#Docs") takes no metric from the
-  caption, but qualifies a metric above it ("MUC" over "R" is "MUC R"), and a caption naming
-  two metrics or datasets names neither;
-* else nothing: a number with no name to belong to (a count, a year) is left out, and so is
-  a gain over another row ("+0.25").
+* a row holding a number is a *data row*: the cells left of its first number are its label;
+* the rows above the first data row are the table's *header*; a row of several cells without
+  numbers below data rows starts a new header block (stacked sub-tables: "Test P R F1" under
+  the "Dev" block);
+* a row of one cell in the label column and no number is a *group label* ("Published",
+  "Ours", "Dev (all lengths)"): a group labelled "Ours" holds the paper's own rows.
+
+A cell's text is a name of the type the paper tags it with most often, else of the type the
+model tagged in it here, else a metric when it reads as one (:func:`metric_like`: "BLEU",
+"R-1", "EM", "Acc.", "MF1"), else of a type the shared gazetteers list it under; split names
+("Dev", "Test") name nothing, for they head columns of every metric. Every number of a data
+row's body is then accounted for, as
+
+* a *result* (a MetricValue): its metric is the lowest metric head above it (a sub-metric such
+  as "F1" under a spanning "MUC" is "MUC F1"), else its row's, else the one its caption gives
+  its dataset or the table ("F1 scores are reported for QQP and MRPC", "All values are F1
+  scores"), else the paper's only metric; its dataset, task and model come from the heads,
+  the row's label and the caption, a head that names nothing ("Laptop", "Arabic") qualifying
+  the dataset; where a head names the method ("SSK-T1" over a column), the row's label is
+  the dataset; an "x / y" cell is two results;
+* a HyperparameterValue when its column's heads name a HyperparameterName and no metric;
+* else a :class:`~sciner.summary.values.NotResult` with its reason: a "difference" ("+0.25",
+  a Δ column, "(19 %)" after a score), a "deviation" (the "± 0.17" of a score, a "std"
+  column), a "count" ("#Docs", "N"), a "p-value", a "size", a "time", a "setting" (a
+  hyperparameter's value; a number labelling its row, such as a threshold), or "no metric".
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sciner.document import Paragraph
 from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
-from sciner.pdf.tables import is_number
 from sciner.summary.names import Gazetteer, fold
-from sciner.summary.values import Result, Value
+from sciner.summary.values import NotResult, Result, Value
 
 # Column heads that name a split or an aggregate, never the metric itself, though leaderboards
-# list some of them as metrics.
+# list some of them as metrics; and words that say what a label column lists.
 SPLITS = frozenset({"dev", "development", "test", "train", "training", "validation", "valid", "val", "average",
-                    "avg", "mean", "all", "overall", "ours", "baseline"})
+                    "avg", "mean", "all", "overall", "ours", "baseline", "baselines"})
+_LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "encoder", "architecture",
+                          "dataset", "data", "corpus", "task", "domain", "category", "structure", "input", "output",
+                          "setting", "configuration", "type", "language", "lang", "field", "subtask", "metric",
+                          "description", "variant", "hint", "target", "length", "lengths", "evaluatedtask",
+                          "trainingsignal", "modelvariant", "encoderarchitecture", "doclength", "segmentlength"})
+# A number as a table cell prints it: "92.8", "-0.5", "95.4 %", "86.2*", "81.32 a" (a footnote mark).
+_NUMBER = r"[-+−]?\d+(?:[.,]\d+)?"
+_MARK = r"(?:\s?[*†‡§¶♣♦♠♥]+|\s[a-d])?"
+_SCORE = re.compile(rf"^({_NUMBER})\s?(%?){_MARK}$")
+# "88.7 ± 0.17", "3.2±0.1": a score and its deviation.
+_DEVIATION = re.compile(rf"^({_NUMBER})\s?%?\s*(?:±|\+/-|\+ / -)\s*({_NUMBER})\s?%?{_MARK}$")
+# "80.6/80.1", "0.36,0.61", "82.15 [71.32]": two scores in one cell.
+_PAIR = re.compile(rf"^({_NUMBER})\s?%?\s*(?:/|,|\[)\s*({_NUMBER})\s?%?\s*\]?{_MARK}$")
+# "0.907 ( 19 % )", "81.1 (+2.3)": a score and its difference from another row.
+_WITH_DIFFERENCE = re.compile(rf"^({_NUMBER})\s?%?\s*\(\s*([-+−]?\d+(?:[.,]\d+)?\s?%?)\s*\){_MARK}$")
+# What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
+_AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
 
-def says_nothing(text: str) -> bool:
-    """A cell that names nothing: a split ("Dev"), a number, or no letter or digit at all."""
-    key = fold(text)
-    return not key or key in SPLITS or is_number(text)
-
-
+# Heads that read as a metric though nothing tags them (checked on the folded head, its
+# parentheses and arrows dropped): "BLEU", "ROUGE-1", "R-L", "EM", "R1(%)", "Acc.", "MF1", "P@1".
+_METRIC_HEAD = re.compile(
+    r"^(?:bleu\d?|sacrebleu|chrf\d*|meteor|cider|ter|rouge(?:1|2|l|lsum)?|r(?:1|2|l)(?:f1?)?|rouge\w*f1?|em|exactmatch|"
+    r"f|f1|f05|f2|microf1|macrof1|mf1|weightedf1|avgf1|averagef1|conllf1|p|r|prec|precision|rec|recall|acc|accuracy|"
+    r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
+    r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
+    r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval)$")
+# Sub-metrics that a spanning metric head above qualifies ("MUC" over "F1" is "MUC F1").
+_SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recall", "acc", "accuracy", "em",
+                         "uas", "las", "map", "ndcg"})
+# Heads of columns that hold no scores, and what their numbers are.
+_NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?:^|\s)(?:Δ|∆|δ|diff\.?|difference|gain|improvement|increase|decrease|change|impr\.?)(?:\s|$|\()",
+                re.I), "difference"),
+    (re.compile(r"(?:^|\s)(?:std\.?|stdev|s\.d\.|sd|σ|variance|var\.?)(?:\s|$)", re.I), "deviation"),
+    (re.compile(r"(?:^|\s)p(?:\s?-\s?value|\s?<|\s?val)", re.I), "p-value"),
+    (re.compile(r"^(?:#|n$|num\b|number\b|count\b|no\.\s|size\b)|(?:#\s?\w+|\bcount|\bsize)$|"
+                r"(?:^|\s)(?:words|tokens|sents?|sentences|docs|documents|examples|samples|pairs|queries|papers|"
+                r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
+                r"(?:\s|$|\()", re.I), "count"),
+    (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops)(?:\s|$|\()", re.I), "size"),
+    (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
+                r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
+)
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
+_ENUMERATOR = re.compile(r"^\(\s?[a-z0-9]\s?\)\s*")  # "( a ) CA"
 # A text -> each type the paper tags it with, and under that type the entity's name and its
 # number of mentions ({} when the paper never tags it).
 Known = Callable[[str], dict[str, tuple[str, int]]]
-# Of the types a paper tags one text with ("UAS" a metric in one sentence, a method in the
-# next), a head names the first of these, a row label the first of those: tables head their
-# columns with metrics and datasets and list methods down their rows.
+# Of the types a paper tags one text with equally often, a head names the first of these, a row
+# label the first of those: tables head their columns with metrics and datasets and list
+# methods down their rows.
 HEAD_ORDER = ("MetricName", "DatasetName", "TaskName", "HyperparameterName", "MethodName")
 ROW_ORDER = ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName")
 # The types a gazetteer may give a header cell the paper does not tag, in the order tried (a
 # row label takes none: "List", "Table" and "Title" are metrics of some leaderboard).
 GAZETTEER_ORDER = ("MetricName", "DatasetName", "TaskName", "MethodName")
+
+
+def says_nothing(text: str) -> bool:
+    """A cell that names nothing: a split ("Dev"), a label column's head ("Model"), a number
+    or an amount ("392k"), or no letter or digit at all."""
+    key = fold(text)
+    return not key or key in SPLITS or key in _LABEL_HEADS or bool(_AMOUNT.match(text.strip())) \
+        or bool(cell_numbers(text))
+
+
+def metric_like(text: str) -> str | None:
+    """The head's text when it reads as a metric though nothing tags it ("ROUGE-1", "R1(%)",
+    "Acc.", "MF1", "P@1"), else None."""
+    bare = re.sub(r"[↑↓]|\((?:%|↑|↓|\s)*\)", " ", text).strip()
+    key = fold(bare.replace("@", " "))
+    return bare if key and _METRIC_HEAD.match(key) else None
+
+
+def not_score_head(text: str) -> str | None:
+    """Why the numbers under this head are no scores ("difference" under "Δ", "count" under
+    "#Docs", "time" under "Time (secs)"), or None."""
+    return next((reason for pattern, reason in _NOT_SCORE_HEADS if pattern.search(text)), None)
+
+
+def cell_numbers(text: str) -> list[tuple[str, str | None]]:
+    """The numbers of a body cell, each with None (a score) or why it is none: "88.7 ± 0.17"
+    -> [("88.7", None), ("0.17", "deviation")]; "80.6/80.1" -> two scores; "0.907 ( 19 % )"
+    -> a score and a "difference"; "+0.25" -> a "difference"; [] for a cell that is no number."""
+    text = text.strip().replace(" .", ".") if re.match(r"^[-+−]?\d", text.strip()) else text.strip()
+    if match := _SCORE.match(text):
+        number = match.group(1) + match.group(2)
+        return [(number, "difference" if number.startswith("+") else None)]
+    if match := _DEVIATION.match(text):
+        return [(match.group(1), None), (match.group(2), "deviation")]
+    if match := _WITH_DIFFERENCE.match(text):
+        return [(match.group(1), None), (match.group(2).replace(" ", ""), "difference")]
+    if match := _PAIR.match(text):
+        return [(match.group(1), None), (match.group(2), None)]
+    return []
 
 
 @dataclass(frozen=True)
@@ -92,6 +178,18 @@ def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int
     return next((i for i in found if paragraphs[i].meta.get("page") == page), found[0] if found else None)
 
 
+@dataclass
+class Caption:
+    """What a caption says of its table: the one name of each type it gives (a caption naming
+    three datasets says nothing of which column is which), and the metric it gives each
+    dataset or task it names after a metric ("F1 for QQP and MRPC; accuracy for the other
+    tasks": ``by_name`` {"qqp": "F1", "mrpc": "F1"}, ``default`` "accuracy")."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    by_name: dict[str, str] = field(default_factory=dict)
+    default: str | None = None
+
+
 class _Namer:
     """What a cell names, by type: see the module."""
 
@@ -107,128 +205,309 @@ class _Namer:
         return {label: names.pop() for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
 
     def all_names(self, cell: TableCell, gazetteer: bool = True) -> dict[str, set[str]]:
-        """Every name of each type in the cell (``gazetteer``: looked up there too)."""
+        """Every name of each type in the cell (``gazetteer``: a head, looked up there too)."""
         p = self.paragraphs[cell.paragraph]
+        text = cell.text(self.paragraphs)
         pieces = [(" ".join(p.tokens[max(s.start, cell.start):min(s.end, cell.end)]), s.label) for s in p.spans or []
                   if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end]
+        if len(pieces) == 1 and (self.known(text) or (gazetteer and metric_like(text))):
+            pieces = [(text, pieces[0][1])]  # "BERT -" tagged in "BERT - PT": the cell is the name
         found: dict[str, set[str]] = {}
-        for text, tagged in pieces or [(cell.text(self.paragraphs), None)]:
-            named = self.name(text, tagged, gazetteer)
+        for piece, tagged in pieces or [(text, None)]:
+            named = self.name(piece, tagged, gazetteer)
             if named is not None:
                 found.setdefault(named[0], set()).add(named[1])
         return found
 
     def name(self, text: str, tagged: str | None, gazetteer: bool = True) -> tuple[str, str] | None:
-        """(type, name) of a cell's text: a type the paper tags it with (in the paper's spelling;
-        of several, a head's first in :data:`HEAD_ORDER`, a row label's in :data:`ROW_ORDER`),
-        else the type the model tagged here, else (``gazetteer``) the first type the gazetteers
-        list it under; tried as it is, without parentheses ("F1 ( base )"), and without what
-        follows a "±" or "/" ("F 1 ± std.")."""
+        """(type, name) of a cell's text: the type the paper tags it with most often (in the
+        paper's spelling; a tie goes to a head's first in :data:`HEAD_ORDER`, a row label's in
+        :data:`ROW_ORDER`), else the type the model tagged here, else (``gazetteer``: a head) a
+        metric when it reads as one, else the first type the gazetteers list it under; tried as
+        it is, without parentheses ("F1 ( base )"), and without what follows a "±" or "/"."""
         bare = _PARENTHESES.sub(" ", text).strip()
         spellings = [t for t in dict.fromkeys((text, bare, _QUALIFIER.split(bare)[0].strip())) if not says_nothing(t)]
+        order = HEAD_ORDER if gazetteer else ROW_ORDER
         for spelling in spellings:
             known = self.known(spelling)
             if known:
-                label = next(k for k in (HEAD_ORDER if gazetteer else ROW_ORDER) if k in known)
+                label = max(known, key=lambda k: (known[k][1], -order.index(k)))
+                if gazetteer and label in ("MethodName", "HyperparameterName") and metric_like(text):
+                    return "MetricName", known.get("MetricName", (text, 0))[0]  # "UAS" over a column
                 return label, known[label][0]
         if tagged is not None:
             return (tagged, text) if spellings else None
-        for label in GAZETTEER_ORDER if gazetteer else ():
+        if not gazetteer:
+            return None
+        metric = metric_like(text)
+        if metric is not None:
+            return "MetricName", metric
+        for label in GAZETTEER_ORDER:
             for spelling in spellings:
                 canonical = self.gazetteer.canonical(label, spelling)
                 if canonical is not None:
                     return label, canonical
         return None
 
-    def caption_names(self, caption: int | None) -> dict[str, str]:
-        """The name of each type the caption's tags give one name of (a caption naming three
-        datasets says nothing of which column is which)."""
-        if caption is None:
-            return {}
-        p = self.paragraphs[caption]
+    def caption(self, index: int | None) -> Caption:
+        """What the caption paragraph says of its table (see :class:`Caption`)."""
+        if index is None:
+            return Caption()
+        p = self.paragraphs[index]
+        spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES), key=lambda s: s.start)
         names: dict[str, set[str]] = {}
-        for s in p.spans or []:
-            if s.label in NAME_TYPES:
-                text = " ".join(p.tokens[s.start:s.end])
-                names.setdefault(s.label, set()).add(self.known(text).get(s.label, (text, 0))[0])
-        return {label: found.pop() for label, found in names.items() if len(found) == 1}
+        texts = {}
+        for s in spans:
+            text = " ".join(p.tokens[s.start:s.end])
+            label = s.label
+            texts[s] = self.known(text).get(label, (text, 0))[0]
+            names.setdefault(label, set()).add(texts[s])
+        told = Caption({label: found.pop() for label, found in names.items() if len(found) == 1})
+        if "MetricName" not in names:  # "All values are F1 scores": a metric no tag gives
+            words = [m for w in p.tokens[4:] if (m := metric_like(w)) and len(w) > 1 and w.lower() not in ("p", "r")]
+            if len(set(words)) == 1:
+                told.names["MetricName"] = words[0]
+        # Each metric and the datasets and tasks after it up to the next metric or ";": its own.
+        metric: str | None = None
+        end = 0
+        for s in spans:
+            if s.label == "MetricName":
+                metric, end = texts[s], s.end
+                if any(w.lower() in ("other", "others", "remaining", "rest") for w in p.tokens[s.end:s.end + 8]):
+                    told.default = metric
+            elif metric is not None and s.label in ("DatasetName", "TaskName"):
+                if any(w in (";", ".") for w in p.tokens[end:s.start]):
+                    metric = None
+                    continue
+                told.by_name.setdefault(fold(texts[s]), metric)
+                end = s.end
+        if len(set(told.by_name.values()) | ({told.default} if told.default else set())) > 1:
+            told.names.pop("MetricName", None)  # several metrics: each for its own datasets
+        else:
+            told.by_name, told.default = {}, None
+        return told
 
 
-def read_tables(paragraphs: Sequence[Paragraph], known: Known,
-                gazetteer: Gazetteer | None = None) -> tuple[list[Value], list[Result]]:
-    """Every number of the paper's tables that belongs to a name (see the module), and each
-    MetricValue's result, in reading order."""
+def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer | None = None,
+                paper_metric: str | None = None) -> tuple[list[Value], list[Result], list[NotResult]]:
+    """Every number of the paper's tables: the values that belong to a name, each MetricValue's
+    result, and the numbers that are no result with why (see the module), in reading order.
+    ``paper_metric``: the paper's only metric, for tables whose heads and caption name none."""
     namer = _Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     values: list[Value] = []
     results: list[Result] = []
+    others: list[NotResult] = []
     for (page, label), rows in table_rows(paragraphs).items():
-        caption = namer.caption_names(caption_of(paragraphs, page, label))
-        for value, result in _read_table(namer, rows, caption):
-            values.append(value)
-            if result is not None:
-                results.append(result)
-    return sorted(values, key=lambda v: v.place), sorted(results, key=lambda r: r.place)
+        caption = namer.caption(caption_of(paragraphs, page, label))
+        reader = _Table(namer, rows, caption, label, paper_metric)
+        reader.read()
+        values += reader.values
+        results += reader.results
+        others += reader.others
+    return (sorted(values, key=lambda v: v.place), sorted(results, key=lambda r: r.place),
+            sorted(others, key=lambda o: o.place))
 
 
-def _read_table(namer: _Namer, rows: list[list[TableCell]],
-                caption: dict[str, str]) -> list[tuple[Value, Result | None]]:
-    texts = [[cell.text(namer.paragraphs) for cell in row] for row in rows]
-    first_data = next((r for r, row in enumerate(texts) if any(is_number(t) for t in row)), len(rows))
-    header = [cell for row in rows[:first_data] for cell in row]
-    head_names = {head: namer.names(head) for head in header}
-    columns: dict[tuple[int, int], tuple[dict[str, str], dict[str, str]]] = {}
+@dataclass
+class _Column:
+    """What the heads over a column say: a name of each type, why its numbers are no scores
+    (None: they may be), and the heads over it that name nothing (they qualify its dataset)."""
 
-    def column(first: int, last: int) -> tuple[dict[str, str], dict[str, str]]:
-        """The names the heads over these columns give, and what the caption may add to them."""
-        if (first, last) not in columns:
-            above = [head for head in header if head.first <= last and first <= head.last]
-            heads: dict[str, str] = {}
-            for head in above:  # top to bottom: the lowest head of a type wins
-                heads.update(head_names[head])
-            # The column's own head: the lowest one over this column alone, a word or two (not a
-            # group's label across the table, "Top Leaderboard Systems (Dec 10th, 2018)").
-            own = next((h for h in reversed(above) if h.first == h.last and h.end - h.start <= 3), None)
-            own_text = own.text(namer.paragraphs) if own is not None and not namer.all_names(own) else ""
-            unnamed = not says_nothing(own_text)  # a head of its own that names nothing: "P", "#Docs"
-            if unnamed and "MetricName" in heads:  # "MUC" over "R": the column is MUC's R
-                heads["MetricName"] = f"{heads['MetricName']} {own_text}"
-            told = {k: v for k, v in caption.items() if not (unnamed and k == "MetricName")}
-            columns[first, last] = heads, told
-        return columns[first, last]
+    names: dict[str, str]
+    reason: str | None
+    unnamed: list[str]
 
-    found = []
-    for row, row_texts in zip(rows[first_data:], texts[first_data:]):
-        numbers = [(cell, text) for cell, text in zip(row, row_texts) if is_number(text)]
-        labels = [cell for cell, text in zip(row, row_texts) if not says_nothing(text)
-                  and cell.last < min((n.first for n, _ in numbers), default=0)]
-        row_names: dict[str, str] = {}
-        for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
-            for kind, name in namer.names(cell, gazetteer=False).items():
-                row_names.setdefault(kind, name)
-        model = " ".join(cell.text(namer.paragraphs) for cell in labels) or None
-        for cell, text in numbers:
-            if text.startswith("+"):  # "+0.25" is a gain over a row above, not a score
+
+class _Table:
+    """One table's rows read into values, results and not results (see the module)."""
+
+    def __init__(self, namer: _Namer, rows: list[list[TableCell]], caption: Caption, label: str,
+                 paper_metric: str | None) -> None:
+        self.namer, self.rows, self.caption, self.label, self.paper_metric = namer, rows, caption, label, paper_metric
+        self.values: list[Value] = []
+        self.results: list[Result] = []
+        self.others: list[NotResult] = []
+        self.header: list[TableCell] = []
+        self.columns: dict[tuple[int, int], _Column] = {}
+
+    def text(self, cell: TableCell) -> str:
+        return cell.text(self.namer.paragraphs)
+
+    def read(self) -> None:
+        block: list[TableCell] = []  # the header rows read since the last data row
+        seen_data = False
+        group_ours = False
+        group_names: dict[str, str] = {}
+        for row in self.rows:
+            texts = [self.text(cell) for cell in row]
+            if any(cell_numbers(text) for text in texts):
+                if block:
+                    self.header, self.columns, block = widen(block), {}, []
+                seen_data = True
+                self._read_row(row, texts, group_ours, group_names)
                 continue
-            heads, told = column(cell.first, cell.last)
-            value = _value(cell, text, heads, row_names, told, model)
-            if value is not None:
-                found.append(value)
-    return found
+            if len(row) == 1 and row[0].first == 0 and (seen_data or self.header or block):
+                # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )".
+                text = texts[0]
+                group_ours = bool(re.search(r"\bours?\b", text, re.I))
+                group_names = {k: v for k, v in self.namer.names(row[0], gazetteer=False).items()
+                               if k in ("DatasetName", "TaskName")}
+                continue
+            if seen_data and not block:
+                group_ours, group_names = False, {}
+            block += row
+            if not seen_data:
+                self.header = widen(block)
+        # A table of heads only (no data row) holds no number to account for.
+
+    def column(self, first: int, last: int) -> _Column:
+        """The names the heads over these columns give (top to bottom: the lowest of a type
+        wins, a sub-metric under a wider metric head is qualified by it), why its numbers are
+        no scores, and its heads that name nothing."""
+        if (first, last) in self.columns:
+            return self.columns[first, last]
+        above = [head for head in self.header if head.first <= last and first <= head.last]
+        names: dict[str, str] = {}
+        reason: str | None = None
+        unnamed: list[str] = []
+        metric_width = 0
+        for head in above:
+            text = self.text(head)
+            if says_nothing(text):
+                continue
+            why = not_score_head(text)
+            named = self.namer.names(head)
+            if why is not None and "MetricName" not in named and "DatasetName" not in named:
+                reason = why
+                continue
+            metric = named.get("MetricName")
+            if metric is not None:
+                width = head.last - head.first
+                if "MetricName" in names and width < metric_width and fold(metric) in _SUB_METRIC:
+                    named["MetricName"] = f"{names['MetricName']} {metric}"
+                metric_width = width
+            if named:
+                names.update(named)
+            elif not self.namer.all_names(head) and len(text.split()) <= 4:
+                unnamed.append(_ENUMERATOR.sub("", text))
+        column = _Column(names, reason, unnamed)
+        self.columns[first, last] = column
+        return column
+
+    def _read_row(self, row: list[TableCell], texts: list[str], group_ours: bool,
+                  group_names: dict[str, str]) -> None:
+        numbered = [cell for cell, text in zip(row, texts) if cell_numbers(text)]
+        if numbered and numbered[0].first == 0 and row[0] is numbered[0] and len(numbered) > 1:
+            # A number in the label column labels its row ("0.55" a threshold, "128" a length).
+            self._other(row[0], texts[0], "setting")
+            numbered = numbered[1:]
+        first_number = min(cell.first for cell in numbered)
+        labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
+        row_names: dict[str, str] = {}
+        model_cells = []
+        for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
+            named = self.namer.names(cell, gazetteer=False)
+            for kind, name in named.items():
+                row_names.setdefault(kind, name)
+            if not named or "MethodName" in named or not set(named) <= {"DatasetName", "TaskName", "MetricName"}:
+                model_cells.append(cell)
+        label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
+        ours = group_ours or bool(label_text and re.search(r"\bours\b|\(\s?ours\s?\)", label_text, re.I))
+        for cell in numbered:
+            if cell.last < first_number:
+                continue
+            column = self.column(cell.first, cell.last)
+            parts = cell_numbers(self.text(cell))
+            scores = sum(why is None for _, why in parts)
+            index = 0
+            for number, why in parts:
+                if why is not None:
+                    self._other(cell, number, why)
+                    continue
+                self._number(cell, number, column, row_names, group_names, label_text, ours,
+                             part=(index, scores) if scores > 1 else None)
+                index += 1
+
+    def _other(self, cell: TableCell, number: str, reason: str) -> None:
+        self.others.append(NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label))
+
+    def _number(self, cell: TableCell, number: str, column: _Column, row: dict[str, str], group: dict[str, str],
+                label_text: str | None, ours: bool, part: tuple[int, int] | None) -> None:
+        place = (cell.paragraph, cell.start, cell.end)
+        heads = dict(column.names)
+        if column.reason is not None and "MetricName" not in heads:
+            self._other(cell, number, column.reason)
+            return
+        if "MetricName" not in heads and "HyperparameterName" in heads:
+            self.values.append(Value("HyperparameterValue", number, heads["HyperparameterName"], place))
+            self._other(cell, number, "setting")
+            return
+        model = label_text
+        if "MethodName" in heads and "MethodName" not in row:
+            # A method over the column ("SSK-T1"): the row's label is what it was measured on.
+            model = heads["MethodName"]
+            if label_text and "DatasetName" not in row and "TaskName" not in row:
+                row = {**row, "DatasetName": label_text}
+        dataset = heads.get("DatasetName") or row.get("DatasetName") or group.get("DatasetName") \
+            or self.caption.names.get("DatasetName")
+        task = heads.get("TaskName") or row.get("TaskName") or group.get("TaskName") or self.caption.names.get("TaskName")
+        unnamed = [u for u in column.unnamed if not metric_like(u)]
+        if unnamed and "DatasetName" not in heads:
+            dataset = " ".join(([dataset] if dataset else []) + unnamed)
+        if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm
+            dataset = _split_name(dataset, part)
+        metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \
+            or self.paper_metric
+        if metric is None:
+            self._other(cell, number, "no metric")
+            return
+        self.values.append(Value("MetricValue", number, metric, place))
+        self.results.append(Result(task, dataset, metric, number, model, place, ours, self.label))
+
+    def _caption_metric(self, dataset: str | None, task: str | None, row: dict[str, str]) -> str | None:
+        for name in (dataset, task, row.get("DatasetName"), row.get("TaskName")):
+            if name and fold(name) in self.caption.by_name:
+                return self.caption.by_name[fold(name)]
+            if name and (key := next((k for k in self.caption.by_name if k and k in fold(name)), None)):
+                return self.caption.by_name[key]
+        if self.caption.by_name:
+            return self.caption.default
+        return self.caption.names.get("MetricName")
 
 
-def _value(cell: TableCell, text: str, heads: dict[str, str], row: dict[str, str], caption: dict[str, str],
-           model: str | None) -> tuple[Value, Result | None] | None:
-    """A number as a value and, for a MetricValue, a result (see the module); None when it
-    belongs to no name."""
+def widen(header: list[TableCell]) -> list[TableCell]:
+    """A header block with each head of a row set sparser than the rows below it widened over
+    the columns up to the next head of its row (or the block's last column): "Laptop" over
+    "EM F1" set at the left of the pair heads both ("dataset heads that span several columns")."""
+    rows: dict[int, list[TableCell]] = {}
+    for cell in header:
+        rows.setdefault(cell.paragraph, []).append(cell)
+    ordered = list(rows.values())
+    widened: list[TableCell] = []
+    for r, row in enumerate(ordered):
+        below = [c for lower in ordered[r + 1:] for c in lower]
+        if not below or len(row) < 2:
+            widened += row
+            continue
+        last_column = max(c.last for c in below)
+        cells = sorted(row, key=lambda c: c.first)
+        for cell, after in zip(cells, [*cells[1:], None]):
+            end = after.first - 1 if after is not None else last_column
+            covered = [c for c in below if cell.first <= c.first and c.last <= end]
+            gaps = end > cell.last and cell.first > 0 and len(covered) >= 2 and all(
+                not (cell.last < c.first <= end and any(o.first <= c.first <= o.last for o in cells if o is not cell))
+                for c in covered)
+            widened.append(TableCell(cell.paragraph, cell.start, cell.end, cell.first, end) if gaps else cell)
+    return widened
 
-    def named(kind: str) -> str | None:
-        return heads.get(kind) or row.get(kind) or caption.get(kind)
 
-    place = (cell.paragraph, cell.start, cell.end)
-    if "MetricName" not in heads and "HyperparameterName" in heads:
-        return Value("HyperparameterValue", text, heads["HyperparameterName"], place), None
-    metric = named("MetricName")
-    if metric is None:
-        return None
-    return (Value("MetricValue", text, metric, place),
-            Result(named("TaskName"), named("DatasetName"), metric, text, model, place))
+def _split_name(name: str | None, part: tuple[int, int]) -> str | None:
+    """Which of an "x / y" cell's two scores a name over it names: "MNLI-(m/mm)" -> "MNLI-m"
+    for the first, "MNLI-mm" for the second; a name without such a pair is both's."""
+    if not name:
+        return name
+    match = re.search(r"[-\s]*\(\s*([^()/]+?)\s*/\s*([^()/]+?)\s*\)", name)
+    if match is None or part[1] != 2:
+        return name
+    base = name[:match.start()].rstrip()
+    return f"{base}-{match.group(part[0] + 1)}"
