@@ -13,7 +13,7 @@ from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.summary.names import Gazetteer, find_abbreviations, fold, is_name, trim
-from sciner.summary.tables import read_tables
+from sciner.summary.tables import CITED, read_tables
 from sciner.summary.values import NotResult, Place, Result, Value, read_sentences
 # The corpus table's columns and the entity type each counts.
 CORPUS_TYPES: dict[str, str] = {"methods": "MethodName", "datasets": "DatasetName", "tasks": "TaskName",
@@ -188,7 +188,8 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str]) -> None:
     keys = [fold(n) for n in ours]
     for r in results:
         model = fold(r.model or "")
-        if model and any(model.startswith(k) or (len(k) >= 4 and k in model) for k in keys):
+        if model and not CITED.search(r.model or "") and any(
+                model.startswith(k) or (len(k) >= 4 and k in model) for k in keys):
             r.ours = True
 
 

@@ -54,13 +54,6 @@ _LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", 
 # A number as a table cell prints it: "92.8", "-0.5", "95.4 %", "86.2*", "81.32 a" (a footnote mark).
 _NUMBER = r"[-+−]?\d+(?:[.,]\d+)?"
 _MARK = r"(?:\s?[*†‡§¶♣♦♠♥]+|\s[a-d])?"
-_SCORE = re.compile(rf"^({_NUMBER})\s?(%?){_MARK}$")
-# "88.7 ± 0.17", "3.2±0.1": a score and its deviation.
-_DEVIATION = re.compile(rf"^({_NUMBER})\s?%?\s*(?:±|\+/-|\+ / -)\s*({_NUMBER})\s?%?{_MARK}$")
-# "80.6/80.1", "0.36,0.61", "82.15 [71.32]": two scores in one cell.
-_PAIR = re.compile(rf"^({_NUMBER})\s?%?\s*(?:/|,|\[)\s*({_NUMBER})\s?%?\s*\]?{_MARK}$")
-# "0.907 ( 19 % )", "81.1 (+2.3)": a score and its difference from another row.
-_WITH_DIFFERENCE = re.compile(rf"^({_NUMBER})\s?%?\s*\(\s*([-+−]?\d+(?:[.,]\d+)?\s?%?)\s*\){_MARK}$")
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
 
@@ -89,9 +82,17 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
 )
+# A row label citing prior work ("GCN ( Zhang et al . , 2018 )"): a baseline, not the paper's own.
+CITED = re.compile(r"\bet al\b|\(\s?(?:19|20)\d\d[a-z]?\s?\)|,\s?(?:19|20)\d\d[a-z]?\s?\)")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
 _ENUMERATOR = re.compile(r"^\(\s?[a-z0-9]\s?\)\s*")  # "( a ) CA"
+# Languages (and their ISO codes as treebank tables print them): a column or row of one is
+# data, never a task or a model.
+LANGUAGES = frozenset("""english german french spanish chinese arabic basque hebrew hungarian korean polish swedish
+dutch italian japanese portuguese russian czech danish bulgarian catalan romanian slovene slovenian turkish
+norwegian estonian finnish greek hindi latvian lithuanian persian ukrainian vietnamese indonesian
+ar bg ca cs da de en es et fi fr he hu ja ko nl pl pt ro ru sl sv tr zh""".split())
 # A text -> each type the paper tags it with, and under that type the entity's name and its
 # number of mentions ({} when the paper never tags it).
 Known = Callable[[str], dict[str, tuple[str, int]]]
@@ -127,21 +128,33 @@ def not_score_head(text: str) -> str | None:
     return next((reason for pattern, reason in _NOT_SCORE_HEADS if pattern.search(text)), None)
 
 
+_ONE = rf"({_NUMBER})\s?(%?)(?:\s*(?:±|\+/-|\+ / -)\s*({_NUMBER})\s?%?)?"
+# One cell: a score (its ± deviation), then another score after "/", "," or "[" ("80.6/80.1",
+# "92.80±0.26 [ 88.36±0.18 ]"), or a difference in parentheses ("0.907 ( 19 % )").
+_CELL = re.compile(rf"^{_ONE}(?:\s*(?:/|,|\[)\s*{_ONE}\s*\]?|\s*\(\s*([-+−]?\d+(?:[.,]\d+)?\s?%?)\s*\))?{_MARK}$")
+
+
 def cell_numbers(text: str) -> list[tuple[str, str | None]]:
     """The numbers of a body cell, each with None (a score) or why it is none: "88.7 ± 0.17"
     -> [("88.7", None), ("0.17", "deviation")]; "80.6/80.1" -> two scores; "0.907 ( 19 % )"
     -> a score and a "difference"; "+0.25" -> a "difference"; [] for a cell that is no number."""
-    text = text.strip().replace(" .", ".") if re.match(r"^[-+−]?\d", text.strip()) else text.strip()
-    if match := _SCORE.match(text):
-        number = match.group(1) + match.group(2)
-        return [(number, "difference" if number.startswith("+") else None)]
-    if match := _DEVIATION.match(text):
-        return [(match.group(1), None), (match.group(2), "deviation")]
-    if match := _WITH_DIFFERENCE.match(text):
-        return [(match.group(1), None), (match.group(2).replace(" ", ""), "difference")]
-    if match := _PAIR.match(text):
-        return [(match.group(1), None), (match.group(2), None)]
-    return []
+    text = text.strip()
+    if re.match(r"^[-+−]?\d", text):
+        text = re.sub(r"(\d) \. (\d)", r"\1.\2", text)
+    match = _CELL.match(text)
+    if match is None:
+        return []
+    first, percent, deviation, second, percent2, deviation2, difference = match.groups()
+    found: list[tuple[str, str | None]] = [(first + percent, "difference" if first.startswith("+") else None)]
+    if deviation:
+        found.append((deviation, "deviation"))
+    if second:
+        found.append((second + percent2, "difference" if second.startswith("+") else None))
+        if deviation2:
+            found.append((deviation2, "deviation"))
+    if difference:
+        found.append((difference.replace(" ", ""), "difference"))
+    return found
 
 
 @dataclass(frozen=True)
@@ -333,6 +346,9 @@ class _Table:
     def text(self, cell: TableCell) -> str:
         return cell.text(self.namer.paragraphs)
 
+    def is_metric(self, cell: TableCell) -> bool:
+        return "MetricName" in self.namer.names(cell)
+
     def read(self) -> None:
         block: list[TableCell] = []  # the header rows read since the last data row
         seen_data = False
@@ -342,7 +358,7 @@ class _Table:
             texts = [self.text(cell) for cell in row]
             if any(cell_numbers(text) for text in texts):
                 if block:
-                    self.header, self.columns, block = widen(block), {}, []
+                    self.header, self.columns, block = widen(block, self.is_metric), {}, []
                 seen_data = True
                 self._read_row(row, texts, group_ours, group_names)
                 continue
@@ -357,7 +373,7 @@ class _Table:
                 group_ours, group_names = False, {}
             block += row
             if not seen_data:
-                self.header = widen(block)
+                self.header = widen(block, self.is_metric)
         # A table of heads only (no data row) holds no number to account for.
 
     def column(self, first: int, last: int) -> _Column:
@@ -407,12 +423,15 @@ class _Table:
         model_cells = []
         for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
             named = self.namer.names(cell, gazetteer=False)
+            if fold(self.text(cell)) in LANGUAGES:
+                named = {"DatasetName": self.text(cell)}
             for kind, name in named.items():
                 row_names.setdefault(kind, name)
             if not named or "MethodName" in named or not set(named) <= {"DatasetName", "TaskName", "MetricName"}:
                 model_cells.append(cell)
         label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
-        ours = group_ours or bool(label_text and re.search(r"\bours\b|\(\s?ours\s?\)", label_text, re.I))
+        ours = group_ours and not (label_text and CITED.search(label_text)) \
+            or bool(label_text and re.search(r"\bours\b", label_text, re.I))
         for cell in numbered:
             if cell.last < first_number:
                 continue
@@ -448,16 +467,18 @@ class _Table:
             model = heads["MethodName"]
             if label_text and "DatasetName" not in row and "TaskName" not in row:
                 row = {**row, "DatasetName": label_text}
-        dataset = heads.get("DatasetName") or row.get("DatasetName") or group.get("DatasetName") \
-            or self.caption.names.get("DatasetName")
+        dataset = heads.get("DatasetName") or self.caption.names.get("DatasetName") or row.get("DatasetName") \
+            or group.get("DatasetName")
         task = heads.get("TaskName") or row.get("TaskName") or group.get("TaskName") or self.caption.names.get("TaskName")
         unnamed = [u for u in column.unnamed if not metric_like(u)]
+        if task and fold(task) in LANGUAGES:  # "Chinese" over a column: the data, not a task
+            unnamed, task = [task, *unnamed], self.caption.names.get("TaskName")
         if unnamed and "DatasetName" not in heads:
             dataset = " ".join(([dataset] if dataset else []) + unnamed)
-        if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm
-            dataset = _split_name(dataset, part)
         metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \
             or self.paper_metric
+        if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
+            dataset, metric = _split_name(dataset, part), _split_name(metric, part)
         if metric is None:
             self._other(cell, number, "no metric")
             return
@@ -475,10 +496,11 @@ class _Table:
         return self.caption.names.get("MetricName")
 
 
-def widen(header: list[TableCell]) -> list[TableCell]:
+def widen(header: list[TableCell], metric: Callable[[TableCell], bool]) -> list[TableCell]:
     """A header block with each head of a row set sparser than the rows below it widened over
-    the columns up to the next head of its row (or the block's last column): "Laptop" over
-    "EM F1" set at the left of the pair heads both ("dataset heads that span several columns")."""
+    the columns up to the next head of its row (or the block's last column), where the heads
+    below it there are metrics: "Laptop" over "EM F1", set at the left of the pair, heads both
+    ("dataset heads that span several columns")."""
     rows: dict[int, list[TableCell]] = {}
     for cell in header:
         rows.setdefault(cell.paragraph, []).append(cell)
@@ -494,9 +516,9 @@ def widen(header: list[TableCell]) -> list[TableCell]:
         for cell, after in zip(cells, [*cells[1:], None]):
             end = after.first - 1 if after is not None else last_column
             covered = [c for c in below if cell.first <= c.first and c.last <= end]
-            gaps = end > cell.last and cell.first > 0 and len(covered) >= 2 and all(
-                not (cell.last < c.first <= end and any(o.first <= c.first <= o.last for o in cells if o is not cell))
-                for c in covered)
+            in_gap = [c for c in covered if c.first > cell.last]
+            gaps = end > cell.last and cell.first > 0 and len(covered) >= 2 and bool(in_gap) and all(
+                metric(c) for c in in_gap)
             widened.append(TableCell(cell.paragraph, cell.start, cell.end, cell.first, end) if gaps else cell)
     return widened
 
@@ -504,10 +526,10 @@ def widen(header: list[TableCell]) -> list[TableCell]:
 def _split_name(name: str | None, part: tuple[int, int]) -> str | None:
     """Which of an "x / y" cell's two scores a name over it names: "MNLI-(m/mm)" -> "MNLI-m"
     for the first, "MNLI-mm" for the second; a name without such a pair is both's."""
-    if not name:
+    if not name or part[1] != 2:
         return name
-    match = re.search(r"[-\s]*\(\s*([^()/]+?)\s*/\s*([^()/]+?)\s*\)", name)
-    if match is None or part[1] != 2:
-        return name
-    base = name[:match.start()].rstrip()
-    return f"{base}-{match.group(part[0] + 1)}"
+    if match := re.search(r"[-\s]*\(\s*([^()/]+?)\s*/\s*([^()/]+?)\s*\)", name):
+        return f"{name[:match.start()].rstrip()}-{match.group(part[0] + 1)}"
+    if match := re.fullmatch(r"\s*([^\[\]/]+?)\s*(?:\[\s*([^\[\]]+?)\s*\]|/\s*([^\[\]/]+?))\s*", name):
+        return match.group(1) if part[0] == 0 else match.group(2) or match.group(3)
+    return name

@@ -10,6 +10,7 @@ its metric and the dataset, task and method named nearest to it in the same sent
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -136,8 +137,10 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     if text.startswith(("+", "−")) or (after and after[0] in _GAIN_AFTER) or (len(after) > 1 and after[0] == "%"
                                                                               and after[1] in _GAIN_AFTER):
         return "difference"
-    if before and before[-1] == "by" and any(verb in sentence for verb in _CHANGE):
-        return "difference"
+    back = [t.lower() for t in tokens[max(0, value.start - 12):value.start]]
+    listed = next((k for k in range(len(back) - 1, -1, -1) if not re.fullmatch(r"[\d.,%]+|and|,", back[k])), None)
+    if listed is not None and back[listed] == "by" and any(verb in sentence for verb in _CHANGE):
+        return "difference"  # "reduce the error by 4.8 % , 18.2 % , 2.0 %"
     if before and before[-1] in ("=", ":") and len(before) > 1 and not any(
             s.label == "MetricName" and s.end == value.start - 1 for s in spans):
         return "setting"
