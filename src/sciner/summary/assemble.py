@@ -179,7 +179,9 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
             at = start + len(text[:match.start()].split())
             after = [s for s in p.spans or [] if s.label == "MethodName" and at <= s.start and s.end <= end][:2]
             found += [n for s in after if (n := name_of(p, s))]
-    return [n for n in dict.fromkeys(found) if len(fold(n)) >= 3]
+    names = [n for n in dict.fromkeys(found) if len(fold(n)) >= 3 and n != n.lower()]  # not "fine-tuning"
+    # A part of another proposed name ("GCN" of "AGGCN", "Multi" of "Multi-LexSum") is not one.
+    return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) for m in names)]
 
 
 def mark_ours(results: Sequence[Result], ours: Sequence[str]) -> None:

@@ -45,7 +45,7 @@ from sciner.summary.values import NotResult, Result, Value
 # Column heads that name a split or an aggregate, never the metric itself, though leaderboards
 # list some of them as metrics; and words that say what a label column lists.
 SPLITS = frozenset({"dev", "development", "test", "train", "training", "validation", "valid", "val", "average",
-                    "avg", "mean", "all", "overall", "ours", "baseline", "baselines"})
+                    "avg", "mean", "all", "overall", "ours", "our", "baseline", "baselines"})
 _LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "encoder", "architecture",
                           "dataset", "data", "corpus", "task", "domain", "category", "structure", "input", "output",
                           "setting", "configuration", "type", "language", "lang", "field", "subtask", "metric",
@@ -64,7 +64,7 @@ _METRIC_HEAD = re.compile(
     r"f|f1|f05|f2|microf1|macrof1|mf1|weightedf1|avgf1|averagef1|conllf1|p|r|prec|precision|rec|recall|acc|accuracy|"
     r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
     r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
-    r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval)$")
+    r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm)$")
 # Sub-metrics that a spanning metric head above qualifies ("MUC" over "F1" is "MUC F1").
 _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recall", "acc", "accuracy", "em",
                          "uas", "las", "map", "ndcg"})
@@ -223,8 +223,10 @@ class _Namer:
         text = cell.text(self.paragraphs)
         pieces = [(" ".join(p.tokens[max(s.start, cell.start):min(s.end, cell.end)]), s.label) for s in p.spans or []
                   if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end]
-        if len(pieces) == 1 and (self.known(text) or (gazetteer and metric_like(text))):
-            pieces = [(text, pieces[0][1])]  # "BERT -" tagged in "BERT - PT": the cell is the name
+        if len(pieces) == 1 and (self.known(text) or (gazetteer and metric_like(text))
+                                 or (text.startswith(pieces[0][0]) and re.search(r"\([^()]*/[^()]*\)\s*$", text))):
+            # "BERT -" tagged in "BERT - PT", "MNLI-(m" in "MNLI-(m / mm )": the cell is the name
+            pieces = [(text, pieces[0][1])]
         found: dict[str, set[str]] = {}
         for piece, tagged in pieces or [(text, None)]:
             named = self.name(piece, tagged, gazetteer)
@@ -275,6 +277,16 @@ class _Namer:
             label = s.label
             texts[s] = self.known(text).get(label, (text, 0))[0]
             names.setdefault(label, set()).add(texts[s])
+        # One metric spelled twice ("EM ( Exact Match )") or named by two spans ("Accuracy of
+        # Exact Matching") is one.
+        metrics = [s for s in spans if s.label == "MetricName"]
+        for a, b in zip(metrics, metrics[1:]):
+            between = p.tokens[a.end:b.start]
+            if between == ["("]:
+                names["MetricName"].discard(texts[b])
+            elif between == ["of"]:
+                names["MetricName"] -= {texts[a], texts[b]}
+                names["MetricName"].add(f"{texts[a]} of {texts[b]}")
         told = Caption({label: found.pop() for label, found in names.items() if len(found) == 1})
         if "MetricName" not in names:  # "All values are F1 scores": a metric no tag gives
             words = [m for w in p.tokens[4:] if (m := metric_like(w)) and len(w) > 1 and w.lower() not in ("p", "r")]
@@ -346,6 +358,18 @@ class _Table:
     def text(self, cell: TableCell) -> str:
         return cell.text(self.namer.paragraphs)
 
+    def label_heads(self) -> str | None:
+        """What the head over the label column says the rows are: "Model", "Methods", "System"
+        (MethodName) or "Dataset", "Data", "Corpus", "Language", "Treebank" (DatasetName)."""
+        for head in self.header:
+            if head.first == 0:
+                key = fold(self.text(head))
+                if key in ("model", "method", "system", "approach", "algorithm"):
+                    return "MethodName"
+                if key in ("dataset", "data", "corpus", "language", "lang", "treebank", "benchmark"):
+                    return "DatasetName"
+        return None
+
     def is_metric(self, cell: TableCell) -> bool:
         return "MetricName" in self.namer.names(cell)
 
@@ -397,6 +421,9 @@ class _Table:
                 reason = why
                 continue
             metric = named.get("MetricName")
+            if metric is not None and fold(metric) in self.caption.by_name:  # "MRPC": the caption's dataset
+                named["DatasetName"] = named.pop("MetricName")
+                metric = None
             if metric is not None:
                 width = head.last - head.first
                 if "MetricName" in names and width < metric_width and fold(metric) in _SUB_METRIC:
@@ -421,14 +448,23 @@ class _Table:
         labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
         row_names: dict[str, str] = {}
         model_cells = []
+        row_language: list[str] = []
         for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
             named = self.namer.names(cell, gazetteer=False)
-            if fold(self.text(cell)) in LANGUAGES:
-                named = {"DatasetName": self.text(cell)}
+            if fold(self.text(cell)) in LANGUAGES:  # "ro" down a treebank table: the data's language
+                row_language.append(self.text(cell))
+                continue
             for kind, name in named.items():
                 row_names.setdefault(kind, name)
             if not named or "MethodName" in named or not set(named) <= {"DatasetName", "TaskName", "MetricName"}:
                 model_cells.append(cell)
+        rows_are = self.label_heads()
+        if rows_are == "MethodName":  # "Methods" over the labels: a label tagged as data is still a method
+            row_names.pop("DatasetName", None)
+            model_cells = labels
+        elif rows_are == "DatasetName" and labels:  # "Dataset" over the labels ("( a ) CA")
+            row_names.setdefault("DatasetName", " ".join(_ENUMERATOR.sub("", self.text(c)) for c in labels))
+            model_cells = []
         label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
         ours = group_ours and not (label_text and CITED.search(label_text)) \
             or bool(label_text and re.search(r"\bours\b", label_text, re.I))
@@ -436,6 +472,8 @@ class _Table:
             if cell.last < first_number:
                 continue
             column = self.column(cell.first, cell.last)
+            if row_language:
+                column = _Column(column.names, column.reason, [*column.unnamed, *row_language])
             parts = cell_numbers(self.text(cell))
             scores = sum(why is None for _, why in parts)
             index = 0
@@ -477,6 +515,8 @@ class _Table:
             dataset = " ".join(([dataset] if dataset else []) + unnamed)
         metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \
             or self.paper_metric
+        if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
+            metric = metric.strip("() ")  # "( Acc )"
         if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
             dataset, metric = _split_name(dataset, part), _split_name(metric, part)
         if metric is None:

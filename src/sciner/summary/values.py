@@ -134,6 +134,9 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     before = [t.lower() for t in tokens[max(0, value.start - 2):value.start]]
     after = [t.lower() for t in tokens[value.end:value.end + 2]]
     sentence = " ".join(tokens).lower()
+    changed = any(verb in sentence for verb in _CHANGE)
+    if changed and (after[:1] == ["from"] or after == ["%", "from"]):
+        return "difference"  # "increased development accuracy 0.6 % from 88.9 % to 89.5 %"
     if text.startswith(("+", "−")) or (after and after[0] in _GAIN_AFTER) or (len(after) > 1 and after[0] == "%"
                                                                               and after[1] in _GAIN_AFTER):
         return "difference"
@@ -141,6 +144,9 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     listed = next((k for k in range(len(back) - 1, -1, -1) if not re.fullmatch(r"[\d.,%]+|and|,", back[k])), None)
     if listed is not None and back[listed] == "by" and any(verb in sentence for verb in _CHANGE):
         return "difference"  # "reduce the error by 4.8 % , 18.2 % , 2.0 %"
+    if any(w in ("improvement", "improvements", "gain", "gains", "increase", "decrease", "reduction", "drop", "margin")
+           for w in [t.lower() for t in tokens[max(0, value.start - 4):value.start]]):
+        return "difference"  # "an improvement of almost 0.5 F1"
     if before and before[-1] in ("=", ":") and len(before) > 1 and not any(
             s.label == "MetricName" and s.end == value.start - 1 for s in spans):
         return "setting"
