@@ -160,3 +160,14 @@ def test_settings_counts_and_lists_in_sentences():
     assert [(r.model, r.value, r.ours) for r in summary.results] == [("FooNet", "68.2", True),
                                                                      ("BarNet", "66.2", False)]
     assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count")}
+
+
+def test_a_table_of_data_statistics_holds_no_results_and_respectively_pairs_in_order(papers):
+    """Multi-LexSum Table 2 compares datasets ("Samples Docs Words Sents ... Coverage Density");
+    a sentence lists "Rouge-1 , Rouge-2 , Rouge - L and BERT - Scores were 45.6 , 30.0 , 35.4
+    and 38.0 , respectively"."""
+    lexsum = papers["arxiv_2206.10883_multi_lexsum"]
+    assert not [r for r in lexsum.results if r.table]
+    assert {n.reason for n in lexsum.not_results if n.table} <= {"statistic", "count", "no metric"}
+    assert [(r.metric, r.value) for r in lexsum.results] == [("Rouge-1", "45.6"), ("Rouge-2", "30.0"),
+                                                              ("Rouge-L", "35.4"), ("BERT-Scores", "38.0")]

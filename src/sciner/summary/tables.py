@@ -354,9 +354,14 @@ class _Table:
         self.others: list[NotResult] = []
         self.header: list[TableCell] = []
         self.columns: dict[tuple[int, int], _Column] = {}
+        self.statistics = False  # the current header heads two columns or more of counts
 
     def text(self, cell: TableCell) -> str:
         return cell.text(self.namer.paragraphs)
+
+    def counts_heads(self) -> bool:
+        """Whether two heads or more of the header head counts ("# Docs", "Words", "Sents")."""
+        return sum(not_score_head(self.text(h)) == "count" for h in self.header) >= 2
 
     def label_heads(self) -> str | None:
         """What the head over the label column says the rows are: "Model", "Methods", "System"
@@ -383,6 +388,7 @@ class _Table:
             if any(cell_numbers(text) for text in texts):
                 if block:
                     self.header, self.columns, block = widen(block, self.is_metric), {}, []
+                    self.statistics = self.statistics or self.counts_heads()
                 seen_data = True
                 self._read_row(row, texts, group_ours, group_names)
                 continue
@@ -398,6 +404,7 @@ class _Table:
             block += row
             if not seen_data:
                 self.header = widen(block, self.is_metric)
+                self.statistics = self.counts_heads()
         # A table of heads only (no data row) holds no number to account for.
 
     def column(self, first: int, last: int) -> _Column:
@@ -419,7 +426,10 @@ class _Table:
             named = self.namer.names(head)
             if why is not None and "MetricName" not in named and "DatasetName" not in named:
                 reason = why
+                names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
                 continue
+            if "MetricName" in named:
+                reason = None
             metric = named.get("MetricName")
             if metric is not None and fold(metric) in self.caption.by_name:  # "MRPC": the caption's dataset
                 named["DatasetName"] = named.pop("MetricName")
@@ -495,6 +505,11 @@ class _Table:
         if column.reason is not None and "MetricName" not in heads:
             self._other(cell, number, column.reason)
             return
+        if self.statistics:
+            # A table of counts ("Samples Docs Words Sents ... Coverage Density"): its other
+            # columns are statistics of the data too, not scores.
+            self._other(cell, number, "statistic")
+            return
         if "MetricName" not in heads and "HyperparameterName" in heads:
             self.values.append(Value("HyperparameterValue", number, heads["HyperparameterName"], place))
             self._other(cell, number, "setting")
@@ -514,7 +529,7 @@ class _Table:
         if unnamed and "DatasetName" not in heads:
             dataset = " ".join(([dataset] if dataset else []) + unnamed)
         metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \
-            or self.paper_metric
+            or (self.paper_metric if "DatasetName" in heads else None)
         if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
             metric = metric.strip("() ")  # "( Acc )"
         if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS

@@ -63,7 +63,8 @@ class Result:
 class NotResult:
     """A number of a table's body (or a MetricValue of a sentence) that is no result, and why:
     "difference" (a gain, a Δ column), "deviation" (the ± part), "count", "p-value", "size",
-    "time", "setting" (a hyperparameter's value, a row label such as a threshold), "no metric"
+    "time", "setting" (a hyperparameter's value, a row label such as a threshold), "statistic"
+    (a column of a table of data statistics), "no metric"
     (nothing says what it measures)."""
 
     value: str
@@ -83,10 +84,20 @@ class Pair:
     name: Span | None
 
 
-def pair_values(spans: Sequence[Span]) -> list[Pair]:
+def pair_values(spans: Sequence[Span], tokens: Sequence[str] = ()) -> list[Pair]:
     """Each value among ``spans`` (one sentence's) with its name: the nearest preceding span of
-    the name type, else the nearest following one."""
+    the name type, else the nearest following one; but in a sentence listing as many names as
+    values "respectively" (``tokens``: the paragraph's), the names and values in order
+    ("Rouge-1 , Rouge-2 and BERT-Scores were 45.6 , 30.0 and 38.0 , respectively")."""
     pairs = []
+    in_order: dict[Span, Span] = {}
+    reach = tokens[min((s.start for s in spans), default=0):max((s.end for s in spans), default=0) + 12]
+    if any(t.lower() == "respectively" for t in reach):
+        for value_label, name_label in VALUE_OF.items():
+            values = [s for s in spans if s.label == value_label]
+            names = [s for s in spans if s.label == name_label and values and s.end <= values[0].start]
+            if len(values) >= 2 and len(names) == len(values):
+                in_order.update(zip(values, names))
     for value in spans:
         wanted = VALUE_OF.get(value.label)
         if wanted is None:
@@ -94,7 +105,7 @@ def pair_values(spans: Sequence[Span]) -> list[Pair]:
         names = [s for s in spans if s.label == wanted]
         before = [s for s in names if s.end <= value.start]
         after = [s for s in names if s.start >= value.end]
-        name = before[-1] if before else after[0] if after else None
+        name = in_order.get(value) or (before[-1] if before else after[0] if after else None)
         pairs.append(Pair(value, name))
     return pairs
 
@@ -173,7 +184,7 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
         if p.meta.get("cells"):
             continue
         for spans in sentences(p):
-            for pair in pair_values(spans):
+            for pair in pair_values(spans, p.tokens):
                 of = name(p, pair.name) if pair.name is not None else None
                 place = (i, pair.value.start, pair.value.end)
                 text = " ".join(p.tokens[pair.value.start:pair.value.end])
