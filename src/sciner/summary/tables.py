@@ -83,6 +83,7 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
 )
 # A row label citing prior work ("GCN ( Zhang et al . , 2018 )"): a baseline, not the paper's own.
+_CITATION = re.compile(r"\(\s?[^()]*(?:et al|\d{4}[a-z]?)[^()]*\)")  # "( Li et al . , 2016 )"
 CITED = re.compile(r"\bet al\b|\(\s?(?:19|20)\d\d[a-z]?\s?\)|,\s?(?:19|20)\d\d[a-z]?\s?\)")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
@@ -363,16 +364,24 @@ class _Table:
         """Whether two heads or more of the header head counts ("# Docs", "Words", "Sents")."""
         return sum(not_score_head(self.text(h)) == "count" for h in self.header) >= 2
 
-    def label_heads(self) -> str | None:
-        """What the head over the label column says the rows are: "Model", "Methods", "System"
-        (MethodName) or "Dataset", "Data", "Corpus", "Language", "Treebank" (DatasetName)."""
-        for head in self.header:
-            if head.first == 0:
-                key = fold(self.text(head))
-                if key in ("model", "method", "system", "approach", "algorithm"):
+    def label_head(self, cell: TableCell) -> str | None:
+        """What the head over a label cell's column says it is: "Model", "Methods", "System"
+        (MethodName), "Dataset", "Data", "Corpus", "Language", "Treebank" (DatasetName), "Task"
+        (TaskName), "Field", "Domain", "Reference" (a setting: "setting"), or None."""
+        for head in reversed(self.header):  # the lowest head over the column says it
+            if head.first <= cell.first and cell.last <= head.last and head.last - head.first <= cell.last - cell.first:
+                text = self.text(head)
+                if "→" in text:  # "Task →": what the heads right of it are; "Model ↓ / Metric →": the rows
+                    text = text.split("/")[0] if "↓" in text.split("/")[0] else ""
+                key = fold(text)
+                if key in ("model", "models", "method", "methods", "system", "systems", "approach", "algorithm"):
                     return "MethodName"
-                if key in ("dataset", "data", "corpus", "language", "lang", "treebank", "benchmark"):
+                if key in ("dataset", "datasets", "data", "corpus", "language", "lang", "treebank", "benchmark"):
                     return "DatasetName"
+                if key in ("task", "tasks", "subtask"):
+                    return "TaskName"
+                if key in ("field", "domain", "reference", "ref", "citation", "source", "year", "type"):
+                    return "setting"
         return None
 
     def is_metric(self, cell: TableCell) -> bool:
@@ -459,22 +468,31 @@ class _Table:
         row_names: dict[str, str] = {}
         model_cells = []
         row_language: list[str] = []
+        typed: dict[str, list[str]] = {}
         for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
-            named = self.namer.names(cell, gazetteer=False)
-            if fold(self.text(cell)) in LANGUAGES:  # "ro" down a treebank table: the data's language
-                row_language.append(self.text(cell))
+            text = _ENUMERATOR.sub("", self.text(cell))
+            if fold(text) in LANGUAGES:  # "ro" down a treebank table: the data's language
+                row_language.append(text)
                 continue
+            kind = self.label_head(cell)  # "Dataset" over the cell ("( a ) CA", "BC5CDR ( Li et al . , 2016 )")
+            if kind in ("DatasetName", "TaskName"):  # "SQuAD" under "TASK" is still the data it names
+                named = self.namer.names(cell, gazetteer=False)
+                kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
+            if kind is not None:
+                typed.setdefault(kind, []).append(_CITATION.sub("", text).strip() if kind != "MethodName" else text)
+                if kind == "MethodName":
+                    model_cells.append(cell)
+                continue
+            named = self.namer.names(cell, gazetteer=False)
             for kind, name in named.items():
                 row_names.setdefault(kind, name)
             if not named or "MethodName" in named or not set(named) <= {"DatasetName", "TaskName", "MetricName"}:
                 model_cells.append(cell)
-        rows_are = self.label_heads()
-        if rows_are == "MethodName":  # "Methods" over the labels: a label tagged as data is still a method
+        if "MethodName" in typed:  # "Methods" over the labels: a label tagged as data is still a method
             row_names.pop("DatasetName", None)
-            model_cells = labels
-        elif rows_are == "DatasetName" and labels:  # "Dataset" over the labels ("( a ) CA")
-            row_names.setdefault("DatasetName", " ".join(_ENUMERATOR.sub("", self.text(c)) for c in labels))
-            model_cells = []
+        for kind in ("DatasetName", "TaskName"):
+            if kind in typed:
+                row_names[kind] = " ".join(typed[kind])
         label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
         ours = group_ours and not (label_text and CITED.search(label_text)) \
             or bool(label_text and re.search(r"\bours\b", label_text, re.I))
