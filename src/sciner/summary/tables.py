@@ -380,8 +380,10 @@ class _Table:
                     return "DatasetName"
                 if key in ("task", "tasks", "subtask"):
                     return "TaskName"
-                if key in ("field", "domain", "reference", "ref", "citation", "source", "year", "type"):
-                    return "setting"
+                if key in ("field", "domain", "reference", "ref", "citation", "source", "year", "type", "thr",
+                           "threshold", "beam", "k", "n") or key in _LABEL_HEADS \
+                        or "HyperparameterName" in self.namer.names(head):
+                    return "setting"  # "Doc length", "Category", "Thr.": the row's setting, not its model
         return None
 
     def is_metric(self, cell: TableCell) -> bool:
@@ -532,7 +534,7 @@ class _Table:
             self.values.append(Value("HyperparameterValue", number, heads["HyperparameterName"], place))
             self._other(cell, number, "setting")
             return
-        model = label_text
+        model = label_text or self.caption.names.get("MethodName")  # "... for the model X"
         if "MethodName" in heads and "MethodName" not in row:
             # A method over the column ("SSK-T1"): the row's label is what it was measured on.
             model = heads["MethodName"]
