@@ -171,3 +171,12 @@ def test_a_table_of_data_statistics_holds_no_results_and_respectively_pairs_in_o
     assert {n.reason for n in lexsum.not_results if n.table} <= {"statistic", "count", "no metric"}
     assert [(r.metric, r.value) for r in lexsum.results] == [("Rouge-1", "45.6"), ("Rouge-2", "30.0"),
                                                               ("Rouge-L", "35.4"), ("BERT-Scores", "38.0")]
+
+
+def test_a_head_centered_over_its_group_of_sub_heads_heads_the_whole_group(papers):
+    """PaperMage Table 3: "GROBID CRF GROBID NN RoBERTa I-VILA", each over its "P R F1", the last
+    two set over the middle column of theirs; rows are categories ("Abstract"), no models."""
+    table = papers["emnlp2023demo_papermage"]
+    abstract = {(r.model, r.metric, r.value) for r in table.results if r.place[0] == table.results[0].place[0]}
+    assert {("RoBERTa", "P", "89.2"), ("RoBERTa", "F1", "91.4"), ("I - VILA", "P", "97.4"),
+            ("I - VILA", "F1", "97.8")} <= abstract

@@ -360,6 +360,14 @@ class _Table:
     def text(self, cell: TableCell) -> str:
         return cell.text(self.namer.paragraphs)
 
+    def row_kind(self, head: TableCell) -> str | None:
+        """The type most heads of ``head``'s row name (two at least, and more than half of its
+        heads right of the label column): the heads of one row are one kind of thing."""
+        siblings = [h for h in self.header if h.paragraph == head.paragraph and h.first > 0]
+        kinds = [k for h in siblings for k in self.namer.names(h) if k in ("MethodName", "DatasetName")]
+        best = max(set(kinds), key=kinds.count, default=None)
+        return best if best is not None and kinds.count(best) >= 2 and 2 * kinds.count(best) > len(siblings) else None
+
     def counts_heads(self) -> bool:
         """Whether two heads or more of the header head counts ("# Docs", "Words", "Sents")."""
         return sum(not_score_head(self.text(h)) == "count" for h in self.header) >= 2
@@ -398,7 +406,7 @@ class _Table:
             texts = [self.text(cell) for cell in row]
             if any(cell_numbers(text) for text in texts):
                 if block:
-                    self.header, self.columns, block = widen(block, self.is_metric), {}, []
+                    self.header, self.columns, block = widen(block, self.text), {}, []
                     self.statistics = self.statistics or self.counts_heads()
                 seen_data = True
                 self._read_row(row, texts, group_ours, group_names)
@@ -414,7 +422,7 @@ class _Table:
                 group_ours, group_names = False, {}
             block += row
             if not seen_data:
-                self.header = widen(block, self.is_metric)
+                self.header = widen(block, self.text)
                 self.statistics = self.counts_heads()
         # A table of heads only (no data row) holds no number to account for.
 
@@ -450,10 +458,12 @@ class _Table:
                 if "MetricName" in names and width < metric_width and fold(metric) in _SUB_METRIC:
                     named["MetricName"] = f"{names['MetricName']} {metric}"
                 metric_width = width
+            if not named and not self.namer.all_names(head) and (kind := self.row_kind(head)) is not None:
+                named = {kind: _ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif not self.namer.all_names(head) and len(text.split()) <= 4:
-                unnamed.append(_ENUMERATOR.sub("", text))
+            elif not self.namer.all_names(head) and len(text.split()) <= 4 and re.search(r"[A-Za-z]{2}", text):
+                unnamed.append(_ENUMERATOR.sub("", text))  # not "φ4", "T", "B": pieces and marks
         column = _Column(names, reason, unnamed)
         self.columns[first, last] = column
         return column
@@ -571,31 +581,38 @@ class _Table:
         return self.caption.names.get("MetricName")
 
 
-def widen(header: list[TableCell], metric: Callable[[TableCell], bool]) -> list[TableCell]:
-    """A header block with each head of a row set sparser than the rows below it widened over
-    the columns up to the next head of its row (or the block's last column), where the heads
-    below it there are metrics: "Laptop" over "EM F1", set at the left of the pair, heads both
-    ("dataset heads that span several columns")."""
+def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[TableCell]:
+    """A header block with each head set over one column of a group of sub-heads widened over
+    the whole group: the lowest head row repeats a pattern ("EM F1 EM F1", "P R F1 P R F1 ...
+    Avg. F1"), each repeat is a group, and a head of a row above that falls within one group,
+    alone in its row, heads all of it ("Laptop" set at the left of its "EM F1", "RoBERTa" in
+    the middle of its "P R F1": dataset and model heads that span several columns)."""
     rows: dict[int, list[TableCell]] = {}
     for cell in header:
         rows.setdefault(cell.paragraph, []).append(cell)
-    ordered = list(rows.values())
-    widened: list[TableCell] = []
-    for r, row in enumerate(ordered):
-        below = [c for lower in ordered[r + 1:] for c in lower]
-        if not below or len(row) < 2:
-            widened += row
-            continue
-        last_column = max(c.last for c in below)
-        cells = sorted(row, key=lambda c: c.first)
-        for cell, after in zip(cells, [*cells[1:], None]):
-            end = after.first - 1 if after is not None else last_column
-            covered = [c for c in below if cell.first <= c.first and c.last <= end]
-            in_gap = [c for c in covered if c.first > cell.last]
-            gaps = end > cell.last and cell.first > 0 and len(covered) >= 2 and bool(in_gap) and all(
-                metric(c) for c in in_gap)
-            widened.append(TableCell(cell.paragraph, cell.start, cell.end, cell.first, end) if gaps else cell)
-    return widened
+    ordered = [sorted(row, key=lambda c: c.first) for row in rows.values()]
+    if len(ordered) < 2:
+        return header
+    sub = [c for c in ordered[-1] if c.first > 0]
+    keys = [fold(text(c)) for c in sub]
+    period = next((n for n in range(2, len(keys) // 2 + 1) if keys[n] == keys[0] and keys[n:2 * n] == keys[:n]
+                   and len(set(keys[:n])) > 1), 0)
+    groups: list[tuple[int, int]] = []
+    for start in range(0, len(keys) - period + 1, period or len(keys) + 1):
+        if keys[start:start + period] != keys[:period]:
+            break
+        groups.append((sub[start].first, sub[start + period - 1].last))
+    widened = list(ordered[-1])
+    for row in ordered[:-1]:
+        for cell in row:
+            inside = [g for g in groups if g[0] <= cell.last and cell.first <= g[1]]
+            alone = len(inside) == 1 and not any(o is not cell and inside[0][0] <= o.last and o.first <= inside[0][1]
+                                                 for o in row)
+            if cell.first > 0 and alone:
+                first, last = min(cell.first, inside[0][0]), max(cell.last, inside[0][1])
+                cell = TableCell(cell.paragraph, cell.start, cell.end, first, last)
+            widened.append(cell)
+    return sorted(widened, key=lambda c: (header.index(next(h for h in header if h.paragraph == c.paragraph)), c.first))
 
 
 def _split_name(name: str | None, part: tuple[int, int]) -> str | None:
