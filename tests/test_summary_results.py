@@ -180,3 +180,12 @@ def test_a_head_centered_over_its_group_of_sub_heads_heads_the_whole_group(paper
     abstract = {(r.model, r.metric, r.value) for r in table.results if r.place[0] == table.results[0].place[0]}
     assert {("RoBERTa", "P", "89.2"), ("RoBERTa", "F1", "91.4"), ("I - VILA", "P", "97.4"),
             ("I - VILA", "F1", "97.8")} <= abstract
+
+
+def test_heads_a_caption_legend_defines_as_tasks_are_no_metrics(papers):
+    """SPECTER Table 2: "CLS USR CITE REC Avg." over averages, the caption's legend "CLS :
+    classification , USR : User activity , CITE : Citation prediction , REC : Recommendation":
+    no column is a metric "REC"."""
+    specter = papers["acl_2020.acl-main.207_specter"]
+    assert not any(r.metric == "REC" for r in specter.results)
+    assert ("84.2", "no metric") in {(n.value, n.reason) for n in specter.not_results}

@@ -202,6 +202,7 @@ class Caption:
     names: dict[str, str] = field(default_factory=dict)
     by_name: dict[str, str] = field(default_factory=dict)
     default: str | None = None
+    legend: dict[str, str] = field(default_factory=dict)  # "CITE : Citation prediction": {"cite": ...}
 
 
 class _Namer:
@@ -307,6 +308,14 @@ class _Namer:
                     continue
                 told.by_name.setdefault(fold(texts[s]), metric)
                 end = s.end
+        # A legend of the heads' abbreviations ("CLS : classification , USR : User activity"):
+        # what each short head stands for.
+        text = " ".join(p.tokens)
+        for short, long in re.findall(r"(?:^|[,;.:(]\s)([A-Z][A-Za-z0-9\-]{1,7})\s:\s([^,;:.()]{3,60}?)(?=\s[,;.)]|$)", text):
+            told.legend[fold(short)] = long.strip()
+        if (metric := told.names.get("MetricName")) and fold(metric) in told.legend \
+                and not metric_like(told.legend[fold(metric)]):
+            del told.names["MetricName"]  # "REC : Recommendation" names a task
         if len(set(told.by_name.values()) | ({told.default} if told.default else set())) > 1:
             told.names.pop("MetricName", None)  # several metrics: each for its own datasets
         else:
@@ -449,6 +458,9 @@ class _Table:
                 continue
             if "MetricName" in named:
                 reason = None
+            legend = self.caption.legend.get(fold(text))
+            if legend is not None and "MetricName" in named and not metric_like(legend):
+                named = {"TaskName": legend}  # "CITE" defined as "Citation prediction": a task, not a metric
             metric = named.get("MetricName")
             if metric is not None and fold(metric) in self.caption.by_name:  # "MRPC": the caption's dataset
                 named["DatasetName"] = named.pop("MetricName")
@@ -559,7 +571,8 @@ class _Table:
         if unnamed and "DatasetName" not in heads:
             dataset = " ".join(([dataset] if dataset else []) + unnamed)
         metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \
-            or (self.paper_metric if "DatasetName" in heads else None)
+            or (self.paper_metric if "DatasetName" in heads and fold(self.paper_metric or "") not in self.caption.legend
+                else None)
         if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
             metric = metric.strip("() ")  # "( Acc )"
         if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
