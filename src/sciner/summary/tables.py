@@ -102,9 +102,10 @@ Known = Callable[[str], dict[str, tuple[str, int]]]
 # methods down their rows.
 HEAD_ORDER = ("MetricName", "DatasetName", "TaskName", "HyperparameterName", "MethodName")
 ROW_ORDER = ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName")
-# The types a gazetteer may give a header cell the paper does not tag, in the order tried (a
-# row label takes none: "List", "Table" and "Title" are metrics of some leaderboard).
-GAZETTEER_ORDER = ("MetricName", "DatasetName", "TaskName", "MethodName")
+# The types a gazetteer may give a header cell the paper does not tag, in the order tried; no
+# metric ("List", "Table" and "Title" are metrics of some leaderboard: :func:`metric_like`
+# reads the heads that are), and a row label takes none.
+GAZETTEER_ORDER = ("DatasetName", "TaskName", "MethodName")
 
 
 def says_nothing(text: str) -> bool:
