@@ -61,6 +61,7 @@ def test_a_difference_in_parentheses_is_no_result_and_dataset_heads_take_the_cap
     realm = papers["acl_P07-1088_sparse_information_extraction"]
     assert ("Conquered", "precision / recall", "0.907", "REALM") in found(realm)
     assert ("Merged", "precision / recall", "0.908", "REALM") in found(realm)
+    assert ("Founded", "precision / recall", "0.633", "PL") in found(realm)  # "PL" an acronym, no language
     assert {(n.value, n.reason) for n in realm.not_results} >= {("19%", "difference"), ("39%", "difference")}
     assert not any(r.value.endswith("%") for r in realm.results)
 
@@ -145,21 +146,25 @@ def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
 
 
 def test_settings_counts_and_lists_in_sentences():
-    """A setting ("λ = 0.001", as ELMo writes it) and a count are no results; in "A ( 68.2 ) and
+    """A setting ("λ = 0.001", as ELMo writes it), a count and a bound (P14-1059's "chance level <
+    0.0001") are no results; in "A ( 68.2 ) and
     B ( 66.2 )" each value is its own name's; "we propose X" makes X's results ours."""
     paragraphs = [
         tagged("We propose FooNet , a parser .", ("MethodName", 2, 3)),
         tagged("The best configuration used layer normalization and λ = 0.001 .", ("HyperparameterName", 7, 8),
                ("MetricValue", 9, 10)),
         tagged("We annotate 620 examples for F1 .", ("MetricValue", 2, 3), ("MetricName", 5, 6)),
+        tagged("We obtain excellent results , with minimum accuracy of 0.23 ( chance level < 0.0001 ) .",
+               ("MetricName", 7, 8), ("MetricValue", 9, 10), ("MetricValue", 14, 15)),
         tagged("F1 on SQuAD is high : FooNet ( 68.2 ) and BarNet ( 66.2 ) .", ("MetricName", 0, 1),
                ("DatasetName", 2, 3), ("MethodName", 6, 7), ("MetricValue", 8, 9), ("MethodName", 11, 12),
                ("MetricValue", 13, 14)),
     ]
     summary = summarize_paper("p", paragraphs)
-    assert [(r.model, r.value, r.ours) for r in summary.results] == [("FooNet", "68.2", True),
+    assert [(r.model, r.value, r.ours) for r in summary.results] == [(None, "0.23", False), ("FooNet", "68.2", True),
                                                                      ("BarNet", "66.2", False)]
-    assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count")}
+    assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count"),
+                                                                  ("0.0001", "bound")}
 
 
 def test_a_table_of_data_statistics_holds_no_results_and_respectively_pairs_in_order(papers):

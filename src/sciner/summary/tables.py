@@ -116,6 +116,13 @@ def says_nothing(text: str) -> bool:
         or bool(cell_numbers(text))
 
 
+def is_language(text: str) -> bool:
+    """A language's name ("Chinese") or its code as treebank tables print it, in lower case
+    ("ro"; "PL" is an acronym)."""
+    key = fold(text)
+    return key in LANGUAGES and (len(key) > 2 or text.strip().islower())
+
+
 def metric_like(text: str) -> str | None:
     """The head's text when it reads as a metric though nothing tags it ("ROUGE-1", "R1(%)",
     "Acc.", "MF1", "P@1"), else None."""
@@ -484,7 +491,8 @@ class _Table:
     def _read_row(self, row: list[TableCell], texts: list[str], group_ours: bool,
                   group_names: dict[str, str]) -> None:
         numbered = [cell for cell, text in zip(row, texts) if cell_numbers(text)]
-        if numbered and numbered[0].first == 0 and row[0] is numbered[0] and len(numbered) > 1:
+        numbered_label = bool(numbered and numbered[0].first == 0 and row[0] is numbered[0] and len(numbered) > 1)
+        if numbered_label:
             # A number in the label column labels its row ("0.55" a threshold, "128" a length).
             self._other(row[0], texts[0], "setting")
             numbered = numbered[1:]
@@ -496,7 +504,7 @@ class _Table:
         typed: dict[str, list[str]] = {}
         for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
             text = _ENUMERATOR.sub("", self.text(cell))
-            if fold(text) in LANGUAGES:  # "ro" down a treebank table: the data's language
+            if is_language(text):  # "ro" down a treebank table: the data's language
                 row_language.append(text)
                 continue
             kind = self.label_head(cell)  # "Dataset" over the cell ("( a ) CA", "BC5CDR ( Li et al . , 2016 )")
@@ -535,14 +543,14 @@ class _Table:
                     self._other(cell, number, why)
                     continue
                 self._number(cell, number, column, row_names, group_names, label_text, ours,
-                             part=(index, scores) if scores > 1 else None)
+                             part=(index, scores) if scores > 1 else None, numbered_label=numbered_label)
                 index += 1
 
     def _other(self, cell: TableCell, number: str, reason: str) -> None:
         self.others.append(NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label))
 
     def _number(self, cell: TableCell, number: str, column: _Column, row: dict[str, str], group: dict[str, str],
-                label_text: str | None, ours: bool, part: tuple[int, int] | None) -> None:
+                label_text: str | None, ours: bool, part: tuple[int, int] | None, numbered_label: bool) -> None:
         place = (cell.paragraph, cell.start, cell.end)
         heads = dict(column.names)
         if column.reason is not None and "MetricName" not in heads:
@@ -557,7 +565,11 @@ class _Table:
             self.values.append(Value("HyperparameterValue", number, heads["HyperparameterName"], place))
             self._other(cell, number, "setting")
             return
-        model = label_text or self.caption.names.get("MethodName")  # "... for the model X"
+        model = label_text or (None if numbered_label else self.caption.names.get("MethodName"))  # "for the model X"
+        if model is None and "DatasetName" in row and ("DatasetName" in heads or column.unnamed) \
+                and "MethodName" not in heads:
+            # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
+            model, row = row["DatasetName"], {k: v for k, v in row.items() if k != "DatasetName"}
         if "MethodName" in heads and "MethodName" not in row:
             # A method over the column ("SSK-T1"): the row's label is what it was measured on.
             model = heads["MethodName"]
@@ -567,7 +579,7 @@ class _Table:
             or group.get("DatasetName")
         task = heads.get("TaskName") or row.get("TaskName") or group.get("TaskName") or self.caption.names.get("TaskName")
         unnamed = [u for u in column.unnamed if not metric_like(u)]
-        if task and fold(task) in LANGUAGES:  # "Chinese" over a column: the data, not a task
+        if task and is_language(task):  # "Chinese" over a column: the data, not a task
             unnamed, task = [task, *unnamed], self.caption.names.get("TaskName")
         if unnamed and "DatasetName" not in heads:
             dataset = " ".join(([dataset] if dataset else []) + unnamed)

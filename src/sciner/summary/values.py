@@ -64,7 +64,7 @@ class NotResult:
     """A number of a table's body (or a MetricValue of a sentence) that is no result, and why:
     "difference" (a gain, a Δ column), "deviation" (the ± part), "count", "p-value", "size",
     "time", "setting" (a hyperparameter's value, a row label such as a threshold), "statistic"
-    (a column of a table of data statistics), "no metric"
+    (a column of a table of data statistics), "bound" ("chance level < 0.0001"), "no metric"
     (nothing says what it measures)."""
 
     value: str
@@ -158,6 +158,8 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     if any(w in ("improvement", "improvements", "gain", "gains", "increase", "decrease", "reduction", "drop", "margin")
            for w in [t.lower() for t in tokens[max(0, value.start - 4):value.start]]):
         return "difference"  # "an improvement of almost 0.5 F1"
+    if before and before[-1] in ("<", ">", "≤", "≥", "<=", ">="):
+        return "p-value" if len(before) > 1 and before[-2].lower() == "p" else "bound"  # "chance level < 0.0001"
     if before and before[-1] in ("=", ":") and len(before) > 1 and not any(
             s.label == "MetricName" and s.end == value.start - 1 for s in spans):
         return "setting"
