@@ -194,3 +194,11 @@ def test_heads_a_caption_legend_defines_as_tasks_are_no_metrics(papers):
     specter = papers["acl_2020.acl-main.207_specter"]
     assert not any(r.metric == "REC" for r in specter.results)
     assert ("84.2", "no metric") in {(n.value, n.reason) for n in specter.not_results}
+
+
+def test_pairs_of_scores_under_a_pair_of_metric_heads(papers):
+    """Stack-pointer Table 3: "UAS [ LAS ]" over "82.15±0.34 [ 71.32±0.36 ]", one treebank a row."""
+    parser = papers["arxiv_1805.01087_stack_pointer_parsing_acl2018"]
+    got = {(r.dataset, r.metric, r.value) for r in parser.results if r.table == "table 3"}
+    assert {("ar", "UAS", "82.15"), ("ar", "LAS", "71.32"), ("ar", "UAS", "83.04"), ("ar", "LAS", "72.94")} <= got
+    assert ("0.36", "deviation") in {(n.value, n.reason) for n in parser.not_results}

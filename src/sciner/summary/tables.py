@@ -250,6 +250,9 @@ class _Namer:
         :data:`ROW_ORDER`), else the type the model tagged here, else (``gazetteer``: a head) a
         metric when it reads as one, else the first type the gazetteers list it under; tried as
         it is, without parentheses ("F1 ( base )"), and without what follows a "±" or "/"."""
+        if gazetteer and (pair := re.fullmatch(r"\s*(\S[^\[\]]*?)\s*\[\s*([^\[\]]+?)\s*\]\s*", text)) \
+                and metric_like(pair.group(1)) and metric_like(pair.group(2)):
+            return "MetricName", text  # "UAS [ LAS ]" over "80.34 [ 68.58 ]": both, split per score
         bare = _PARENTHESES.sub(" ", text).strip()
         spellings = [t for t in dict.fromkeys((text, bare, _QUALIFIER.split(bare)[0].strip())) if not says_nothing(t)]
         order = HEAD_ORDER if gazetteer else ROW_ORDER
@@ -475,14 +478,16 @@ class _Table:
                 metric = None
             if metric is not None:
                 width = head.last - head.first
-                if "MetricName" in names and width < metric_width and fold(metric) in _SUB_METRIC:
+                if "MetricName" in names and width < metric_width and fold(metric) in _SUB_METRIC \
+                        and fold(metric) != fold(names["MetricName"]):
                     named["MetricName"] = f"{names['MetricName']} {metric}"
                 metric_width = width
             if not named and not self.namer.all_names(head) and (kind := self.row_kind(head)) is not None:
                 named = {kind: _ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif not self.namer.all_names(head) and len(text.split()) <= 4 and re.search(r"[A-Za-z]{2}", text):
+            elif not self.namer.all_names(head) and len(text.split()) <= 4 and re.search(r"[A-Za-z]{2}", text) \
+                    and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(_ENUMERATOR.sub("", text))  # not "φ4", "T", "B": pieces and marks
         column = _Column(names, reason, unnamed)
         self.columns[first, last] = column
