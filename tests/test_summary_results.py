@@ -146,8 +146,8 @@ def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
 
 
 def test_settings_counts_and_lists_in_sentences():
-    """A setting ("λ = 0.001", as ELMo writes it), a count and a bound (P14-1059's "chance level <
-    0.0001") are no results; in "A ( 68.2 ) and
+    """A setting ("λ = 0.001", as ELMo writes it), a count, a bound (P14-1059's "chance level <
+    0.0001") and a gain (LISA's "out - performs ... by 1.5 - 2 F1 points") are no results; in "A ( 68.2 ) and
     B ( 66.2 )" each value is its own name's; "we propose X" makes X's results ours."""
     paragraphs = [
         tagged("We propose FooNet , a parser .", ("MethodName", 2, 3)),
@@ -156,6 +156,8 @@ def test_settings_counts_and_lists_in_sentences():
         tagged("We annotate 620 examples for F1 .", ("MetricValue", 2, 3), ("MetricName", 5, 6)),
         tagged("We obtain excellent results , with minimum accuracy of 0.23 ( chance level < 0.0001 ) .",
                ("MetricName", 7, 8), ("MetricValue", 9, 10), ("MetricValue", 14, 15)),
+        tagged("LISA out - performs He et al . ( 2017 ) by 1.5 - 2 F1 points even on the Brown test set .",
+               ("MethodName", 0, 1), ("MetricValue", 11, 13), ("MetricValue", 13, 14), ("MetricName", 14, 16)),
         tagged("F1 on SQuAD is high : FooNet ( 68.2 ) and BarNet ( 66.2 ) .", ("MetricName", 0, 1),
                ("DatasetName", 2, 3), ("MethodName", 6, 7), ("MetricValue", 8, 9), ("MethodName", 11, 12),
                ("MetricValue", 13, 14)),
@@ -164,7 +166,8 @@ def test_settings_counts_and_lists_in_sentences():
     assert [(r.model, r.value, r.ours) for r in summary.results] == [(None, "0.23", False), ("FooNet", "68.2", True),
                                                                      ("BarNet", "66.2", False)]
     assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count"),
-                                                                  ("0.0001", "bound")}
+                                                                  ("0.0001", "bound"), ("1.5 -", "difference"),
+                                                                  ("2", "difference")}
 
 
 def test_a_table_of_data_statistics_holds_no_results_and_respectively_pairs_in_order(papers):

@@ -144,10 +144,13 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     text = "".join(tokens[value.start:value.end])
     before = [t.lower() for t in tokens[max(0, value.start - 2):value.start]]
     after = [t.lower() for t in tokens[value.end:value.end + 2]]
-    sentence = " ".join(tokens).lower()
+    sentence = "".join(tokens).lower()  # "out - performs" as "outperforms"
     changed = any(verb in sentence for verb in _CHANGE)
     if changed and (after[:1] == ["from"] or after == ["%", "from"]):
         return "difference"  # "increased development accuracy 0.6 % from 88.9 % to 89.5 %"
+    metric = next((s for s in spans if s.label == "MetricName" and s.start >= value.end), None)
+    if metric is not None and metric.start - value.end <= 2 and tokens[metric.end - 1].lower() in ("points", "point"):
+        return "difference"  # "by 1.5 - 2 F1 points"
     if text.startswith(("+", "−")) or (after and after[0] in _GAIN_AFTER) or (len(after) > 1 and after[0] == "%"
                                                                               and after[1] in _GAIN_AFTER):
         return "difference"
