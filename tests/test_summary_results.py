@@ -157,7 +157,7 @@ def test_settings_counts_and_lists_in_sentences():
         tagged("We obtain excellent results , with minimum accuracy of 0.23 ( chance level < 0.0001 ) .",
                ("MetricName", 7, 8), ("MetricValue", 9, 10), ("MetricValue", 14, 15)),
         tagged("LISA out - performs He et al . ( 2017 ) by 1.5 - 2 F1 points even on the Brown test set .",
-               ("MethodName", 0, 1), ("MetricValue", 11, 13), ("MetricValue", 13, 14), ("MetricName", 14, 16)),
+               ("MethodName", 0, 1), ("MetricValue", 12, 14), ("MetricValue", 14, 15), ("MetricName", 15, 17)),
         tagged("F1 on SQuAD is high : FooNet ( 68.2 ) and BarNet ( 66.2 ) .", ("MetricName", 0, 1),
                ("DatasetName", 2, 3), ("MethodName", 6, 7), ("MetricValue", 8, 9), ("MethodName", 11, 12),
                ("MetricValue", 13, 14)),
