@@ -205,3 +205,13 @@ def test_pairs_of_scores_under_a_pair_of_metric_heads(papers):
     got = {(r.dataset, r.metric, r.value) for r in parser.results if r.table == "table 3"}
     assert {("ar", "UAS", "82.15"), ("ar", "LAS", "71.32"), ("ar", "UAS", "83.04"), ("ar", "LAS", "72.94")} <= got
     assert ("0.36", "deviation") in {(n.value, n.reason) for n in parser.not_results}
+
+
+def test_stacked_blocks_beam_sizes_and_a_metric_head_tagged_as_a_method(papers):
+    """Stack-pointer Table 7: an English block under "Dev Test" and "Model beam UAS LAS UCM
+    LCM ...", then a Chinese block with heads of its own; "beam" sizes are settings; "LCM",
+    tagged as a method in "UCM LCM", heads a metric's column."""
+    parser = papers["arxiv_1805.01087_stack_pointer_parsing_acl2018"]
+    got = {(r.dataset, r.metric) for r in parser.results if r.table == "table 7"}
+    assert {("English", "UAS"), ("English", "LCM"), ("Chinese", "UAS"), ("Chinese", "LCM")} <= got
+    assert not [n for n in parser.not_results if n.table == "table 7" and n.reason == "no metric"]

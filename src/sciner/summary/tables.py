@@ -80,6 +80,8 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
                 r"(?:\s|$|\()", re.I), "count"),
     (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops)(?:\s|$|\()", re.I), "size"),
+    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dim|window|"
+                r"seed|batch(?:\s?size)?)$", re.I), "setting"),
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
 )
@@ -265,6 +267,8 @@ class _Namer:
                     return "MetricName", known.get("MetricName", (text, 0))[0]  # "UAS" over a column
                 return label, known[label][0]
         if tagged is not None:
+            if gazetteer and tagged in ("MethodName", "HyperparameterName") and metric_like(text):
+                return "MetricName", text  # "LCM" tagged as a method over a column
             return (tagged, text) if spellings else None
         if not gazetteer:
             return None
@@ -427,6 +431,11 @@ class _Table:
             texts = [self.text(cell) for cell in row]
             if any(cell_numbers(text) for text in texts):
                 if block:
+                    if not any(self.is_metric(c) for c in block):
+                        # A block naming only the data ("Chinese" over the English block's "UAS LAS
+                        # ..."): the metric rows of the header above still head its columns.
+                        rows = {c.paragraph for c in self.header if self.is_metric(c)}
+                        block = block + [c for c in self.header if c.paragraph in rows]
                     self.header, self.columns, block = widen(block, self.text), {}, []
                     self.statistics = self.statistics or self.counts_heads()
                 seen_data = True
@@ -464,7 +473,7 @@ class _Table:
                 continue
             why = not_score_head(text)
             named = self.namer.names(head)
-            if why is not None and "MetricName" not in named and "DatasetName" not in named:
+            if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
                 continue
