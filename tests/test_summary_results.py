@@ -14,6 +14,7 @@ from sciner.document import Paragraph, Span
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.papers import read_papers
 from sciner.summary.tables import cell_numbers, metric_like, not_score_head
+from test_summarize import row  # a table row as --include tables writes it
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
 
@@ -217,24 +218,13 @@ def test_stacked_blocks_beam_sizes_and_a_metric_head_tagged_as_a_method(papers):
     assert not [n for n in parser.not_results if n.table == "table 7" and n.reason == "no metric"]
 
 
-def table_row(cells: list[tuple[str, int]], *entities: tuple[str, int, int]) -> Paragraph:
-    """A table row as ``--include tables`` writes it: one cell per (text, column)."""
-    tokens: list[str] = []
-    spans = []
-    for text, column in cells:
-        spans.append([len(tokens), len(tokens) + len(text.split()), column, column])
-        tokens += text.split()
-    return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
-                     meta={"kind": "table", "page": 3, "table": "table 7", "cells": spans})
-
-
 def test_a_block_naming_only_its_data_keeps_the_metric_heads_above():
     """As Stack-pointer Table 7 would be set without repeating its heads: "English" over the
     first rows, "Chinese" over the next, "UAS LAS" once at the top."""
-    rows = [table_row([("English", 1)]), table_row([("Model", 0), ("UAS", 1), ("LAS", 2)]),
-            table_row([("BiAF", 0), ("95.73", 1), ("93.97", 2)], ("MethodName", 0, 1)),
-            table_row([("Chinese", 1)]),
-            table_row([("BiAF", 0), ("90.20", 1), ("88.94", 2)], ("MethodName", 0, 1))]
+    rows = [row([("English", 1)]), row([("Model", 0), ("UAS", 1), ("LAS", 2)]),
+            row([("BiAF", 0), ("95.73", 1), ("93.97", 2)], ("MethodName", 0, 1)),
+            row([("Chinese", 1)]),
+            row([("BiAF", 0), ("90.20", 1), ("88.94", 2)], ("MethodName", 0, 1))]
     summary = summarize_paper("p", rows)
     assert [(r.dataset, r.metric, r.value) for r in summary.results] == [
         ("English", "UAS", "95.73"), ("English", "LAS", "93.97"), ("Chinese", "UAS", "90.20"), ("Chinese", "LAS", "88.94")]
