@@ -228,3 +228,12 @@ def test_a_block_naming_only_its_data_keeps_the_metric_heads_above():
     summary = summarize_paper("p", rows)
     assert [(r.dataset, r.metric, r.value) for r in summary.results] == [
         ("English", "UAS", "95.73"), ("English", "LAS", "93.97"), ("Chinese", "UAS", "90.20"), ("Chinese", "LAS", "88.94")]
+
+
+def test_a_head_cell_over_several_columns_naming_one_of_them_names_none(papers):
+    """Matching the Blanks Table 4: "SemEval 2010 KBP37 TACRED" extracted as one cell over three
+    columns, "SemEval" tagged in it: TACRED's 71.5 is not SemEval's; a year in a head is no
+    number of the body."""
+    mtb = papers["arxiv_1906.03158_matching_the_blanks_acl2019"]
+    assert ("F1", "71.5") in {(r.metric, r.value) for r in mtb.results}
+    assert not any(r.dataset == "SemEval" for r in mtb.results)

@@ -54,6 +54,8 @@ _LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", 
 # A number as a table cell prints it: "92.8", "-0.5", "95.4 %", "86.2*", "81.32 a" (a footnote mark).
 _NUMBER = r"[-+−]?\d+(?:[.,]\d+)?"
 _MARK = r"(?:\s?[*†‡§¶♣♦♠♥]+|\s[a-d])?"
+# A year in a head ("SemEval 2010"): a name's part, not a number of the body.
+_YEAR = re.compile(r"^(?:19|20)\d\d[a-z]?$")
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
 
@@ -228,6 +230,12 @@ class _Namer:
         that names two things of a type ("MNLI-m MRPC", set too tightly to be cut) names
         neither: which is whose column is not known."""
         found = self.all_names(cell, gazetteer)
+        if cell.first != cell.last and gazetteer:
+            p = self.paragraphs[cell.paragraph]
+            covered = sum(min(s.end, cell.end) - max(s.start, cell.start) for s in p.spans or []
+                          if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end)
+            if covered and 2 * covered < cell.end - cell.start:
+                return {}  # "SemEval 2010 KBP37 TACRED" over three columns, "SemEval" tagged: whose is not known
         return {label: names.pop() for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
 
     def all_names(self, cell: TableCell, gazetteer: bool = True) -> dict[str, set[str]]:
@@ -429,7 +437,7 @@ class _Table:
         group_names: dict[str, str] = {}
         for row in self.rows:
             texts = [self.text(cell) for cell in row]
-            if any(cell_numbers(text) for text in texts):
+            if any(cell_numbers(text) and not _YEAR.match(text.strip()) for text in texts):
                 if block:
                     if not any(self.is_metric(c) for c in block):
                         # A block naming only the data ("Chinese" over the English block's "UAS LAS
