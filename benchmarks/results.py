@@ -110,7 +110,8 @@ def recall(headlines: list[dict[str, str]], papers: dict[str, Any]) -> None:
             hit = any(any(abs(x - float(h["value"])) < 1e-6 for x in numbers(r.value)) and same_name(h["metric"], r.metric)
                       and same_name(h["dataset"], r.dataset) for r in results)
             per_paper[h["paper"]][0] += hit
-        print("  per paper: " + ", ".join(f"{p.split('_')[1][:14]} {a}/{b}" for p, (a, b) in per_paper.items()))
+        print("  per paper: " + ", ".join(f"{p.removeprefix('arxiv_').removeprefix('acl_')[:18]} {a}/{b}"
+                                          for p, (a, b) in per_paper.items()))
 
 
 def context(paper: Any, place: tuple[int, int, int]) -> tuple[str, str]:
@@ -180,7 +181,10 @@ def main(argv: list[str] | None = None) -> int:
     docs = sorted({h["paper"] for h in headlines})
     papers = summarize(data, args.tagged, docs)
     total = sum(len(p.results) for p in papers.values())
-    print(f"{total} results in {len(papers)} papers ({sum(len(papers[d].results) for d in docs if any(h['paper'] == d and h['split'] == 'report' for h in headlines))} in report papers)")
+    report = {h["paper"] for h in headlines if h["split"] == "report"}
+    others = sum(len(p.not_results) for p in papers.values())
+    print(f"{total} results in {len(papers)} papers ({sum(len(papers[d].results) for d in report)} in report papers); "
+          f"{others} numbers classed as no result")
     recall(headlines, papers)
     if args.draw:
         split_docs = sorted({h["paper"] for h in headlines if h["split"] == args.split})
