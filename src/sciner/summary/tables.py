@@ -389,6 +389,7 @@ class _Table:
         self.header: list[TableCell] = []
         self.columns: dict[tuple[int, int], _Column] = {}
         self.statistics = False  # the current header heads two columns or more of counts
+        self.labelled = False  # some data row has a label
 
     def text(self, cell: TableCell) -> str:
         return cell.text(self.namer.paragraphs)
@@ -431,6 +432,11 @@ class _Table:
         return "MetricName" in self.namer.names(cell)
 
     def read(self) -> None:
+        # Rows labelled somewhere: an unlabelled row continues a label above it (a beam size
+        # under "Basic"), it is not the caption's one method ("for the model X") as in a table
+        # of one model's numbers.
+        self.labelled = any(any(cell_numbers(t) for t in texts[1:]) and not cell_numbers(texts[0])
+                            and not says_nothing(texts[0]) for texts in ([self.text(c) for c in row] for row in self.rows))
         block: list[TableCell] = []  # the header rows read since the last data row
         seen_data = False
         group_ours = False
@@ -588,7 +594,7 @@ class _Table:
             self.values.append(Value("HyperparameterValue", number, heads["HyperparameterName"], place))
             self._other(cell, number, "setting")
             return
-        model = label_text or (None if numbered_label else self.caption.names.get("MethodName"))  # "for the model X"
+        model = label_text or (None if numbered_label or self.labelled else self.caption.names.get("MethodName"))
         if model is None and "DatasetName" in row and ("DatasetName" in heads or column.unnamed) \
                 and "MethodName" not in heads:
             # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
