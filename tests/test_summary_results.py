@@ -159,6 +159,8 @@ def test_settings_counts_and_lists_in_sentences():
                ("MetricName", 7, 8), ("MetricValue", 9, 10), ("MetricValue", 14, 15)),
         tagged("LISA out - performs He et al . ( 2017 ) by 1.5 - 2 F1 points even on the Brown test set .",
                ("MethodName", 0, 1), ("MetricValue", 12, 14), ("MetricValue", 14, 15), ("MetricName", 15, 17)),
+        tagged("LISA achieves more than 2.0 F1 higher on Brown .", ("MethodName", 0, 1), ("MetricValue", 4, 5),
+               ("MetricName", 5, 6)),
         tagged("F1 on SQuAD is high : FooNet ( 68.2 ) and BarNet ( 66.2 ) .", ("MetricName", 0, 1),
                ("DatasetName", 2, 3), ("MethodName", 6, 7), ("MetricValue", 8, 9), ("MethodName", 11, 12),
                ("MetricValue", 13, 14)),
@@ -168,7 +170,7 @@ def test_settings_counts_and_lists_in_sentences():
                                                                      ("BarNet", "66.2", False)]
     assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count"),
                                                                   ("0.0001", "bound"), ("1.5 -", "difference"),
-                                                                  ("2", "difference")}
+                                                                  ("2", "difference"), ("2.0", "difference")}
 
 
 def test_a_table_of_data_statistics_holds_no_results_and_respectively_pairs_in_order(papers):

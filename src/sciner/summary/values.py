@@ -151,6 +151,10 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     metric = next((s for s in spans if s.label == "MetricName" and s.start >= value.end), None)
     if metric is not None and metric.start - value.end <= 2 and tokens[metric.end - 1].lower() in ("points", "point"):
         return "difference"  # "by 1.5 - 2 F1 points"
+    if metric is not None and metric.start == value.end and \
+            [t.lower() for t in tokens[metric.end:metric.end + 1]] in (["absolute"], ["higher"], ["lower"], ["better"],
+                                                                        ["points"], ["improvement"], ["gain"]):
+        return "difference"  # "2.5 F1 absolute higher than", "2.0 F1 higher on Brown"
     if text.startswith(("+", "−")) or (after and after[0] in _GAIN_AFTER) or (len(after) > 1 and after[0] == "%"
                                                                               and after[1] in _GAIN_AFTER):
         return "difference"
