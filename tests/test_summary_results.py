@@ -239,3 +239,11 @@ def test_a_head_cell_over_several_columns_naming_one_of_them_names_none(papers):
     mtb = papers["arxiv_1906.03158_matching_the_blanks_acl2019"]
     assert ("F1", "71.5") in {(r.metric, r.value) for r in mtb.results}
     assert not any(r.dataset == "SemEval" for r in mtb.results)
+
+
+def test_a_row_of_shares_holds_no_scores(papers):
+    """LISA Table 6: "Average SRL F1 on CoNLL-2005 for sentences where LISA (L) and D&M (D) parses
+    were correct", its last row "Proportion 26 % 12 % 4 % 56 %" the share of such sentences."""
+    lisa = papers["arxiv_1804.08199_lisa_srl_emnlp2018"]
+    assert lisa.results and not any(r.value.endswith("%") for r in lisa.results)
+    assert {("26%", "statistic"), ("56%", "statistic")} <= {(n.value, n.reason) for n in lisa.not_results}

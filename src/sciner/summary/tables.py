@@ -558,8 +558,13 @@ class _Table:
         label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
         ours = group_ours and not (label_text and CITED.search(label_text)) \
             or bool(label_text and re.search(r"\bours\b", label_text, re.I))
+        label_reason = _row_reason(" ".join(self.text(cell) for cell in labels))
         for cell in numbered:
             if cell.last < first_number:
+                continue
+            if label_reason is not None:  # "Proportion 26 % 12 % ...", "% of training set 1 % 10 % ..."
+                for number, _ in cell_numbers(self.text(cell)):
+                    self._other(cell, number, label_reason)
                 continue
             column = self.column(cell.first, cell.last)
             if row_language:
@@ -634,6 +639,17 @@ class _Table:
         if self.caption.by_name:
             return self.caption.default
         return self.caption.names.get("MetricName")
+
+
+def _row_reason(label: str) -> str | None:
+    """Why the numbers of a row with this label are no scores: a row of shares ("Proportion"), of
+    settings ("% of training set"), of counts ("# sentences"), else None."""
+    if re.search(r"\b(?:proportion|percentage|fraction|share|ratio)\b", label, re.I):
+        return "statistic"
+    if label.strip().startswith("%"):
+        return "setting"
+    reason = not_score_head(label) if label else None
+    return reason if reason in ("count", "time", "size") else None
 
 
 def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[TableCell]:
