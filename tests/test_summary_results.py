@@ -12,6 +12,7 @@ import pytest
 
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
+from sciner.summary.names import Gazetteer
 from sciner.summary.papers import read_papers
 from sciner.summary.tables import cell_numbers, metric_like, not_score_head
 from test_summarize import row  # a table row as --include tables writes it
@@ -247,3 +248,32 @@ def test_a_row_of_shares_holds_no_scores(papers):
     lisa = papers["arxiv_1804.08199_lisa_srl_emnlp2018"]
     assert lisa.results and not any(r.value.endswith("%") for r in lisa.results)
     assert {("26%", "statistic"), ("56%", "statistic")} <= {(n.value, n.reason) for n in lisa.not_results}
+
+
+def test_a_dataset_column_a_split_head_and_group_labels_over_number_columns(papers):
+    """S2ORC Table 5: a "Dataset" column beats the caption's one dataset (S2ORC), "S2ORC-" over
+    "SCIBERT" is one head; LISA Table 3: "GloVe" and "ELMo", set over the first number column,
+    label groups of rows, they are no model; Bottom-Up Table 4: "R-1" keeps its spelling."""
+    s2orc = {(r.dataset, r.metric, r.value, r.model) for r in papers["acl_2020.acl-main.447_s2orc"].results}
+    assert {("BC5CDR", "span-level F1", "90.41", "S2ORC-SCIBERT"), ("BC5CDR", "span-level F1", "90.01", "SCIBERT"),
+            ("ChemProt", "macro-F1", "84.59", "S2ORC-SCIBERT")} <= s2orc
+    lisa = papers["arxiv_1804.08199_lisa_srl_emnlp2018"]
+    assert not {r.model for r in lisa.results} & {"GloVe", "ELMo"}
+    assert ("CoNLL-2012", "P", "84.19", "LISA") in found(lisa)
+    bottom_up = found(papers["arxiv_1808.10792_bottom_up_summarization_emnlp2018"])
+    assert ("CNN-DM", "R-1", "41.6", "NEUSUM ( Zhou et al . , 2018 )") in bottom_up
+
+
+def test_a_metric_head_keeps_the_paper_s_spelling_against_a_leaderboard_s(tmp_path):
+    """Bottom-Up Table 4 with the shared gazetteers, which spell "R-1" as "R@1" (recall at 1)."""
+    from sciner.summary.files import gazetteer_folder
+
+    folder = gazetteer_folder()
+    if not folder.is_dir():
+        pytest.skip("no shared gazetteers")
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    paper = next(p for p in read_papers(path) if p.doc.startswith("arxiv_1808.10792"))
+    mentions = tagged("We report R-1 , R-2 and R-L .", ("MetricName", 2, 3))  # as the paper's text tags them
+    results = summarize_paper(paper.doc, [mentions, *paper.paragraphs], Gazetteer(folder)).results
+    assert "R-1" in {r.metric for r in results} and "R@1" not in {r.metric for r in results}

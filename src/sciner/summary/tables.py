@@ -273,7 +273,11 @@ class _Namer:
                 label = max(known, key=lambda k: (known[k][1], -order.index(k)))
                 if gazetteer and label in ("MethodName", "HyperparameterName") and metric_like(text):
                     return "MetricName", known.get("MetricName", (text, 0))[0]  # "UAS" over a column
-                return label, known[label][0]
+                name = known[label][0]
+                # A metric in the cell's own spelling where the entity's differs only in form
+                # ("R-1", not a leaderboard's "R@1").
+                keep = label == "MetricName" and fold(name) == fold(spelling)
+                return label, spelling.replace(" - ", "-") if keep else name
         if tagged is not None:
             if gazetteer and tagged in ("MethodName", "HyperparameterName") and metric_like(text):
                 return "MetricName", text  # "LCM" tagged as a method over a column
@@ -439,11 +443,13 @@ class _Table:
                             and not says_nothing(texts[0]) for texts in ([self.text(c) for c in row] for row in self.rows))
         block: list[TableCell] = []  # the header rows read since the last data row
         seen_data = False
-        group_ours = False
+        group_ours = after_group = False
         group_names: dict[str, str] = {}
-        for row in self.rows:
+        data = [any(cell_numbers(t) and not _YEAR.match(t.strip()) for t in (self.text(c) for c in row))
+                for row in self.rows]
+        for index, row in enumerate(self.rows):
             texts = [self.text(cell) for cell in row]
-            if any(cell_numbers(text) and not _YEAR.match(text.strip()) for text in texts):
+            if data[index]:
                 if block:
                     if not any(self.is_metric(c) for c in block):
                         # A block naming only the data ("Chinese" over the English block's "UAS LAS
@@ -455,15 +461,22 @@ class _Table:
                 seen_data = True
                 self._read_row(row, texts, group_ours, group_names)
                 continue
-            if len(row) == 1 and row[0].first == 0 and (seen_data or self.header or block):
-                # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )".
+            next_is_data = index + 1 < len(self.rows) and data[index + 1] and not any(
+                re.search(r"[-–]$", self.text(c)) and (c.first, c.last) == (row[0].first, row[0].last)
+                for c in (self.rows[index - 1] if index else []))  # "S2ORC-" over "SCIBERT": one head
+            if len(row) == 1 and (seen_data or self.header or block) and (row[0].first == 0 or seen_data or next_is_data):
+                # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )", "Chinese".
                 text = texts[0]
                 group_ours = bool(re.search(r"\bours?\b", text, re.I))
                 group_names = {k: v for k, v in self.namer.names(row[0], gazetteer=False).items()
                                if k in ("DatasetName", "TaskName")}
+                if is_language(text):
+                    group_names["DatasetName"] = text
+                after_group = True
                 continue
-            if seen_data and not block:
+            if seen_data and not block and not after_group:
                 group_ours, group_names = False, {}
+            after_group = False
             block += row
             if not seen_data:
                 self.header = widen(block, self.text)
@@ -477,16 +490,26 @@ class _Table:
         if (first, last) in self.columns:
             return self.columns[first, last]
         above = [head for head in self.header if head.first <= last and first <= head.last]
+        joined: dict[TableCell, str] = {}  # "S2ORC-" over "SCIBERT": one head, "S2ORC-SCIBERT"
+        for upper, lower in zip(above, above[1:]):
+            if re.search(r"[-–]$", self.text(upper)) and (upper.first, upper.last) == (lower.first, lower.last):
+                joined[lower] = self.text(upper) + self.text(lower)
+                joined[upper] = ""
         names: dict[str, str] = {}
         reason: str | None = None
         unnamed: list[str] = []
         metric_width = 0
         for head in above:
-            text = self.text(head)
+            text = joined.get(head, self.text(head))
             if says_nothing(text):
                 continue
             why = not_score_head(text)
-            named = self.namer.names(head)
+            if head in joined:
+                named = dict([found]) if (found := self.namer.name(text, None)) else {}
+                if not named and (kind := self.row_kind(head)) is not None:
+                    named = {kind: text}
+            else:
+                named = self.namer.names(head)
             if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
@@ -555,6 +578,8 @@ class _Table:
         for kind in ("DatasetName", "TaskName"):
             if kind in typed:
                 row_names[kind] = " ".join(typed[kind])
+        if "DatasetName" in typed:  # a "Dataset" column says it, whatever the caption names
+            row_names["TypedDataset"] = row_names["DatasetName"]
         label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
         ours = group_ours and not (label_text and CITED.search(label_text)) \
             or bool(label_text and re.search(r"\bours\b", label_text, re.I))
@@ -609,12 +634,14 @@ class _Table:
             model = heads["MethodName"]
             if label_text and "DatasetName" not in row and "TaskName" not in row:
                 row = {**row, "DatasetName": label_text}
-        dataset = heads.get("DatasetName") or self.caption.names.get("DatasetName") or row.get("DatasetName") \
-            or group.get("DatasetName")
+        dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.get("DatasetName") \
+            or self.caption.names.get("DatasetName") or row.get("DatasetName")
         task = heads.get("TaskName") or row.get("TaskName") or group.get("TaskName") or self.caption.names.get("TaskName")
         unnamed = [u for u in column.unnamed if not metric_like(u)]
         if task and is_language(task):  # "Chinese" over a column: the data, not a task
             unnamed, task = [task, *unnamed], self.caption.names.get("TaskName")
+        if "DatasetName" in group:  # "Chinese" over its rows: the "English" head above is another block's
+            unnamed = [u for u in unnamed if not is_language(u)]
         if unnamed and "DatasetName" not in heads:
             dataset = " ".join(([dataset] if dataset else []) + unnamed)
         metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \

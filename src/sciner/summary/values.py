@@ -159,7 +159,8 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
                                                                               and after[1] in _GAIN_AFTER):
         return "difference"
     back = [t.lower() for t in tokens[max(0, value.start - 12):value.start]]
-    listed = next((k for k in range(len(back) - 1, -1, -1) if not re.fullmatch(r"[\d.,%]+|and|,", back[k])), None)
+    listed = next((k for k in range(len(back) - 1, -1, -1)
+                   if not re.fullmatch(r"[\d.,%]+|and|,|more|than|over|about|almost|nearly|up|to|roughly", back[k])), None)
     if listed is not None and back[listed] == "by" and any(verb in sentence for verb in _CHANGE):
         return "difference"  # "reduce the error by 4.8 % , 18.2 % , 2.0 %"
     if any(w in ("improvement", "improvements", "gain", "gains", "increase", "decrease", "reduction", "drop", "margin")
