@@ -162,22 +162,24 @@ def _where(paper: PaperSummary, place: Place) -> str:
     return f'<span class="where">{escape(", ".join(parts))}</span>' if parts else ""
 
 
-# The results grid: at most this many dataset x metric columns (the most reported first).
+# The results grid: at most this many dataset x metric columns (the most reported first); NONE
+# stands for a model or dataset the result does not name.
 GRID_COLUMNS = 12
+NONE = "-"
 
 
 def _results_grid(papers: Sequence[PaperSummary]) -> str:
-    """Every result that names its model, dataset and metric, as a grid: a row per model, a column
-    per dataset x metric, each value linked to where it was read (several: all of them)."""
+    """Every result that names its metric, as a grid: a row per model, a column per dataset x
+    metric ("-" where the paper names none), each value linked to where it was read (several: all)."""
     cells: dict[tuple[str, tuple[str, str]], list[str]] = {}
     columns: Counter[tuple[str, str]] = Counter()
     for i, paper in enumerate(papers):
         for r in paper.results:
-            if not (r.model and r.dataset and r.metric):
+            if not r.metric:
                 continue
-            column = (r.dataset, r.metric)
+            column = (r.dataset or NONE, r.metric)
             columns[column] += 1
-            cells.setdefault((r.model, column), []).append(_value_link(i, paper, r))
+            cells.setdefault((r.model or NONE, column), []).append(_value_link(i, paper, r))
     if not cells:
         return ""
     shown = [c for c, _ in columns.most_common(GRID_COLUMNS)]
