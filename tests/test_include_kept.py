@@ -50,3 +50,10 @@ def test_include_on_inputs_that_are_no_pdfs_is_refused(cli, tmp_path):
     for inputs in ([tmp_path], ["-"], [str(tmp_path / "*.pdf")], [tmp_path / "paper"], [tagged, tmp_path / "x.pdf"]):
         check_include_has_pdfs(["tables"], inputs)
     check_include_has_pdfs([], [tagged])
+    # A JSONL that predict --include wrote holds its table rows: --include on it is what was asked.
+    with_tables = tmp_path / "with-tables.jsonl"
+    with_tables.write_text(json.dumps({"tokens": ["BERT", "92.8"], "entities": [], "kind": "table", "page": 6,
+                                       "table": "table 7", "cells": [[0, 1, 0, 0], [1, 2, 1, 1]]}) + "\n",
+                           encoding="utf-8")
+    check_include_has_pdfs(["tables", "captions"], [with_tables])
+    check_include_has_pdfs(["tables"], [tagged, with_tables])

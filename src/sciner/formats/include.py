@@ -1,8 +1,8 @@
 """What ``--include tables`` reads, and where it can go: a PDF's table rows travel with their
 table and cells only in sciner JSONL. Any other format would keep a row's words and drop its
 cells, so that ``sciner summarize`` of the file finds none of the table's results; and on
-inputs that are no PDFs ``--include`` reads nothing. Both are refused in one line before
-anything is read, naming what works."""
+inputs that are no PDFs (nor JSONL that an ``--include`` run wrote) ``--include`` reads
+nothing. Both are refused in one line before anything is tagged, naming what works."""
 
 from __future__ import annotations
 
@@ -40,8 +40,9 @@ def check_tables_kept(include: Sequence[str], output: str | Path | None, to_form
 
 
 def check_include_has_pdfs(include: Sequence[str], inputs: Sequence[str | Path]) -> None:
-    """Refuse ``--include`` when every input is a file that is no PDF (it reads a PDF's elements;
-    folders, globs and standard input may hold PDFs and are let through)."""
+    """Refuse ``--include`` when every input is a file that is no PDF and none is a JSONL that an
+    ``--include`` run wrote (it holds what was read: its paragraphs carry their ``kind``).
+    Folders, globs and standard input may hold PDFs and are let through."""
     if not include or not inputs:
         return
     from sciner.formats.registry import suffix_format
@@ -53,7 +54,18 @@ def check_include_has_pdfs(include: Sequence[str], inputs: Sequence[str | Path])
         fmt = suffix_format(path)
         return fmt is not None and fmt.name != "pdf"  # an unknown suffix may be sniffed as a PDF
 
-    if all(surely_no_pdf(item) for item in inputs):
+    if all(surely_no_pdf(item) for item in inputs) and not any(_holds_kinds(Path(item)) for item in inputs):
         raise InputFormatError(f"--include {','.join(include)}: reads a PDF's elements, and no input is a PDF "
-                               "(a JSONL written by predict --include tables holds its table rows: "
-                               "give it without --include)")
+                               "nor a JSONL written with --include (tag the PDFs with predict --include "
+                               "tables,captions -o tags.jsonl, then summarize tags.jsonl)")
+
+
+def _holds_kinds(path: Path) -> bool:
+    """Whether ``path`` is sciner JSONL whose paragraphs say their kind (written with ``--include``)."""
+    from sciner.formats.registry import suffix_format
+
+    fmt = suffix_format(path)
+    if fmt is None or fmt.name != "jsonl":
+        return False
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        return any('"kind": "' in line for line in lines)
