@@ -23,7 +23,7 @@ _INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL
 @app.command()
 def summarize(
     inputs: list[str] = typer.Argument(..., help=_INPUTS_HELP),
-    output: str = typer.Option("-", "--output", "-o", help="summary.json, summary.csv (one row per paper x entity) "
+    output: str = typer.Option("-", "--output", "-o", help="summary.json, summary.csv (one row per paper, entity, value, result) "
                                "or summary.html (sortable tables linked to each mention); - is stdout (JSON)."),
     to_format: Annotated[Optional[str], one_of("--to", RENDER_FORMATS, show_default=False,
                                                help="Format of the summary. Default: from -o's extension, "
