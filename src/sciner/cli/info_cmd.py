@@ -11,7 +11,7 @@ import typer
 
 from sciner.cli.app import app
 from sciner.cli.options import Json, Quiet, ModelArgument
-from sciner.model.info import format_info, meta_info, model_info
+from sciner.model.info import format_info, model_info
 
 
 @app.command()
@@ -28,10 +28,9 @@ def info(
     Example: sciner info runs/bio --json
     """
     if model is not None and Path(model).suffix.lower() == ".onnx":
-        from sciner.inference.onnx import exported_meta
+        from sciner.inference.onnx import exported_info
 
-        path = Path(model)
-        facts = meta_info(exported_meta(path), path, {path.name: path.stat().st_size})
+        facts = exported_info(model)
     else:
         facts = model_info(model)
     typer.echo(json.dumps(facts, indent=2) if as_json else format_info(facts))

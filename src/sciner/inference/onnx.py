@@ -189,6 +189,15 @@ def exported_meta(path: str | Path) -> dict[str, Any]:
     return meta
 
 
+def exported_info(path: str | Path) -> dict[str, Any]:
+    """What ``sciner info model.onnx`` shows: :func:`sciner.model.info.model_info`'s facts, read
+    from the ``model.json`` the graph carries."""
+    from sciner.model.info import meta_info
+
+    path = Path(path)
+    return meta_info(exported_meta(path), path, {path.name: path.stat().st_size})
+
+
 def _require(module: str) -> Any:
     """``module`` of the optional extra ``sciner[onnx]``, or a one-line error saying how to get it."""
     import importlib
