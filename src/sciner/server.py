@@ -329,7 +329,7 @@ def serve(tagger: Any, host: str = HOST, port: int = PORT, limits: Limits = Limi
 PAGE_BODY = """
 <p class="subtitle">Paste text (one paragraph per line) or drop a PDF; entities are tagged on this machine.</p>
 <textarea id="text" placeholder="We fine-tune BERT on SQuAD v1.1 with a learning rate of 5e-5 and report F1."></textarea>
-<div id="drop">drop a PDF here, or <input type="file" id="file" accept="application/pdf">
+<div id="drop">drop a PDF (or a .txt) here, or <input type="file" id="file" accept="application/pdf,text/plain">
 <label><input type="checkbox" id="tables"> read tables and captions</label></div>
 <button id="go">Tag</button> <span id="status"></span> <a id="download" hidden download="paper.jsonl">download JSONL</a>
 <div id="summary"></div><div id="paper"></div>
@@ -385,9 +385,10 @@ async function send(body, type){
   $("status").textContent = paper.paragraphs.length + " paragraphs";
 }
 $("go").onclick = () => send(JSON.stringify({text: $("text").value}), "application/json");
-$("file").onchange = e => e.target.files[0] && send(e.target.files[0], "application/pdf");
+const kind = f => /[.]pdf$/i.test(f.name) || f.type === "application/pdf" ? "application/pdf" : "text/plain";
+$("file").onchange = e => e.target.files[0] && send(e.target.files[0], kind(e.target.files[0]));
 $("drop").ondragover = e => e.preventDefault();
-$("drop").ondrop = e => { e.preventDefault(); const f = e.dataTransfer.files[0]; if (f) send(f, "application/pdf"); };
+$("drop").ondrop = e => { e.preventDefault(); const f = e.dataTransfer.files[0]; if (f) send(f, kind(f)); };
 const q = new URLSearchParams(location.search).get("text");
 if (q){ $("text").value = q; $("go").onclick(); }
 </script>
