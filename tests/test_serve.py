@@ -267,6 +267,16 @@ def test_32_concurrent_clients_each_get_exactly_the_tags_of_predict(server, ship
 CHROMIUM = Path("/usr/bin/chromium")
 
 
+def test_the_page_has_the_colours_and_style_of_sciner_show():
+    """labels.py's colours, through the very CSS `sciner show` pages carry (no colours of its own)."""
+    from sciner.formats.html import BASE_CSS, type_css
+    from sciner.labels import ENTITY_TYPES
+    from sciner.server import PAGE
+
+    assert type_css(ENTITY_TYPES) in PAGE and BASE_CSS in PAGE
+    assert PAGE.count("background: #") == BASE_CSS.count("background: #") + len(ENTITY_TYPES)  # none of its own
+
+
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 def test_the_page_tags_pasted_text_in_a_browser(server, tmp_path):
     """One request brings the tagged text (marked up and coloured as `sciner show` marks it), the
