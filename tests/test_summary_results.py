@@ -84,7 +84,7 @@ def test_x_y_cells_and_metrics_the_caption_gives_each_dataset(papers):
     assert {("MNLI-m", "accuracy", "86.7", "BERT LARGE"), ("MNLI-mm", "accuracy", "85.9", "BERT LARGE"),
             ("QQP", "F1", "72.1", "BERT LARGE"), ("MRPC", "F1", "89.3", "BERT LARGE"),
             ("STS-B", "Spearman correlations", "86.5", "BERT LARGE"), ("RTE", "accuracy", "70.1", "BERT LARGE")} <= got
-    assert bert.ours == ["BERT"]
+    assert bert.proposed == ["BERT"]
     assert {r.model for r in bert.results if r.ours} == {"BERT BASE", "BERT LARGE"}
     assert corpus_table([bert])["ours"][0]["model"] == "BERT BASE"
 

@@ -43,12 +43,12 @@ class PaperSummary:
     results: list[Result]
     paragraphs: list[Paragraph] = field(repr=False, default_factory=list)
     not_results: list[NotResult] = field(default_factory=list)
-    ours: list[str] = field(default_factory=list)  # the names of the method(s) the paper proposes
+    proposed: list[str] = field(default_factory=list)  # the names of the method(s) the paper proposes
 
     def to_json(self) -> dict[str, Any]:
         return {"doc": self.doc, "entities": [e.to_json() for e in self.entities],
                 "values": [v.to_json() for v in self.values], "results": [r.to_json() for r in self.results],
-                "ours": self.ours, "not_results": [n.to_json() for n in self.not_results]}
+                "proposed": self.proposed, "not_results": [n.to_json() for n in self.not_results]}
 
 
 class _Groups:
@@ -146,9 +146,9 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     values = sorted(values + in_tables[0], key=lambda v: v.place)
     results = sorted(results + in_tables[1], key=lambda r: r.place)
     others = sorted(others + in_tables[2], key=lambda o: o.place)
-    ours = proposed_methods(paragraphs, name_of)
-    mark_ours(results, ours)
-    return PaperSummary(doc, entities, values, results, list(paragraphs), others, ours)
+    proposed = proposed_methods(paragraphs, name_of)
+    mark_ours(results, proposed)
+    return PaperSummary(doc, entities, values, results, list(paragraphs), others, proposed)
 
 
 # Words that introduce the paper's own method in its abstract or introduction.
