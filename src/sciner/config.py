@@ -40,6 +40,8 @@ DEFAULT_DATA_DIR = "../shared/data"
 DATA_ENV = "SCINER_DATA"
 # Where training and pretraining run: "auto" = cuda where available, else cpu.
 DEVICES = ("auto", "cpu", "cuda")
+# What `sciner calibrate` holds out when it cross-fits: each dev group, or each dev paper.
+CALIBRATION_UNITS = ("group", "paper")
 # Encoders this wide (mpnet, BERT-base: 768) are pretrained at MPNET_LR when pretrain.lr = 0.
 BASE_WIDTH = 768
 MPNET_LR = 3e-5
