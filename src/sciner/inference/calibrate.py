@@ -29,6 +29,7 @@ import numpy as np
 from sciner.evaluate.metrics import Counts, count_entities
 from sciner.config import CALIBRATION_UNITS
 from sciner.labels import ENTITY_TYPES
+from sciner.model.info import fit_on
 from sciner.model.paper_decoding import PaperLevel, decode_documents, documents_of, occurrence_votes, second_pass
 from sciner.model.viterbi import touch_penalty, type_shift, viterbi_tags
 
@@ -305,13 +306,6 @@ class CalibratedModel:
         lines.append(f"{'macro':<22}{before.macro.f1:9.4f}{after.macro.f1:14.4f}{'':8}"
                      + (f"{paper.macro.f1:10.4f}" if paper else ""))
         return "\n".join(lines)
-
-
-def fit_on(fit: str, unit: str, n_units: int) -> str:
-    """"cross-fitted over 4 dev groups", "fit in-sample on 1 dev paper": what a calibration's
-    biases were fit and scored on (``sciner calibrate`` and ``sciner info`` say it so)."""
-    units = f"{n_units} dev {unit}{'' if n_units == 1 else 's'}"
-    return f"cross-fitted over {units}" if fit == "cross-fitted" else f"fit in-sample on {units} (optimistic scores)"
 
 
 def dev_units(corpus: "Corpus", unit: str) -> list[str]:
