@@ -355,6 +355,8 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
     cfg, _, _ = load_model_meta(model)
     if not head_spec(cfg.model.head).scores_tags:  # before any weights load
         raise ModelError(f"{model}: calibrate needs a BIO model, not head {cfg.model.head!r}")
+    torch.set_num_threads(threads or cfg.train.threads)
+    tagger = Tagger.load(model, precision=precision, device=device)
     # The data folder recorded in a model is where it lay when the model was trained: this
     # machine's $SCINER_DATA knows better.
     cfg.data.data_dir = str(data_root(data, recorded=cfg.data.data_dir))
@@ -366,8 +368,6 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
     if len(names) < 2 and not in_sample:
         raise ConfigError(f"{model}: the dev split is 1 {unit} ({names[0]}): biases cannot be cross-fitted "
                           f"without 2 or more, so none were fit; --in-sample fits them on it anyway")
-    torch.set_num_threads(threads or cfg.train.threads)
-    tagger = Tagger.load(model, precision=precision, device=device)
     if show_progress:
         print(f"dev: {len(corpus.dev)} paragraphs of {len(names)} {unit}s"
               + (f": {', '.join(names)}" if unit == "group" else ""), file=sys.stderr)
