@@ -369,7 +369,7 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
         raise ConfigError(f"{model}: the dev split is 1 {unit} ({names[0]}): biases cannot be cross-fitted "
                           f"without 2 or more, so none were fit; --in-sample fits them on it anyway")
     if show_progress:
-        print(f"dev: {len(corpus.dev)} paragraphs of {len(names)} {unit}s"
+        print(f"dev: {len(corpus.dev)} paragraphs of {len(names)} {unit}{'' if len(names) == 1 else 's'}"
               + (f": {', '.join(names)}" if unit == "group" else ""), file=sys.stderr)
     tokens, gold = [p.tokens for p in corpus.dev], [p.tags for p in corpus.dev]
     with tqdm(total=sum(map(len, tokens)), desc="dev log-probs", unit="tok", unit_scale=True,
@@ -386,18 +386,8 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
                                None if result.cross_fitted is None
                                else classification_report(result.gold, result.cross_fitted),
                                classification_report(result.gold, result.in_sample))
-        paper_record: dict[str, Any] | None = None
-        if fit_paper and done.cross_fitted is not None:
-            docs = [p.source for p in corpus.dev]
-            paper_tags, paper_used = cross_fitted_paper_tags(tokens, log_probs, result.gold, units, docs,
-                                                             result.cross_fitted_bias, progress=bar.update)
-            done.paper_cross_fitted = classification_report(result.gold, paper_tags)
-            if done.paper_cross_fitted.micro.f1 > done.cross_fitted.micro.f1:
-                done.paper_level = fit_paper_level(tokens, log_probs, result.gold, documents_of(docs), result.chosen,
-                                                   progress=bar.update)
-            paper_record = {"documents": "one per dev file", "kept": done.paper_level is not None,
-                            "cross_fitted_params": {g: p.to_meta() for g, p in paper_used.items()},
-                            "dev_cross_fitted": done.paper_cross_fitted.to_dict()}
+        paper_record = _fit_paper_level(done, tokens, log_probs, units, [p.source for p in corpus.dev],
+                                        bar.update) if fit_paper else None
     if output is not None:
         copy_model(model, output)
     meta: dict[str, Any] = dict(load_model_meta(done.path)[1])  # the copy's (its encoder may have moved in)
@@ -405,21 +395,47 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
     meta.pop("paper_level", None)
     if done.paper_level is not None:
         meta["paper_level"] = done.paper_level.to_meta()
-    meta["calibration"] = {
-        "dev_groups": corpus.dev_groups,
+    meta["calibration"] = _record(done, tagger.precision, paper_record)
+    save_meta(done.path, meta)
+    return done
+
+
+def _fit_paper_level(done: CalibratedModel, tokens: Sequence[Sequence[str]], log_probs: LogProbs,
+                     units: Sequence[str], docs: Sequence[str], progress: Progress) -> dict[str, Any]:
+    """Score paper-level decoding cross-fitted on top of ``done``'s biases, set
+    ``done.paper_level`` where it beats them, and return what ``model.json`` records of it."""
+    from sciner.evaluate.metrics import classification_report
+
+    result = done.calibration
+    assert done.cross_fitted is not None, "paper-level decoding is judged by cross-fitting"
+    paper_tags, paper_used = cross_fitted_paper_tags(tokens, log_probs, result.gold, units, docs,
+                                                     result.cross_fitted_bias, progress=progress)
+    done.paper_cross_fitted = classification_report(result.gold, paper_tags)
+    if done.paper_cross_fitted.micro.f1 > done.cross_fitted.micro.f1:
+        done.paper_level = fit_paper_level(tokens, log_probs, result.gold, documents_of(docs), result.chosen,
+                                           progress=progress)
+    return {"documents": "one per dev file", "kept": done.paper_level is not None,
+            "cross_fitted_params": {u: p.to_meta() for u, p in paper_used.items()},
+            "dev_cross_fitted": done.paper_cross_fitted.to_dict()}
+
+
+def _record(done: CalibratedModel, precision: str, paper_record: dict[str, Any] | None) -> dict[str, Any]:
+    """``model.json``'s ``calibration``: the dev split, how the biases were fit and scored
+    (``fit``: cross-fitted over ``units`` of ``unit``, or in-sample), and the scores."""
+    record: dict[str, Any] = {
+        "dev_groups": done.dev_groups,
         "fit": done.fit,
-        "unit": unit,
-        "units": len(names),
-        "precision": tagger.precision,
+        "unit": done.unit,
+        "units": len(done.units),
+        "precision": precision,
         "config": asdict(DEFAULT),
         "dev_uncalibrated": done.uncalibrated.to_dict(),
     }
     if done.cross_fitted is not None:
-        meta["calibration"]["cross_fitted_biases"] = result.cross_fitted_bias
-        meta["calibration"]["dev_cross_fitted"] = done.cross_fitted.to_dict()
+        record["cross_fitted_biases"] = done.calibration.cross_fitted_bias
+        record["dev_cross_fitted"] = done.cross_fitted.to_dict()
     else:
-        meta["calibration"]["dev_in_sample"] = done.in_sample.to_dict()
+        record["dev_in_sample"] = done.in_sample.to_dict()
     if paper_record is not None:
-        meta["calibration"]["paper_level"] = paper_record
-    save_meta(done.path, meta)
-    return done
+        record["paper_level"] = paper_record
+    return record
