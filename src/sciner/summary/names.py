@@ -11,13 +11,15 @@ Three steps, each small:
   form in parentheses after its long form ("Bidirectional Encoder Representations from
   Transformers ( BERT )"), or the reverse when the parentheses hold several words.
 * :class:`Gazetteer` maps folded names to the spellings leaderboards use
-  (``gazetteers/leaderboards_*.tsv`` and Papers with Code's metric and task lists in the
-  shared data folder), read on first use; without the folder names keep the paper's spelling.
+  (``gazetteers/leaderboards_*.tsv`` and Papers with Code's metric and task lists of the
+  shared data, shipped compacted in ``resources/gazetteer.tsv.gz``), read on first use; a
+  user's gazetteer folder (``--data``) adds to them.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -196,19 +198,28 @@ GAZETTEER_FILES: dict[str, tuple[str, ...]] = {
 }
 
 
+# The canonical names the summary ships (made from the shared data's lists above by
+# scripts/build_gazetteer.py; sources and licences in resources/gazetteer.NOTICE.md): the
+# same names from any folder, with or without the data.
+SHIPPED_GAZETTEER = Path(__file__).resolve().parents[1] / "resources" / "gazetteer.tsv.gz"
+
+
 class Gazetteer:
-    """Canonical spellings by type and folded name, read from ``folder`` on first use.
+    """Canonical spellings by type and folded name: the shipped list (``shipped``), to which
+    the lists of a user's gazetteer ``folder`` add (a spelling there wins for its name), read
+    on first use.
 
-    A missing folder or file gives no canonical names: summaries still work, with the
-    paper's own spellings."""
+    A missing folder or file adds nothing; :meth:`empty` gives no canonical names at all
+    (summaries keep the paper's own spellings)."""
 
-    def __init__(self, folder: str | Path | None) -> None:
+    def __init__(self, folder: str | Path | None = None, *, shipped: bool = True) -> None:
         self.folder = Path(folder) if folder is not None else None
+        self.shipped = shipped
         self._names: dict[str, dict[str, str]] | None = None
 
     @classmethod
     def empty(cls) -> "Gazetteer":
-        return cls(None)
+        return cls(None, shipped=False)
 
     def canonical(self, label: str, name: str) -> str | None:
         """The gazetteer's spelling of ``name`` as a ``label``, or None. A spelling that only
@@ -218,11 +229,37 @@ class Gazetteer:
             return None
         return found
 
+    def added(self) -> int:
+        """How many names the user's folder lists (0 without one, or when it has no lists)."""
+        return sum(len(names) for names in read_folder(self.folder).values()) if self.folder is not None else 0
+
     def _load(self) -> dict[str, dict[str, str]]:
         if self._names is None:
-            self._names = {label: _read_names(self.folder, files) for label, files in GAZETTEER_FILES.items()} \
-                if self.folder is not None else {}
+            names = {label: dict(found) for label, found in read_shipped().items()} if self.shipped else {}
+            if self.folder is not None:
+                for label, found in read_folder(self.folder).items():
+                    names.setdefault(label, {}).update(found)
+            self._names = names
         return self._names
+
+
+def read_folder(folder: Path) -> dict[str, dict[str, str]]:
+    """Type -> folded name -> canonical spelling, from a gazetteer folder's lists (``GAZETTEER_FILES``)."""
+    folder = folder.resolve()  # the lists are cached by path: a relative one would follow the current folder
+    return {label: _read_names(folder, files) for label, files in GAZETTEER_FILES.items()}
+
+
+@lru_cache(maxsize=2)
+def read_shipped(path: Path = SHIPPED_GAZETTEER) -> dict[str, dict[str, str]]:
+    """Type -> folded name -> canonical spelling, from the shipped list (``type<TAB>spelling`` rows)."""
+    names: dict[str, dict[str, str]] = {}
+    if path.is_file():
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            for row in handle:
+                label, _, spelling = row.rstrip("\n").partition("\t")
+                if spelling:
+                    names.setdefault(label, {})[fold(spelling)] = spelling
+    return names
 
 
 def _capitals(text: str) -> int:
