@@ -96,6 +96,15 @@ def test_a_name_before_a_hyphenated_suffix_stays_itself():
     assert entity_names([p], ("hyphens",))["MethodName"] == ["BERT"]
 
 
+def test_a_name_is_not_joined_to_a_number_before_a_hyphen():
+    # 1903.10676: "a 2 - layer BiLSTM": "2" is the value of "layer", not part of its name
+    p = tagged("of BERT vectors into a 2 - layer BiLSTM of size 200 and apply", ("MethodName", 1, 2),
+               ("HyperparameterValue", 5, 6), ("HyperparameterName", 7, 8), ("MethodName", 8, 9),
+               ("HyperparameterValue", 11, 12))
+    summary = summarize_paper("p", [p], Gazetteer.empty(), clean=("hyphens",))
+    assert [(v.value, v.of) for v in summary.values][:1] == [("2", "layer")]
+
+
 def test_an_unmatched_bracket_cuts_the_name():
     # 1805.01087: "root accuracy ( RA )" tagged whole; the trailing ")" trimmed, "( RA" was left
     p = tagged("and root accuracy ( RA ) .", ("MetricName", 1, 6))

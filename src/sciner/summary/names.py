@@ -361,8 +361,8 @@ def join_hyphens(tokens: Sequence[str], start: int, end: int) -> tuple[int, int]
     before it ("AN -" + "NPN"), a hyphen it ends on and the word after ("Co -" + "guiding"),
     unless that word makes it an adjective ("BERT -" + "based"), and a hyphen and a model
     size after it ("BioBERT" + "- base")."""
-    while start >= 2 and tokens[start - 1] in _HYPHENS and _is_word(tokens[start - 2]):
-        start -= 2
+    while start >= 2 and tokens[start - 1] in _HYPHENS and any(c.isalpha() for c in tokens[start - 2]):
+        start -= 2  # (not over a number: "2 - layer" is a value and its name)
     while (end < len(tokens) and end > start and tokens[end - 1] in _HYPHENS and _is_word(tokens[end])
            and tokens[end].lower() not in _SUFFIX_WORDS):
         end += 1
