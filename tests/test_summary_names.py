@@ -120,13 +120,24 @@ def test_a_name_said_twice_over_is_said_once():
 
 
 def test_fragments_are_dropped():
-    # 2023.eacl-main.121: "( f = 0.5 )" tagged as a metric; 1804.05392: "B" of the metric B³
+    # 2023.eacl-main.121: "( f = 0.5 )" tagged as a metric; 1804.05392: "B" of the metric B³ is kept
     paragraphs = [tagged("Despite annotating just half the summary ( f = 0.5 ) , in both datasets",
                          ("MetricName", 7, 8)),
                   tagged("and F1 of the the MUC , B , and CEAF φ4 metrics using the official",
                          ("MetricName", 1, 2), ("MetricName", 5, 6), ("MetricName", 7, 8), ("MetricName", 10, 12))]
     assert sorted(entity_names(paragraphs, ())["MetricName"]) == ["B", "CEAF φ4", "F1", "MUC", "f"]
-    assert sorted(entity_names(paragraphs, ("fragments",))["MetricName"]) == ["CEAF φ4", "F1", "MUC"]
+    assert sorted(entity_names(paragraphs, ("fragments",))["MetricName"]) == ["B", "CEAF φ4", "F1", "MUC"]
+    # 1805.01087: "sib" (of "+sib"), a lower-case fragment of a method's name
+    p = tagged("STACKPTR +sib", ("MethodName", 0, 1), ("MethodName", 1, 2))
+    assert entity_names([p], ("fragments",))["MethodName"] == ["STACKPTR"]
+
+
+def test_hyperparameter_names_are_whole_as_tagged():
+    # 1802.05365: "λ" is the name of a value ("λ = 0.001")
+    p = tagged("with λ = 0.001 for all tasks", ("HyperparameterName", 1, 2), ("HyperparameterValue", 3, 4))
+    summary = summarize_paper("p", [p], Gazetteer.empty())
+    assert [(e.type, e.name) for e in summary.entities] == [("HyperparameterName", "λ")]
+    assert [(v.value, v.of) for v in summary.values] == [("0.001", "λ")]
 
 
 def test_a_name_the_text_completes_to_a_longer_name_is_that_name():
