@@ -303,8 +303,9 @@ def _read_list(path: Path) -> tuple[tuple[str, int], ...]:
 #   hyphens   a name cut at a hyphen is joined again ("Co -" + "guiding" -> "Co-guiding")
 #   brackets  a name holding an unmatched bracket is cut there ("Intent(Acc" -> "Intent")
 #   repeats   a name said twice over, as merged table heads are, is said once ("MSCOCO MSCOCO")
-#   fragments a name that is a fragment is dropped ("co", "sentence -", a lone letter)
-#   longer    a name the text around it completes to a longer name of the paper is that name
+#   fragments a name that is a fragment is dropped ("co", "sentence -", a lower-case letter)
+#   longer    a name the text around it completes to a longer name the paper tags at least as
+#             often is that name ("NYT" in "the NYT corpus")
 #   heads     "score" is no part of a metric's name, as the annotation standard says ("macro
 #             F1 score" -> "macro F1"), and "X Net" is X where the paper also says X
 #             ("Co-guiding Net", "Co-guiding": one entity)
@@ -335,8 +336,8 @@ _SUFFIX_WORDS = {"based", "style", "like", "only", "level", "specific", "aware",
                  "wise", "related", "dependent", "independent", "sized", "scale", "type"}
 # A model's sizes, which a name takes in after a hyphen ("BioBERT - base").
 _SIZE_WORDS = {"base", "large", "small", "tiny", "mini", "medium", "xl", "xxl", "big"}
-# A name none of whose spans has a mean tag probability this high is dropped ("unsure"; spans
-# without a score, as CoNLL input has, are kept). Chosen on the tune half of the dev papers.
+# A name none of whose spans has a mean tag probability this high is dropped ("unsure", not
+# applied by default; spans without a score, as CoNLL input has, are kept).
 UNSURE_SCORE = 0.3
 # The types whose names are rarely all lower case ("lower").
 _CAPITALISED_TYPES = {"MethodName", "DatasetName", "MetricName"}
