@@ -128,7 +128,7 @@ def gold_entities(paragraphs: list) -> list[dict[str, Any]]:
 def score(cached: dict[str, Any], names: list[str], rules: tuple[str, ...]) -> dict[str, Any]:
     """Per-type and micro counts of the papers ``names``."""
     from sciner.evaluate.metrics import Counts
-    from sciner.summary.assemble import summarize_paper
+    from sciner.summary.assemble import PaperSummary, summarize_paper
     from sciner.summary.names import Gazetteer
     from sciner.summary.score import SCORED_TYPES, score_names
 
@@ -141,20 +141,14 @@ def score(cached: dict[str, Any], names: list[str], rules: tuple[str, ...]) -> d
         summary = summarize_paper(name, paper["pred"], gazetteer, clean=rules)
         gold = gold_entities(paper["gold"])
         for t in SCORED_TYPES:
-            per_type[t] = per_type[t] + _score_type(summary, gold, t, score_names)
+            only = PaperSummary(name, [e for e in summary.entities if e.type == t], [], [])
+            per_type[t] = per_type[t] + score_names(only, {"entities": [e for e in gold if e["type"] == t]})
         lists[name] = {"pred": [(e.type, e.name, len(e.places)) for e in summary.entities if e.type in SCORED_TYPES],
                        "gold": [(e["type"], e["name"]) for e in gold]}
     micro = Counts()
     for c in per_type.values():
         micro = micro + c
     return {"per_type": per_type, "micro": micro, "lists": lists}
-
-
-def _score_type(summary, gold: list[dict[str, Any]], label: str, score_names) -> Any:
-    from sciner.summary.assemble import PaperSummary
-
-    only = PaperSummary(summary.doc, [e for e in summary.entities if e.type == label], [], [])
-    return score_names(only, {"entities": [e for e in gold if e["type"] == label]})
 
 
 DANGLING_WORDS = {"-", "and", "or", "(", "[", "{"}
