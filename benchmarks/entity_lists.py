@@ -22,8 +22,9 @@ report. Rules are tuned on the tune half only; both halves are printed.
                                        [--show tune|report] [--rules a,b|none] [--steps]
 
 ``--rules`` picks the cleaning rules (default: the summary's, sciner.summary.names.CLEAN_RULES;
-``none``: the lists as tagged); ``--steps`` adds them one at a time. The predictions are cached (``--cache``, default /tmp/sciner-entity-lists.json; the model's
-log-probabilities too, in /tmp): 20 minutes the first time on 2 cores busy with other jobs
+``none``: the lists as tagged); ``--steps`` adds them one at a time. The predictions are
+cached (``--cache``, default /tmp/sciner-entity-lists.json; the model's log-probabilities
+too, in /tmp): 20 minutes the first time on 2 cores busy with other jobs
 (the cross-fitted paper-level fit is most of it), seconds after.
 """
 
