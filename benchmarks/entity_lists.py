@@ -47,9 +47,9 @@ def predictions(model: Path | None, data: Path, config: Path) -> dict[str, Any]:
     """Dev paragraphs with gold tags, cross-fitted predicted tags and span scores."""
     from sciner.config import load_config
     from sciner.data.assemble import assemble
-    from sciner.inference.calibrate import DEFAULT, cross_fitted_tags
-    from sciner.inference.paper import cross_fitted_paper_tags, scored_spans
+    from sciner.inference.calibrate import DEFAULT, cross_fitted_paper_tags, cross_fitted_tags
     from sciner.inference.tagger import Tagger
+    from sciner.model.paper_decoding import scored_spans
 
     cfg = load_config(config, [])
     cfg.data.data_dir = str(data)
