@@ -96,8 +96,7 @@ def score(args: argparse.Namespace) -> None:
     nlp = spacy.load(args.model or args.out / "model-best")
     reports = {"spaCy CNN": classification_report(gold, spacy_tags(nlp, tokens)).to_dict()}
     if args.fast:
-        from sciner.inference.calibrate import DEFAULT, cross_fitted_tags
-        from sciner.inference.paper import cross_fitted_paper_tags
+        from sciner.inference.calibrate import DEFAULT, cross_fitted_paper_tags, cross_fitted_tags
         from sciner.inference.tagger import Tagger
 
         tagger = Tagger.load(args.fast)

@@ -15,7 +15,7 @@ from sciner.model.windows import plan_windows, window_rows
 @pytest.fixture(scope="module")
 def tiny_cnn_model(tiny_encoder_dir):
     from sciner.config import ModelConfig
-    from sciner.model.heads.builtin import CNNSettings
+    from sciner.config import CNNSettings
     from sciner.model.store import build_model
 
     cfg = ModelConfig(encoder=str(tiny_encoder_dir), head="cnn", shape_dim=4, window=32, window_overlap=8,
