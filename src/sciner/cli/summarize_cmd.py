@@ -12,7 +12,7 @@ from sciner.cli.app import app
 from sciner.cli.options import (
     DataDir, DeviceOwn, From, Include, ModelOption, Precision, Quiet, ThreadsOwn, include_kinds, one_of,
 )
-from sciner.summary.render import RENDER_FORMATS
+from sciner.formats.registry import SUMMARY_FORMATS
 
 _INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL, ... or folders and globs; - is "
                 "standard input), tagged with the model; or its tagged output (CoNLL/JSONL with tags), used as it is. "
@@ -24,7 +24,7 @@ def summarize(
     inputs: list[str] = typer.Argument(..., help=_INPUTS_HELP),
     output: str = typer.Option("-", "--output", "-o", help="summary.json, summary.csv (one row per paper, entity, value, result) "
                                "or summary.html (sortable tables linked to each mention); - is stdout (JSON)."),
-    to_format: Annotated[Optional[str], one_of("--to", RENDER_FORMATS, show_default=False,
+    to_format: Annotated[Optional[str], one_of("--to", SUMMARY_FORMATS, show_default=False,
                                                help="Format of the summary. Default: from -o's extension, "
                                                     "else json.")] = None,
     as_json: bool = typer.Option(False, "--json", help="Short for --to json."),

@@ -141,6 +141,9 @@ FORMATS: dict[str, Format] = {
 READ_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.read is not None)
 WRITE_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render is not None)
 EXTRACT_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render_extracted is not None)
+# What `sciner summarize` writes (sciner.summary.render renders them): named here, with the
+# other formats, so that the command line knows them without importing the summary and PDF code.
+SUMMARY_FORMATS: tuple[str, ...] = ("json", "csv", "html")
 # Suffixes, longest first, so that ``.doccano.jsonl`` wins over ``.jsonl``.
 _SUFFIXES: list[tuple[str, str]] = sorted(
     ((s, f.name) for f in FORMATS.values() for s in f.suffixes), key=lambda item: -len(item[0])

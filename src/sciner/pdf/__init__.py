@@ -16,11 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sciner.document import Paragraph
-from sciner.pdf.extract import Progress, read_pdf_pages
 from sciner.pdf.kinds import INCLUDE, Kind, check_include, included
-from sciner.pdf.pipeline import paragraphs_from_pages
+
+if TYPE_CHECKING:  # the stages are imported when a PDF is read: checking --include needs only the kinds
+    from sciner.pdf.extract import Progress
 
 __all__ = ["INCLUDE", "ExtractedParagraph", "Kind", "check_include", "extract_pdf", "is_running_text", "read_pdf_paragraphs"]
 
@@ -66,6 +68,9 @@ def extract_pdf(path: str | Path, progress: Progress | None = None,
     from sciner.tokenize import tokenize_paragraphs
 
     kinds = check_include(include)
+    from sciner.pdf.extract import read_pdf_pages
+    from sciner.pdf.pipeline import paragraphs_from_pages
+
     raw = paragraphs_from_pages(read_pdf_pages(path, progress, cells=included(Kind.TABLE, kinds)), kinds)
     # A table row is tokenized cell by cell, so that no token straddles two cells.
     pieces = [[cell.text for cell in paragraph.cells] or [paragraph.text] for paragraph in raw]

@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sciner.formats.html import escape, page, render_tokens
+from sciner.formats.registry import SUMMARY_FORMATS
 from sciner.summary.assemble import CORPUS_TYPES, Entity, PaperSummary, Place
 from sciner.summary.values import Result
 
-RENDER_FORMATS: tuple[str, ...] = ("json", "csv", "html")
+RENDER_FORMATS: tuple[str, ...] = SUMMARY_FORMATS
 SUFFIXES: dict[str, str] = {".json": "json", ".csv": "csv", ".html": "html", ".htm": "html"}
 # One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "value" or
 # "result"; a column a record has nothing for is empty. ``paragraph`` counts from 0, as in the JSON.
