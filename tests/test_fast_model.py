@@ -106,3 +106,27 @@ def test_a_bf16_encoder_with_an_fp32_word_table_computes_the_same_states(tiny_en
     with torch.inference_mode():
         assert torch.equal(kept(ids, torch.ones_like(ids)).last_hidden_state,
                            cast(ids, torch.ones_like(ids)).last_hidden_state)
+
+
+def test_predict_model_fast_tags_a_text_file_importing_no_pdf_summary_or_training_code(tmp_path):
+    """`sciner predict --model fast` finds the shipped fast model by name; a text input's run
+    imports none of the code that only PDFs, summaries, training or serving need."""
+    import subprocess
+    import sys
+
+    text = tmp_path / "in.txt"
+    text.write_text("We train BERT on SQuAD and report an F1 score of 93.2 .\n", encoding="utf-8")
+    out = tmp_path / "out.conll"
+    code = ("import sys, runpy; sys.argv = ['sciner', 'predict', sys.argv[1], '--model', 'fast', '-q', '-o', sys.argv[2]]\n"
+            "try:\n    runpy.run_module('sciner', run_name='__main__')\nexcept SystemExit as stop:\n"
+            "    assert not stop.code, stop.code\n"
+            "heavy = ('sciner.pdf.extract', 'sciner.pdf.pipeline', 'sciner.summary', 'sciner.training', 'sciner.server',"
+            " 'ray', 'fastapi', 'matplotlib', 'transformers', 'spacy')\n"
+            "print(sorted(m for m in sys.modules if m.startswith(heavy)))")
+    result = subprocess.run([sys.executable, "-c", code, str(text), str(out)], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+    rows = [line.split("\t") for line in out.read_text(encoding="utf-8").splitlines() if line]
+    assert [r[0] for r in rows] == "We train BERT on SQuAD and report an F1 score of 93.2 .".split()
+    assert all(r[1] == "O" or r[1][:2] in ("B-", "I-") for r in rows)
