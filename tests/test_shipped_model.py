@@ -72,7 +72,7 @@ def test_forcing_bf16_without_native_bf16_warns(monkeypatch, capsys, native):
     import sciner.inference.tagger as tagger
 
     monkeypatch.setattr(tagger, "native_bf16", lambda: native)
-    monkeypatch.setattr(tagger, "load_model", lambda path: (_Stub(), {}, path))
+    monkeypatch.setattr(tagger, "load_model", lambda path, **options: (_Stub(), {}, path))
     tagger.Tagger.load(None, precision="bf16", device="cpu")
     warned = "warning: --precision bf16 on a CPU without native bfloat16" in capsys.readouterr().err
     assert warned is not native
