@@ -101,7 +101,7 @@ def test_model_json_type_bias_is_applied(tmp_path, tiny_model):
 def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
     from test_train_and_tag import tiny_config
 
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1)
     cfg.data.dev_groups = ["group_b", "group_c"]  # two dev groups, so that biases can be cross-fitted

@@ -52,7 +52,7 @@ def test_info_on_a_model_that_records_no_provenance_says_so(cli, tmp_path):
 def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
     from test_train_and_tag import tiny_config
 
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     out = tmp_path_factory.mktemp("info-model")
     train(tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1, max_batches_per_epoch=2), out,

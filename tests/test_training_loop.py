@@ -20,10 +20,10 @@ from torch import nn
 from sciner.config import Config
 from sciner.errors import ConfigError, ModelError
 from sciner.model.device import pick_device
-from sciner.training.loop import (
-    CHECKPOINT, Progress, Schedule, check_resume, linear_schedule, load_checkpoint, parameter_groups,
-    read_loss_curve, rng_state, save_checkpoint, set_rng_state, training_steps,
+from sciner.training.checkpoints import (
+    CHECKPOINT, check_resume, load_checkpoint, rng_state, save_checkpoint, set_rng_state,
 )
+from sciner.training.loop import Progress, Schedule, linear_schedule, parameter_groups, read_loss_curve, training_steps
 
 
 class Toy(nn.Module):
@@ -258,7 +258,7 @@ def _tiny(tiny_encoder_dir, tiny_data, **changes):
 def test_sigint_mid_epoch_saves_a_checkpoint_and_resume_ends_like_a_straight_run(
         tmp_path, tiny_encoder_dir, tiny_data, monkeypatch, capsys):
     from sciner.model.network import NERModel
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     cfg = _tiny(tiny_encoder_dir, tiny_data)
     straight = train(cfg, tmp_path / "straight", show_progress=False)
@@ -285,7 +285,7 @@ def test_sigint_mid_epoch_saves_a_checkpoint_and_resume_ends_like_a_straight_run
 
 
 def test_resume_refuses_a_changed_model(tmp_path, tiny_encoder_dir, tiny_data):
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     train(_tiny(tiny_encoder_dir, tiny_data, epochs=1), tmp_path, show_progress=False)
     changed = _tiny(tiny_encoder_dir, tiny_data, epochs=1)
@@ -319,7 +319,7 @@ def test_device_option_is_checked(cli, tmp_path, tiny_data):
 
 def test_a_checkpoint_every_n_steps_as_well_as_every_epoch(tmp_path, tiny_encoder_dir, tiny_data, monkeypatch):
     import sciner.training.loop as loop
-    import sciner.training.ner as ner
+    import sciner.training.train as ner
 
     saved, real_save = [], loop.save_training_state
 
@@ -335,7 +335,7 @@ def test_a_checkpoint_every_n_steps_as_well_as_every_epoch(tmp_path, tiny_encode
 
 def test_a_run_killed_after_a_step_checkpoint_resumes_from_it(tmp_path, tiny_encoder_dir, tiny_data, monkeypatch):
     from sciner.model.network import NERModel
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     cfg = _tiny(tiny_encoder_dir, tiny_data, checkpoint_every_steps=3)
     straight = train(cfg, tmp_path / "straight", show_progress=False)

@@ -67,7 +67,7 @@ _API: dict[str, str] = {
     "classification_report": "sciner.evaluate.metrics",
     "paired_bootstrap": "sciner.evaluate.bootstrap",
     "load_config": "sciner.config",
-    "train": "sciner.training.ner",
+    "train": "sciner.training.train",
     "training_steps": "sciner.training.loop",
     "fit_bias": "sciner.inference.calibrate",
     "cross_fitted_tags": "sciner.inference.calibrate",

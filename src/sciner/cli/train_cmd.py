@@ -33,7 +33,7 @@ def train(
     Example: sciner train --config configs/default.toml --set train.epochs=3 -o runs/bio
     """
     from sciner.cli.options import resume_command, training_config
-    from sciner.training.ner import train as run_training
+    from sciner.training.train import train as run_training
 
     cfg = training_config(config, overrides, data, device, threads)
     result = run_training(cfg, output, resume=resume, show_progress=not quiet, resume_command=resume_command())

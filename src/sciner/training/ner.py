@@ -2,13 +2,12 @@
 loss, dev F1 after each epoch, the best epoch saved as a model folder. The loop brings the
 rest (schedule, checkpoints, resume, early stopping, interrupts); the same seed gives the
 same model. A student learning from soft labels is this task with another loss
-(:mod:`sciner.training.soft`)."""
+(:mod:`sciner.training.soft`); :func:`sciner.training.train.train` picks one and runs it."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from sciner.data.assemble import Corpus, assemble
 from sciner.document import Paragraph
 from sciner.labels import BIO_TAGS
 from sciner.provenance import git_commit
-from sciner.training.loop import Progress, Schedule, run
+from sciner.training.loop import Progress, Schedule
 
 
 def evaluate_model(model: Any, paragraphs: list[Paragraph], batch_subwords: int) -> dict[str, Any]:
@@ -31,14 +30,6 @@ def evaluate_model(model: Any, paragraphs: list[Paragraph], batch_subwords: int)
     spans = predict_spans(model, [p.tokens for p in paragraphs], batch_subwords=batch_subwords)
     pred = [spans_to_bio(s, len(p.tokens)) for s, p in zip(spans, paragraphs)]
     return classification_report([p.tags or [] for p in paragraphs], pred).to_dict()
-
-
-@dataclass
-class TrainResult:
-    best_f1: float
-    best_epoch: int
-    history: list[dict[str, Any]]
-    output: Path
 
 
 # What a resumed run must keep: everything that shapes the data, the model, the batches and
@@ -153,21 +144,3 @@ class NerTask:
 
     def finish(self, output: Path, at: Progress) -> None:
         """Nothing more: the best epoch's model was saved when it was evaluated."""
-
-
-def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corpus | None = None,
-          show_progress: bool = True, resume_command: str | None = None) -> TrainResult:
-    """Train a model as ``cfg`` says; the best epoch (by dev micro F1) is saved to ``output``.
-
-    With ``distill.soft_labels`` set, the model is a student learning from them as well
-    (:class:`~sciner.training.soft.SoftLabelTask`). A checkpoint is saved every
-    ``train.checkpoint_every_steps`` batches and after each epoch. Ctrl-C or SIGTERM saves one
-    after the current step and prints ``resume_command`` (the CLI passes the user's own
-    command line); ``resume=True`` continues from the checkpoint exactly as if the run had not
-    stopped.
-    """
-    from sciner.training.soft import SoftLabelTask
-
-    task = SoftLabelTask(cfg, corpus) if cfg.distill.soft_labels else NerTask(cfg, corpus)
-    at = run(task, output, resume=resume, show_progress=show_progress, resume_command=resume_command)
-    return TrainResult(best_f1=at.best_f1, best_epoch=at.best_epoch + 1, history=at.history, output=Path(output))
