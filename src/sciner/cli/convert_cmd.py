@@ -49,7 +49,8 @@ def convert(
     typer.echo(
         f"wrote {done.paragraphs} paragraphs ({done.entities} entities) "
         f"from {display_name(src)} ({done.source_format}) to {'<stdout>' if is_stdio(dst) else target} "
-        f"({done.target_format})",
+        f"({done.target_format})"
+        + (f"; {done.not_written} entities not written: {done.target_format} holds tokens only" if done.not_written else ""),
         err=is_stdio(dst),  # stdout carries the data
     )
     if done.label_config is not None:

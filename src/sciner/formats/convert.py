@@ -26,6 +26,8 @@ class Conversion:
     paragraphs: int
     entities: int
     label_config: Path | None = None
+    # Entities read but not written: the target format holds tokens only (paragraph text).
+    not_written: int = 0
 
 
 def convert(src: str | Path, dst: str | Path, *, from_format: str | None = None, to_format: str | None = None,
@@ -56,4 +58,5 @@ def convert(src: str | Path, dst: str | Path, *, from_format: str | None = None,
 
         outputs.write(config, labelstudio_config())
     entities = sum(len(p.spans or []) for p in paragraphs)
-    return Conversion(source.name, target.name, len(paragraphs), entities, config)
+    return Conversion(source.name, target.name, len(paragraphs), entities, config,
+                      not_written=0 if target.carries_entities else entities)
