@@ -128,7 +128,7 @@ def test_calibrate_from_python_saves_a_model_not_the_training_run(tmp_path, tiny
     import sciner
     from sciner.inference.tagger import Tagger
 
-    assert {"checkpoint.pt", "history.json"} <= {p.name for p in tiny_model.iterdir()}, "what training leaves"
+    assert "history.json" in {p.name for p in tiny_model.iterdir()}, "what training leaves"
     done = sciner.calibrate(tiny_model, tmp_path / "calibrated", data=tiny_data, threads=1, show_progress=False)
     assert done.path == tmp_path / "calibrated" and set(done.dev_groups) == {"group_b", "group_c"}
     assert sorted(p.name for p in done.path.iterdir()) == ["model.json", "weights.safetensors"]

@@ -72,7 +72,7 @@ def test_a_value_outside_the_choices_is_a_one_line_error(cli, tmp_path):
 
 
 def test_quiet_silences_status_lines_but_never_results(cli, tmp_path, shared_reference):
-    gold = next(shared_reference.rglob("*.conll"))
+    gold = shared_reference / "example-output.conll"
     loud = cli("show", gold, "-o", tmp_path / "a.html")
     quiet = cli("show", gold, "-o", tmp_path / "b.html", "-q")
     assert loud.stdout.startswith("wrote ") and quiet.stdout == ""

@@ -177,7 +177,7 @@ def _toy_config(**train) -> Config:
 
 
 def test_the_loop_yields_every_step_and_epoch_and_logs_the_loss_parts(tmp_path):
-    task = Regression(_toy_config())
+    task = Regression(_toy_config(keep_checkpoint=True))
     steps = list(training_steps(task, tmp_path, show_progress=False))
     assert [s.progress.step for s in steps if s.losses] == list(range(1, 25))
     assert sum(1 for s in steps if not s.losses) == 3  # one per epoch, without scores: the task does not evaluate
@@ -287,7 +287,7 @@ def test_sigint_mid_epoch_saves_a_checkpoint_and_resume_ends_like_a_straight_run
 def test_resume_refuses_a_changed_model(tmp_path, tiny_encoder_dir, tiny_data):
     from sciner.training.train import train
 
-    train(_tiny(tiny_encoder_dir, tiny_data, epochs=1), tmp_path, show_progress=False)
+    train(_tiny(tiny_encoder_dir, tiny_data, epochs=1, keep_checkpoint=True), tmp_path, show_progress=False)
     changed = _tiny(tiny_encoder_dir, tiny_data, epochs=1)
     changed.model.window = 64
     with pytest.raises(ConfigError, match="changed model.window"):

@@ -88,7 +88,7 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
 def _token_and_tag(path: str | Path, lineno: int, raw: str, cols: list[str], tagged: bool) -> tuple[str, str | None]:
     """One line's token and tag (None in a file of tokens only), or the line's one error."""
     where = f"{path}:{lineno}"
-    if tagged and len(cols) == 1 and is_valid_tag(cols[0]) and cols[0] != "O":
+    if tagged and len(cols) == 1 and is_valid_tag(cols[0]) and (cols[0] != "O" or raw[:1].isspace()):
         raise InputFormatError(f"{where}: empty token before the tag {cols[0]!r}; expected token<TAB>tag")
     if len(cols) == 2 and tagged:
         token, tag = cols

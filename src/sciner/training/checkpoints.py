@@ -9,6 +9,7 @@ while saving keeps the previous checkpoint whole.
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -45,12 +46,21 @@ def set_rng_state(state: dict[str, Any]) -> None:
 
 
 def checkpoint_to_resume(output: Path, resume: bool) -> Path | None:
-    """The checkpoint a run continues from (None for a fresh run); a fresh run never writes over one."""
+    """The checkpoint a run continues from (None for a fresh run); a fresh run never writes
+    over one, nor over a finished run's model."""
     path = output / CHECKPOINT
     if path.exists() and not resume:
         raise ConfigError(f"{output} already holds a {CHECKPOINT}: pass --resume, or choose another output folder")
+    finished = (output / "model.json").exists() and (output / "history.json").exists()
     if resume and not path.exists():
+        if finished:
+            raise ConfigError(f"--resume: {output} holds a finished run whose {CHECKPOINT} was removed (keep it "
+                              f"with --keep-checkpoint); to train its model on: sciner train ... --init {output} "
+                              "-o NEW_RUN")
         raise ConfigError(f"--resume: no {CHECKPOINT} in {output}")
+    if finished and not resume:
+        raise ConfigError(f"{output} already holds a trained model: choose another output folder "
+                          f"(or --init {output} to train it on)")
     return path if resume else None
 
 
@@ -66,7 +76,9 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
     A truncated, corrupt or foreign file is a one-line :class:`ModelError`.
     """
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # torch warns (with its own path) about old files: our one line says it
+            warnings.simplefilter("ignore")
+            state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises UnpicklingError, RuntimeError, EOFError... for damaged files
         reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise ModelError(f"{path}: not a readable sciner checkpoint ({reason[:200]}); "
@@ -86,16 +98,19 @@ def save_training_state(path: Path, config: dict[str, Any], model: torch.nn.Modu
 
 
 def restore_training_state(path: Path, config: dict[str, Any], fixed: Sequence[str], model: torch.nn.Module,
-                           optimizer: Any, scheduler: Any) -> dict[str, Any]:
+                           optimizer: Any, scheduler: Any) -> tuple[dict[str, Any], list[str]]:
     """Load a :func:`save_training_state` checkpoint into the model, optimizer, schedule and RNGs
-    after checking the ``fixed`` config fields did not change; returns the loop's progress values."""
+    after checking the ``fixed`` config fields did not change; returns the loop's progress
+    values and the other fields that changed (``"train.epochs 3 -> 5"``), to be said."""
     state = load_checkpoint(path)
     check_resume(state["config"], config, fixed)
     model.load_state_dict(state["model"])
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
     set_rng_state(state["rng"])
-    return state.get("progress", {})
+    old, new = _flatten(_todays_shape(state["config"])), _flatten(_todays_shape(config))
+    changes = [f"{k} {old.get(k)} -> {new.get(k)}" for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    return state.get("progress", {}), changes
 
 
 def check_resume(saved: dict[str, Any], current: dict[str, Any], fixed: Sequence[str]) -> None:

@@ -172,6 +172,9 @@ class Task(Protocol):
     # evaluation (None: the task does not evaluate).
     epochs: int
     patience: int | None
+    # Optional (read with getattr, default False): score and keep the starting model before
+    # the first step, as "epoch 0" (a trained model trained on).
+    # evaluate_first: bool
 
     def prepare(self, device: torch.device) -> tuple[torch.nn.Module, Schedule]:
         """Build the model (on ``device``) and data; called once the seeds are set."""
@@ -231,14 +234,20 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                                           total=schedule.total)
     per_epoch = task.steps_per_epoch()
     at = Progress()
+    changes: list[str] = []
     if checkpoint_path is not None:  # restored before the summary: a bad checkpoint is the only line printed
-        at = _progress(restore_training_state(checkpoint_path, task.cfg.to_dict(), task.resume_fixed, model,
-                                              optimizer, scheduler), per_epoch)
+        restored, changes = restore_training_state(checkpoint_path, task.cfg.to_dict(), task.resume_fixed, model,
+                                                   optimizer, scheduler)
+        at = _progress(restored, per_epoch)
     if show_progress:
         if text := task.summary(device):
             print(text, file=sys.stderr)
         if checkpoint_path is not None:
-            print(f"resuming at {_where(at)}", file=sys.stderr)
+            print(f"resuming at {_where(at)}" + (f"; changed since: {', '.join(changes)}" if changes else ""),
+                  file=sys.stderr)
+            if at.epoch >= task.epochs or _stopped_early(at, task.patience, tc.min_epochs):
+                print(f"the run is finished ({at.epoch} of {task.epochs} epochs); to go on, raise train.epochs "
+                      "(or train.patience)", file=sys.stderr)
     command = resume_command or f"sciner {task.verb} --resume -o {output} (same config)"
     log = LossLog(output / LOSS_FILE, task.loss_parts, keep_until=at.step)
     last = at.step + stop_after if stop_after is not None else None
@@ -250,8 +259,10 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
         return save_training_state(output / CHECKPOINT, task.cfg.to_dict(), model, optimizer, scheduler,
                                    **dataclasses.asdict(at))
 
+    if checkpoint_path is None and getattr(task, "evaluate_first", False):
+        _record_start(task, output, at, show_progress)
     with interruptible(command) as stop, log:
-        while at.epoch < task.epochs and not _stopped_early(at, task.patience):
+        while at.epoch < task.epochs and not _stopped_early(at, task.patience, tc.min_epochs):
             epoch, epoch_started = at.epoch, time.monotonic()
             model.train()
             with tqdm(total=per_epoch, initial=at.batch, desc=f"epoch {epoch + 1}/{task.epochs}", unit="step",
@@ -289,8 +300,10 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
             yield Step(at.snapshot(), {}, scores, improved)
             if at.step == last:
                 break
-    if at.epoch >= task.epochs or _stopped_early(at, task.patience):
+    if at.epoch >= task.epochs or _stopped_early(at, task.patience, tc.min_epochs):
         task.finish(output, at)
+        if not tc.keep_checkpoint:  # the run is done: the model stays, the optimizer's state goes
+            (output / CHECKPOINT).unlink(missing_ok=True)
 
 
 def run(task: Task, output: str | Path, **options: Any) -> Progress:
@@ -333,12 +346,32 @@ def _record(task: Task, output: Path, at: Progress, scores: dict[str, Any], seco
     return improved
 
 
+def _record_start(task: Task, output: Path, at: Progress, show_progress: bool) -> None:
+    """Score the model a run starts from (a trained model trained on) as "epoch 0" and keep it:
+    an epoch must beat it to replace it, so training on cannot leave a worse model behind."""
+    started = time.monotonic()
+    scores = task.evaluate()
+    if scores is None:
+        return
+    at.best_f1, at.best_epoch = scores["micro"]["f1"], -1
+    at.history.append({"epoch": 0, "loss": None, "dev": scores, "seconds": round(time.monotonic() - started, 1)})
+    task.save_best(output, at, scores)
+    write_atomic(output / HISTORY_FILE, json.dumps(at.history, indent=2) + "\n")
+    if show_progress:
+        print(f"epoch 0 (the model trained on): dev micro F1 {at.best_f1:.4f}  macro F1 {scores['macro']['f1']:.4f}",
+              file=sys.stderr)
+
+
 def _due(step: int, every: int) -> bool:
     return every > 0 and step % every == 0
 
 
-def _stopped_early(at: Progress, patience: int | None) -> bool:
-    return patience is not None and at.best_epoch >= 0 and at.epoch - at.best_epoch > patience
+def _stopped_early(at: Progress, patience: int | None, min_epochs: int = 0) -> bool:
+    """Patience runs out: this many epochs without a better dev score, counted only once the
+    score has moved above 0 and ``min_epochs`` are done (a small run's first epochs may learn
+    nothing the dev score shows)."""
+    return (patience is not None and at.best_f1 > 0 and at.epoch >= min_epochs
+            and at.epoch - at.best_epoch > patience)
 
 
 def _where(at: Progress) -> str:

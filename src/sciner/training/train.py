@@ -3,11 +3,13 @@ student with soft labels as well) and runs it in the one loop."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sciner.config import Config
+from sciner.errors import ConfigError
 from sciner.data.assemble import Corpus
 from sciner.training.loop import run
 from sciner.training.ner import NerTask
@@ -20,6 +22,38 @@ class TrainResult:
     best_epoch: int
     history: list[dict[str, Any]]
     output: Path
+
+
+def init_model_path(name: str) -> Path:
+    """The model folder ``--init`` names: ``default`` is the shipped model, else a folder."""
+    from sciner.model.store import DEFAULT_MODEL
+
+    return DEFAULT_MODEL if name == "default" else Path(name)
+
+
+def run_config(config: str | Path | None, overrides: Sequence[str], *, files: Sequence[str | Path] = (),
+                    dev: Sequence[str | Path] = (), with_shared: bool = False, init: str | None = None) -> Config:
+    """The config of a run: ``config`` and ``overrides`` (``--set``), with your annotation
+    ``files`` and ``dev`` papers (absolute, so calibration and resume read the same ones from
+    any folder), and with ``init``: the model to train on, whose network replaces ``[model]``
+    and whose small-data schedule (``train.init_schedule``) goes under ``overrides``."""
+    from sciner.config import load_config
+    from sciner.model.store import load_model_meta
+
+    cfg = load_config(config, list(overrides))
+    if init:
+        cfg = load_config(config, [*cfg.train.init_schedule, *overrides])
+        path = init_model_path(init)
+        cfg.model = load_model_meta(path)[0].model
+        cfg.train.init = str(path.resolve())
+    if files:
+        cfg.data.files = [str(Path(f).resolve()) for f in files]
+        cfg.data.dev_files = [str(Path(f).resolve()) for f in dev]
+        cfg.data.with_shared = cfg.data.with_shared or with_shared
+    elif dev or with_shared:
+        raise ConfigError("--dev and --with-shared go with your annotation files: sciner train FILES... -o RUN")
+    cfg.validate()
+    return cfg
 
 
 def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corpus | None = None,
