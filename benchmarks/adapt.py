@@ -8,13 +8,13 @@ bootstrap that resamples papers.
 
 A paper is a file or a -DOCSTART- document of the group. Where a group has fewer than
 ``--min-papers`` of them (some groups put several papers in one file), its files are cut into
-consecutive pieces of about ``--chunk-tokens`` tokens at paragraph boundaries, and those pieces
-are the units (the table says which).
+consecutive pieces of about ``--chunk-tokens`` tokens (fewer where the group would not make 8)
+at paragraph boundaries, and those pieces are the units (the table says which).
 
 Each group's run is resumable (the training keeps a checkpoint until it ends; a finished group's
 result.json is read back), so the script can be stopped and started again:
 
-    nice -n 5 python benchmarks/adapt.py --out /tmp/adapt [--epochs 4] [--groups parthmehta15 ...]
+    nice -n 5 python benchmarks/adapt.py --out /tmp/adapt [--epochs 4] [--groups parthmehta15 ...] [--set K=V]
     python benchmarks/adapt.py --out /tmp/adapt --measure   # steps/s of one adaptation, then stop
 """
 
@@ -28,8 +28,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GROUPS = ("momogasuki__scentific-entity-recognition", "parthmehta15__Scientific-Entity-Recognition",
-          "MarcoW311__11711-AS2-NLPSys", "prasoonvarshney__scientific-entity-recognition")
+# Smallest first, so that a run cut short has finished some.
+GROUPS = ("prasoonvarshney__scientific-entity-recognition", "MarcoW311__11711-AS2-NLPSys",
+          "parthmehta15__Scientific-Entity-Recognition", "momogasuki__scentific-entity-recognition")
 
 
 def units_of(group_dir: Path, min_papers: int, chunk_tokens: int) -> tuple[str, list[tuple[str, list]]]:
@@ -42,6 +43,8 @@ def units_of(group_dir: Path, min_papers: int, chunk_tokens: int) -> tuple[str, 
             papers.setdefault(f"{path.stem}#{p.meta.get('doc', '')}", []).append(p)
     if len(papers) >= min_papers:
         return "paper", list(papers.items())
+    total = sum(len(p.tokens) for paragraphs in papers.values() for p in paragraphs)
+    chunk_tokens = min(chunk_tokens, total // 8)  # at least 8 pieces: 4 to adapt on (2 of them dev), 4 to test
     pieces: list[tuple[str, list]] = []
     for name, paragraphs in papers.items():
         current: list = []
@@ -77,7 +80,7 @@ def adapt_group(group: str, args: argparse.Namespace) -> dict:
         target = folder / f"unit{k:02d}.conll"
         if not target.exists():
             write_conll(paragraphs, target)
-    overrides = [f"train.epochs={args.epochs}", f"train.threads={args.threads}"]
+    overrides = [f"train.epochs={args.epochs}", f"train.threads={args.threads}", *args.set]
     if args.measure:
         overrides += ["train.epochs=1", "train.max_batches_per_epoch=4"]
     cfg = run_config(None, overrides, files=[folder], init="default")
@@ -143,6 +146,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--min-papers", type=int, default=6)
     parser.add_argument("--chunk-tokens", type=int, default=3000)
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                        help="A config override for every adaptation (after the init schedule), e.g. "
+                             "train.max_batches_per_epoch=10 to fit a CPU budget.")
     parser.add_argument("--measure", action="store_true", help="Time 4 steps of each group's adaptation and stop.")
     args = parser.parse_args()
     groups = [g for g in GROUPS if not args.groups or any(g.startswith(x) for x in args.groups)]

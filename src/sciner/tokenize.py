@@ -68,6 +68,18 @@ def glued_share(paragraphs: Iterable[list[str]]) -> tuple[float, list[str]]:
     return sum(counts[t] for t in glued) / total, sorted(glued, key=lambda t: -counts[t])[:3]
 
 
+def untokenized_gold_warning(paragraphs: Iterable[list[str]], name: str) -> str | None:
+    """The warning for annotated text (gold, training papers) not tokenized as the task's
+    inputs (None when it is): its glued tokens ("performance,") never match a prediction,
+    which splits them; ``sciner convert --retokenize`` cuts them, keeping the labels."""
+    share, examples = glued_share(paragraphs)
+    if share <= GLUED_WARNING_SHARE:
+        return None
+    return (f"warning: {name}: {share:.0%} of the tokens have punctuation glued to them "
+            f"({', '.join(repr(t) for t in examples)}): annotated text not tokenized as the task's inputs "
+            f"scores and trains badly; re-tokenize it keeping its labels: sciner convert {name} OUT --retokenize")
+
+
 # What the task's tokenizer may cut off or apart: punctuation at either end of a token, and a
 # hyphen or slash between letters ("fine-tune", "and/or"); a superset, checked by the tokenizer.
 _MAY_BE_GLUED = re.compile(r"""^[^\w\s]|[^\w\s]$|[^\W\d_][-/][^\W\d_]""")

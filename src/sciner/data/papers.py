@@ -53,12 +53,18 @@ def tagged_files(items: list[str]) -> list[Path]:
 def read_papers(items: list[str]) -> list[Paper]:
     """The papers of the files and folders named: every paragraph must carry entities (a bad
     line is the reader's one-line error, naming the file and line)."""
+    import sys
+
     from sciner.formats.registry import read_annotated
+    from sciner.tokenize import untokenized_gold_warning
 
     papers: list[Paper] = []
     for path in tagged_files(items):
         by_doc: dict[str, list[Paragraph]] = {}
-        for p in read_annotated(path):
+        paragraphs = read_annotated(path)
+        if warning := untokenized_gold_warning((p.tokens for p in paragraphs), str(path)):
+            print(warning, file=sys.stderr)
+        for p in paragraphs:
             by_doc.setdefault(str(p.meta.get("doc") or ""), []).append(p)
         for doc, paragraphs in by_doc.items():
             name = str(path) if not doc or len(by_doc) == 1 else f"{path}#{doc}"

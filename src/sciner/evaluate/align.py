@@ -119,11 +119,17 @@ def read_pairs(gold_path: str | Path, *pred_paths: str | Path, fmt: str | None =
                ) -> tuple[list[Paragraph], list[list[Paragraph]]]:
     """The gold paragraphs and each prediction's, from files or from folders paired by
     :func:`paired_files` (each file of a folder one paper); tokens are checked file by file."""
+    import sys
+
+    from sciner.tokenize import untokenized_gold_warning
+
     gold: list[Paragraph] = []
     preds: list[list[Paragraph]] = [[] for _ in pred_paths]
     files = paired_files(gold_path, *pred_paths)
     for g_path, *p_paths in files:
         g = read_tagged(g_path, fmt)
+        if warning := untokenized_gold_warning((p.tokens for p in g), str(g_path)):
+            print(warning, file=sys.stderr)
         if len(files) > 1 or Path(gold_path).is_dir():
             g = _as_paper(g, g_path)
         gold.extend(g)
