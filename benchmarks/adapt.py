@@ -123,10 +123,11 @@ def table(results: list[dict]) -> str:
     lines = []
     for r in results:
         b = r["bootstrap"]
-        lines.append(f"\n{r['group']}: {r['train_units']} {r['unit']}s adapted on ({r['train_tokens']} tokens, "
+        unit = "papers" if r["unit"] == "paper" else f"pieces ({r['unit'][len('piece of '):]} each)"
+        lines.append(f"\n{r['group']}: adapted on {r['train_units']} {unit} ({r['train_tokens']} tokens; "
                      f"{r['epochs_run']} epochs run, best epoch {r['best_epoch']}, {r['train_seconds']:.0f} s), "
-                     f"{r['test_units']} tested ({r['test_tokens']} tokens); bootstrap resampled {b['units']} "
-                     f"{b['resampled']}s")
+                     f"tested on {r['test_units']} ({r['test_tokens']} tokens); bootstrap resampled these "
+                     f"{b['units']} {'papers' if r['unit'] == 'paper' else 'pieces'}")
         lines.append(f"  {'type':<20}{'shipped':>9}{'adapted':>9}{'delta':>9}  {'95% interval':^19}{'p':>7}")
         for t, d in b["per_type"].items():
             lines.append(f"  {t:<20}{d['f1_b']:>9.3f}{d['f1_a']:>9.3f}{d['delta']:>+9.3f}  "

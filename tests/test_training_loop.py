@@ -404,3 +404,15 @@ def test_resume_without_a_checkpoint_is_one_line(cli, tmp_path, tiny_data):
     result = cli("train", "-o", tmp_path, "--resume", "--data", tiny_data)
     assert result.returncode == ConfigError.exit_code
     assert result.stderr == f"error[E005]: --resume: no {CHECKPOINT} in {tmp_path}\n"
+
+
+def test_resume_on_a_legacy_pickle_checkpoint_is_one_line_without_torchs_warning(cli, tmp_path, tiny_data):
+    """Regression (issue 33.10): torch's two-line warning, with its site-packages path, came
+    before the one-line error."""
+    out = tmp_path / "run"
+    out.mkdir()
+    torch.save({"config": {}, "rng": np.zeros(2)}, out / CHECKPOINT, _use_new_zipfile_serialization=False)
+    proc = cli("train", "--resume", "-o", out, "--data", tiny_data, "--set", 'data.dev_groups=["group_c"]')
+    assert proc.returncode == ModelError.exit_code
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error[E004]: "), proc.stderr
+    assert "older sciner's" in proc.stderr and "site-packages" not in proc.stderr and "\x1b" not in proc.stderr

@@ -81,6 +81,8 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
             state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises UnpicklingError, RuntimeError, EOFError... for damaged files
         reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        if reason.startswith("Weights only load failed"):  # torch's advice to unpickle it is not ours to give
+            reason = "it holds objects other than tensors and plain values: an older sciner's or another program's"
         raise ModelError(f"{path}: not a readable sciner checkpoint ({reason[:200]}); "
                          "delete it to start again") from None
     if not isinstance(state, dict) or "config" not in state:
