@@ -226,6 +226,8 @@ def test_an_empty_token_gets_the_same_message_from_every_verb(run, files, tmp_pa
         assert_user_error(run("compare", bad, files["pred"], files["pred"]), "E001", 3, message)
         assert_user_error(run("convert", bad, tmp_path / "out.jsonl"), "E001", 3, message)
         assert not (tmp_path / "out.jsonl").exists()
+        assert_user_error(run("train", bad, files["gold"], files["pred"], "-o", tmp_path / "run", "--device", "cpu"),
+                          "E001", 3, message)
         data = tmp_path / "data" / "annotated" / "mine"
         data.mkdir(parents=True, exist_ok=True)
         (data / "paper.conll").write_text(bad.read_text(encoding="utf-8"), encoding="utf-8")

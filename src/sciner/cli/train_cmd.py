@@ -54,15 +54,10 @@ def train(
     """
     from sciner.training.train import run_config
     from sciner.training.train import train as run_training
-    from sciner.cli.options import resume_command
+    from sciner.cli.options import resume_command, run_options
 
-    cfg = run_config(config, overrides, files=files or [], dev=dev or [], with_shared=with_shared, init=init)
-    if data is not None:
-        cfg.data.data_dir = str(data)
-    if device is not None:
-        cfg.train.device = device
-    if threads is not None:
-        cfg.train.threads = threads
+    cfg = run_options(run_config(config, overrides, files=files or [], dev=dev or [], with_shared=with_shared,
+                                 init=init), data, device, threads)
     if keep_checkpoint:
         cfg.train.keep_checkpoint = True
     result = run_training(cfg, output, resume=resume, show_progress=not quiet, resume_command=resume_command())
