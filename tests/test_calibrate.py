@@ -236,8 +236,9 @@ def test_calibrate_by_paper_cross_fits_over_the_dev_papers(cli, tmp_path, tiny_m
     data = tmp_path / "data"
     shutil.copytree(tiny_data, data)
     group = data / "annotated" / "group_c"
-    paragraphs = (group / "data.conll").read_text().split("\n\n")
-    (group / "data.conll").unlink()
+    paragraphs = [p for f in sorted(group.glob("*.conll")) for p in f.read_text().strip().split("\n\n")]
+    for f in group.glob("*.conll"):
+        f.unlink()
     half = len(paragraphs) // 2
     (group / "paper-1.conll").write_text("\n\n".join(paragraphs[:half]).strip() + "\n")
     (group / "paper-2.conll").write_text("\n\n".join(paragraphs[half:]).strip() + "\n")
