@@ -32,7 +32,7 @@ class Paper:
 def tagged_files(items: list[str]) -> list[Path]:
     """The files named, and the tagged files in the folders named (sorted; hidden ones left out)."""
     from sciner.formats.registry import FORMATS
-    from sciner.inference.files import walk_folder
+    from sciner.files.inputs import walk_folder
 
     tagged = tuple(n for n, f in FORMATS.items() if f.carries_entities and f.read is not None)
     out: list[Path] = []

@@ -75,7 +75,7 @@ def paired_files(gold: str | Path, *others: str | Path) -> list[tuple[Path, ...]
     ``others`` (any tagged suffix, as ``sciner predict -o DIR/`` writes them). A gold file
     without its partner is a one-line error naming it."""
     from sciner.formats.registry import FORMATS, suffix_format
-    from sciner.inference.files import walk_folder
+    from sciner.files.inputs import walk_folder
 
     paths = [Path(gold), *map(Path, others)]
     folders = [p.is_dir() for p in paths]
