@@ -16,6 +16,7 @@ while it is served, and the page shows what is committed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import is_dataclass
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
@@ -81,7 +82,7 @@ def corpus_router(path: str | Path) -> Any:
 
     def json_answer(ask: Callable[[Index], Any]) -> Any:
         found = answer(ask)
-        return found if isinstance(found, JSONResponse) else as_json(found) if isinstance(found, list) else found
+        return as_json(found) if isinstance(found, list) and found and is_dataclass(found[0]) else found
 
     @router.get("/v1/corpus/results")
     def results(dataset: Optional[str] = None, metric: Optional[str] = None, task: Optional[str] = None,
