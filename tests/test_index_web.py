@@ -119,3 +119,11 @@ def test_the_corpus_page_in_a_browser(db: Path, tmp_path: Path) -> None:
     assert 'id="papers"' in dom and "<td>alpha</td>" in dom  # the LSTM facet's papers
     assert '<blockquote id="paragraph">Our XLNet reaches 92.1 F1 on SQuAD .</blockquote>' in paragraph
     assert png.stat().st_size > 5000
+
+
+def test_serve_refuses_a_bad_index_in_one_line_before_loading_the_model(cli, tmp_path: Path) -> None:
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("no database " * 100)
+    run = cli("serve", "--index", bad)
+    assert run.returncode != 0
+    assert run.stderr.strip() == f"error[E001]: {bad}: not a sciner index (not an SQLite database)"
