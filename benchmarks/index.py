@@ -230,6 +230,7 @@ def questions(db: Path, per_kind: int = 10) -> dict[str, list[tuple[str, dict]]]
                      ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName", None)],
         "values": [("values", {"of": name}) for (name,) in hyper],
         "search": [("search", {"text": s}) for s in searches[:per_kind]],
+        "page": [("page", {})],  # sciner serve --index's /corpus page: facets + 8 leaderboards
     }
 
 
@@ -245,7 +246,12 @@ def time_queries(db: Path, repeat: int) -> dict[str, tuple[float, float, int]]:
             for _ in range(repeat):
                 for method, params in items:
                     start = time.perf_counter()
-                    getattr(ix, method)(**params)
+                    if method == "page":
+                        from sciner.index.web import render_page
+
+                        render_page(ix, None, None, None)
+                    else:
+                        getattr(ix, method)(**params)
                     times.append((time.perf_counter() - start) * 1000)
             times.sort()
             out[kind] = (statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)], len(times))
