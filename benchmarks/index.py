@@ -66,9 +66,19 @@ def sciner(*args: str) -> float:
 
 # --- the 25 PDFs -----------------------------------------------------------------------------
 
-def bench_pdfs(work: Path) -> None:
-    pdfs = str(DATA / "pdfs" / "*.pdf")  # the 25 PDFs (the folder also holds reference_grobid_text/)
-    n = len(list((DATA / "pdfs").glob("*.pdf")))
+def bench_pdfs(work: Path, first: int | None = None) -> None:
+    """The PDFs (the ``first`` N by name, else all 25): predict + summarize vs index."""
+    chosen = sorted((DATA / "pdfs").glob("*.pdf"))[:first]  # the folder also holds reference_grobid_text/
+    if first:
+        folder = work / "pdfs_chosen"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        for pdf in chosen:
+            (folder / pdf.name).symlink_to(pdf)
+        pdfs = str(folder / "*.pdf")
+    else:
+        pdfs = str(DATA / "pdfs" / "*.pdf")
+    n = len(chosen)
     tagged = work / "pdfs_tagged"
     for old in (tagged, work / "pdfs.sqlite", work / "pdfs_tagged.sqlite"):
         shutil.rmtree(old, ignore_errors=True) if old.is_dir() else old.unlink(missing_ok=True)
@@ -78,7 +88,7 @@ def bench_pdfs(work: Path) -> None:
     from_tagged = sciner("index", str(tagged), "-o", str(work / "pdfs_tagged.sqlite"), "-q")
     again = sciner("index", pdfs, "-o", str(work / "pdfs.sqlite"), "-q")
     print(f"CPU: {cpu_name()}")
-    print(f"25 PDFs ({n} files), wall-clock seconds of whole processes (model load included):")
+    print(f"{n} PDFs, wall-clock seconds of whole processes (model load included):")
     print(f"  sciner predict (to JSONL)          {predict:7.1f}")
     print(f"  sciner summarize (tagged JSONL)    {summarize:7.1f}")
     print(f"  predict + summarize                {predict + summarize:7.1f}   {n / (predict + summarize) * 60:6.1f} papers/min")
@@ -350,6 +360,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/sciner-index-bench"))
     parser.add_argument("--db", type=Path, help="queries: the index to ask (default: WORK/raw.sqlite)")
     parser.add_argument("--papers", type=int, default=100_000, help="scale: papers in the copied index")
+    parser.add_argument("--pdfs", type=int, default=None, help="pdfs: only the first N PDFs by name (default all 25)")
     parser.add_argument("--raw-papers", type=int, default=None, help="raw: at most this many papers (default all)")
     parser.add_argument("--model-sample", type=int, default=30_000,
                         help="raw: tokens (whole papers) tagged with the model for its speed")
@@ -358,7 +369,7 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(ROOT / "src"))
     if args.step in ("pdfs", "all"):
-        bench_pdfs(args.work)
+        bench_pdfs(args.work, args.pdfs)
     if args.step in ("raw", "all"):
         bench_raw(args.work, args.raw_papers, args.model_sample)
     if args.step in ("queries", "all"):
