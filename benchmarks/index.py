@@ -74,7 +74,7 @@ def bench_pdfs(work: Path, first: int | None = None) -> None:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir()
         for pdf in chosen:
-            (folder / pdf.name).symlink_to(pdf)
+            shutil.copyfile(pdf, folder / pdf.name)
         pdfs = str(folder / "*.pdf")
     else:
         pdfs = str(DATA / "pdfs" / "*.pdf")
