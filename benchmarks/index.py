@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("SCINER_DATA", ROOT.parent / "shared" / "data"))
 RAW = DATA / "raw" / "sota_clef2024_arxiv_nlp_fulltext_from_latex.txt"
 # raw/ is not tokenized; spaCy would take the shared cores ~10 minutes on it, so words and
 # punctuation are split by this regex instead (close to spaCy's tokens on plain prose).
