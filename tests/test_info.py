@@ -23,6 +23,11 @@ def test_info_on_the_shipped_model(cli):
     assert "trained with  sciner 0.1.0, commit unknown (trained from the working tree" in text
     # Per type: training-time dev scores, the calibration's cross-fitted F1 and the bias.
     assert "calibrated F1" in text and "MethodName             0.7441 0.6901 0.7161     2414" in text
+    # ... and with the paper-level pass `sciner predict` runs: README's headline micro F1.
+    meta = json.loads((DEFAULT_MODEL / "model.json").read_text())
+    paper = meta["calibration"]["paper_level"]["dev_cross_fitted"]
+    micro = next(line for line in text.splitlines() if line.startswith("micro "))
+    assert "paper-level F1" in text and micro.split()[-1] == f"{paper['micro']['f1']:.4f}" == "0.6403"
 
 
 def test_info_json_is_the_same_facts(cli):

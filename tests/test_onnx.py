@@ -68,10 +68,20 @@ def test_predict_takes_an_onnx_model(cli, small_model, tmp_path):
     by_torch = cli("predict", str(tmp_path / "in.txt"), "-m", str(small_model), "--precision", "fp32", "-q")
     assert by_onnx.returncode == 0, by_onnx.stderr
     assert by_onnx.stdout == by_torch.stdout
+    # `sciner info` reads the model.json the graph carries: the facts of the folder it came from.
+    info = cli("info", str(tmp_path / "model.onnx"), "--json")
+    assert info.returncode == 0, info.stderr
+    facts, folder = json.loads(info.stdout), json.loads(cli("info", str(small_model), "--json").stdout)
+    assert facts["files"] == {"model.onnx": (tmp_path / "model.onnx").stat().st_size}
+    assert {k: v for k, v in facts.items() if k not in ("model", "files")} == \
+        {k: v for k, v in folder.items() if k not in ("model", "files")}
+    assert "files         model.onnx " in cli("info", str(tmp_path / "model.onnx")).stdout
 
 
 def test_onnx_faults_are_one_line(cli, small_model, tmp_path):
     (tmp_path / "junk.onnx").write_bytes(b"not a graph")
+    junk = cli("info", str(tmp_path / "junk.onnx"))
+    assert junk.returncode == ModelError.exit_code and "not a tagger written by `sciner export`" in junk.stderr
     (tmp_path / "in.txt").write_text("We use BERT .\n")
     result = cli("predict", str(tmp_path / "in.txt"), "-m", str(tmp_path / "junk.onnx"))
     assert result.returncode == ModelError.exit_code and "not a tagger written by `sciner export`" in result.stderr

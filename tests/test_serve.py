@@ -82,10 +82,17 @@ def test_summarize_names_the_paper_s_entities(client):
     (b"hello, I am no PDF", {"Content-Type": "application/pdf"}, 422, "not_a_pdf"),
     (b"%PDF-1.4 cut short", {"Content-Type": "application/pdf"}, 422, "unreadable_pdf"),
     (b"<xml/>", {"Content-Type": "text/xml"}, 415, "unsupported_media_type"),
+    # No content type is not silently JSON.
+    (json.dumps({"text": "We use BERT."}).encode(), {}, 415, "unsupported_media_type"),
+    # Thousands of nested lists (json's RecursionError) and an integer over Python's 4,300 digits (ValueError).
+    (b"[" * 30_000 + b"]" * 30_000, {"Content-Type": "application/json"}, 400, "invalid_json"),
+    (b'{"text": ' + b"9" * 5000 + b"}", {"Content-Type": "application/json"}, 400, "invalid_json"),
+    (b"\xff\xfe not UTF-8", {"Content-Type": "text/plain"}, 400, "not_utf8"),
     (b"x" * (65 * 1024), {"Content-Type": "application/json"}, 413, "body_too_large"),
+    (b"[" * (65 * 1024), {"Content-Type": "application/json"}, 413, "body_too_large"),
     (json.dumps({"paragraphs": [["tok"] * 501]}).encode(), {"Content-Type": "application/json"}, 413,
      "too_many_tokens"),
-])
+], ids=lambda v: repr(v)[:24] if isinstance(v, bytes) else None)
 def test_a_bad_request_is_a_json_4xx_and_the_server_goes_on(client, body, headers, status, code):
     answer = client.post("/v1/tag", content=body, headers=headers)
     assert answer.status_code == status, answer.text
@@ -93,6 +100,77 @@ def test_a_bad_request_is_a_json_4xx_and_the_server_goes_on(client, body, header
     assert error["code"] == code and error["message"] and "\n" not in error["message"]
     assert client.get("/health").json()["status"] == "ok"
     assert client.post("/v1/tag", json={"paragraphs": PARAGRAPHS[:1]}).status_code == 200
+
+
+@pytest.mark.parametrize("route", ["/v1/tag", "/v1/summarize", "/v1/paper"])
+@pytest.mark.parametrize("query,code", [("tables", "include_needs_pdf"), ("tables,nonsense", "unknown_include")])
+def test_include_is_honoured_or_refused_in_json_never_ignored(client, route, query, code):
+    answer = client.post(f"{route}?include={query}", json={"paragraphs": PARAGRAPHS[:1]})
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == code, answer.text
+    assert "include" in answer.json()["error"]["message"]
+
+
+def test_plain_text_is_tagged_as_text(client):
+    text = "We fine-tune BERT on SQuAD v1.1 and report F1.\n\nThe learning rate is 5e-5."
+    plain = client.post("/v1/tag", content=text.encode(), headers={"Content-Type": "text/plain; charset=utf-8"})
+    assert plain.status_code == 200, plain.text
+    assert plain.json() == client.post("/v1/tag", json={"text": text}).json()
+
+
+def test_one_paper_request_gives_the_tags_the_summary_and_the_jsonl(client, shipped_tagger):
+    from sciner.formats.jsonl import format_jsonl
+
+    answer = client.post("/v1/paper", json={"paragraphs": PARAGRAPHS})
+    assert answer.status_code == 200, answer.text
+    paper = answer.json()
+    assert paper["paragraphs"] == expected(shipped_tagger, PARAGRAPHS)
+    assert paper["summary"] == client.post("/v1/summarize", json={"paragraphs": PARAGRAPHS}).json()
+    assert paper["jsonl"] == format_jsonl(shipped_tagger.tag(PARAGRAPHS))
+
+
+def test_a_client_that_goes_away_mid_body_is_let_go_without_a_traceback(shipped_tagger):
+    """The ASGI app is called as uvicorn calls it: the client sends part of the body, then disconnects.
+    An exception out of the app is what uvicorn logs as a traceback."""
+    import asyncio
+
+    app = create_app(shipped_tagger)
+    messages = [{"type": "http.request", "body": b'{"paragraphs": [["We"', "more_body": True},
+                {"type": "http.disconnect"}]
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": "/v1/tag", "raw_path": b"/v1/tag", "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json"), (b"content-length", b"1000")],
+             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000)}
+    asyncio.run(app(scope, receive, send))  # raises if the disconnect escapes the app
+    assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 400
+
+
+def test_routers_add_routes_that_answer_errors_in_json(shipped_tagger):
+    from fastapi import APIRouter
+
+    from sciner.server import RequestError
+
+    router = APIRouter()
+
+    @router.get("/corpus/ping")
+    async def ping() -> dict:
+        return {"pong": True}
+
+    @router.get("/corpus/fail")
+    async def fail() -> dict:
+        raise RequestError(422, "no_index", "no index is open")
+
+    client = TestClient(create_app(shipped_tagger, routers=[router]))
+    assert client.get("/corpus/ping").json() == {"pong": True}
+    answer = client.get("/corpus/fail")
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == "no_index"
 
 
 def test_an_unknown_route_and_a_timeout_answer_in_json(shipped_tagger):
@@ -103,17 +181,33 @@ def test_an_unknown_route_and_a_timeout_answer_in_json(shipped_tagger):
 
 
 def test_a_pdf_body_is_tagged_as_predict_tags_the_pdf(client, shipped_tagger, shared_data):
+    """One /v1/paper?include=tables,captions: the tags of `sciner predict paper.pdf --include tables,captions`,
+    the summary read off them (table results included, with their page and table) and the JSONL."""
     pdf = shared_data / "pdfs" / "acl2007_bunescu_relation_extraction.pdf"
     if not pdf.is_file():
         pytest.skip(f"{pdf} not found")
+    from sciner.formats.jsonl import format_jsonl
     from sciner.pdf import read_pdf_paragraphs
+    from sciner.summary.assemble import summarize_paper
+    from sciner.summary.files import gazetteer_folder
+    from sciner.summary.names import Gazetteer
 
     big = TestClient(create_app(shipped_tagger))
-    answer = big.post("/v1/tag", content=pdf.read_bytes(), headers={"Content-Type": "application/pdf"})
+    answer = big.post("/v1/paper?include=tables,captions", content=pdf.read_bytes(),
+                      headers={"Content-Type": "application/pdf"})
     assert answer.status_code == 200, answer.text
-    paragraphs = read_pdf_paragraphs(pdf)
-    assert answer.json()["paragraphs"] == [paragraph_answer(p) for p in shipped_tagger.tag(paragraphs)]
-    assert answer.json()["paragraphs"][0]["page"] == 1
+    paragraphs = read_pdf_paragraphs(pdf, include=["tables", "captions"])
+    for p in paragraphs:
+        p.source = "upload.pdf"
+    tagged = shipped_tagger.tag(paragraphs)
+    paper = answer.json()
+    assert paper["paragraphs"] == [paragraph_answer(p) for p in tagged]
+    assert paper["paragraphs"][0]["page"] == 1
+    summary = summarize_paper("request", tagged, Gazetteer(gazetteer_folder())).to_json()
+    assert paper["summary"] == summary
+    from_tables = [r for r in summary["results"] if paper["paragraphs"][r["paragraph"]].get("kind") == "table"]
+    assert from_tables and paper["paragraphs"][from_tables[0]["paragraph"]]["table"].startswith("table")
+    assert paper["jsonl"] == format_jsonl(tagged) and '"kind": "table"' in paper["jsonl"]
 
 
 def _free_port() -> int:
@@ -173,9 +267,25 @@ def test_32_concurrent_clients_each_get_exactly_the_tags_of_predict(server, ship
 CHROMIUM = Path("/usr/bin/chromium")
 
 
+def test_the_page_has_the_colours_and_style_of_sciner_show():
+    """labels.py's colours, through the very CSS `sciner show` pages carry (no colours of its own)."""
+    from sciner.formats.html import BASE_CSS, type_css
+    from sciner.labels import ENTITY_TYPES
+    from sciner.server import PAGE
+
+    assert type_css(ENTITY_TYPES) in PAGE and BASE_CSS in PAGE
+    assert PAGE.count("background: #") == BASE_CSS.count("background: #") + len(ENTITY_TYPES)  # none of its own
+
+
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 def test_the_page_tags_pasted_text_in_a_browser(server, tmp_path):
-    text = "We fine-tune BERT on SQuAD v1.1 and report F1."
+    """One request brings the tagged text (marked up and coloured as `sciner show` marks it), the
+    results, values and entities, and a JSONL download."""
+    import re
+
+    from sciner.labels import TYPE_COLOURS
+
+    text = "We fine-tune BERT on SQuAD v1.1 with a learning rate of 5e-5 and reach an F1 of 88.5."
     url = f"{server}/?text={urllib.parse.quote(text)}"
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--virtual-time-budget=60000"]
@@ -185,8 +295,16 @@ def test_the_page_tags_pasted_text_in_a_browser(server, tmp_path):
         png = tmp_path / "page.png"
         subprocess.run([str(CHROMIUM), *flags, f"--user-data-dir={profile}", f"--screenshot={png}",
                         "--window-size=1000,700", url], capture_output=True, text=True, timeout=180, check=True)
-    assert 'class="entity MethodName"' in dom and ">BERT<small>MethodName</small>" in dom, dom[-2000:]
-    assert "<h2>Entities</h2>" in dom
+    # The marks `sciner show` writes (sciner.formats.html.mark), in labels.py's colours.
+    assert '<mark class="ent ent-MethodName" data-type="MethodName"' in dom, dom[-3000:]
+    assert re.search(r'>BERT<span class="ent-label">MethodName</span><span class="score">[01]\.\d\d</span></mark>', dom)
+    for label, colour in TYPE_COLOURS.items():
+        assert f".ent-{label} {{ background: {colour}; }}" in dom
+    for heading in ("Tagged text", "Results (", "Values (", "Entities ("):
+        assert f"<h2>{heading}" in dom
+    results = dom[dom.index("<h2>Results ("):dom.index("<h2>Values (")]
+    assert "88.5" in results and "SQuAD" in results
+    assert re.search(r'<a id="download" download="paper.jsonl" href="blob:', dom), dom[:3000]
     assert png.stat().st_size > 5000
 
 

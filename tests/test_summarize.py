@@ -85,10 +85,10 @@ def test_an_abbreviation_and_its_long_form_are_one_entity():
 def test_the_gazetteer_gives_the_canonical_spelling(tmp_path):
     (tmp_path / "leaderboards_datasets.tsv").write_text("dataset\tcount\tsources\nWikiText-103\t3\tx\n")
     (tmp_path / "leaderboards_models.tsv").write_text("model_name\tcount\tsources\nStlr\t1\tx\n")
-    gazetteer = Gazetteer(tmp_path)
+    gazetteer = Gazetteer(tmp_path, shipped=False)
     assert gazetteer.canonical("DatasetName", "Wikitext - 103") == "WikiText-103"
     assert gazetteer.canonical("MethodName", "STLR") is None  # lowering an acronym's capitals is no canon
-    assert Gazetteer(tmp_path / "missing").canonical("DatasetName", "Wikitext-103") is None
+    assert Gazetteer(tmp_path / "missing", shipped=False).canonical("DatasetName", "Wikitext-103") is None
 
 
 # --- values -------------------------------------------------------------------------------
@@ -157,7 +157,7 @@ def test_numbers_under_a_metric_head_are_results_with_the_row_as_model_and_the_c
     assert all(v.place[0] >= 5 for v in summary.values)
 
 
-def test_a_table_number_belongs_to_no_name_unless_a_head_row_or_one_caption_name_gives_one():
+def test_every_table_number_is_a_result_or_a_not_result_with_its_reason():
     paragraphs = [
         caption("Table 3 : Accuracy and F1 on SST-2 and QNLI .", ("MetricName", 3, 4), ("MetricName", 5, 6),
                 ("DatasetName", 7, 8), ("DatasetName", 9, 10), page=8),
@@ -166,25 +166,28 @@ def test_a_table_number_belongs_to_no_name_unless_a_head_row_or_one_caption_name
         row([("ELMo", 0), ("88.0", 1), ("48", 2), ("91.2", 3), ("12", 4)], table="table 3", page=8),
     ]
     summary = summarize_paper("p", paragraphs)
-    # "P" and "#Docs" name nothing the paper knows, "Dev" is a split, and the caption names two
-    # metrics: no result; "layers" is a hyperparameter, its number a value of it.
-    assert summary.results == []
-    assert [v.to_json() for v in summary.values] == [
-        {"type": "HyperparameterValue", "value": "12", "of": "layers", "paragraph": 2}]
+    # "P" reads as a metric though nothing tags it; "#Docs" heads counts; "Dev" is a split and
+    # the caption names two metrics, so nothing says what 91.2 measures; "layers" is a
+    # hyperparameter, its number a value of it (a setting).
+    assert [(r.metric, r.value, r.model) for r in summary.results] == [("P", "88.0", "ELMo")]
+    assert [(n.value, n.reason) for n in summary.not_results] == [("48", "count"), ("91.2", "no metric"),
+                                                                  ("12", "setting")]
+    assert {"type": "HyperparameterValue", "value": "12", "of": "layers", "paragraph": 2} in \
+        [v.to_json() for v in summary.values]
     one = [caption("Table 3 : Accuracy on SST-2 .", ("MetricName", 3, 4), ("DatasetName", 5, 6), page=8),
            *paragraphs[1:]]
     results = summarize_paper("p", one).results
-    assert [(r.metric, r.dataset, r.value) for r in results] == [("Accuracy", "SST-2", "91.2")]
+    assert [(r.metric, r.dataset, r.value) for r in results] == [("P", "SST-2", "88.0"), ("Accuracy", "SST-2", "91.2")]
 
 
-def test_a_column_head_that_names_nothing_qualifies_the_metric_above_it():
+def test_a_sub_metric_head_under_a_spanning_metric_head_is_qualified_by_it():
     muc = row([("MUC", 1)], ("MetricName", 0, 1))
     muc.meta["cells"][0][3] = 3  # "MUC" over three columns
     rows = [muc, row([("P", 1), ("R", 2), ("F1", 3)], ("MetricName", 2, 3)),
             row([("Top systems of the shared task", 0)]),  # a group's label names no column
             row([("e2e", 0), ("78.4", 1), ("73.4", 2), ("75.8", 3)], ("MethodName", 0, 1))]
     results = summarize_paper("p", rows).results
-    assert [(r.metric, r.value) for r in results] == [("MUC P", "78.4"), ("MUC R", "73.4"), ("F1", "75.8")]
+    assert [(r.metric, r.value) for r in results] == [("MUC P", "78.4"), ("MUC R", "73.4"), ("MUC F1", "75.8")]
 
 
 def test_a_gain_over_another_row_is_no_result():
@@ -256,7 +259,7 @@ def test_cli_json(cli, tiny, tmp_path):
                     "surface": ["Bidirectional Encoder Representations from Transformers", "BERT"]}
     assert {"type": "HyperparameterValue", "value": "5e-5", "of": "learning rate", "paragraph": 1} in a["values"]
     assert a["results"] == [{"task": None, "dataset": "SQuAD", "metric": "F1", "value": "93.2", "model": "BERT",
-                             "paragraph": 1}]
+                             "ours": False, "table": None, "paragraph": 1}]
     corpus = summary["corpus"]
     assert corpus["papers"] == 2
     assert corpus["datasets"] == [{"name": "SQuAD", "papers": 2, "mentions": 3, "in": {"a": 2, "b": 1}}]

@@ -2,20 +2,27 @@
 
 - ``GET /health``: ``{"status": "ok", "model": ...}``;
 - ``POST /v1/tag``: JSON ``{"paragraphs": [[tokens...], ...]}`` or ``{"text": "..."}`` (one
-  paragraph per non-blank line, tokenized as ``sciner predict --tokenize`` does), or a PDF body
-  (``Content-Type: application/pdf``, read as ``sciner predict paper.pdf`` reads it). The answer
-  is ``{"paragraphs": [{"tokens", "tags", "spans": [{"start", "end", "label", "score"}], ...}]}``;
-  the paragraphs of one request are one paper, so the tags are exactly those of ``sciner
-  predict`` on the same paragraphs in one file;
+  paragraph per non-blank line, tokenized as ``sciner predict --tokenize`` does), plain text
+  (``Content-Type: text/plain``, read as ``{"text": ...}``), or a PDF body
+  (``Content-Type: application/pdf``, read as ``sciner predict paper.pdf`` reads it;
+  ``?include=tables,captions`` as ``--include`` does). The answer is ``{"paragraphs":
+  [{"tokens", "tags", "spans": [{"start", "end", "label", "score"}], ...}]}``; the paragraphs of
+  one request are one paper, so the tags are exactly those of ``sciner predict`` on the same
+  paragraphs in one file;
 - ``POST /v1/summarize``: the same bodies, answered with ``sciner summarize``'s JSON of the one paper;
+- ``POST /v1/paper``: the same bodies, tagged once and answered with both: ``{"paragraphs",
+  "summary", "jsonl"}`` (``jsonl``: the paper as ``sciner predict -o paper.jsonl`` writes it);
 - ``GET /``: a page to paste text or drop a PDF and read the tagged paper and its summary.
 
 The model is loaded once. Requests arriving together are tagged together: a :class:`Batcher`
 gathers the paragraphs of the requests that wait (up to ``batch_tokens``) into one
 :meth:`Tagger.tag` call, each request its own document. Every error is JSON,
-``{"error": {"code", "message"}}``: 400 for a body that is not JSON or empty, 413 over
-``max_body_bytes`` or ``max_tokens``, 415 for another content type, 422 for a wrong shape or a
-file that is not a PDF, 504 past ``timeout_s``. The server binds to 127.0.0.1 unless told otherwise.
+``{"error": {"code", "message"}}``: 400 for a body that is not JSON (or nested too deep, or
+with too long a number) or empty, 413 over ``max_body_bytes`` or ``max_tokens``, 415 for another
+content type or none, 422 for a wrong shape, a file that is not a PDF or an ``include`` that
+cannot apply, 504 past ``timeout_s``. A client that goes away mid-body is let go without a word.
+Other routes (the corpus index's) join through ``create_app(..., routers=[...])``. The server
+binds to 127.0.0.1 unless told otherwise.
 """
 
 
@@ -23,6 +30,7 @@ import asyncio
 import json
 import tempfile
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,42 +121,68 @@ def paragraph_answer(p: Paragraph) -> dict[str, Any]:
     spans = [{"start": s.start, "end": s.end, "label": s.label,
               **({"score": round(float(s.score), 4)} if s.score is not None else {})} for s in p.spans or []]
     answer: dict[str, Any] = {"tokens": list(p.tokens), "tags": list(p.tags or []), "spans": spans}
-    answer.update((k, p.meta[k]) for k in ("page", "section") if k in p.meta)
+    answer.update((k, p.meta[k]) for k in ("page", "section", "kind", "table") if k in p.meta)
     return answer
 
 
-def read_request(body: bytes, content_type: str, limits: Limits) -> list[Paragraph]:
-    """The paragraphs a request body asks to tag (see the module); :class:`RequestError` if none."""
+# The content types a body may have, and how each is read.
+JSON_TYPES = ("application/json", "application/x-www-form-urlencoded")  # curl -d sends a form's type
+TEXT_TYPE, PDF_TYPE = "text/plain", "application/pdf"
+
+
+def read_request(body: bytes, content_type: str, limits: Limits, include: Sequence[str] = ()) -> list[Paragraph]:
+    """The paragraphs a request body asks to tag (see the module); :class:`RequestError` if none.
+    ``include``: the PDF element kinds to read besides body text (PDF bodies only)."""
     kind = content_type.split(";")[0].strip().lower()
     if not body:
-        raise RequestError(400, "empty", "the request has no body: send JSON or a PDF")
-    if kind == "application/pdf":
-        paragraphs = _pdf_paragraphs(body)
-    elif kind in ("application/json", "", "text/plain", "application/x-www-form-urlencoded"):
-        paragraphs = _json_paragraphs(body)  # curl -d sends JSON as a form unless told otherwise
+        raise RequestError(400, "empty", "the request has no body: send JSON, text or a PDF")
+    if include and kind != PDF_TYPE:
+        raise RequestError(422, "include_needs_pdf", f"include={','.join(include)} reads PDF elements: "
+                                                      "send the PDF (Content-Type: application/pdf)")
+    if kind == PDF_TYPE:
+        paragraphs = _pdf_paragraphs(body, include)
+    elif kind in JSON_TYPES:
+        paragraphs = _json_paragraphs(body)
+    elif kind == TEXT_TYPE:
+        paragraphs = _text_paragraphs(_utf8(body))
     else:
+        named = f"Content-Type {kind!r}" if kind else "no Content-Type"
         raise RequestError(415, "unsupported_media_type",
-                           f"Content-Type {kind!r}: send application/json or application/pdf")
+                           f"{named}: send application/json, text/plain or application/pdf")
     tokens = sum(len(p.tokens) for p in paragraphs)
     if tokens > limits.max_tokens:
         raise RequestError(413, "too_many_tokens", f"{tokens} tokens; at most {limits.max_tokens} a request")
     return paragraphs
 
 
+def _utf8(body: bytes) -> str:
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise RequestError(400, "not_utf8", f"the body is not UTF-8 ({err.reason} at byte {err.start})") from None
+
+
+def _text_paragraphs(text: str) -> list[Paragraph]:
+    """One paragraph per non-blank line, tokenized as ``sciner predict --tokenize`` does."""
+    from sciner.tokenize import tokenize_paragraphs
+
+    lines = [line for line in text.splitlines() if line.strip()]
+    return [Paragraph(tokens) for tokens in tokenize_paragraphs(lines)]
+
+
 def _json_paragraphs(body: bytes) -> list[Paragraph]:
     try:
-        obj = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise RequestError(400, "invalid_json", f"the body is not JSON ({err})") from None
+        obj = json.loads(_utf8(body))
+    except RecursionError:
+        raise RequestError(400, "invalid_json", "the body is nested too deep to read as JSON") from None
+    except ValueError as err:  # not JSON, or an integer over Python's digit limit
+        raise RequestError(400, "invalid_json", f"the body is not JSON ({str(err).splitlines()[0]})") from None
     if not isinstance(obj, dict) or ("paragraphs" in obj) == ("text" in obj):
         raise RequestError(422, "wrong_shape", 'expected {"paragraphs": [[token, ...], ...]} or {"text": "..."}')
     if "text" in obj:
         if not isinstance(obj["text"], str):
             raise RequestError(422, "wrong_shape", '"text" must be a string')
-        from sciner.tokenize import tokenize_paragraphs
-
-        lines = [line for line in obj["text"].splitlines() if line.strip()]
-        return [Paragraph(tokens) for tokens in tokenize_paragraphs(lines)]
+        return _text_paragraphs(obj["text"])
     paragraphs = obj["paragraphs"]
     if not isinstance(paragraphs, list) or not all(
             isinstance(p, list) and p and all(isinstance(t, str) and t.strip() for t in p) for p in paragraphs):
@@ -156,7 +190,7 @@ def _json_paragraphs(body: bytes) -> list[Paragraph]:
     return [Paragraph(list(p)) for p in paragraphs]
 
 
-def _pdf_paragraphs(body: bytes) -> list[Paragraph]:
+def _pdf_paragraphs(body: bytes, include: Sequence[str] = ()) -> list[Paragraph]:
     from sciner.pdf import read_pdf_paragraphs
 
     if not body.startswith(b"%PDF-"):
@@ -165,7 +199,7 @@ def _pdf_paragraphs(body: bytes) -> list[Paragraph]:
         path = Path(folder) / "upload.pdf"
         path.write_bytes(body)
         try:
-            paragraphs = read_pdf_paragraphs(path)
+            paragraphs = read_pdf_paragraphs(path, include=include)
         except ScinerError as err:
             raise RequestError(422, "unreadable_pdf", str(err.message).replace(str(path), "the PDF")) from None
     for p in paragraphs:
@@ -173,21 +207,36 @@ def _pdf_paragraphs(body: bytes) -> list[Paragraph]:
     return paragraphs
 
 
-def create_app(tagger: Any, limits: Limits = Limits()) -> Any:
-    """The FastAPI application serving ``tagger`` (a loaded :class:`~sciner.inference.tagger.Tagger`)."""
+def include_of(query: str | None) -> frozenset[str]:
+    """The ``?include=`` of a request as ``--include`` reads it (422 for an unknown kind)."""
+    from sciner.errors import InputFormatError
+    from sciner.pdf import check_include
+
+    kinds = [k.strip() for k in (query or "").split(",") if k.strip()]
+    try:
+        return check_include(kinds)
+    except InputFormatError as err:
+        raise RequestError(422, "unknown_include", err.message.replace("--include", "include")) from None
+
+
+def create_app(tagger: Any, limits: Limits = Limits(), routers: Sequence[Any] = ()) -> Any:
+    """The FastAPI application serving ``tagger`` (a loaded :class:`~sciner.inference.tagger.Tagger`),
+    with the routes of each of ``routers`` (FastAPI ``APIRouter`` objects, e.g. the corpus index's) added.
+    Their errors answer as these do when they raise :class:`RequestError`."""
     try:
         from fastapi import FastAPI, Request
         from fastapi.responses import HTMLResponse, JSONResponse
     except ImportError:
         raise ConfigError("sciner serve needs FastAPI and uvicorn: pip install 'sciner[serve]'") from None
     from starlette.exceptions import HTTPException as StarletteHTTPException
+    from starlette.requests import ClientDisconnect
 
     app = FastAPI(title="sciner", docs_url=None, redoc_url=None, openapi_url=None)
     batcher = Batcher(tagger, limits.batch_tokens)
     from sciner.summary.files import gazetteer_folder
     from sciner.summary.names import Gazetteer
 
-    gazetteer = Gazetteer(gazetteer_folder())  # the data folder's canonical names, read on the first summary
+    gazetteer = Gazetteer(gazetteer_folder())  # the shipped canonical names (and $SCINER_DATA's), read on the first summary
 
     def error(status: int, code: str, message: str) -> Any:
         return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
@@ -201,18 +250,22 @@ def create_app(tagger: Any, limits: Limits = Limits()) -> Any:
         return error(err.status_code, "not_found" if err.status_code == 404 else "http_error", str(err.detail))
 
     async def paragraphs_of(request: Request) -> list[Paragraph]:
+        include = include_of(request.query_params.get("include"))
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > limits.max_body_bytes:
             raise RequestError(413, "body_too_large", f"{declared} bytes; at most {limits.max_body_bytes} a request")
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limits.max_body_bytes:
-                raise RequestError(413, "body_too_large", f"over {limits.max_body_bytes} bytes")
+        try:
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limits.max_body_bytes:
+                    raise RequestError(413, "body_too_large", f"over {limits.max_body_bytes} bytes")
+        except ClientDisconnect:  # nobody is left to answer
+            raise RequestError(400, "client_disconnected", "the client went away before sending the body") from None
         kind = request.headers.get("content-type", "")
-        if kind.split(";")[0].strip().lower() == "application/pdf":
-            return await asyncio.to_thread(read_request, bytes(body), kind, limits)
-        return read_request(bytes(body), kind, limits)
+        if kind.split(";")[0].strip().lower() == PDF_TYPE:
+            return await asyncio.to_thread(read_request, bytes(body), kind, limits, include)
+        return read_request(bytes(body), kind, limits, include)
 
     async def tagged(request: Request) -> list[Paragraph]:
         paragraphs = await paragraphs_of(request)
@@ -220,6 +273,12 @@ def create_app(tagger: Any, limits: Limits = Limits()) -> Any:
             return await asyncio.wait_for(batcher.tag(paragraphs), limits.timeout_s)
         except asyncio.TimeoutError:
             raise RequestError(504, "timeout", f"not tagged within {limits.timeout_s:g} s") from None
+
+    def summary_of(paragraphs: list[Paragraph]) -> dict[str, Any]:
+        from sciner.summary.assemble import summarize_paper
+        from sciner.summary.render import summary_json
+
+        return summary_json([summarize_paper("request", paragraphs, gazetteer)], {})["papers"][0]
 
     @app.get("/health")
     async def health() -> Any:
@@ -231,26 +290,33 @@ def create_app(tagger: Any, limits: Limits = Limits()) -> Any:
 
     @app.post("/v1/summarize")
     async def summarize(request: Request) -> Any:
-        from sciner.summary.assemble import summarize_paper
-        from sciner.summary.render import summary_json
+        return summary_of(await tagged(request))
 
-        paper = summarize_paper("request", await tagged(request), gazetteer)
-        return summary_json([paper], {})["papers"][0]
+    @app.post("/v1/paper")
+    async def paper(request: Request) -> Any:
+        from sciner.formats.jsonl import format_jsonl
+
+        paragraphs = await tagged(request)
+        return {"paragraphs": [paragraph_answer(p) for p in paragraphs], "summary": summary_of(paragraphs),
+                "jsonl": format_jsonl(paragraphs)}
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> Any:
         return PAGE
 
+    for router in routers:
+        app.include_router(router)
     return app
 
 
-def serve(tagger: Any, host: str = HOST, port: int = PORT, limits: Limits = Limits(), quiet: bool = False) -> None:
-    """Serve ``tagger`` until interrupted (``sciner serve``)."""
+def serve(tagger: Any, host: str = HOST, port: int = PORT, limits: Limits = Limits(), quiet: bool = False,
+          routers: Sequence[Any] = ()) -> None:
+    """Serve ``tagger`` (and ``routers``' routes, see :func:`create_app`) until interrupted (``sciner serve``)."""
     try:
         import uvicorn
     except ImportError:
         raise ConfigError("sciner serve needs FastAPI and uvicorn: pip install 'sciner[serve]'") from None
-    app = create_app(tagger, limits)
+    app = create_app(tagger, limits, routers)
     if not quiet:
         import sys
 
@@ -258,59 +324,86 @@ def serve(tagger: Any, host: str = HOST, port: int = PORT, limits: Limits = Limi
     uvicorn.run(app, host=host, port=port, log_level="warning" if not quiet else "error", access_log=False)
 
 
-# The page: paste text or drop a PDF; the tagged paper and its summary come back from the API.
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>sciner</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-textarea{width:100%;height:9rem;font:inherit}
-#drop{border:2px dashed #aaa;padding:1rem;margin:.5rem 0;text-align:center;color:#666}
-mark{padding:0 .15em;border-radius:3px} mark small{font-size:.65em;margin-left:.2em;opacity:.75}
-.MethodName{background:#cfe8ff}.HyperparameterName{background:#ffe0b3}.HyperparameterValue{background:#ffd1dc}
-.MetricName{background:#d5f5d5}.MetricValue{background:#e8d5ff}.TaskName{background:#fff3a8}.DatasetName{background:#c8f0ee}
-#status{color:#666} table{border-collapse:collapse} td,th{padding:.1rem .6rem;text-align:left;border-bottom:1px solid #eee}
-</style></head><body>
-<h1>sciner</h1>
-<p>Paste text (one paragraph per line) or drop a PDF; entities are tagged on this machine.</p>
+# The page: paste text or drop a PDF; one POST /v1/paper brings back the tagged paper (marked up
+# as `sciner show` marks it, in labels.py's colours), its summary and the JSONL to download.
+PAGE_BODY = """
+<p class="subtitle">Paste text (one paragraph per line) or drop a PDF; entities are tagged on this machine.</p>
 <textarea id="text" placeholder="We fine-tune BERT on SQuAD v1.1 with a learning rate of 5e-5 and report F1."></textarea>
-<div id="drop">drop a PDF here, or <input type="file" id="file" accept="application/pdf"></div>
-<button id="go">Tag</button> <span id="status"></span>
-<div id="paper"></div><div id="summary"></div>
+<div id="drop">drop a PDF (or a .txt) here, or <input type="file" id="file" accept="application/pdf,text/plain">
+<label><input type="checkbox" id="tables"> read tables and captions</label></div>
+<button id="go">Tag</button> <span id="status"></span> <a id="download" hidden download="paper.jsonl">download JSONL</a>
+<div id="summary"></div><div id="paper"></div>
 <script>
 const $ = id => document.getElementById(id);
-function esc(s){return s.replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[c]));}
+function esc(s){return String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#x27;"}[c]));}
+function mark(text, s){  // as sciner.formats.html.mark writes it
+  const cls = "ent ent-" + s.label.replace(/[^A-Za-z0-9_-]/g, "_");
+  const score = s.score === undefined ? "" : '<span class="score">' + s.score.toFixed(2) + "</span>";
+  const title = s.score === undefined ? s.label : s.label + " (score " + s.score.toFixed(2) + ")";
+  return '<mark class="' + cls + '" data-type="' + esc(s.label) + '" title="' + esc(title) + '">' + esc(text)
+         + '<span class="ent-label">' + esc(s.label) + "</span>" + score + "</mark>";
+}
+function where(p){ return p ? (p.page ? "p. " + p.page : "") + (p.table ? " " + p.table : "") : ""; }
 function render(paragraphs){
-  return paragraphs.map(p => {
+  return paragraphs.map((p, j) => {
     const out = []; let i = 0;
     for (const s of p.spans){
-      out.push(esc(p.tokens.slice(i, s.start).join(" ")));
-      out.push('<mark class="entity ' + s.label + '" data-label="' + s.label + '">' + esc(p.tokens.slice(s.start, s.end).join(" "))
-               + '<small>' + s.label + '</small></mark>');
+      if (s.start < i) continue;
+      if (s.start > i) out.push(esc(p.tokens.slice(i, s.start).join(" ")));
+      out.push(mark(p.tokens.slice(s.start, s.end).join(" "), s));
       i = s.end;
     }
-    out.push(esc(p.tokens.slice(i).join(" ")));
-    return "<p>" + out.join(" ") + "</p>";
+    if (i < p.tokens.length) out.push(esc(p.tokens.slice(i).join(" ")));
+    return '<div class="paragraph" id="p' + j + '"><div class="para-head">¶ ' + (j + 1)
+           + (p.page ? " · page " + p.page : "") + "</div>" + out.join(" ") + "</div>";
   }).join("");
 }
-function table(summary){
-  const rows = summary.entities.map(e => "<tr><td>" + esc(e.type) + "</td><td>" + esc(e.name) + "</td><td>" + e.mentions + "</td></tr>");
-  return "<h2>Entities</h2><table><tr><th>type</th><th>name</th><th>mentions</th></tr>" + rows.join("") + "</table>";
+function table(title, heads, rows){
+  return "<h2>" + title + " (" + rows.length + ")</h2><table><tr>" + heads.map(h => "<th>" + h + "</th>").join("")
+         + "</tr>" + rows.map(r => "<tr>" + r.map(c => "<td>" + c + "</td>").join("") + "</tr>").join("") + "</table>";
+}
+function link(paragraphs, j){ return '<a href="#p' + j + '">¶' + (j + 1) + "</a> " + esc(where(paragraphs[j])); }
+function summary(s, paragraphs){
+  const name = v => v === null ? "" : esc(v);
+  return table("Results", ["task", "dataset", "metric", "value", "model", "where"], s.results.map(r =>
+           [name(r.task), name(r.dataset), name(r.metric), esc(r.value), name(r.model), link(paragraphs, r.paragraph)]))
+       + table("Values", ["type", "value", "of", "where"], s.values.map(v =>
+           [esc(v.type), esc(v.value), name(v.of), link(paragraphs, v.paragraph)]))
+       + table("Entities", ["type", "name", "mentions", "spellings"], s.entities.map(e =>
+           [esc(e.type), esc(e.name), e.mentions, esc(e.surface.join(" | "))]));
 }
 async function send(body, type){
-  $("status").textContent = "tagging...";
-  const tag = await fetch("/v1/tag", {method: "POST", headers: {"Content-Type": type}, body});
-  const answer = await tag.json();
-  if (!tag.ok){ $("status").textContent = answer.error.message; return; }
-  $("paper").innerHTML = render(answer.paragraphs);
-  const sum = await fetch("/v1/summarize", {method: "POST", headers: {"Content-Type": type}, body});
-  if (sum.ok) $("summary").innerHTML = table(await sum.json());
-  $("status").textContent = answer.paragraphs.length + " paragraphs";
+  $("status").textContent = "tagging..."; $("download").hidden = true;
+  const url = "/v1/paper" + (type === "application/pdf" && $("tables").checked ? "?include=tables,captions" : "");
+  const answer = await fetch(url, {method: "POST", headers: {"Content-Type": type}, body});
+  const paper = await answer.json();
+  if (!answer.ok){ $("status").textContent = paper.error.message; return; }
+  $("paper").innerHTML = "<h2>Tagged text</h2>" + render(paper.paragraphs);
+  $("summary").innerHTML = summary(paper.summary, paper.paragraphs);
+  $("download").href = URL.createObjectURL(new Blob([paper.jsonl], {type: "application/jsonl"}));
+  $("download").hidden = false;
+  $("status").textContent = paper.paragraphs.length + " paragraphs";
 }
 $("go").onclick = () => send(JSON.stringify({text: $("text").value}), "application/json");
-$("file").onchange = e => e.target.files[0] && send(e.target.files[0], "application/pdf");
+const kind = f => /[.]pdf$/i.test(f.name) || f.type === "application/pdf" ? "application/pdf" : "text/plain";
+$("file").onchange = e => e.target.files[0] && send(e.target.files[0], kind(e.target.files[0]));
 $("drop").ondragover = e => e.preventDefault();
-$("drop").ondrop = e => { e.preventDefault(); const f = e.dataTransfer.files[0]; if (f) send(f, "application/pdf"); };
+$("drop").ondrop = e => { e.preventDefault(); const f = e.dataTransfer.files[0]; if (f) send(f, kind(f)); };
 const q = new URLSearchParams(location.search).get("text");
 if (q){ $("text").value = q; $("go").onclick(); }
-</script></body></html>
+</script>
 """
+PAGE_CSS = """
+textarea { width: 100%; height: 9rem; font: inherit; }
+#drop { border: 2px dashed #aaa; padding: 1rem; margin: .5rem 0; text-align: center; color: #666; }
+#status { color: #666; } #download { margin-left: 1em; }
+"""
+
+
+def _page() -> str:
+    from sciner.formats.html import page
+
+    return page("sciner", PAGE_BODY, extra_css=PAGE_CSS)
+
+
+PAGE = _page()

@@ -20,10 +20,17 @@ def info(
     as_json: Json = False,
     quiet: Quiet = False,  # info prints only its result; -q is accepted as on every verb
 ) -> None:
-    """Describe a model: labels, encoder, training data, dev scores per type, calibration
-    biases, the sciner version and git commit that trained it and that runs now, file sizes.
+    """Describe a model (a folder, or an ONNX file `sciner export` wrote): labels, encoder,
+    training data, dev scores per type (at training time, calibrated, and with the paper-level
+    pass that `sciner predict` runs), calibration biases, the sciner version and git commit that
+    trained it and that runs now, file sizes.
 
     Example: sciner info runs/bio --json
     """
-    facts = model_info(model)
+    if model is not None and Path(model).suffix.lower() == ".onnx":
+        from sciner.inference.onnx import exported_info
+
+        facts = exported_info(model)
+    else:
+        facts = model_info(model)
     typer.echo(json.dumps(facts, indent=2) if as_json else format_info(facts))

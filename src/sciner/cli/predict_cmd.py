@@ -66,9 +66,11 @@ def predict(
     """
     from sciner.cli.batch import Failures
     from sciner.cli.options import json_or_to
+    from sciner.formats.include import check_include_kept
 
     failures = Failures()
     to_format = json_or_to(to_format or legacy_format, as_json)
+    check_include_kept(include_kinds(include), inputs, output, to_format)  # tables go to JSONL, from PDFs
     formats = dict(to_format=to_format, from_format=from_format, tokenize=tokenize, include=include_kinds(include),
                    show_progress=not quiet,
                    on_error=failures.add)

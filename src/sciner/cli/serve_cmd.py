@@ -27,14 +27,16 @@ def serve(
                                               "read-only JSON at /v1/corpus/... (docs/index.md)."),
     quiet: Quiet = False,
 ) -> None:
-    """Serve the tagger over HTTP: POST /v1/tag and /v1/summarize, GET /health, and a page at /.
+    """Serve the tagger over HTTP: POST /v1/tag, /v1/summarize and /v1/paper (both in one
+    answer, with the JSONL), GET /health, and a page at / to paste text or drop a PDF.
 
-    /v1/tag takes {"paragraphs": [[tokens...]]}, {"text": "..."} (one paragraph a line,
-    tokenized as predict --tokenize does) or a PDF (Content-Type: application/pdf) and answers
-    {"paragraphs": [{"tokens", "tags", "spans"}]} with the tags `sciner predict` gives. The
-    model is loaded once; requests arriving together are tagged in one batch. Needs
-    pip install 'sciner[serve]'. Then, e.g.:
-    curl -s localhost:8000/v1/tag -H 'Content-Type: application/json' -d '{"text": "We use BERT."}'
+    Each takes {"paragraphs": [[tokens...]]}, {"text": "..."} (one paragraph a line, tokenized
+    as predict --tokenize does), plain text (Content-Type: text/plain) or a PDF
+    (Content-Type: application/pdf; ?include=tables,captions as --include reads it); /v1/tag
+    answers {"paragraphs": [{"tokens", "tags", "spans"}]} with the tags `sciner predict` gives.
+    The model is loaded once; requests arriving together are tagged in one batch; every error
+    is JSON with a code. Needs pip install 'sciner[serve]'. Then, e.g.:
+    curl -s localhost:8000/v1/tag -H 'Content-Type: text/plain' --data-binary 'We use BERT.'
 
     Example: sciner serve --port 8000
     """

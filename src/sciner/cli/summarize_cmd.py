@@ -23,7 +23,7 @@ _INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL
 @app.command()
 def summarize(
     inputs: list[str] = typer.Argument(..., help=_INPUTS_HELP),
-    output: str = typer.Option("-", "--output", "-o", help="summary.json, summary.csv (one row per paper x entity) "
+    output: str = typer.Option("-", "--output", "-o", help="summary.json, summary.csv (one row per paper, entity, value, result) "
                                "or summary.html (sortable tables linked to each mention); - is stdout (JSON)."),
     to_format: Annotated[Optional[str], one_of("--to", RENDER_FORMATS, show_default=False,
                                                help="Format of the summary. Default: from -o's extension, "
@@ -34,7 +34,7 @@ def summarize(
     include: Include = None,
     retag: bool = typer.Option(False, "--retag", help="Tag inputs that already carry tags again with the model."),
     no_gazetteers: bool = typer.Option(False, "--no-gazetteers", help="Keep the papers' spellings: no canonical "
-                                       "names from the data folder's gazetteers/."),
+                                       "names from the shipped gazetteer (nor --data's gazetteers/, which add to it)."),
     data: DataDir = None,
     model: ModelOption = None,
     precision: Precision = "auto",
@@ -57,10 +57,12 @@ def summarize(
     """
     from sciner.cli.batch import Failures
     from sciner.errors import InputFormatError
+    from sciner.formats.include import check_include_has_pdfs
     from sciner.summary.files import summarize as summarize_files
 
     if as_json and to_format not in (None, "json"):
         raise InputFormatError(f"--json means --to json, but --to says {to_format!r}; give one of them")
+    check_include_has_pdfs(include_kinds(include), inputs)  # --include reads PDFs: not silently nothing
     failures = Failures()
     done = summarize_files(inputs, output, to_format="json" if as_json else to_format, from_format=from_format,
                            tokenize=tokenize, include=include_kinds(include), retag=retag, model=model, precision=precision, device=device,

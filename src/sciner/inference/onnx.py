@@ -171,6 +171,33 @@ def load_onnx(path: str | Path) -> tuple[OnnxNetwork, dict[str, Any], Path]:
     return network, network.meta, path
 
 
+def exported_meta(path: str | Path) -> dict[str, Any]:
+    """The ``model.json`` an exported graph carries (read without starting a session), or a one-line
+    :class:`ModelError` for a file that is none of ours."""
+    onnx = _require("onnx")
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"{path}: no such ONNX file")
+    try:
+        graph = onnx.load(str(path), load_external_data=False)
+        meta = json.loads({p.key: p.value for p in graph.metadata_props}[META_KEY])
+    except Exception as err:  # onnx's own kinds for a file that is no graph; a KeyError for one not ours
+        reason = str(err).strip().splitlines()[0][:200] if str(err).strip() else type(err).__name__
+        raise ModelError(f"{path}: not a tagger written by `sciner export` ({reason})") from None
+    if not isinstance(meta, dict) or "config" not in meta or "labels" not in meta:
+        raise ModelError(f"{path}: {META_KEY}: not a model.json")
+    return meta
+
+
+def exported_info(path: str | Path) -> dict[str, Any]:
+    """What ``sciner info model.onnx`` shows: :func:`sciner.model.info.model_info`'s facts, read
+    from the ``model.json`` the graph carries."""
+    from sciner.model.info import meta_info
+
+    path = Path(path)
+    return meta_info(exported_meta(path), path, {path.name: path.stat().st_size})
+
+
 def _require(module: str) -> Any:
     """``module`` of the optional extra ``sciner[onnx]``, or a one-line error saying how to get it."""
     import importlib

@@ -4,15 +4,20 @@ to, results), and papers -> the corpus table (papers x methods, datasets, tasks,
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
-from sciner.summary.names import Gazetteer, find_abbreviations, fold, is_name, trim
-from sciner.summary.tables import read_tables
-from sciner.summary.values import Place, Result, Value, read_sentences
+from sciner.summary.names import (
+    CLEAN_RULES, Gazetteer, Mention, clean_mentions, find_abbreviations, fold, is_name, same_but_heads, trim,
+    without_head,
+)
+from sciner.summary.tables import CITED, read_tables
+from sciner.summary.values import NotResult, Place, Result, Value, read_sentences
 # The corpus table's columns and the entity type each counts.
 CORPUS_TYPES: dict[str, str] = {"methods": "MethodName", "datasets": "DatasetName", "tasks": "TaskName",
                                 "metrics": "MetricName"}
@@ -40,10 +45,13 @@ class PaperSummary:
     values: list[Value]
     results: list[Result]
     paragraphs: list[Paragraph] = field(repr=False, default_factory=list)
+    not_results: list[NotResult] = field(default_factory=list)
+    proposed: list[str] = field(default_factory=list)  # the names of the method(s) the paper proposes
 
     def to_json(self) -> dict[str, Any]:
         return {"doc": self.doc, "entities": [e.to_json() for e in self.entities],
-                "values": [v.to_json() for v in self.values], "results": [r.to_json() for r in self.results]}
+                "values": [v.to_json() for v in self.values], "results": [r.to_json() for r in self.results],
+                "proposed": self.proposed, "not_results": [n.to_json() for n in self.not_results]}
 
 
 class _Groups:
@@ -103,18 +111,26 @@ def _name(spellings: Counter[str], short_keys: set[str], label: str, gazetteer: 
     return gazetteer.canonical(label, best) or best
 
 
-def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None = None) -> PaperSummary:
-    """The summary of one tagged paper (``paragraphs`` in reading order)."""
+def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None = None,
+                    clean: Collection[str] = CLEAN_RULES) -> PaperSummary:
+    """The summary of one tagged paper (``paragraphs`` in reading order); ``clean``: the rules
+    that clean its names (:data:`~sciner.summary.names.CLEAN_RULES`)."""
     gazetteer = gazetteer or Gazetteer.empty()
     groups = _Groups()
+    tagged = [Mention(s.label, mention_text(p, s), (i, s.start, s.end), s.score, s.start, s.end)
+              for i, p in enumerate(paragraphs) for s in p.spans or [] if s.label in NAME_TYPES]
+    cleaned = clean_mentions([p.tokens for p in paragraphs], [m for m in tagged if is_name(m.text)], clean, gazetteer)
+    as_tagged = {m.place: m.text for m in tagged}  # each span's text before the rules
     mentions: list[tuple[tuple[str, str], str, Place]] = []
-    for i, p in enumerate(paragraphs):
-        for s in p.spans or []:
-            text = mention_text(p, s)
-            if s.label in NAME_TYPES and is_name(text):
-                key = (s.label, fold(text))
-                groups.find(key)
-                mentions.append((key, text, (i, s.start, s.end)))
+    for m in cleaned:
+        key = (m.label, fold(m.text))
+        groups.find(key)
+        mentions.append((key, m.text, m.place))
+        raw = as_tagged[m.place]
+        if "heads" in clean and without_head(m.label, raw) != raw:  # "labeled attachment score ( LAS )"
+            groups.union(key, (m.label, fold(raw)))
+    for a, b in same_but_heads(cleaned) if "heads" in clean else ():
+        groups.union(a, b)
     shorts = link_abbreviations(paragraphs, groups)
     by_group: dict[tuple[str, str], list[tuple[str, Place]]] = defaultdict(list)
     for key, text, place in mentions:
@@ -131,12 +147,68 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     for e in entities:
         for text in e.surface:
             known[fold(text)][e.type] = (e.name, len(e.places))
-    values, results = read_sentences(
-        paragraphs, lambda p, s: known.get(fold(mention_text(p, s)), {}).get(s.label, (None, 0))[0])
-    in_tables = read_tables(paragraphs, lambda text: known.get(fold(text), {}), gazetteer)
+    for m in cleaned:  # a span as tagged names what its cleaned text names (values are paired by it)
+        named = known[fold(m.text)].get(m.label)
+        if named is not None:
+            known[fold(as_tagged[m.place])].setdefault(m.label, named)
+
+    def name_of(p: Paragraph, s: Span) -> str | None:
+        return known.get(fold(mention_text(p, s)), {}).get(s.label, (None, 0))[0]
+
+    values, results, others = read_sentences(paragraphs, name_of)
+    metrics = [e for e in entities if e.type == "MetricName"]
+    in_tables = read_tables(paragraphs, lambda text: known.get(fold(text), {}), gazetteer,
+                            paper_metric=metrics[0].name if len(metrics) == 1 else None)
     values = sorted(values + in_tables[0], key=lambda v: v.place)
     results = sorted(results + in_tables[1], key=lambda r: r.place)
-    return PaperSummary(doc, entities, values, results, list(paragraphs))
+    others = sorted(others + in_tables[2], key=lambda o: o.place)
+    proposed = proposed_methods(paragraphs, name_of)
+    mark_ours(results, proposed)
+    return PaperSummary(doc, entities, values, results, list(paragraphs), others, proposed)
+
+
+# Words that introduce the paper's own method in its abstract or introduction.
+_PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|proposes|introduce|introduces|present|presents|"
+                      r"develop|develops|call|term|describe|describes)\b|\b(?:called|named|dubbed|our (?:model|method|"
+                      r"approach|system|framework|parser|architecture))\b")
+
+
+def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragraph, Span], str | None]) -> list[str]:
+    """The names of the methods the paper proposes: the MethodNames its title names before a
+    colon ("BERT: Pre-training of ..."), and the first two after "we propose", "we introduce",
+    "called" ... in a sentence of its abstract or introduction."""
+    found: list[str] = []
+    for p in paragraphs:
+        kind, section = p.meta.get("kind"), str(p.meta.get("section") or "")
+        if kind == "title":
+            colon = p.tokens.index(":") if ":" in p.tokens else len(p.tokens)
+            found += [n for s in p.spans or [] if s.label == "MethodName" and s.end <= colon and (n := name_of(p, s))]
+            continue
+        if kind not in (None, "body", "abstract") or not re.match(r"(?:abstract|(?:1\.?\s+)?introduction)\b",
+                                                                 section.lower().lstrip("1. ")):
+            continue
+        for start, end in sentence_ranges(p.tokens, p.tags or []):
+            text = " ".join(w.lower() for w in p.tokens[start:end])
+            match = _PROPOSE.search(text)
+            if match is None:
+                continue
+            at = start + len(text[:match.start()].split())
+            after = [s for s in p.spans or [] if s.label == "MethodName" and at <= s.start and s.end <= end][:2]
+            found += [n for s in after if (n := name_of(p, s))]
+    names = [n for n in dict.fromkeys(found) if len(fold(n)) >= 3 and n != n.lower()]  # not "fine-tuning"
+    # A part of another proposed name ("GCN" of "AGGCN", "Multi" of "Multi-LexSum") is not one.
+    return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) for m in names)]
+
+
+def mark_ours(results: Sequence[Result], ours: Sequence[str]) -> None:
+    """Mark each result whose model is the paper's own: a row labelled "Ours" (set when read),
+    or a model that is a proposed name or a variant of one ("BERT LARGE", "X + Y")."""
+    keys = [fold(n) for n in ours]
+    for r in results:
+        model = fold(r.model or "")
+        if model and not CITED.search(r.model or "") and any(
+                model.startswith(k) or (len(k) >= 4 and k in model) for k in keys):
+            r.ours = True
 
 
 def corpus_table(papers: Iterable[PaperSummary]) -> dict[str, Any]:
@@ -154,5 +226,8 @@ def corpus_table(papers: Iterable[PaperSummary]) -> dict[str, Any]:
                     row["mentions"] += len(e.places)
                     row["in"][paper.doc] = row["in"].get(paper.doc, 0) + len(e.places)
         table[column] = sorted(rows.values(), key=lambda r: (-r["papers"], -r["mentions"], r["name"].lower()))
+    # Each paper's own results only: its proposed method's numbers, side by side across papers.
+    table["ours"] = [{"doc": paper.doc, **{k: v for k, v in r.to_json().items() if k != "ours"}}
+                     for paper in papers for r in paper.results if r.ours]
     return table
 

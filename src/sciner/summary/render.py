@@ -1,9 +1,11 @@
-"""A summary as JSON, CSV (one row per paper x entity) or one self-contained HTML page.
+"""A summary as JSON, CSV (one row per record: each paper, entity, value and result) or one
+self-contained HTML page.
 
-The page has sortable tables (a few lines of inline JavaScript, no CDN): the corpus table,
-then for each paper its entities, values and results. Every entry links to its mentions in
-the paper's tagged text, shown below as ``sciner show`` renders it, with an anchor on each
-paragraph (``d2-p14``) and each mention (``d2-p14-t3``).
+The page has sortable tables (a few lines of inline JavaScript, no CDN): the papers with their
+titles, the corpus table, every result as model x dataset x metric, then for each paper its
+entities, values and results, each with the page (and table) it was read from. Every entry
+links to its mentions in the paper's tagged text, shown below as ``sciner show`` renders it,
+with an anchor on each paragraph (``d2-p14``) and each mention (``d2-p14-t3``).
 """
 
 from __future__ import annotations
@@ -11,15 +13,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from sciner.formats.html import escape, page, render_tokens
 from sciner.summary.assemble import CORPUS_TYPES, Entity, PaperSummary, Place
+from sciner.summary.values import Result
 
 RENDER_FORMATS: tuple[str, ...] = ("json", "csv", "html")
 SUFFIXES: dict[str, str] = {".json": "json", ".csv": "csv", ".html": "html", ".htm": "html"}
-CSV_COLUMNS = ("doc", "type", "name", "mentions", "surface")
+# One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "value" or
+# "result"; a column a record has nothing for is empty. ``paragraph`` counts from 0, as in the JSON.
+CSV_COLUMNS = ("record", "doc", "type", "name", "mentions", "surface", "value", "of", "task", "dataset", "metric",
+               "model", "page", "table", "paragraph")
 
 
 def summary_json(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> dict[str, Any]:
@@ -31,14 +38,39 @@ def render_json(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> str:
     return json.dumps(summary_json(papers, corpus), ensure_ascii=False, indent=1) + "\n"
 
 
+def paper_title(paper: PaperSummary) -> str:
+    """The paper's title as its PDF gave it (the paragraph of kind or section "title"), else ""."""
+    for p in paper.paragraphs[:5]:
+        if p.meta.get("kind") == "title" or str(p.meta.get("section", "")).lower() == "title":
+            return p.text
+    return ""
+
+
+def source_of(paper: PaperSummary, place: Place) -> dict[str, Any]:
+    """The page and table (for a table row) the paragraph at ``place`` was read from; {} when unknown."""
+    if place[0] >= len(paper.paragraphs):
+        return {}
+    meta = paper.paragraphs[place[0]].meta
+    return {key: meta[key] for key in ("page", "table") if meta.get(key) not in (None, "")}
+
+
 def render_csv(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> str:
-    """One row per paper x entity; the spellings seen joined by `` | ``."""
+    """One row per paper, entity, value and result (see :data:`CSV_COLUMNS`); spellings joined by `` | ``."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
     for paper in papers:
+        writer.writerow({"record": "paper", "doc": paper.doc, "name": paper_title(paper)})
         for e in paper.entities:
-            writer.writerow((paper.doc, e.type, e.name, len(e.places), " | ".join(e.surface)))
+            writer.writerow({"record": "entity", "doc": paper.doc, "type": e.type, "name": e.name,
+                             "mentions": len(e.places), "surface": " | ".join(e.surface)})
+        for v in paper.values:
+            writer.writerow({"record": "value", "doc": paper.doc, "type": v.type, "value": v.value, "of": v.of or "",
+                             **source_of(paper, v.place), "paragraph": v.place[0]})
+        for r in paper.results:
+            writer.writerow({"record": "result", "doc": paper.doc, "value": r.value, "task": r.task or "",
+                             "dataset": r.dataset or "", "metric": r.metric or "", "model": r.model or "",
+                             **source_of(paper, r.place), "paragraph": r.place[0]})
     return out.getvalue()
 
 
@@ -68,6 +100,9 @@ table.sortable th[data-order=desc]::after { content: " \\25BC"; }
 td { text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .links a { margin-right: 0.4em; font-size: 0.85em; }
+.where { color: #666; font-size: 0.85em; white-space: nowrap; }
+.doc { color: #666; font-size: 0.8em; font-weight: normal; display: block; }
+table.grid td { text-align: right; }
 :target { outline: 2px solid #e33; }
 section.paper { margin-top: 2.5em; }
 """
@@ -102,7 +137,11 @@ def _corpus_section(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> s
     index = {p.doc: i for i, p in enumerate(papers)}
     first_place: Callable[[str, str, str], Place | None] = lambda doc, label, name: next(
         (e.places[0] for e in papers[index[doc]].entities if e.type == label and e.name == name and e.places), None)
-    parts = [f"<h2>Corpus: {corpus['papers']} paper(s)</h2>"]
+    papers_rows = [[f'<a href="#d{i}">{escape(p.doc)}</a>', escape(paper_title(p)), str(len(p.entities)),
+                    str(len(p.values)), str(len(p.results))] for i, p in enumerate(papers)]
+    parts = [f"<h2>Corpus: {corpus['papers']} paper(s)</h2>",
+             _table(["paper", "title", "entities", "values", "results"], papers_rows, numeric=(2, 3, 4)),
+             _results_grid(papers)]
     for column, label in CORPUS_TYPES.items():
         rows = []
         for row in corpus[column]:
@@ -116,22 +155,68 @@ def _corpus_section(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> s
     return "\n".join(parts)
 
 
+def _where(paper: PaperSummary, place: Place) -> str:
+    """Where a value or result was read: its page and table, e.g. ``p. 6, table 7``."""
+    source = source_of(paper, place)
+    parts = ([f"p. {source['page']}"] if "page" in source else []) + ([str(source["table"])] if "table" in source else [])
+    return f'<span class="where">{escape(", ".join(parts))}</span>' if parts else ""
+
+
+# The results grid: at most this many dataset x metric columns (the most reported first); NONE
+# stands for a model or dataset the result does not name.
+GRID_COLUMNS = 12
+NONE = "-"
+
+
+def _results_grid(papers: Sequence[PaperSummary]) -> str:
+    """Every result that names its metric, as a grid: a row per model, a column per dataset x
+    metric ("-" where the paper names none), each value linked to where it was read (several: all)."""
+    cells: dict[tuple[str, tuple[str, str]], list[str]] = {}
+    columns: Counter[tuple[str, str]] = Counter()
+    for i, paper in enumerate(papers):
+        for r in paper.results:
+            if not r.metric:
+                continue
+            column = (r.dataset or NONE, r.metric)
+            columns[column] += 1
+            cells.setdefault((r.model or NONE, column), []).append(_value_link(i, paper, r))
+    if not cells:
+        return ""
+    shown = [c for c, _ in columns.most_common(GRID_COLUMNS)]
+    models = sorted({model for model, column in cells if column in shown}, key=str.lower)
+    rows = [[escape(m)] + [" ".join(cells.get((m, c), [])) for c in shown] for m in models]
+    more = len(columns) - len(shown)
+    note = f"<p>{more} more dataset x metric column(s) in the papers' result tables below.</p>" if more > 0 else ""
+    heads = ["model", *(f"{d} · {m}" for d, m in shown)]
+    grid = _table(heads, rows).replace('class="sortable"', 'class="sortable grid"', 1)
+    return f"<h3>Results: model x dataset x metric</h3>{grid}{note}"
+
+
+def _value_link(i: int, paper: PaperSummary, r: Result) -> str:
+    title = escape(f"{paper.doc}" + (f", p. {source_of(paper, r.place)['page']}"
+                                      if "page" in source_of(paper, r.place) else ""))
+    return f'<a href="#{mention_id(i, r.place)}" title="{title}">{escape(r.value)}</a>'
+
+
 def _entity_rows(i: int, entities: Sequence[Entity]) -> list[list[str]]:
     return [[escape(e.type), escape(e.name), str(len(e.places)), escape(" | ".join(e.surface)), _links(i, e.places)]
             for e in entities]
 
 
 def _paper_section(i: int, paper: PaperSummary) -> str:
-    values = [[escape(v.type), escape(v.value), escape(v.of or ""), _links(i, [v.place])] for v in paper.values]
+    values = [[escape(v.type), escape(v.value), escape(v.of or ""), _links(i, [v.place]) + _where(paper, v.place)]
+              for v in paper.values]
     results = [[escape(r.task or ""), escape(r.dataset or ""), escape(r.metric or ""), escape(r.value),
-                escape(r.model or ""), _links(i, [r.place])] for r in paper.results]
+                escape(r.model or ""), _links(i, [r.place]) + _where(paper, r.place)] for r in paper.results]
+    title = paper_title(paper)
+    heading = (f'{escape(title)}<span class="doc">{escape(paper.doc)}</span>' if title else escape(paper.doc))
     text = []
     for j, p in enumerate(paper.paragraphs):
         marks = render_tokens(p.tokens, p.spans or [], anchor=lambda s, j=j: mention_id(i, (j, s.start, s.end)))
         text.append(f'<div class="paragraph" id="{paragraph_id(i, (j, 0, 0))}"><div class="para-head">¶ {j + 1}</div>'
                     f"{marks}</div>")
     return (
-        f'<section class="paper" id="d{i}"><h2>{escape(paper.doc)}</h2>'
+        f'<section class="paper" id="d{i}"><h2>{heading}</h2>'
         f"<h3>Entities</h3>{_table(['type', 'name', 'mentions', 'surface', 'where'], _entity_rows(i, paper.entities), (2,))}"
         f"<h3>Values</h3>{_table(['type', 'value', 'of', 'where'], values)}"
         f"<h3>Results</h3>{_table(['task', 'dataset', 'metric', 'value', 'model', 'where'], results)}"

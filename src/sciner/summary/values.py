@@ -10,6 +10,7 @@ its metric and the dataset, task and method named nearest to it in the same sent
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,10 +51,29 @@ class Result:
     value: str
     model: str | None
     place: Place
+    ours: bool = False  # the paper's own method (see :func:`sciner.summary.assemble.mark_ours`)
+    table: str | None = None  # the table it was read off ("table 2"), None for a sentence
 
     def to_json(self) -> dict[str, Any]:
         return {"task": self.task, "dataset": self.dataset, "metric": self.metric, "value": self.value,
-                "model": self.model, "paragraph": self.place[0]}
+                "model": self.model, "ours": self.ours, "table": self.table, "paragraph": self.place[0]}
+
+
+@dataclass
+class NotResult:
+    """A number of a table's body (or a MetricValue of a sentence) that is no result, and why:
+    "difference" (a gain, a Δ column), "deviation" (the ± part), "count", "p-value", "size",
+    "time", "setting" (a hyperparameter's value, a row label such as a threshold), "statistic"
+    (a column of a table of data statistics), "bound" ("chance level < 0.0001"), "no metric"
+    (nothing says what it measures)."""
+
+    value: str
+    reason: str
+    place: Place
+    table: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "reason": self.reason, "table": self.table, "paragraph": self.place[0]}
 
 
 @dataclass(frozen=True)
@@ -64,10 +84,20 @@ class Pair:
     name: Span | None
 
 
-def pair_values(spans: Sequence[Span]) -> list[Pair]:
+def pair_values(spans: Sequence[Span], tokens: Sequence[str] = ()) -> list[Pair]:
     """Each value among ``spans`` (one sentence's) with its name: the nearest preceding span of
-    the name type, else the nearest following one."""
+    the name type, else the nearest following one; but in a sentence listing as many names as
+    values "respectively" (``tokens``: the paragraph's), the names and values in order
+    ("Rouge-1 , Rouge-2 and BERT-Scores were 45.6 , 30.0 and 38.0 , respectively")."""
     pairs = []
+    in_order: dict[Span, Span] = {}
+    reach = tokens[min((s.start for s in spans), default=0):max((s.end for s in spans), default=0) + 12]
+    if any(t.lower() == "respectively" for t in reach):
+        for value_label, name_label in VALUE_OF.items():
+            values = [s for s in spans if s.label == value_label]
+            names = [s for s in spans if s.label == name_label and values and s.end <= values[0].start]
+            if len(values) >= 2 and len(names) == len(values):
+                in_order.update(zip(values, names))
     for value in spans:
         wanted = VALUE_OF.get(value.label)
         if wanted is None:
@@ -75,7 +105,7 @@ def pair_values(spans: Sequence[Span]) -> list[Pair]:
         names = [s for s in spans if s.label == wanted]
         before = [s for s in names if s.end <= value.start]
         after = [s for s in names if s.start >= value.end]
-        name = before[-1] if before else after[0] if after else None
+        name = in_order.get(value) or (before[-1] if before else after[0] if after else None)
         pairs.append(Pair(value, name))
     return pairs
 
@@ -94,22 +124,89 @@ def sentences(p: Paragraph) -> list[list[Span]]:
     return [[s for s in spans if start <= s.start < end] for start, end in sentence_ranges(p.tokens, p.tags or [])]
 
 
+# Words right after a value that make it a change, not a score ("by 4.7 points", "+3.2 absolute").
+_GAIN_AFTER = frozenset({"improvement", "improvements", "gain", "gains", "points", "point", "absolute", "relative",
+                         "higher", "lower", "better", "worse", "increase", "decrease", "reduction", "drop", "boost",
+                         "error", "over", "more", "less", "fewer"})
+# Verbs that report a change: a value after "by" in their sentence is its size.
+_CHANGE = ("improv", "outperform", "increas", "decreas", "reduc", "boost", "gain", "surpass", "exceed", "beat", "drop",
+           "lower", "rais")
+# Words after an integer that make it a count ("620 ANs", "5 runs").
+_COUNTED = frozenset({"examples", "sentences", "documents", "papers", "words", "tokens", "pairs", "annotators", "samples",
+                      "runs", "epochs", "layers", "parameters", "instances", "queries", "questions", "articles",
+                      "summaries", "languages", "tasks", "datasets", "models", "systems", "times", "seeds", "classes",
+                      "relations", "entities", "k", "m", "million", "billion", "thousand"})
+
+
+def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> str | None:
+    """Why a MetricValue of a sentence is no reported score, or None: a "difference" ("+2.94",
+    "outperforms X by 19.3 %", "4.7 points higher"), a "setting" ("λ = 0.05") or a "count"."""
+    text = "".join(tokens[value.start:value.end])
+    before = [t.lower() for t in tokens[max(0, value.start - 2):value.start]]
+    after = [t.lower() for t in tokens[value.end:value.end + 2]]
+    sentence = "".join(tokens).lower()  # "out - performs" as "outperforms"
+    changed = any(verb in sentence for verb in _CHANGE)
+    if changed and (after[:1] == ["from"] or after == ["%", "from"]):
+        return "difference"  # "increased development accuracy 0.6 % from 88.9 % to 89.5 %"
+    metric = next((s for s in spans if s.label == "MetricName" and s.start >= value.end), None)
+    if metric is not None and metric.start - value.end <= 2 and tokens[metric.end - 1].lower() in ("points", "point"):
+        return "difference"  # "by 1.5 - 2 F1 points"
+    if metric is not None and metric.start == value.end and \
+            [t.lower() for t in tokens[metric.end:metric.end + 1]] in (["absolute"], ["higher"], ["lower"], ["better"],
+                                                                        ["points"], ["improvement"], ["gain"]):
+        return "difference"  # "2.5 F1 absolute higher than", "2.0 F1 higher on Brown"
+    if text.startswith(("+", "−")) or (after and after[0] in _GAIN_AFTER) or (len(after) > 1 and after[0] == "%"
+                                                                              and after[1] in _GAIN_AFTER):
+        return "difference"
+    back = [t.lower() for t in tokens[max(0, value.start - 12):value.start]]
+    listed = next((k for k in range(len(back) - 1, -1, -1)
+                   if not re.fullmatch(r"[\d.,%]+|and|,|more|than|over|about|almost|nearly|up|to|roughly", back[k])), None)
+    if listed is not None and back[listed] == "by" and any(verb in sentence for verb in _CHANGE):
+        return "difference"  # "reduce the error by 4.8 % , 18.2 % , 2.0 %"
+    if any(w in ("improvement", "improvements", "gain", "gains", "increase", "decrease", "reduction", "drop", "margin")
+           for w in [t.lower() for t in tokens[max(0, value.start - 4):value.start]]):
+        return "difference"  # "an improvement of almost 0.5 F1"
+    if before and before[-1] in ("<", ">", "≤", "≥", "<=", ">="):
+        return "p-value" if len(before) > 1 and before[-2].lower() == "p" else "bound"  # "chance level < 0.0001"
+    if before and before[-1] in ("=", ":") and len(before) > 1 and not any(
+            s.label == "MetricName" and s.end == value.start - 1 for s in spans):
+        return "setting"
+    if text.isdigit() and after and after[0] in _COUNTED:
+        return "count"
+    return None
+
+
+def _owner(spans: Sequence[Span], tokens: Sequence[str], value: Span, label: str) -> Span | None:
+    """The ``label`` span a value in parentheses right after it belongs to ("A ( 68.2 ) and B
+    ( 66.2 )": 68.2 is A's, 66.2 B's), else None."""
+    if value.start >= 1 and tokens[value.start - 1] == "(":
+        return next((s for s in spans if s.label == label and s.end == value.start - 1), None)
+    return None
+
+
 def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, Span], str | None],
-                   ) -> tuple[list[Value], list[Result]]:
-    """Every value of the paper's sentences with the name it belongs to, and every MetricValue
-    as a result; ``name`` gives a name span's entity name. Table rows are skipped."""
-    values, results = [], []
+                   ) -> tuple[list[Value], list[Result], list[NotResult]]:
+    """Every value of the paper's sentences with the name it belongs to; every MetricValue that
+    reports a score (a metric named in its sentence, no gain, setting or count: see
+    :func:`not_a_score`) as a result, the others as not results. Table rows are skipped."""
+    values, results, others = [], [], []
     for i, p in enumerate(paragraphs):
         if p.meta.get("cells"):
             continue
         for spans in sentences(p):
-            for pair in pair_values(spans):
+            for pair in pair_values(spans, p.tokens):
                 of = name(p, pair.name) if pair.name is not None else None
                 place = (i, pair.value.start, pair.value.end)
                 text = " ".join(p.tokens[pair.value.start:pair.value.end])
                 values.append(Value(pair.value.label, text, of, place))
-                if pair.value.label == "MetricValue":
-                    found = {f: nearest(spans, label, pair.value) for f, label in RESULT_FIELDS.items()}
-                    named = {f: name(p, s) if s is not None else None for f, s in found.items()}
-                    results.append(Result(named["task"], named["dataset"], of, text, named["model"], place))
-    return values, results
+                if pair.value.label != "MetricValue":
+                    continue
+                reason = not_a_score(p.tokens, pair.value, spans) or (None if of is not None else "no metric")
+                if reason is not None:
+                    others.append(NotResult(text, reason, place))
+                    continue
+                found = {f: _owner(spans, p.tokens, pair.value, label) or nearest(spans, label, pair.value)
+                         for f, label in RESULT_FIELDS.items()}
+                named = {f: name(p, s) if s is not None else None for f, s in found.items()}
+                results.append(Result(named["task"], named["dataset"], of, text, named["model"], place))
+    return values, results, others

@@ -1,0 +1,274 @@
+"""Results read off real tables and sentences (issue 31): each failure class of the table and
+sentence readers, on rows, captions and sentences of the shared PDFs as ``sciner predict
+--include tables,captions`` tagged them (``tests/fixtures/summarize/results_tables.jsonl.gz``:
+eight tables and four sentences of tune papers of ``benchmarks/results_dev/headlines.tsv``)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from sciner.document import Paragraph, Span
+from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
+from sciner.summary.names import Gazetteer
+from sciner.summary.papers import read_papers
+from sciner.summary.tables import cell_numbers, metric_like, not_score_head
+from test_summarize import row  # a table row as --include tables writes it
+
+FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
+
+
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PaperSummary]:
+    path = tmp_path_factory.mktemp("results") / "results_tables.jsonl"
+    path.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    return {paper.doc: summarize_paper(paper.doc, paper.paragraphs) for paper in read_papers(path)}
+
+
+def found(summary: PaperSummary) -> set[tuple[str | None, str | None, str, str | None]]:
+    return {(r.dataset, r.metric, r.value, r.model) for r in summary.results}
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("88.7 ± 0.17", [("88.7", None), ("0.17", "deviation")]),
+    ("80.6/80.1", [("80.6", None), ("80.1", None)]),
+    ("0.36,0.61", [("0.36", None), ("0.61", None)]),
+    ("0.907 ( 19 % )", [("0.907", None), ("19%", "difference")]),
+    ("92.80±0.26 [ 88.36±0.18 ]", [("92.80", None), ("0.26", "deviation"), ("88.36", None), ("0.18", "deviation")]),
+    ("+0.25", [("+0.25", "difference")]), ("86.78 b", [("86.78", None)]), ("392k", []), ("SST-2", []),
+])
+def test_a_cell_is_read_into_its_scores_and_what_is_no_score(text, numbers):
+    assert cell_numbers(text) == numbers
+
+
+@pytest.mark.parametrize(("head", "metric"), [("BLEU", "BLEU"), ("ROUGE-1", "ROUGE-1"), ("R-L", "R-L"), ("EM", "EM"),
+                                              ("R1(%)", "R1"), ("Acc .", "Acc ."), ("MCC", "MCC"), ("MF1", "MF1"),
+                                              ("P@1", "P@1"), ("Laptop", None), ("Arabic", None)])
+def test_heads_that_read_as_metrics(head, metric):
+    assert metric_like(head) == metric
+
+
+@pytest.mark.parametrize(("head", "reason"), [("∆", "difference"), ("#Docs", "count"), ("Time ( secs )", "time"),
+                                              ("# Params", "count"), ("std", "deviation"), ("p-value", "p-value"),
+                                              ("F1", None), ("Laptop", None)])
+def test_heads_over_numbers_that_are_no_scores(head, reason):
+    assert not_score_head(head) == reason
+
+
+def test_a_difference_in_parentheses_is_no_result_and_dataset_heads_take_the_caption_metric(papers):
+    """P07-1088 Table 2: relations head the columns, the caption gives the metric ("area under
+    the precision/recall curve"), "0.907 ( 19 % )" holds an error reduction."""
+    realm = papers["acl_P07-1088_sparse_information_extraction"]
+    assert ("Conquered", "precision / recall", "0.907", "REALM") in found(realm)
+    assert ("Merged", "precision / recall", "0.908", "REALM") in found(realm)
+    assert ("Founded", "precision / recall", "0.633", "PL") in found(realm)  # "PL" an acronym, no language
+    assert {(n.value, n.reason) for n in realm.not_results} >= {("19%", "difference"), ("39%", "difference")}
+    assert not any(r.value.endswith("%") for r in realm.results)
+
+
+def test_a_dataset_head_spans_the_metric_heads_below_it(papers):
+    """BERT post-training Table 6: "Laptop" and "Rest." each over "Acc." and an untagged "MF1"."""
+    absa = found(papers["arxiv_1904.02232_bert_post_training_absa_naacl2019"])
+    assert {("Laptop", "Acc .", "78.07", "BERT - PT"), ("Laptop", "MF1", "75.08", "BERT - PT"),
+            ("Rest .", "Acc .", "84.95", "BERT - PT"), ("Rest .", "MF1", "76.96", "BERT - PT")} <= absa
+
+
+def test_x_y_cells_and_metrics_the_caption_gives_each_dataset(papers):
+    """BERT Table 1: "86.7/85.9" under "MNLI-(m/mm)" is two results; the caption's "F1 scores
+    are reported for QQP and MRPC, Spearman correlations ... for STS-B, and accuracy ... for
+    the other tasks"; "392k" under each task is no number; BERT, the title's method, is ours."""
+    bert = papers["arxiv_1810.04805_bert_naacl2019"]
+    got = found(bert)
+    assert {("MNLI-m", "accuracy", "86.7", "BERT LARGE"), ("MNLI-mm", "accuracy", "85.9", "BERT LARGE"),
+            ("QQP", "F1", "72.1", "BERT LARGE"), ("MRPC", "F1", "89.3", "BERT LARGE"),
+            ("STS-B", "Spearman correlations", "86.5", "BERT LARGE"), ("RTE", "accuracy", "70.1", "BERT LARGE")} <= got
+    assert bert.proposed == ["BERT"]
+    assert {r.model for r in bert.results if r.ours} == {"BERT BASE", "BERT LARGE"}
+    assert corpus_table([bert])["ours"][0]["model"] == "BERT BASE"
+
+
+def test_group_labels_ours_rows_and_unnamed_heads_qualify_the_caption_dataset(papers):
+    """Self-attentive parser Table 7: languages head the columns of "Results on the SPMRL dataset.
+    All values are F1 scores"; "Dev/Test (all lengths)" label groups of rows; "Ours (...)" rows
+    are the paper's own; the "∆: Ours - Best Previous" row holds differences."""
+    parser = papers["arxiv_1805.01052_self_attentive_parser_acl2018"]
+    ours = {(r.dataset, r.metric, r.value) for r in parser.results if r.ours}
+    assert {("SPMRL Arabic", "F1", "85.61"), ("SPMRL Swedish", "F1", "84.45")} <= ours
+    assert ("SPMRL Korean", "F1", "86.78", "Coavoux and Crabbé ( 2017 )") in found(parser)  # "86.78 b": a footnote
+    assert not any(r.ours for r in parser.results if "et al" in (r.model or "") or "Crabb" in (r.model or ""))
+    assert {("+2.69", "difference"), ("-1.05", "difference")} & {(n.value, n.reason) for n in parser.not_results}
+
+
+def test_languages_over_columns_are_data_and_a_metric_head_tagged_as_a_method_is_a_metric(papers):
+    """Stack-pointer Table 1: "English Chinese German" over "UAS LAS" pairs."""
+    parser = found(papers["arxiv_1805.01087_stack_pointer_parsing_acl2018"])
+    assert {("Chinese", "UAS", "90.59", "STACKPTR : Full T"), ("German", "LAS", "92.11", "STACKPTR : Full T")} <= parser
+
+
+def test_a_transposed_table_deviations_and_an_increase_column(papers):
+    """ELMo Table 1: tasks down the rows, "ELMO + BASELINE" over a column, "88.7 ± 0.17", and the
+    "INCREASE (ABSOLUTE/RELATIVE)" column of differences."""
+    elmo = papers["arxiv_1802.05365_elmo_naacl2018"]
+    assert {("SNLI", "accuracy", "88.7", "ELMo"), ("SST-5", "accuracy", "54.7", "ELMo")} <= found(elmo)
+    reasons = {(n.value, n.reason) for n in elmo.not_results}
+    assert {("0.17", "deviation"), ("4.7", "difference"), ("24.9%", "difference")} <= reasons
+    assert not any(r.dataset and "OUR" in r.dataset for r in elmo.results)
+
+
+def test_cited_rows_are_baselines_and_ours_rows_are_ours(papers):
+    """AGGCN Table 2 on TACRED: "C - AGGCN ( ours )" is the paper's, "C - GCN ( Zhang et al . ,
+    2018 )" a baseline."""
+    aggcn = papers["arxiv_1906.07510_aggcn_relation_extraction_acl2019"]
+    assert {(r.model, r.metric, r.value) for r in aggcn.results if r.ours} >= {("C - AGGCN ( ours )", "F1", "68.2")}
+    assert not any(r.ours for r in aggcn.results if "Zhang" in (r.model or ""))
+
+
+def test_gains_in_sentences_are_no_results(papers):
+    """ULMFiT: "we reduce the error by 4.8 % , 18.2 % , 2.0 % respectively"; ELMo: "increased
+    development accuracy 0.6 % from 88.9 % to 89.5 %"; the parser: "an improvement of almost 0.5
+    F1"; ELMo: "λ = 0.001" a setting."""
+    ulmfit = papers["arxiv_1801.06146_ulmfit_acl2018"]
+    assert {("4.8 %", "difference"), ("18.2 %", "difference"), ("2.0 %", "difference")} <= \
+        {(n.value, n.reason) for n in ulmfit.not_results}
+    assert all(r.table for r in ulmfit.results)
+    elmo = papers["arxiv_1802.05365_elmo_naacl2018"]
+    assert ("0.6 %", "difference") in {(n.value, n.reason) for n in elmo.not_results}
+    assert {("SNLI", "accuracy", "89.5 %")} <= {(r.dataset, r.metric, r.value) for r in elmo.results}
+    parser = papers["arxiv_1805.01052_self_attentive_parser_acl2018"]
+    assert ("0.5", "difference") in {(n.value, n.reason) for n in parser.not_results}
+    assert "0.5" not in {r.value for r in parser.results}
+
+
+def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
+    tokens = text.split()
+    return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
+                     meta={"kind": "body", "section": "1 Introduction"})
+
+
+def test_settings_counts_and_lists_in_sentences():
+    """A setting ("λ = 0.001", as ELMo writes it), a count, a bound (P14-1059's "chance level <
+    0.0001") and a gain (LISA's "out - performs ... by 1.5 - 2 F1 points") are no results; in "A ( 68.2 ) and
+    B ( 66.2 )" each value is its own name's; "we propose X" makes X's results ours."""
+    paragraphs = [
+        tagged("We propose FooNet , a parser .", ("MethodName", 2, 3)),
+        tagged("The best configuration used layer normalization and λ = 0.001 .", ("HyperparameterName", 7, 8),
+               ("MetricValue", 9, 10)),
+        tagged("We annotate 620 examples for F1 .", ("MetricValue", 2, 3), ("MetricName", 5, 6)),
+        tagged("We obtain excellent results , with minimum accuracy of 0.23 ( chance level < 0.0001 ) .",
+               ("MetricName", 7, 8), ("MetricValue", 9, 10), ("MetricValue", 14, 15)),
+        tagged("LISA out - performs He et al . ( 2017 ) by 1.5 - 2 F1 points even on the Brown test set .",
+               ("MethodName", 0, 1), ("MetricValue", 12, 14), ("MetricValue", 14, 15), ("MetricName", 15, 17)),
+        tagged("LISA achieves more than 2.0 F1 higher on Brown .", ("MethodName", 0, 1), ("MetricValue", 4, 5),
+               ("MetricName", 5, 6)),
+        tagged("F1 on SQuAD is high : FooNet ( 68.2 ) and BarNet ( 66.2 ) .", ("MetricName", 0, 1),
+               ("DatasetName", 2, 3), ("MethodName", 6, 7), ("MetricValue", 8, 9), ("MethodName", 11, 12),
+               ("MetricValue", 13, 14)),
+    ]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.model, r.value, r.ours) for r in summary.results] == [(None, "0.23", False), ("FooNet", "68.2", True),
+                                                                     ("BarNet", "66.2", False)]
+    assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count"),
+                                                                  ("0.0001", "bound"), ("1.5 -", "difference"),
+                                                                  ("2", "difference"), ("2.0", "difference")}
+
+
+def test_a_table_of_data_statistics_holds_no_results_and_respectively_pairs_in_order(papers):
+    """Multi-LexSum Table 2 compares datasets ("Samples Docs Words Sents ... Coverage Density");
+    a sentence lists "Rouge-1 , Rouge-2 , Rouge - L and BERT - Scores were 45.6 , 30.0 , 35.4
+    and 38.0 , respectively"."""
+    lexsum = papers["arxiv_2206.10883_multi_lexsum"]
+    assert not [r for r in lexsum.results if r.table]
+    assert {n.reason for n in lexsum.not_results if n.table} <= {"statistic", "count", "no metric"}
+    assert [(r.metric, r.value) for r in lexsum.results] == [("Rouge-1", "45.6"), ("Rouge-2", "30.0"),
+                                                              ("Rouge-L", "35.4"), ("BERT-Scores", "38.0")]
+
+
+def test_a_head_centered_over_its_group_of_sub_heads_heads_the_whole_group(papers):
+    """PaperMage Table 3: "GROBID CRF GROBID NN RoBERTa I-VILA", each over its "P R F1", the last
+    two set over the middle column of theirs; rows are categories ("Abstract"), no models."""
+    table = papers["emnlp2023demo_papermage"]
+    abstract = {(r.model, r.metric, r.value) for r in table.results if r.place[0] == table.results[0].place[0]}
+    assert {("RoBERTa", "P", "89.2"), ("RoBERTa", "F1", "91.4"), ("I - VILA", "P", "97.4"),
+            ("I - VILA", "F1", "97.8")} <= abstract
+
+
+def test_heads_a_caption_legend_defines_as_tasks_are_no_metrics(papers):
+    """SPECTER Table 2: "CLS USR CITE REC Avg." over averages, the caption's legend "CLS :
+    classification , USR : User activity , CITE : Citation prediction , REC : Recommendation":
+    no column is a metric "REC"."""
+    specter = papers["acl_2020.acl-main.207_specter"]
+    assert not any(r.metric == "REC" for r in specter.results)
+    assert ("84.2", "no metric") in {(n.value, n.reason) for n in specter.not_results}
+
+
+def test_pairs_of_scores_under_a_pair_of_metric_heads(papers):
+    """Stack-pointer Table 3: "UAS [ LAS ]" over "82.15±0.34 [ 71.32±0.36 ]", one treebank a row."""
+    parser = papers["arxiv_1805.01087_stack_pointer_parsing_acl2018"]
+    got = {(r.dataset, r.metric, r.value) for r in parser.results if r.table == "table 3"}
+    assert {("ar", "UAS", "82.15"), ("ar", "LAS", "71.32"), ("ar", "UAS", "83.04"), ("ar", "LAS", "72.94")} <= got
+    assert ("0.36", "deviation") in {(n.value, n.reason) for n in parser.not_results}
+
+
+def test_stacked_blocks_beam_sizes_and_a_metric_head_tagged_as_a_method(papers):
+    """Stack-pointer Table 7: an English block under "Dev Test" and "Model beam UAS LAS UCM
+    LCM ...", then a Chinese block with heads of its own; "beam" sizes are settings; "LCM",
+    tagged as a method in "UCM LCM", heads a metric's column."""
+    parser = papers["arxiv_1805.01087_stack_pointer_parsing_acl2018"]
+    got = {(r.dataset, r.metric) for r in parser.results if r.table == "table 7"}
+    assert {("English", "UAS"), ("English", "LCM"), ("Chinese", "UAS"), ("Chinese", "LCM")} <= got
+    assert not [n for n in parser.not_results if n.table == "table 7" and n.reason == "no metric"]
+
+
+def test_a_block_naming_only_its_data_keeps_the_metric_heads_above():
+    """As Stack-pointer Table 7 would be set without repeating its heads: "English" over the
+    first rows, "Chinese" over the next, "UAS LAS" once at the top."""
+    rows = [row([("English", 1)]), row([("Model", 0), ("UAS", 1), ("LAS", 2)]),
+            row([("BiAF", 0), ("95.73", 1), ("93.97", 2)], ("MethodName", 0, 1)),
+            row([("Chinese", 1)]),
+            row([("BiAF", 0), ("90.20", 1), ("88.94", 2)], ("MethodName", 0, 1))]
+    summary = summarize_paper("p", rows)
+    assert [(r.dataset, r.metric, r.value) for r in summary.results] == [
+        ("English", "UAS", "95.73"), ("English", "LAS", "93.97"), ("Chinese", "UAS", "90.20"), ("Chinese", "LAS", "88.94")]
+
+
+def test_a_head_cell_over_several_columns_naming_one_of_them_names_none(papers):
+    """Matching the Blanks Table 4: "SemEval 2010 KBP37 TACRED" extracted as one cell over three
+    columns, "SemEval" tagged in it: TACRED's 71.5 is not SemEval's; a year in a head is no
+    number of the body."""
+    mtb = papers["arxiv_1906.03158_matching_the_blanks_acl2019"]
+    assert ("F1", "71.5") in {(r.metric, r.value) for r in mtb.results}
+    assert not any(r.dataset == "SemEval" for r in mtb.results)
+
+
+def test_a_row_of_shares_holds_no_scores(papers):
+    """LISA Table 6: "Average SRL F1 on CoNLL-2005 for sentences where LISA (L) and D&M (D) parses
+    were correct", its last row "Proportion 26 % 12 % 4 % 56 %" the share of such sentences."""
+    lisa = papers["arxiv_1804.08199_lisa_srl_emnlp2018"]
+    assert lisa.results and not any(r.value.endswith("%") for r in lisa.results)
+    assert {("26%", "statistic"), ("56%", "statistic")} <= {(n.value, n.reason) for n in lisa.not_results}
+
+
+def test_a_dataset_column_a_split_head_and_group_labels_over_number_columns(papers):
+    """S2ORC Table 5: a "Dataset" column beats the caption's one dataset (S2ORC), "S2ORC-" over
+    "SCIBERT" is one head; LISA Table 3: "GloVe" and "ELMo", set over the first number column,
+    label groups of rows, they are no model; Bottom-Up Table 4: "R-1" keeps its spelling."""
+    s2orc = {(r.dataset, r.metric, r.value, r.model) for r in papers["acl_2020.acl-main.447_s2orc"].results}
+    assert {("BC5CDR", "span-level F1", "90.41", "S2ORC-SCIBERT"), ("BC5CDR", "span-level F1", "90.01", "SCIBERT"),
+            ("ChemProt", "macro-F1", "84.59", "S2ORC-SCIBERT")} <= s2orc
+    lisa = papers["arxiv_1804.08199_lisa_srl_emnlp2018"]
+    assert not {r.model for r in lisa.results} & {"GloVe", "ELMo"}
+    assert ("CoNLL-2012", "P", "84.19", "LISA") in found(lisa)
+    bottom_up = found(papers["arxiv_1808.10792_bottom_up_summarization_emnlp2018"])
+    assert ("CNN-DM", "R-1", "41.6", "NEUSUM ( Zhou et al . , 2018 )") in bottom_up
+
+
+def test_a_metric_head_keeps_the_paper_s_spelling_against_a_leaderboard_s(tmp_path):
+    """Bottom-Up Table 4 with the shipped gazetteer (the shared one), which spells "R-1" as "R@1" (recall at 1)."""
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
+    paper = next(p for p in read_papers(path) if p.doc.startswith("arxiv_1808.10792"))
+    mentions = tagged("We report R-1 , R-2 and R-L .", ("MetricName", 2, 3))  # as the paper's text tags them
+    results = summarize_paper(paper.doc, [mentions, *paper.paragraphs], Gazetteer()).results
+    assert "R-1" in {r.metric for r in results} and "R@1" not in {r.metric for r in results}
