@@ -28,7 +28,8 @@ PAPERS = {
               "[learning rate|HyperparameterName] of [5e-5|HyperparameterValue] .",
               "Span masking helps the [LSTM|MethodName] language model reach a [perplexity|MetricName] of "
               "[35.1|MetricValue] on [PTB|DatasetName] ."],
-    "beta": ["Our [XLNet|MethodName] reaches [92.1|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .",
+    "beta": ["In this paper we propose [XLNet|MethodName] , a new model .",
+             "Our [XLNet|MethodName] reaches [92.1|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .",
              "The [learning rate|HyperparameterName] is [5e-5|HyperparameterValue] .",
              "An [LSTM|MethodName] gets a [perplexity|MetricName] of [29.4|MetricValue] on [PTB|DatasetName] ."],
     "gamma": ["[Bert Base|MethodName] gets [85.0|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .",
@@ -54,7 +55,9 @@ def tagged(line: str) -> Paragraph:
 def write_corpus(folder: Path, papers: dict[str, list[str]] = PAPERS) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name, lines in papers.items():
-        write_jsonl([tagged(line) for line in lines], folder / f"{name}.jsonl")
+        paragraphs = [tagged(line) for line in lines]
+        paragraphs[0].meta["section"] = "Abstract"  # where summarize looks for the method a paper proposes
+        write_jsonl(paragraphs, folder / f"{name}.jsonl")
     return folder
 
 
@@ -77,6 +80,7 @@ def test_a_leaderboard_is_best_first_one_row_per_paper_and_model_with_its_paragr
         # perplexity: lower is better, so ascending
         assert [r.number for r in ix.results(dataset="PTB", metric="Perplexity")] == [29.4, 35.1]
         assert ix.results(dataset="SQuAD", metric="F1", limit=1)[0].paper == "beta"
+        assert [(r.paper, r.model, r.ours) for r in ix.results(dataset="SQuAD", ours=True)] == [("beta", "XLNet", True)]
         assert ix.results(dataset="nowhere") == []
 
 

@@ -127,3 +127,12 @@ def test_serve_refuses_a_bad_index_in_one_line_before_loading_the_model(cli, tmp
     run = cli("serve", "--index", bad)
     assert run.returncode != 0
     assert run.stderr.strip() == f"error[E001]: {bad}: not a sciner index (not an SQLite database)"
+
+
+def test_the_server_s_page_and_the_corpus_routes_are_one_app(db: Path) -> None:
+    from sciner.server import create_app
+
+    app = create_app(object(), routers=[corpus_router(db)])  # the tagger is not asked here
+    client = TestClient(app)
+    assert client.get("/v1/corpus/entities", params={"type": "MethodName"}).status_code == 200
+    assert "sciner corpus" in client.get("/corpus").text and client.get("/").status_code == 200

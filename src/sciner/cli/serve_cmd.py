@@ -54,7 +54,7 @@ def serve(
     torch.set_num_threads(threads)
     tagger = Tagger.load(model, precision=precision, device=device)
     limits = Limits(max_body_bytes=int(max_body_mb * 1024 * 1024), max_tokens=max_tokens, timeout_s=timeout)
-    run(tagger, host=host, port=port, limits=limits, quiet=quiet, **({"routers": routers} if routers else {}))
+    run(tagger, host=host, port=port, limits=limits, quiet=quiet, routers=routers)
 
 
 def _check_installed() -> None:

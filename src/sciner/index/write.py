@@ -99,8 +99,7 @@ def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer |
                  s.score) for i, p in enumerate(paragraphs) for s in p.spans or []]
     values = [(v.place[0], v.type, v.value, first_number(v.value), v.of, fold(v.of) if v.of else None)
               for v in summary.values]
-    results = [(r.place[0], r.task, r.dataset, r.metric, r.value, first_number(r.value), r.model,
-                bool(getattr(r, "ours", False)))  # ``ours``: where the summary marks the paper's own method
+    results = [(r.place[0], r.task, r.dataset, r.metric, r.value, first_number(r.value), r.model, r.ours)
                for r in summary.results]
     return PaperRows(doc=doc, title=paper_title(paragraphs), model=model,
                      tokens=sum(len(p.tokens) for p in paragraphs),
