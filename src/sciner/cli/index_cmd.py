@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Optional
 
 import typer
 
@@ -30,6 +31,13 @@ def index(
     precision: Precision = "auto",
     device: DeviceOwn = "auto",
     threads: ThreadsOwn = 2,
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, show_default=False,
+                                          help="Tag the inputs that need it with N processes (each loading the model "
+                                               "once) into OUTPUT.tagged/, then index them here, one writer."),
+    ray: bool = typer.Option(False, "--ray", help="Run the --workers as Ray actors (pip install 'sciner[ray]'), on a "
+                                                  "local Ray started for the run."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", show_default=False,
+                                              help="Run the --workers as actors on the Ray cluster at this address."),
     quiet: Quiet = False,
 ) -> None:
     """Index papers into one SQLite file: each paper's paragraphs (full-text searchable),
@@ -43,13 +51,14 @@ def index(
 
     Example: sciner index ../shared/data/pdfs -o corpus.sqlite
     """
-    from sciner.cli.batch import Failures
+    from sciner.files.run import finish, say
     from sciner.index.run import index_files
 
-    failures = Failures()
     done = index_files(inputs, output, from_format=from_format, tokenize=tokenize, include=include_kinds(include),
                        model=model, precision=precision, device=device, threads=threads, data=data,
-                       gazetteers=not no_gazetteers, prune=prune, show_progress=not quiet, on_error=failures.add)
+                       gazetteers=not no_gazetteers, prune=prune, workers=workers,
+                       ray_address=ray_address if ray_address is not None else "local" if ray else None,
+                       show_progress=not quiet, on_error=say)
     if not quiet:
         print(done.describe(), file=sys.stderr)
-    failures.exit_if_any(done=done.files - len(done.failed))
+    raise typer.Exit(finish(done.failed, done=done.files))
