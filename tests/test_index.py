@@ -296,3 +296,26 @@ def test_index_and_query_from_the_command_line(cli, tmp_path: Path) -> None:
         f"error[E001]: {tmp_path / 'papers' / 'alpha.jsonl'}: not a sciner index (not an SQLite database)"
     over = cli("index", folder, "-o", folder / "alpha.jsonl")
     assert over.returncode != 0 and "is also an input" in over.stderr
+
+
+def test_untagged_inputs_are_tagged_by_the_model_in_process_and_with_workers(loaded_once, tmp_path: Path) -> None:
+    """A text file is tagged (the model loaded once), a tagged one read as it is; with
+    --workers the layer's workers tag into OUTPUT.tagged/, which is gone once all is in."""
+    from sciner.inference.predict import tag_read
+
+    text = tmp_path / "plain.txt"
+    text.write_text("We fine-tune BERT on SQuAD and reach 93.2 F1 .\n", encoding="utf-8")
+    write_corpus(tmp_path, {"beta": PAPERS["beta"]})
+    expected = tag_read(loaded_once, [(text, [Paragraph(text.read_text().split())])], batch_subwords=4096,
+                        show_progress=False)[0][1]
+    for workers in (None, 1):
+        db = tmp_path / f"c{workers}.sqlite"
+        done = sciner.index_files([text, tmp_path / "beta.jsonl"], db, workers=workers, show_progress=False,
+                                  gazetteers=False)
+        assert (done.added, done.failed) == (2, [])
+        assert not Path(f"{db}.tagged").exists()
+        with sciner.Index(db) as ix:
+            assert dict(ix.sql("SELECT doc, model FROM papers").rows) == {"plain": "shipped", "beta": "input"}
+            stored = ix.sql("SELECT type, start, \"end\" FROM mentions m JOIN papers p ON p.id = m.paper_id "
+                            "WHERE p.doc = 'plain' ORDER BY start").rows
+        assert stored == [(s.label, s.start, s.end) for s in expected[0].spans]
