@@ -263,3 +263,22 @@ def test_info_on_a_one_group_calibration_written_before_the_fit_was_recorded(cli
     (model / "model.json").write_text(json.dumps(meta))
     info = cli("info", model).stdout
     assert "biases fit in-sample on 1 dev group" in info and "calibrated F1" not in info
+
+
+def test_the_table_reads_a_type_that_only_one_of_its_reports_scores():
+    """Regression: a tiny model's cross-fitted tags held a type its uncalibrated tags did not
+    (no gold of it either), and the table raised KeyError instead of printing 0 for it."""
+    from pathlib import Path
+
+    from sciner.evaluate.metrics import Counts, Report
+    from sciner.inference.calibrate import CalibratedModel, Calibration
+
+    before = Report.from_counts({"MethodName": Counts(tp=1, fp=0, fn=1)})
+    after = Report.from_counts({"MethodName": Counts(tp=1, fp=0, fn=1), "HyperparameterValue": Counts(tp=0, fp=2, fn=0)})
+    calibration = Calibration(gold=[], uncalibrated=[], cross_fitted=[], cross_fitted_bias={},
+                              chosen={"HyperparameterValue": -1.0}, in_sample=[])
+    done = CalibratedModel(path=Path("m"), dev_groups=["a", "b"], calibration=calibration, unit="group",
+                           units=["a", "b"], uncalibrated=before, cross_fitted=after, in_sample=after)
+    rows = {line.split()[0]: line.split()[1:] for line in done.table().splitlines()[1:]}
+    assert rows["HyperparameterValue"][:3] == ["0.0000", "0.0000", "-1.00"]
+    assert rows["MethodName"][:2] == ["0.6667", "0.6667"]
