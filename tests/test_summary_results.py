@@ -15,7 +15,7 @@ from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.papers import read_papers
 from sciner.summary.tables import cell_numbers, metric_like, not_score_head
-from test_summarize import row  # a table row as --include tables writes it
+from test_summarize import row, tagged  # a table row as --include tables writes it
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
 
@@ -61,9 +61,9 @@ def test_a_difference_in_parentheses_is_no_result_and_dataset_heads_take_the_cap
     """P07-1088 Table 2: relations head the columns, the caption gives the metric ("area under
     the precision/recall curve"), "0.907 ( 19 % )" holds an error reduction."""
     realm = papers["acl_P07-1088_sparse_information_extraction"]
-    assert ("Conquered", "precision / recall", "0.907", "REALM") in found(realm)
-    assert ("Merged", "precision / recall", "0.908", "REALM") in found(realm)
-    assert ("Founded", "precision / recall", "0.633", "PL") in found(realm)  # "PL" an acronym, no language
+    assert ("Conquered", "area under precision/recall curve", "0.907", "REALM") in found(realm)
+    assert ("Merged", "area under precision/recall curve", "0.908", "REALM") in found(realm)
+    assert ("Founded", "area under precision/recall curve", "0.633", "PL") in found(realm)  # "PL" an acronym, no language
     assert {(n.value, n.reason) for n in realm.not_results} >= {("19%", "difference"), ("39%", "difference")}
     assert not any(r.value.endswith("%") for r in realm.results)
 
@@ -277,3 +277,55 @@ def test_a_metric_head_keeps_the_paper_s_spelling_against_a_leaderboard_s(tmp_pa
     mentions = tagged("We report R-1 , R-2 and R-L .", ("MetricName", 2, 3))  # as the paper's text tags them
     results = summarize_paper(paper.doc, [mentions, *paper.paragraphs], Gazetteer(folder)).results
     assert "R-1" in {r.metric for r in results} and "R@1" not in {r.metric for r in results}
+
+
+def test_a_head_set_over_two_columns_off_the_middle_heads_only_those(papers):
+    """SPECTER Table 1: "Recomm ." alone in its head row over the last two of twelve columns
+    ("F1 F1 MAP nDCG MAP nDCG ..."), whose "MAP nDCG" repeat from the third on."""
+    specter = papers["acl_2020.acl-main.207_specter"]
+    table = [r for r in specter.results if r.table == "table 1"]
+    assert not any("Recomm" in (r.dataset or "") for r in table if r.metric in ("MAP", "nDCG"))
+    ours = {(r.dataset, r.metric, r.value) for r in table if r.model == "SPECTER ( Ours )"}
+    assert {("SCIDOCS Co - View", "MAP", "83.6"), ("SCIDOCS Cite", "MAP", "88.3"),
+            ("SCIDOCS Co - Cite", "nDCG", "94.8")} <= ours
+
+
+def test_a_caption_area_under_a_curve_and_a_head_naming_two_methods(papers):
+    """Bunescu Table 4: "Area Under Precision - Recall Curve" (the tagger tags the curve), heads
+    "SSK – MIL SSK – T1 ..." in each of which "SSK" and "MIL" are tagged apart."""
+    table = {(r.dataset, r.metric, r.value, r.model) for r in papers["acl2007_bunescu_relation_extraction"].results}
+    assert ("CA", "area under Precision-Recall Curve", "76.9%", "SSK – MIL") in table
+    assert ("PB", "area under Precision-Recall Curve", "73.4%", "SSK – SIL") in table
+
+
+def test_the_caption_system_is_the_model_of_rows_of_fields(papers):
+    """Semantic Scholar Table 1: "Results of the ScienceParse system", rows of fields ("title")
+    under "Field": ScienceParse is the model, no dataset."""
+    table = [r for r in papers["acl_N18-3011_literature_graph_semantic_scholar"].results if r.table == "table 1"]
+    assert table and all(r.model == "ScienceParse" and r.dataset is None for r in table)
+
+
+def test_a_row_category_qualifies_the_dataset_and_a_head_keeps_its_method_variant(papers):
+    """PaperMage Table 3: "Abstract" under "Category" is the part of S2-VL measured; "GROBID NN"
+    (only "GROBID" tagged) is not the entity "Grobid"."""
+    table = papers["emnlp2023demo_papermage"]
+    got = {(r.dataset, r.metric, r.value, r.model) for r in table.results}
+    assert {("S2-VL Abstract", "P", "85.3", "GROBID NN"), ("S2-VL Abstract", "P", "81.9", "GROBID CRF")} <= got
+
+
+def test_a_language_pair_labels_its_group_and_label_lines_are_no_heads(papers):
+    """Tilde Table 4: "English - Estonian" over its rows; a row's labels set on several lines
+    ("( final ) ensemble", "4 model") head no column."""
+    got = {(r.dataset, r.value) for r in papers["acl_W18-6423_tilde_mt_wmt2018"].results}
+    assert {("English-Estonian", "23.54"), ("English-Estonian", "24.35"), ("Estonian-English", "28.14")} <= got
+    assert not any(d and ("model" in d or "ensemble" in d) for d, _ in got)
+
+
+def test_a_head_the_layout_cut_into_two_columns_is_one_head():
+    """SPECTER Table 1's head row "Classification | User activity prediction | Citation |
+    prediction": "prediction" alone in lower case continues "Citation", a task the paper tags."""
+    rows = [tagged("We evaluate on citation prediction .", ("TaskName", 3, 5)),
+            row([("Citation", 1), ("prediction", 2)]), row([("Cite", 1), ("Co-Cite", 2)]),
+            row([("Model", 0), ("MAP", 1), ("MAP", 2)], ("MetricName", 1, 2), ("MetricName", 2, 3)),
+            row([("SPECTER", 0), ("88.3", 1), ("88.1", 2)], ("MethodName", 0, 1))]
+    assert [r.task for r in summarize_paper("p", rows).results] == ["citation prediction"] * 2

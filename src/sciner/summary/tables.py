@@ -99,6 +99,8 @@ LANGUAGES = frozenset("""english german french spanish chinese arabic basque heb
 dutch italian japanese portuguese russian czech danish bulgarian catalan romanian slovene slovenian turkish
 norwegian estonian finnish greek hindi latvian lithuanian persian ukrainian vietnamese indonesian
 ar bg ca cs da de en es et fi fr he hu ja ko nl pl pt ro ru sl sv tr zh""".split())
+_LANGUAGE_CODES = frozenset({w for w in LANGUAGES if len(w) == 2} | {"et", "lv", "lt", "kk", "gu", "ha", "is", "ps",
+                                                                    "km", "ne", "si", "ta", "iu", "zu", "xh", "sw"})
 # A text -> each type the paper tags it with, and under that type the entity's name and its
 # number of mentions ({} when the paper never tags it).
 Known = Callable[[str], dict[str, tuple[str, int]]]
@@ -126,6 +128,12 @@ def is_language(text: str) -> bool:
     ("ro"; "PL" is an acronym)."""
     key = fold(text)
     return key in LANGUAGES and (len(key) > 2 or text.strip().islower())
+
+
+def is_language_pair(text: str) -> bool:
+    """A translation direction: "English - Estonian", "En→De", "de-en"."""
+    parts = re.split(r"\s*(?:-|–|→|->|>)\s*", text.strip())
+    return len(parts) == 2 and all(fold(p) in LANGUAGES or fold(p) in _LANGUAGE_CODES for p in parts)
 
 
 def metric_like(text: str) -> str | None:
@@ -236,7 +244,10 @@ class _Namer:
                           if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end)
             if covered and 2 * covered < cell.end - cell.start:
                 return {}  # "SemEval 2010 KBP37 TACRED" over three columns, "SemEval" tagged: whose is not known
-        return {label: names.pop() for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
+        # Several names of one type in a cell over one column ("SSK – MIL", both tagged as methods):
+        # the cell's whole text is the one name.
+        return {label: next(iter(names)) if len(names) == 1 else _ENUMERATOR.sub("", cell.text(self.paragraphs))
+                for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
 
     def all_names(self, cell: TableCell, gazetteer: bool = True) -> dict[str, set[str]]:
         """Every name of each type in the cell (``gazetteer``: a head, looked up there too)."""
@@ -245,8 +256,12 @@ class _Namer:
         pieces = [(" ".join(p.tokens[max(s.start, cell.start):min(s.end, cell.end)]), s.label) for s in p.spans or []
                   if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end]
         if len(pieces) == 1 and (self.known(text) or (gazetteer and metric_like(text))
-                                 or (text.startswith(pieces[0][0]) and re.search(r"\([^()]*/[^()]*\)\s*$", text))):
-            # "BERT -" tagged in "BERT - PT", "MNLI-(m" in "MNLI-(m / mm )": the cell is the name
+                                 or (text.startswith(pieces[0][0]) and re.search(r"\([^()]*/[^()]*\)\s*$", text))
+                                 or (gazetteer and pieces[0][1] == "MethodName" and text.startswith(pieces[0][0])
+                                     and len(text[len(pieces[0][0]):].split()) <= 2
+                                     and re.search(r"\w", text[len(pieces[0][0]):]) and not metric_like(text))):
+            # "BERT -" tagged in "BERT - PT", "MNLI-(m" in "MNLI-(m / mm )", "GROBID" in a head
+            # "GROBID NN": the cell is the name
             pieces = [(text, pieces[0][1])]
         found: dict[str, set[str]] = {}
         for piece, tagged in pieces or [(text, None)]:
@@ -277,6 +292,9 @@ class _Namer:
                 # A metric in the cell's own spelling where the entity's differs only in form
                 # ("R-1", not a leaderboard's "R@1").
                 keep = label == "MetricName" and fold(name) == fold(spelling)
+                # A method over a column in the head's own words ("GROBID NN" beside "GROBID CRF",
+                # not the entity's "Grobid").
+                keep = keep or (gazetteer and label == "MethodName" and spelling == text and fold(name) != fold(text))
                 return label, spelling.replace(" - ", "-") if keep else name
         if tagged is not None:
             if gazetteer and tagged in ("MethodName", "HyperparameterName") and metric_like(text):
@@ -299,14 +317,28 @@ class _Namer:
         if index is None:
             return Caption()
         p = self.paragraphs[index]
-        spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES), key=lambda s: s.start)
+        # Not a name that modifies the next word ("Document - level evaluation": no task "Document").
+        spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
+                        and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])),
+                       key=lambda s: s.start)
         names: dict[str, set[str]] = {}
         texts = {}
+        labels = {}
         for s in spans:
             text = " ".join(p.tokens[s.start:s.end])
             label = s.label
+            if label == "DatasetName" and [w.lower() for w in p.tokens[s.end:s.end + 1]] in (
+                    ["system"], ["model"], ["parser"], ["tool"]):
+                label = "MethodName"  # "Results of the ScienceParse system": a method, whatever it was tagged
             texts[s] = self.known(text).get(label, (text, 0))[0]
+            if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
+                before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
+                after = [w.lower() for w in p.tokens[s.end:s.end + 1]]
+                if before[-2:] == ["area", "under"] or before[-3:] == ["area", "under", "the"]:
+                    curve = "curve" in text.lower().split() or after != ["curve"]
+                    texts[s] = f"area under {texts[s].replace(' / ', '/')}{'' if curve else ' curve'}"
             names.setdefault(label, set()).add(texts[s])
+            labels[s] = label
         # One metric spelled twice ("EM ( Exact Match )") or named by two spans ("Accuracy of
         # Exact Matching") is one.
         metrics = [s for s in spans if s.label == "MetricName"]
@@ -330,7 +362,7 @@ class _Namer:
                 metric, end = texts[s], s.end
                 if any(w.lower() in ("other", "others", "remaining", "rest") for w in p.tokens[s.end:s.end + 8]):
                     told.default = metric
-            elif metric is not None and s.label in ("DatasetName", "TaskName"):
+            elif metric is not None and labels[s] in ("DatasetName", "TaskName"):
                 if any(w in (";", ".") for w in p.tokens[end:s.start]):
                     metric = None
                     continue
@@ -413,7 +445,8 @@ class _Table:
     def label_head(self, cell: TableCell) -> str | None:
         """What the head over a label cell's column says it is: "Model", "Methods", "System"
         (MethodName), "Dataset", "Data", "Corpus", "Language", "Treebank" (DatasetName), "Task"
-        (TaskName), "Field", "Domain", "Reference" (a setting: "setting"), or None."""
+        (TaskName), "Category", "Field", "Doc length" (the part of the data: "qualifier"), "Domain",
+        "Reference" (a setting: "setting"), or None."""
         for head in reversed(self.header):  # the lowest head over the column says it
             if head.first <= cell.first and cell.last <= head.last and head.last - head.first <= cell.last - cell.first:
                 text = self.text(head)
@@ -426,6 +459,8 @@ class _Table:
                     return "DatasetName"
                 if key in ("task", "tasks", "subtask"):
                     return "TaskName"
+                if key in ("category", "field", "structure", "subset", "doclength", "segmentlength", "length"):
+                    return "qualifier"  # "Abstract" under "Category": the part of the data measured
                 if key in ("field", "domain", "reference", "ref", "citation", "source", "year", "type", "thr",
                            "threshold", "beam", "k", "n") or key in _LABEL_HEADS \
                         or "HyperparameterName" in self.namer.names(head):
@@ -443,6 +478,7 @@ class _Table:
                             and not says_nothing(texts[0]) for texts in ([self.text(c) for c in row] for row in self.rows))
         block: list[TableCell] = []  # the header rows read since the last data row
         seen_data = False
+        label_end = 0  # the first column of numbers in the last data row
         group_ours = after_group = False
         group_names: dict[str, str] = {}
         data = [any(cell_numbers(t) and not _YEAR.match(t.strip()) for t in (self.text(c) for c in row))
@@ -459,7 +495,13 @@ class _Table:
                     self.header, self.columns, block = widen(block, self.text), {}, []
                     self.statistics = self.statistics or self.counts_heads()
                 seen_data = True
+                label_end = min(c.first for c, t in zip(row, texts) if cell_numbers(t))
                 self._read_row(row, texts, group_ours, group_names)
+                continue
+            if seen_data and (len(row) > 1 or row[0].first > 0 or texts[0].startswith("(")) \
+                    and all(c.last < label_end for c in row):
+                # "( final ) ensemble", "4 model", "( final ; run 2 )" under "System Configuration": a
+                # row's labels set on several lines, no heads and no group label
                 continue
             next_is_data = index + 1 < len(self.rows) and data[index + 1] and not any(
                 re.search(r"[-–]$", self.text(c)) and (c.first, c.last) == (row[0].first, row[0].last)
@@ -470,14 +512,14 @@ class _Table:
                 group_ours = bool(re.search(r"\bours?\b", text, re.I))
                 group_names = {k: v for k, v in self.namer.names(row[0], gazetteer=False).items()
                                if k in ("DatasetName", "TaskName")}
-                if is_language(text):
-                    group_names["DatasetName"] = text
+                if is_language(text) or is_language_pair(text):  # "Chinese", "English - Estonian"
+                    group_names["DatasetName"] = text.replace(" - ", "-")
                 after_group = True
                 continue
             if seen_data and not block and not after_group:
                 group_ours, group_names = False, {}
             after_group = False
-            block += row
+            block += join_split_heads(row, self.text, self.namer.known)
             if not seen_data:
                 self.header = widen(block, self.text)
                 self.statistics = self.counts_heads()
@@ -580,6 +622,8 @@ class _Table:
                 row_names[kind] = " ".join(typed[kind])
         if "DatasetName" in typed:  # a "Dataset" column says it, whatever the caption names
             row_names["TypedDataset"] = row_names["DatasetName"]
+        if "qualifier" in typed:
+            row_names["Qualifier"] = " ".join(typed["qualifier"])
         label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
         ours = group_ours and not (label_text and CITED.search(label_text)) \
             or bool(label_text and re.search(r"\bours\b", label_text, re.I))
@@ -624,7 +668,10 @@ class _Table:
             self.values.append(Value("HyperparameterValue", number, heads["HyperparameterName"], place))
             self._other(cell, number, "setting")
             return
-        model = label_text or (None if numbered_label or self.labelled else self.caption.names.get("MethodName"))
+        # The caption's one method ("Results of the ScienceParse system") where no row names one: rows
+        # labelled with a part of the data only ("title" under "Field") are its too.
+        model = label_text or (None if numbered_label or (self.labelled and "Qualifier" not in row)
+                               else self.caption.names.get("MethodName"))
         if model is None and "DatasetName" in row and ("DatasetName" in heads or column.unnamed) \
                 and "MethodName" not in heads:
             # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
@@ -644,6 +691,10 @@ class _Table:
             unnamed = [u for u in unnamed if not is_language(u)]
         if unnamed and "DatasetName" not in heads:
             dataset = " ".join(([dataset] if dataset else []) + unnamed)
+        if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
+            # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
+            qualifier = row["Qualifier"].strip("() ")
+            dataset = qualifier if fold(dataset) in fold(qualifier) else f"{dataset} {qualifier}"
         metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \
             or (self.paper_metric if "DatasetName" in heads and fold(self.paper_metric or "") not in self.caption.legend
                 else None)
@@ -679,6 +730,22 @@ def _row_reason(label: str) -> str | None:
     return reason if reason in ("count", "time", "size") else None
 
 
+def join_split_heads(row: list[TableCell], text: Callable[[TableCell], str], known: Known) -> list[TableCell]:
+    """A head row with the words of one head that the layout set in two columns joined again: a
+    head of one word in lower case continues the head left of it where the two are a name the
+    paper tags ("Citation" "prediction": one head "Citation prediction" over both columns; not
+    "Dev" "layers", two heads)."""
+    joined: list[TableCell] = []
+    for cell in row:
+        words = text(cell)
+        if joined and words.isalpha() and words.islower() and joined[-1].first > 0 and joined[-1].end == cell.start \
+                and joined[-1].last + 1 == cell.first and known(f"{text(joined[-1])} {words}"):
+            left = joined.pop()
+            cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last)
+        joined.append(cell)
+    return joined
+
+
 def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[TableCell]:
     """A header block with each head set over one column of a group of sub-heads widened over
     the whole group: the lowest head row repeats a pattern ("EM F1 EM F1", "P R F1 P R F1 ...
@@ -693,17 +760,31 @@ def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[Tab
         return header
     sub = [c for c in ordered[-1] if c.first > 0]
     keys = [fold(text(c)) for c in sub]
-    period = next((n for n in range(2, len(keys) // 2 + 1) if keys[n] == keys[0] and keys[n:2 * n] == keys[:n]
-                   and len(set(keys[:n])) > 1), 0)
-    groups: list[tuple[int, int]] = []
-    for start in range(0, len(keys) - period + 1, period or len(keys) + 1):
-        if keys[start:start + period] != keys[:period]:
-            break
-        groups.append((sub[start].first, sub[start + period - 1].last))
+    # The longest run of a repeated pattern, wherever it starts ("F1 F1 MAP nDCG MAP nDCG ...":
+    # "MAP nDCG" from the third head on).
+    period, offset, repeats = 0, 0, 0
+    for at in range(len(keys)):
+        for n in range(2, (len(keys) - at) // 2 + 1):
+            if keys[at + n:at + 2 * n] != keys[at:at + n] or len(set(keys[at:at + n])) < 2:
+                continue
+            count = 2
+            while keys[at + count * n:at + (count + 1) * n] == keys[at:at + n]:
+                count += 1
+            if count * n > period * repeats:
+                period, offset, repeats = n, at, count
+    groups = [(sub[offset + k * period].first, sub[offset + (k + 1) * period - 1].last) for k in range(repeats)]
+    whole = (sub[0].first, sub[-1].last) if sub else None
     widened = list(ordered[-1])
     for row in ordered[:-1]:
         for cell in row:
             inside = [g for g in groups if g[0] <= cell.last and cell.first <= g[1]]
+            if len(inside) != 1 and whole is not None and whole[0] <= cell.last and cell.first <= whole[1] and (
+                    cell.first == cell.last or abs(
+                    cell.first + cell.last - sum(whole)) <= (whole[1] - whole[0] + 1) / 3):
+                # Over no group or several, over one column (its width unknown) or set about the
+                # middle of all heads ("English" over its block's "Dev Test"): all of them
+                # ("Recomm ." set over the last two of twelve: its own).
+                inside = [whole]
             alone = len(inside) == 1 and not any(o is not cell and inside[0][0] <= o.last and o.first <= inside[0][1]
                                                  for o in row)
             if cell.first > 0 and alone:
