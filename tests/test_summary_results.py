@@ -329,3 +329,11 @@ def test_a_head_the_layout_cut_into_two_columns_is_one_head():
             row([("Model", 0), ("MAP", 1), ("MAP", 2)], ("MetricName", 1, 2), ("MetricName", 2, 3)),
             row([("SPECTER", 0), ("88.3", 1), ("88.1", 2)], ("MethodName", 0, 1))]
     assert [r.task for r in summarize_paper("p", rows).results] == ["citation prediction"] * 2
+
+
+def test_coreference_metric_heads_with_their_superscript_and_subscript_set_apart(papers):
+    """Higher-order coref Table 1: "MUC B CEAF φ4" over three "Prec . Rec . F1" (the B³'s "3"
+    lost, "φ4" set in a column of its own)."""
+    got = {(r.metric, r.value) for r in papers["arxiv_1804.05392_higher_order_coref_naacl2018"].results
+           if r.model == "Martschat and Strube ( 2015 )"}
+    assert {("MUC Prec .", "76.7"), ("B3 Prec .", "66.1"), ("CEAF φ4 Prec .", "59.5"), ("CEAF φ4 F1", "55.7")} <= got

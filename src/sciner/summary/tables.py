@@ -67,7 +67,7 @@ _METRIC_HEAD = re.compile(
     r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
     r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
     r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm|"
-    r"muc|b3|ceaf[em]?\d*|blanc|lea)$")
+    r"muc|b3|ceaf(?:[em]|φ)?\d*|blanc|lea)$")
 # Sub-metrics that a spanning metric head above qualifies ("MUC" over "F1" is "MUC F1").
 _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recall", "acc", "accuracy", "em",
                          "uas", "las", "map", "ndcg"})
@@ -550,6 +550,9 @@ class _Table:
                 named = dict([found]) if (found := self.namer.name(text, None)) else {}
                 if not named and (kind := self.row_kind(head)) is not None:
                     named = {kind: text}
+            elif text == "B" and any(re.match(r"(?:MUC|CEAF)", self.text(h)) for h in self.header
+                                     if h.paragraph == head.paragraph):
+                named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
             else:
                 named = self.namer.names(head)
             if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
@@ -733,13 +736,14 @@ def _row_reason(label: str) -> str | None:
 def join_split_heads(row: list[TableCell], text: Callable[[TableCell], str], known: Known) -> list[TableCell]:
     """A head row with the words of one head that the layout set in two columns joined again: a
     head of one word in lower case continues the head left of it where the two are a name the
-    paper tags ("Citation" "prediction": one head "Citation prediction" over both columns; not
-    "Dev" "layers", two heads)."""
+    paper tags or a metric ("Citation" "prediction": one head "Citation prediction" over both
+    columns; "CEAF" "φ4"; not "Dev" "layers", two heads)."""
     joined: list[TableCell] = []
     for cell in row:
         words = text(cell)
-        if joined and words.isalpha() and words.islower() and joined[-1].first > 0 and joined[-1].end == cell.start \
-                and joined[-1].last + 1 == cell.first and known(f"{text(joined[-1])} {words}"):
+        if joined and re.fullmatch(r"[^\W\d_]\w*", words) and words[0].islower() and joined[-1].first > 0 \
+                and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
+                and (known(both := f"{text(joined[-1])} {words}") or metric_like(both)):
             left = joined.pop()
             cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last)
         joined.append(cell)
