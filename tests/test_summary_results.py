@@ -337,3 +337,14 @@ def test_coreference_metric_heads_with_their_superscript_and_subscript_set_apart
     got = {(r.metric, r.value) for r in papers["arxiv_1804.05392_higher_order_coref_naacl2018"].results
            if r.model == "Martschat and Strube ( 2015 )"}
     assert {("MUC Prec .", "76.7"), ("B3 Prec .", "66.1"), ("CEAF φ4 Prec .", "59.5"), ("CEAF φ4 F1", "55.7")} <= got
+
+
+def test_a_row_labelled_plus_x_adds_to_the_model_above(papers):
+    """LISA Table 3: "LISA" then "+ D&M" and "+ Gold" (LISA with D&M's or gold parses); in
+    Higher-order coref Table 1 "+ ELMo ( Peters et al . , 2018 )" follows a cited row, so its
+    base is not known."""
+    lisa = {(r.model, r.metric, r.value) for r in papers["arxiv_1804.08199_lisa_srl_emnlp2018"].results
+            if r.table == "table 3"}
+    assert {("LISA + D&M", "F1", "83.38"), ("LISA + Gold", "F1", "86.43")} <= lisa
+    coref = {r.model for r in papers["arxiv_1804.05392_higher_order_coref_naacl2018"].results}
+    assert "+ ELMo ( Peters et al . , 2018 )" in coref

@@ -426,6 +426,7 @@ class _Table:
         self.columns: dict[tuple[int, int], _Column] = {}
         self.statistics = False  # the current header heads two columns or more of counts
         self.labelled = False  # some data row has a label
+        self.base: str | None = None  # the last row's model that rows labelled "+ X" add to
 
     def text(self, cell: TableCell) -> str:
         return cell.text(self.namer.paragraphs)
@@ -628,6 +629,12 @@ class _Table:
         if "qualifier" in typed:
             row_names["Qualifier"] = " ".join(typed["qualifier"])
         label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
+        if label_text and re.match(r"[+＋]\s", label_text) and self.base:
+            label_text = f"{self.base} {label_text}"  # "+ D&M" under "LISA": "LISA + D&M"
+        elif label_text:
+            # The model rows below starting with "+" add to (not one citing prior work: whose the
+            # additions are is not known).
+            self.base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
         ours = group_ours and not (label_text and CITED.search(label_text)) \
             or bool(label_text and re.search(r"\bours\b", label_text, re.I))
         label_reason = _row_reason(" ".join(self.text(cell) for cell in labels))
