@@ -348,3 +348,22 @@ def test_a_row_labelled_plus_x_adds_to_the_model_above(papers):
     assert {("LISA + D&M", "F1", "83.38"), ("LISA + Gold", "F1", "86.43")} <= lisa
     coref = {r.model for r in papers["arxiv_1804.05392_higher_order_coref_naacl2018"].results}
     assert "+ ELMo ( Peters et al . , 2018 )" in coref
+
+
+def test_a_proposed_name_the_paper_cites_is_a_baseline_beside_its_variants():
+    """BERT post-training (NAACL 2019): "we propose a novel post-training approach on the popular
+    language model BERT", which it cites ("BERT ( Devlin et al . , 2018 )"); its Table 6 lists
+    "BERT" beside "BERT - DK" and "BERT - PT": the bare BERT row is the baseline, not its own."""
+    abstract = tagged("we propose a novel post-training approach on the popular language model BERT .",
+                      ("MethodName", 11, 12))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    rows = [abstract, tagged("We use BERT ( Devlin et al . , 2018 ) .", ("MethodName", 2, 3)),
+            row([("Methods", 0), ("Acc .", 1)], ("MetricName", 1, 3), table="table 6"),
+            row([("BERT", 0), ("75.29", 1)], ("MethodName", 0, 1), table="table 6"),
+            row([("BERT - PT", 0), ("78.07", 1)], ("MethodName", 0, 3), table="table 6"),
+            row([("Model", 0), ("Acc .", 1)], ("MetricName", 1, 3), table="table 7"),
+            row([("BERT", 0), ("80.1", 1)], ("MethodName", 0, 1), table="table 7"),
+            row([("BERT Large", 0), ("81.2", 1)], ("MethodName", 0, 2), table="table 7")]
+    summary = summarize_paper("p", rows)
+    assert [(r.model, r.ours) for r in summary.results] == [
+        ("BERT", False), ("BERT - PT", True), ("BERT", True), ("BERT Large", True)]
