@@ -252,11 +252,12 @@ def test_a_row_of_shares_holds_no_scores(papers):
 
 def test_a_dataset_column_a_split_head_and_group_labels_over_number_columns(papers):
     """S2ORC Table 5: a "Dataset" column beats the caption's one dataset (S2ORC), "S2ORC-" over
-    "SCIBERT" is one head; LISA Table 3: "GloVe" and "ELMo", set over the first number column,
+    "SCIBERT" is one head, "We report micro - F1 for ChemProt" (ChemProt tagged as a method
+    there) gives its row the metric; LISA Table 3: "GloVe" and "ELMo", set over the first number column,
     label groups of rows, they are no model; Bottom-Up Table 4: "R-1" keeps its spelling."""
     s2orc = {(r.dataset, r.metric, r.value, r.model) for r in papers["acl_2020.acl-main.447_s2orc"].results}
     assert {("BC5CDR", "span-level F1", "90.41", "S2ORC-SCIBERT"), ("BC5CDR", "span-level F1", "90.01", "SCIBERT"),
-            ("ChemProt", "macro-F1", "84.59", "S2ORC-SCIBERT")} <= s2orc
+            ("ChemProt", "micro-F1", "84.59", "S2ORC-SCIBERT")} <= s2orc
     lisa = papers["arxiv_1804.08199_lisa_srl_emnlp2018"]
     assert not {r.model for r in lisa.results} & {"GloVe", "ELMo"}
     assert ("CoNLL-2012", "P", "84.19", "LISA") in found(lisa)
@@ -367,3 +368,10 @@ def test_a_proposed_name_the_paper_cites_is_a_baseline_beside_its_variants():
     summary = summarize_paper("p", rows)
     assert [(r.model, r.ours) for r in summary.results] == [
         ("BERT", False), ("BERT - PT", True), ("BERT", True), ("BERT Large", True)]
+
+
+def test_the_caption_metric_of_a_row_named_after_it(papers):
+    """ELMo Table 1's caption: "... F 1 for SQuAD , SRL and NER ; average F 1 for Coref", "Coref"
+    (tagged as a method there) labelling the last row but one."""
+    got = {(r.metric, r.value) for r in papers["arxiv_1802.05365_elmo_naacl2018"].results}
+    assert ("average F 1", "70.4") in got and ("F 1", "85.8") in got

@@ -333,6 +333,8 @@ class _Namer:
             texts[s] = self.known(text).get(label, (text, 0))[0]
             if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
                 before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
+                if before[-1:] in (["average"], ["averaged"], ["mean"]) and not text.lower().startswith(before[-1]):
+                    texts[s] = f"{p.tokens[s.start - 1]} {texts[s]}"  # "average F 1 for Coref"
                 after = [w.lower() for w in p.tokens[s.end:s.end + 1]]
                 if before[-2:] == ["area", "under"] or before[-3:] == ["area", "under", "the"]:
                     curve = "curve" in text.lower().split() or after != ["curve"]
@@ -362,7 +364,7 @@ class _Namer:
                 metric, end = texts[s], s.end
                 if any(w.lower() in ("other", "others", "remaining", "rest") for w in p.tokens[s.end:s.end + 8]):
                     told.default = metric
-            elif metric is not None and labels[s] in ("DatasetName", "TaskName"):
+            elif metric is not None and labels[s] in ("DatasetName", "TaskName", "MethodName"):
                 if any(w in (";", ".") for w in p.tokens[end:s.start]):
                     metric = None
                     continue
@@ -705,7 +707,7 @@ class _Table:
             # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
             qualifier = row["Qualifier"].strip("() ")
             dataset = qualifier if fold(dataset) in fold(qualifier) else f"{dataset} {qualifier}"
-        metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \
+        metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row, model) \
             or (self.paper_metric if "DatasetName" in heads and fold(self.paper_metric or "") not in self.caption.legend
                 else None)
         if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
@@ -718,8 +720,10 @@ class _Table:
         self.values.append(Value("MetricValue", number, metric, place))
         self.results.append(Result(task, dataset, metric, number, model, place, ours, self.label))
 
-    def _caption_metric(self, dataset: str | None, task: str | None, row: dict[str, str]) -> str | None:
-        for name in (dataset, task, row.get("DatasetName"), row.get("TaskName")):
+    def _caption_metric(self, dataset: str | None, task: str | None, row: dict[str, str],
+                        model: str | None = None) -> str | None:
+        # "average F 1 for Coref" with "Coref" labelling a row (tagged as a method there)
+        for name in (dataset, task, row.get("DatasetName"), row.get("TaskName"), model):
             if name and fold(name) in self.caption.by_name:
                 return self.caption.by_name[fold(name)]
             if name and (key := next((k for k in self.caption.by_name if k and k in fold(name)), None)):
