@@ -375,3 +375,14 @@ def test_the_caption_metric_of_a_row_named_after_it(papers):
     (tagged as a method there) labelling the last row but one."""
     got = {(r.metric, r.value) for r in papers["arxiv_1802.05365_elmo_naacl2018"].results}
     assert ("average F 1", "70.4") in got and ("F 1", "85.8") in got
+
+
+def test_a_metric_in_a_row_label_and_no_caption_metric_from_a_method_word(papers):
+    """S2ORC Table 5: "GENIA ... DEP ( LAS )" rows take LAS, not the caption's "token - level F1";
+    Bottom-Up Table 2 (its head row lost by the layout): "compare to RL trained models" names
+    no metric of the table."""
+    s2orc = {(r.dataset, r.metric, r.value, r.model) for r in papers["acl_2020.acl-main.447_s2orc"].results}
+    assert {("GENIA", "LAS", "90.80", "S2ORC-SCIBERT"), ("GENIA", "UAS", "92.31", "S2ORC-SCIBERT")} <= s2orc
+    bottom_up = papers["arxiv_1808.10792_bottom_up_summarization_emnlp2018"]
+    assert not [r for r in bottom_up.results if r.table == "table 2"]
+    assert ("47.38", "no metric") in {(n.value, n.reason) for n in bottom_up.not_results}

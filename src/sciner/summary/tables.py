@@ -91,6 +91,7 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
 _CITATION = re.compile(r"\(\s?[^()]*(?:et al|\d{4}[a-z]?)[^()]*\)")  # "( Li et al . , 2016 )"
 CITED = re.compile(r"\bet al\b|\(\s?(?:19|20)\d\d[a-z]?\s?\)|,\s?(?:19|20)\d\d[a-z]?\s?\)")
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
 _ENUMERATOR = re.compile(r"^\(\s?[a-z0-9]\s?\)\s*")  # "( a ) CA"
 # Languages (and their ISO codes as treebank tables print them): a column or row of one is
@@ -353,7 +354,12 @@ class _Namer:
                 names["MetricName"].add(f"{texts[a]} of {texts[b]}")
         told = Caption({label: found.pop() for label, found in names.items() if len(found) == 1})
         if "MetricName" not in names:  # "All values are F1 scores": a metric no tag gives
-            words = [m for w in p.tokens[4:] if (m := metric_like(w)) and len(w) > 1 and w.lower() not in ("p", "r")]
+            # a word ("accuracies") or said of the numbers ("F1 scores", "values are", "in terms of"),
+            # not "RL trained models"
+            said = {"score", "scores", "values", "value", "are", "in", "report", "reported", "measured", "(", "%"}
+            words = [m for i, w in enumerate(p.tokens[4:], 4) if (m := metric_like(w)) and len(w) > 1
+                     and w.lower() not in ("p", "r")
+                     and (len(w) >= 5 or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
             if len(set(words)) == 1:
                 told.names["MetricName"] = words[0]
         # Each metric and the datasets and tasks after it up to the next metric or ";": its own.
@@ -626,6 +632,12 @@ class _Table:
         for kind in ("DatasetName", "TaskName"):
             if kind in typed:
                 row_names[kind] = " ".join(typed[kind])
+        for kind in ("DatasetName", "TaskName"):
+            # A metric the label gives its row: "DEP ( LAS )", "GENIA - LAS".
+            if kind in row_names and (found := _LABEL_METRIC.match(row_names[kind])) \
+                    and metric_like(metric := found.group(2) or found.group(3)):
+                row_names[kind] = found.group(1)
+                row_names.setdefault("MetricName", metric)
         if "DatasetName" in typed:  # a "Dataset" column says it, whatever the caption names
             row_names["TypedDataset"] = row_names["DatasetName"]
         if "qualifier" in typed:
