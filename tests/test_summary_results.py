@@ -386,3 +386,44 @@ def test_a_metric_in_a_row_label_and_no_caption_metric_from_a_method_word(papers
     bottom_up = papers["arxiv_1808.10792_bottom_up_summarization_emnlp2018"]
     assert not [r for r in bottom_up.results if r.table == "table 2"]
     assert ("47.38", "no metric") in {(n.value, n.reason) for n in bottom_up.not_results}
+
+
+def marked(text: str, *names: tuple[str, str]) -> Paragraph:
+    """A sentence with each (type, words) tagged at its first place left of the last one's end."""
+    tokens, spans, at = text.split(), [], 0
+    for label, words in names:
+        n = len(words.split())
+        start = next(i for i in range(at, len(tokens)) if tokens[i:i + n] == words.split())
+        spans.append(Span(label, start, start + n))
+        at = start + n
+    return Paragraph(tokens, spans=spans)
+
+
+@pytest.mark.parametrize(("sentence", "names", "reason"), [
+    ("LISA outperforms the state - of - the - art by nearly 1.0 F1 on news and more than 3.5 F1 on Brown .",
+     (("MetricValue", "1.0"), ("MetricName", "F1"), ("MetricValue", "3.5"), ("MetricName", "F1")), "bound"),
+    ("it can identify correct tokens with a recall of over 60 % .",
+     (("MetricName", "recall"), ("MetricValue", "60 %")), "bound"),
+    ("multiple results bolded if difference within 95 % bootstrap confidence interval .",
+     (("MetricValue", "95 %"), ("MetricName", "bootstrap confidence")), "setting"),
+    ("we obtain an 86.4 F1 score which is about a ∆= + 2.3 point absolute increase .",
+     (("MetricValue", "86.4"), ("MetricName", "F1"), ("MetricValue", "2.3")), "difference"),
+    ("Annotating half results in 0.78 Kendall ’s τ , with a 30 - 40 % increase in deviation .",
+     (("MetricValue", "0.78"), ("MetricName", "Kendall ’s τ"), ("MetricValue", "30")), "difference"),
+])
+def test_sentence_bounds_confidence_levels_and_changes_are_no_scores(sentence, names, reason):
+    """Sentences of LISA, Bottom-Up, SciBERT, SPECTER and LongEval: the last value of each is no score."""
+    summary = summarize_paper("p", [marked(sentence, *names)])
+    last = names[-1][1] if names[-1][0] == "MetricValue" else names[-2][1]
+    assert last not in {r.value for r in summary.results}
+    assert (last, reason) in {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_a_metric_right_after_values_compared_is_theirs():
+    """LongEval: "( 93 % vs 92 % accuracy , 0.71 vs 0.64 Fleiss κ )"; LISA: "( 87.5 vs. 85.7
+    average LAS )" after an F1 named earlier in the sentence."""
+    longeval = marked("the no - hint setting scores higher ( 93 % vs 92 % accuracy , 0.71 vs 0.64 Fleiss κ ) .",
+                      ("MetricValue", "93 %"), ("MetricValue", "92 %"), ("MetricName", "accuracy"),
+                      ("MetricValue", "0.71"), ("MetricValue", "0.64"), ("MetricName", "Fleiss κ"))
+    got = {(r.value, r.metric) for r in summarize_paper("p", [longeval]).results}
+    assert {("93 %", "accuracy"), ("0.71", "Fleiss κ"), ("0.64", "Fleiss κ")} <= got
