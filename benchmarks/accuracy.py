@@ -12,7 +12,7 @@ two minutes), next to the scores without any bias. "As shipped" tags the dev fil
 
     python benchmarks/accuracy.py [--model PATH] [--data ../shared/data] [--json]
 
-``--steps`` measures paper-level decoding (:mod:`sciner.inference.paper`) step by step, each
+``--steps`` measures paper-level decoding (:mod:`sciner.model.paper_decoding`) step by step, each
 cross-fitted the same way (each dev group decoded with biases and paper-level parameters fit
 on the other dev groups only): today (paragraph by paragraph), + consistency (a paper's tags
 vote at its names' other occurrences), whole names alone (a penalty on touching same-type
@@ -153,8 +153,7 @@ def steps(tagger, corpus, how: str, as_json: bool, context: int = 0) -> None:
     with ``context``, also both steps on log-probs computed with neighbouring context."""
     from sciner.evaluate.bootstrap import paired_bootstrap
     from sciner.evaluate.metrics import classification_report, touching_share
-    from sciner.inference.calibrate import DEFAULT, cross_fitted_tags
-    from sciner.inference.paper import cross_fitted_paper_tags
+    from sciner.inference.calibrate import DEFAULT, cross_fitted_paper_tags, cross_fitted_tags
 
     tokens = [p.tokens for p in corpus.dev]
     gold = [p.tags or [] for p in corpus.dev]

@@ -92,8 +92,7 @@ def main() -> None:
     from sciner.data.assemble import assemble
     from sciner.evaluate.bootstrap import paired_bootstrap
     from sciner.evaluate.metrics import classification_report
-    from sciner.inference.calibrate import DEFAULT, cross_fitted_tags
-    from sciner.inference.paper import cross_fitted_paper_tags
+    from sciner.inference.calibrate import DEFAULT, cross_fitted_paper_tags, cross_fitted_tags
 
     cfg = load_config(ROOT / "configs" / "default.toml", [])
     corpus = assemble(cfg.data, seed=cfg.train.seed)

@@ -3,15 +3,15 @@ pdftext side by side.
 
 For every paper and extractor: seconds to extract, the number of paragraphs, the share of
 paragraphs that look like bibliography entries (the reference list should be gone), the
-paragraphs left over from floats (captions, table rows: ``sciner.pdf.quality.residue_kind``),
+paragraphs left over from floats (captions, table rows: ``extraction_quality.residue_kind``),
 and, for the 16 papers with GROBID text, the share of GROBID's word 4-grams found in the
 output, three ways:
 
 - raw;
 - citation-normalised: citations and in-word hyphens removed on both sides, since GROBID
-  drops the one and joins the other ("taskspecific"; see ``sciner.pdf.quality``);
+  drops the one and joins the other ("taskspecific"; see ``extraction_quality.py``);
 - body: citation-normalised, counted over the extractor's body paragraphs only, that is
-  without its captions, table rows and bibliography entries (``quality.debris_kind``).
+  without its captions, table rows and bibliography entries (``extraction_quality.debris_kind``).
   GROBID merges captions and table cells into its paragraphs, so the first two measures
   credit an extractor for the debris the task's inputs leave out; this one does not.
 
@@ -148,7 +148,7 @@ def _reference(pdfs: Path, row: dict[str, str]) -> list[str] | None:
 
 def _measure(totals: Totals, texts: list[str], seconds: float, reference: list[str] | None) -> str:
     """Add one paper's measures to ``totals``; returns its table cells."""
-    from sciner.pdf.quality import body_paragraphs, looks_like_reference_entry, ngram_coverage, residue_kind
+    from extraction_quality import body_paragraphs, looks_like_reference_entry, ngram_coverage, residue_kind
 
     references = sum(looks_like_reference_entry(text) for text in texts)
     residue = [kind for kind in map(residue_kind, texts) if kind]
@@ -203,7 +203,7 @@ def _targets(ours: Totals, theirs: Totals) -> None:
 def _attribute_gap(paper: str, reference: list[str], ours: Totals, our_texts: list[str],
                    theirs: Totals, their_texts: list[str]) -> None:
     """Add to each extractor's ``only`` the normalised GROBID 4-grams the other lacks, by paragraph kind."""
-    from sciner.pdf.quality import debris_kind, word_ngrams
+    from extraction_quality import debris_kind, word_ngrams
 
     grams: set[tuple[str, ...]] = set()
     for paragraph in reference:

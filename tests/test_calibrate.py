@@ -192,3 +192,73 @@ def test_a_copied_model_takes_the_encoder_kept_inside_it(tmp_path, tiny_model, t
     assert copied["config"]["model"]["encoder"] == CARRIED_ENCODER
     assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == [CARRIED_ENCODER, "model.json", "weights.safetensors"]
     assert Tagger.load(tmp_path / "copy", precision="fp32").tag([["We", "use", "BERT", "."]])[0].tags == expected
+
+
+def one_dev_group(model, out, group="group_c"):
+    """A copy of ``model`` whose recorded dev split is the one group ``group``."""
+    shutil.copytree(model, out)
+    meta = json.loads((out / "model.json").read_text())
+    meta["config"]["data"]["dev_groups"] = [group]
+    (out / "model.json").write_text(json.dumps(meta))
+    return out
+
+
+def test_calibrate_with_one_dev_group_says_it_cannot_cross_fit_and_fits_nothing(cli, tmp_path, tiny_model, tiny_data):
+    """Regression (issue 35): with one dev group calibrate printed a "cross-fitted" column equal to
+    "no bias" and wrote biases fit on that group, as if they had been checked on held-out data."""
+    model = one_dev_group(tiny_model, tmp_path / "one-group")
+    before = (model / "model.json").read_bytes()
+    refused = cli("calibrate", model, "-o", tmp_path / "out", "--data", tiny_data, "--threads", "1")
+    assert refused.returncode == 6 and refused.stdout == ""
+    assert refused.stderr == (f"error[E005]: {model}: the dev split is 1 group (group_c): biases cannot be "
+                              "cross-fitted without 2 or more, so none were fit; --in-sample fits them on it anyway\n")
+    assert (model / "model.json").read_bytes() == before and not (tmp_path / "out").exists()
+
+
+def test_calibrate_in_sample_writes_biases_and_records_it_and_info_says_so(cli, tmp_path, tiny_model, tiny_data):
+    model = one_dev_group(tiny_model, tmp_path / "one-group")
+    done = cli("calibrate", model, "--in-sample", "--data", tiny_data, "--threads", "1")
+    assert done.returncode == 0, done.stderr
+    assert "biases fit in-sample on 1 dev group" in done.stdout and "cross-fitted" not in done.stdout
+    assert "fitting" in done.stderr  # the progress bar over the fits
+    meta = json.loads((model / "model.json").read_text())
+    assert isinstance(meta["type_bias"], dict) and "paper_level" not in meta
+    calibration = meta["calibration"]
+    assert (calibration["fit"], calibration["unit"], calibration["units"]) == ("in-sample", "group", 1)
+    assert "dev_cross_fitted" not in calibration and "dev_in_sample" in calibration
+    info = cli("info", model).stdout
+    assert "calibration   biases fit in-sample on 1 dev group (optimistic scores)" in info
+    assert "calibrated F1" not in info and "fit on the others" not in info
+
+
+def test_calibrate_by_paper_cross_fits_over_the_dev_papers(cli, tmp_path, tiny_model, tiny_data):
+    """A run trained on files has a dev split of a few papers: cross-fitting holds out each."""
+    data = tmp_path / "data"
+    shutil.copytree(tiny_data, data)
+    group = data / "annotated" / "group_c"
+    paragraphs = (group / "data.conll").read_text().split("\n\n")
+    (group / "data.conll").unlink()
+    half = len(paragraphs) // 2
+    (group / "paper-1.conll").write_text("\n\n".join(paragraphs[:half]).strip() + "\n")
+    (group / "paper-2.conll").write_text("\n\n".join(paragraphs[half:]).strip() + "\n")
+    model = one_dev_group(tiny_model, tmp_path / "one-group")
+    done = cli("calibrate", model, "--by", "paper", "--data", data, "--threads", "1", "-q")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "" and "biases cross-fitted over 2 dev papers" in done.stdout
+    calibration = json.loads((model / "model.json").read_text())["calibration"]
+    assert (calibration["fit"], calibration["unit"], calibration["units"]) == ("cross-fitted", "paper", 2)
+    assert sorted(calibration["cross_fitted_biases"]) == sorted(str(group / f"paper-{k}.conll") for k in (1, 2))
+    assert "calibration   biases cross-fitted over 2 dev papers" in cli("info", model).stdout
+
+
+def test_info_on_a_one_group_calibration_written_before_the_fit_was_recorded(cli, tmp_path, tiny_model):
+    """Regression (issue 35): info called such biases cross-fitted ("fit on the others")."""
+    model = tmp_path / "old"
+    shutil.copytree(tiny_model, model)
+    meta = json.loads((model / "model.json").read_text())
+    meta["type_bias"] = {"TaskName": 0.5}
+    meta["calibration"] = {"dev_groups": ["group_c"], "cross_fitted_biases": {"group_c": {"TaskName": 0.0}},
+                           "dev_cross_fitted": meta["dev_scores"]}
+    (model / "model.json").write_text(json.dumps(meta))
+    info = cli("info", model).stdout
+    assert "biases fit in-sample on 1 dev group" in info and "calibrated F1" not in info

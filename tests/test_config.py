@@ -11,11 +11,10 @@ import pytest
 
 from sciner.config import Config, load_config
 from sciner.errors import ConfigError
-from sciner.model.heads import HEADS
-from sciner.model.heads.builtin import BIO, SPAN, SPAN_FINETUNE
+from sciner.head_registry import HEADS
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
-BUILTIN_HEADS = [spec.name for spec in (BIO, SPAN, SPAN_FINETUNE)]
+BUILTIN_HEADS = ["bio", "span", "span_finetune"]
 
 
 def test_default_toml_is_the_dataclass_defaults():

@@ -11,8 +11,8 @@ import pytest
 import torch
 from torch import nn
 
-from sciner.rules import Rule, at_least
-from sciner.model.heads import HEADS, register_head
+from sciner.config import Rule, at_least
+from sciner.head_registry import HEADS, register_head
 from sciner.model.heads.bio import BIOHead
 
 
@@ -24,7 +24,6 @@ class HiddenLayerSettings:
     RULES: ClassVar[dict[str, Rule]] = {"hidden": at_least(1)}
 
 
-@register_head("hidden_bio", settings=HiddenLayerSettings, scores_tags=True)
 class HiddenLayerBIOHead(BIOHead):
     """BIO tags through a hidden layer of its own size; loss and Viterbi decoding are BIOHead's."""
 
@@ -38,6 +37,9 @@ class HiddenLayerBIOHead(BIOHead):
 
     def forward(self, words: torch.Tensor) -> torch.Tensor:
         return super().forward(torch.tanh(self.hidden(words)))
+
+
+register_head("hidden_bio", HiddenLayerBIOHead, settings=HiddenLayerSettings, scores_tags=True)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -95,3 +97,22 @@ def test_its_setting_is_checked_by_its_own_rule(cli):
     refused = cli("train", "--set", "model.head=hidden_bio", "--set", "model.heads.hidden_bio.hidden=0")
     assert refused.returncode != 0
     assert refused.stderr == "error[E005]: --set: model.heads.hidden_bio.hidden: must be at least 1, got 0\n"
+
+
+def test_one_call_registers_a_head_by_class_or_by_path_as_the_built_in_ones_are():
+    """One way to register a head, the built-in ones included: register_head(name, network, ...),
+    the network a Head class (this module's) or its "module:Class" path (the built-in ones, so
+    that the config reads the registry without importing torch: test_heads.py checks that)."""
+    from sciner.config import Config, load_config
+    from sciner.errors import ConfigError
+
+    assert HEADS["hidden_bio"].network is HiddenLayerBIOHead
+    assert HEADS["bio"].network == "sciner.model.heads.bio:BIOHead" and HEADS["bio"].head_class() is BIOHead
+    spec = register_head("by_path", "sciner.model.heads.bio:BIOHead", settings=HiddenLayerSettings, scores_tags=True)
+    try:
+        assert HEADS["by_path"] is spec and spec.head_class() is BIOHead
+        assert Config().model.heads["by_path"] == HiddenLayerSettings()
+        with pytest.raises(ConfigError, match="model.heads.by_path.hidden: must be at least 1, got 0"):
+            load_config(None, ["model.head=by_path", "model.heads.by_path.hidden=0"])
+    finally:
+        del HEADS["by_path"]

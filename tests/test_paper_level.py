@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sciner.inference.paper import TOUCH_GRID, PaperLevel, decode_paper, fit_paper_level, occurrence_votes
+from sciner.inference.calibrate import TOUCH_GRID, fit_paper_level
 from sciner.labels import BIO_TAGS
+from sciner.model.paper_decoding import PaperLevel, decode_paper, occurrence_votes
 from sciner.model.viterbi import viterbi_tags
 
 

@@ -85,10 +85,10 @@ def test_an_abbreviation_and_its_long_form_are_one_entity():
 def test_the_gazetteer_gives_the_canonical_spelling(tmp_path):
     (tmp_path / "leaderboards_datasets.tsv").write_text("dataset\tcount\tsources\nWikiText-103\t3\tx\n")
     (tmp_path / "leaderboards_models.tsv").write_text("model_name\tcount\tsources\nStlr\t1\tx\n")
-    gazetteer = Gazetteer(tmp_path)
+    gazetteer = Gazetteer(tmp_path, shipped=False)
     assert gazetteer.canonical("DatasetName", "Wikitext - 103") == "WikiText-103"
     assert gazetteer.canonical("MethodName", "STLR") is None  # lowering an acronym's capitals is no canon
-    assert Gazetteer(tmp_path / "missing").canonical("DatasetName", "Wikitext-103") is None
+    assert Gazetteer(tmp_path / "missing", shipped=False).canonical("DatasetName", "Wikitext-103") is None
 
 
 # --- values -------------------------------------------------------------------------------

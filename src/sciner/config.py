@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.errors import ConfigError
-from sciner.rules import POSITIVE, Rule, at_least, between, check_rules, one_of  # noqa: F401 (re-exported)
+from sciner.head_registry import HEADS, default_settings, head_spec, register_head, settings_rules
 from sciner.labels import BIO_TAGS
 
 # Default number of bootstrap samples: the p-value's resolution is 1/1000, and 1,000 samples
@@ -40,9 +40,43 @@ DEFAULT_DATA_DIR = "../shared/data"
 DATA_ENV = "SCINER_DATA"
 # Where training and pretraining run: "auto" = cuda where available, else cpu.
 DEVICES = ("auto", "cpu", "cuda")
+# What `sciner calibrate` holds out when it cross-fits: each dev group, or each dev paper.
+CALIBRATION_UNITS = ("group", "paper")
 # Encoders this wide (mpnet, BERT-base: 768) are pretrained at MPNET_LR when pretrain.lr = 0.
 BASE_WIDTH = 768
 MPNET_LR = 3e-5
+
+
+#: A range rule: the test a value must pass and what the error says when it does not.
+Rule = tuple[Callable[[Any], bool], str]
+
+
+def at_least(n: float) -> Rule:
+    """``v >= n``."""
+    return (lambda v: v >= n), f"must be at least {n}"
+
+
+def between(low: float, high: float, *, low_open: bool = False, high_open: bool = False) -> Rule:
+    """``low <= v <= high``, either end excluded when ``*_open``."""
+    def test(v: Any) -> bool:
+        return (v > low if low_open else v >= low) and (v < high if high_open else v <= high)
+    return test, f"must be in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+
+
+def one_of(names: tuple[str, ...]) -> Rule:
+    """``v`` is one of ``names``."""
+    return (lambda v: v in names), f"must be one of {', '.join(names)}"
+
+
+POSITIVE: Rule = ((lambda v: v > 0), "must be greater than 0")
+
+
+def check_rules(obj: Any, rules: dict[str, Rule]) -> Iterator[tuple[str, str]]:
+    """``(key, what is wrong)`` for each field of ``obj`` that breaks its rule."""
+    for key, (test, what) in rules.items():
+        value = getattr(obj, key)
+        if not test(value):
+            yield key, f"{what}, got {value!r}"
 
 
 @dataclass
@@ -74,20 +108,65 @@ class DataConfig:
         return data_root(self.data_dir)
 
 
-def _head_settings() -> dict[str, Any]:
-    # Imported when first needed: the heads' settings use this module's range rules.
-    from sciner.model.heads import default_settings
+# The built-in heads: each one's settings ([model.heads.<name>]: keys, defaults, ranges) and
+# properties, registered as any head is (sciner.head_registry). Their networks import torch and
+# are named by path, so they load only when a model is built.
 
-    return default_settings()
+# Span fine-tuning's segmentations (made by sciner.model.segmentation.make_segmenter).
+SEGMENTATIONS = ("dictionary", "random", "none")
+
+
+@dataclass
+class SpanSettings:
+    # Longest entity considered, in words (longer gold spans are rare: <1%).
+    max_span_width: int = 8
+    # Hidden size of the span classifier's feed-forward layer.
+    span_hidden: int = 256
+
+    RULES: typing.ClassVar[dict[str, Rule]] = {"max_span_width": at_least(1), "span_hidden": at_least(1)}
+
+
+@dataclass
+class SpanFinetuneSettings:
+    # Segmentation (Span Fine-tuning paper): "dictionary", "random" or "none" (CNN only).
+    segmentation: str = "dictionary"
+    # n-gram dictionary file for segmentation ("" = the one shipped with sciner).
+    ngram_dictionary: str = ""
+    # Keep only dictionary n-grams counted more than this often (10 = the paper's rule, all shipped).
+    ngram_min_count: int = 10
+    # CNN kernel size, filters per layer (r) and number of CNN layers across segments (l).
+    cnn_kernel: int = 3
+    cnn_filters: int = 384
+    cnn_layers: int = 1
+
+    RULES: typing.ClassVar[dict[str, Rule]] = {
+        "segmentation": one_of(SEGMENTATIONS), "ngram_min_count": at_least(0), "cnn_kernel": at_least(1),
+        "cnn_filters": at_least(1), "cnn_layers": at_least(1),
+    }
+
+
+# BIO tagging with constrained Viterbi (the shipped model's head); its only setting is the
+# network's shared model.dropout.
+register_head("bio", "sciner.model.heads.bio:BIOHead", scores_tags=True)
+# Span classification: every span up to max_span_width words, the best non-overlapping set.
+SPAN = register_head("span", "sciner.model.heads.span:SpanHead", settings=SpanSettings)
+# BIO tagging over word vectors joined with hierarchical-CNN segment vectors.
+SPAN_FINETUNE = register_head("span_finetune", "sciner.model.heads.span_finetune:SpanFinetuneHead",
+                              settings=SpanFinetuneSettings, needs_subword_states=True)
+
+# These heads' settings were once keys of [model] itself (model.max_span_width): older
+# config files, model.json files and --set items that write them so still read.
+FLAT_HEAD_KEYS = {f.name: f"heads.{spec.name}.{f.name}"
+                  for spec in (SPAN, SPAN_FINETUNE) for f in dataclasses.fields(spec.settings)}
 
 
 @dataclass
 class ModelConfig:
     # Encoder: a registered name (see sciner.model.encoder.ENCODERS) or a local HF folder.
     encoder: str = "all-MiniLM-L6-v2"
-    # One of the registered heads (sciner.model.heads; the built-in ones: BIO tagging with
-    # constrained Viterbi, span classification, span fine-tuning's BIO tagging over word vectors
-    # joined with hierarchical-CNN segment vectors; see sciner/model/heads/builtin.py).
+    # One of the registered heads (sciner.head_registry; the built-in ones, registered above: BIO
+    # tagging with constrained Viterbi, span classification, span fine-tuning's BIO tagging over
+    # word vectors joined with hierarchical-CNN segment vectors).
     head: str = "bio"
     # Word-shape embedding size, giving casing back to an uncased encoder (0 disables it).
     shape_dim: int = 16
@@ -107,14 +186,12 @@ class ModelConfig:
     num_layers: int = 0
     # Each registered head's own settings, by head name ([model.heads.span] in a file,
     # --set model.heads.span.max_span_width=4); only model.head's are used. Their keys, defaults
-    # and ranges are declared where the head is registered (sciner/model/heads/builtin.py).
-    heads: dict[str, Any] = field(default_factory=_head_settings)
+    # and ranges are declared where the head is registered (the built-in ones: above).
+    heads: dict[str, Any] = field(default_factory=default_settings)
 
     @property
     def head_settings(self) -> Any:
         """The settings of ``head`` (its defaults if the head was registered after this config was made)."""
-        from sciner.model.heads import head_spec
-
         settings = self.heads.get(self.head)
         return settings if settings is not None else head_spec(self.head).settings()
 
@@ -122,9 +199,7 @@ class ModelConfig:
     def moved_key(key: str) -> str | None:
         """Where ``key`` of an older file now lives: a head's setting once written flat in
         [model] (``max_span_width`` -> ``heads.span.max_span_width``); None if it never moved."""
-        from sciner.model.heads import moved_key
-
-        return moved_key(key)
+        return FLAT_HEAD_KEYS.get(key)
 
     def to_dict(self) -> dict[str, Any]:
         """The config as model.json and checkpoints record it: with the settings of its own head
@@ -134,8 +209,6 @@ class ModelConfig:
 
     def head_problems(self) -> Iterator[tuple[str, str]]:
         """``(key, what is wrong)`` of ``head`` and of each head's settings, by the registry's rules."""
-        from sciner.model.heads import HEADS, settings_rules
-
         if self.head not in HEADS:
             yield "head", f"must be one of {', '.join(HEADS)}, got {self.head!r}"
         for name, settings in self.heads.items():

@@ -236,7 +236,7 @@ def create_app(tagger: Any, limits: Limits = Limits(), routers: Sequence[Any] = 
     from sciner.summary.files import gazetteer_folder
     from sciner.summary.names import Gazetteer
 
-    gazetteer = Gazetteer(gazetteer_folder())  # the data folder's canonical names, read on the first summary
+    gazetteer = Gazetteer(gazetteer_folder())  # the shipped canonical names (and $SCINER_DATA's), read on the first summary
 
     def error(status: int, code: str, message: str) -> Any:
         return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)

@@ -34,7 +34,7 @@ def summarize(
     include: Include = None,
     retag: bool = typer.Option(False, "--retag", help="Tag inputs that already carry tags again with the model."),
     no_gazetteers: bool = typer.Option(False, "--no-gazetteers", help="Keep the papers' spellings: no canonical "
-                                       "names from the data folder's gazetteers/."),
+                                       "names from the shipped gazetteer (nor --data's gazetteers/, which add to it)."),
     data: DataDir = None,
     model: ModelOption = None,
     precision: Precision = "auto",

@@ -1,10 +1,11 @@
 """An encoder folder packed to travel: int8 weights (per-row absmax scales) in a few parts.
 
-The GPU machine takes at most 64 MiB per call, and all-mpnet-base-v2 is 420 MB in fp32:
-int8 matrices (one fp32 scale per row) bring it to about 110 MB, carried as two parts in two
-calls and unpacked there to fp32 for fine-tuning. Rounding a row to 127 levels of its largest
-weight changes the weights by at most half a level; fine-tuning starts from them either way.
-Vectors (biases, LayerNorm) and small tensors stay fp16.
+For a machine that takes files in transfers of limited size (the development machines' limits
+are in ``benchmarks/distill_gpu.py``): int8 matrices (one fp32 scale per row) make an encoder
+about a quarter of its fp32 size (all-mpnet-base-v2: 420 MB to about 110 MB), carried as
+``parts`` parts and unpacked there to fp32 for fine-tuning. Rounding a row to 127 levels of its
+largest weight changes the weights by at most half a level; fine-tuning starts from them either
+way. Vectors (biases, LayerNorm) and small tensors stay fp16.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from sciner.errors import ModelError
 from sciner.model.store import load_model
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sciner.inference.paper import PaperLevel
+    from sciner.model.paper_decoding import PaperLevel
 
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
@@ -105,7 +105,7 @@ class Tagger:
 
         The paragraphs of one document (a paper) are decoded together, where the model has
         paper-level parameters (``paper_level`` in its ``model.json``; see
-        :mod:`sciner.inference.paper`): a name the paper tags is evidence at its other
+        :mod:`sciner.model.paper_decoding`): a name the paper tags is evidence at its other
         occurrences. ``documents`` names each paragraph's document; by default it is its
         ``meta["doc"]`` and the file it was read from (its ``source``), so lists of tokens given
         in one call are one document.
@@ -141,7 +141,7 @@ class Tagger:
     def paper_level(self) -> "PaperLevel | None":
         """The model's paper-level decoding parameters, None where it has none (or its head
         scores spans, not BIO tags)."""
-        from sciner.inference.paper import PaperLevel
+        from sciner.model.paper_decoding import PaperLevel
         from sciner.model.heads import head_spec
 
         params = PaperLevel.from_meta(self.meta.get("paper_level"))
@@ -153,7 +153,7 @@ class Tagger:
                     batch_subwords: int, progress: Callable[[int], None] | None) -> list[list[Span]]:
         """Spans of ``paras``, decoded document by document (``documents``: one id each) with ``params``."""
         from sciner.inference.batch import predict_log_probs
-        from sciner.inference.paper import decode_documents, documents_of, scored_spans
+        from sciner.model.paper_decoding import decode_documents, documents_of, scored_spans
 
         log_probs = predict_log_probs(self.model, [p.tokens for p in paras], batch_subwords=batch_subwords,
                                       progress=progress)
@@ -182,13 +182,14 @@ class Tagger:
         paragraphs = [Paragraph(tokens) for tokens in tokenize_paragraphs(texts)]
         return self.tag(paragraphs, batch_subwords=batch_subwords, progress=progress, paper_level=paper_level)
 
-    def log_probs(self, paragraphs: Sequence[Sequence[str]]) -> list[Any]:
+    def log_probs(self, paragraphs: Sequence[Sequence[str]], *,
+                  progress: Callable[[int], None] | None = None) -> list[Any]:
         """Each paragraph's (n_words, T) BIO log-probabilities before any type bias (BIO head
-        only), computed exactly as :meth:`tag` computes them."""
+        only), computed exactly as :meth:`tag` computes them; ``progress`` receives token counts."""
         from sciner.inference.batch import predict_log_probs
 
         with self._precision():
-            return predict_log_probs(self.model, [list(p) for p in paragraphs])
+            return predict_log_probs(self.model, [list(p) for p in paragraphs], progress=progress)
 
     def _precision(self) -> Any:
         """The context ``tag`` runs in: bfloat16 autocast for ``bf16``, nothing otherwise."""

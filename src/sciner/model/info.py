@@ -65,14 +65,38 @@ def _calibration(meta: dict[str, Any]) -> dict[str, Any] | None:
     if not meta.get("type_bias") and "calibration" not in meta:
         return None
     calibration = meta.get("calibration", {})
+    fit_on = _fit_on(calibration)
     return {
         "type_bias": meta.get("type_bias", {}),
+        "fit_on": fit_on,
         "precision": calibration.get("precision"),
         "dev_groups": calibration.get("dev_groups"),
-        "dev_cross_fitted": calibration.get("dev_cross_fitted"),
+        # An in-sample fit has no honest score (one written before the fit was recorded
+        # holds the model's score without bias under this name).
+        "dev_cross_fitted": calibration.get("dev_cross_fitted") if fit_on.startswith("cross-fitted") else None,
         "paper_level": meta.get("paper_level"),
-        "paper_level_dev_cross_fitted": (calibration.get("paper_level") or {}).get("dev_cross_fitted"),
+        "paper_level_dev_cross_fitted": (calibration.get("paper_level") or {}).get("dev_cross_fitted")
+        if fit_on.startswith("cross-fitted") else None,
     }
+
+
+def _fit_on(calibration: dict[str, Any]) -> str:
+    """What the biases were fit on, in words; a calibration written before it was recorded
+    was cross-fitted over its groups, which with one group meant in-sample (its cross-fitted
+    score was the model's without bias)."""
+    if "fit" in calibration:
+        return fit_on(calibration["fit"], calibration.get("unit", "group"), int(calibration.get("units", 0)))
+    groups = calibration.get("cross_fitted_biases")
+    if groups is None:
+        return NOT_RECORDED
+    return fit_on("cross-fitted" if len(groups) >= 2 else "in-sample", "group", len(groups) or 1)
+
+
+def fit_on(fit: str, unit: str, n_units: int) -> str:
+    """"cross-fitted over 4 dev groups", "fit in-sample on 1 dev paper (optimistic scores)": what
+    a calibration's biases were fit and scored on (``sciner calibrate`` and ``sciner info`` say it so)."""
+    units = f"{n_units} dev {unit}{'' if n_units == 1 else 's'}"
+    return f"cross-fitted over {units}" if fit == "cross-fitted" else f"fit in-sample on {units} (optimistic scores)"
 
 
 def format_info(facts: dict[str, Any]) -> str:
@@ -90,6 +114,8 @@ def format_info(facts: dict[str, Any]) -> str:
         f"{'running':<14}sciner {run['version']}, commit {run['git_commit']}",
         f"{'files':<14}" + ", ".join(f"{name} {_size(n)}" for name, n in facts["files"].items()),
     ]
+    if facts["calibration"]:
+        lines.append(f"{'calibration':<14}biases {facts['calibration']['fit_on']}")
     if facts["dev_scores"]:
         lines += ["", *_score_table(facts["dev_scores"], facts["calibration"])]
     paper = (facts["calibration"] or {}).get("paper_level")
@@ -103,21 +129,22 @@ def _score_table(dev: dict[str, Any], calibration: dict[str, Any] | None) -> lis
     crossed = (calibration or {}).get("dev_cross_fitted") or {}
     paper = (calibration or {}).get("paper_level_dev_cross_fitted") or {}
     bias = (calibration or {}).get("type_bias") or {}
-    extra = f"{'calibrated F1':>15}{'bias':>7}" if calibration else ""
+    extra = (f"{'calibrated F1':>15}" if crossed else "") + (f"{'bias':>7}" if calibration else "")
     extra += f"{'paper-level F1':>16}" if paper else ""
     rows = [f"{'dev scores':<22}{'P':>7}{'R':>7}{'F1':>7}{'support':>9}{extra}"]
     for name, s in [*dev["per_type"].items(), ("micro", dev["micro"]), ("macro", dev["macro"])]:
         row = f"{name:<22}{s['precision']:7.4f}{s['recall']:7.4f}{s['f1']:7.4f}{s.get('support', ''):>9}"
-        if calibration:
+        if crossed:
             f1 = crossed.get("per_type", {}).get(name) or crossed.get(name)
             row += f"{f1['f1']:15.4f}" if f1 else f"{'':>15}"
+        if calibration:
             row += f"{bias[name]:+7.2f}" if name in bias else f"{'':>7}"
         if paper:
             f1 = paper.get("per_type", {}).get(name) or paper.get(name)
             row += f"{f1['f1']:16.4f}" if f1 else ""
         rows.append(row.rstrip())
-    if calibration:
-        rows.append("calibrated F1 = cross-fitted on the dev groups (each group decoded with biases fit on the others)")
+    if crossed:
+        rows.append("calibrated F1 = cross-fitted on the dev split (each unit decoded with biases fit on the others)")
     if paper:
         rows.append("paper-level F1 = the same, then each paper decoded as a whole (what sciner predict does; "
                     "--paragraph-local turns it off)")

@@ -59,5 +59,5 @@ def make_segmenter(settings: SegmentationSettings) -> Segmenter:
         # "" = the dictionary shipped with sciner; a missing file raises a clear error.
         dictionary = _dictionary(settings.ngram_dictionary or None, settings.ngram_min_count)
         return lambda tokens: segment(tokens, dictionary)
-    # The setting's allowed values are checked where the head declares it (heads/builtin.py).
+    # The setting's allowed values are checked where the head declares it (config.py's SpanFinetuneSettings).
     raise ConfigError(f"model.heads.span_finetune.segmentation: unknown segmentation {settings.segmentation!r}")

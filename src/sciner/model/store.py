@@ -144,10 +144,10 @@ def _check_type_bias(bias: Any, cfg: Config, path: Path) -> None:
 
 def _check_paper_level(params: Any, path: Path) -> None:
     """``paper_level`` (written by ``sciner calibrate``) is absent or reads as
-    :class:`~sciner.inference.paper.PaperLevel` parameters."""
+    :class:`~sciner.model.paper_decoding.PaperLevel` parameters."""
     if params is None:
         return
-    from sciner.inference.paper import PaperLevel
+    from sciner.model.paper_decoding import PaperLevel
 
     try:
         if not isinstance(params, dict):

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
-from sciner.summary.names import Gazetteer, find_abbreviations, fold, is_name, trim
+from sciner.summary.names import (
+    CLEAN_RULES, Gazetteer, Mention, clean_mentions, find_abbreviations, fold, is_name, same_but_heads, trim,
+    without_head,
+)
 from sciner.summary.tables import CITED, read_tables
 from sciner.summary.values import NotResult, Place, Result, Value, read_sentences
 # The corpus table's columns and the entity type each counts.
@@ -108,18 +111,26 @@ def _name(spellings: Counter[str], short_keys: set[str], label: str, gazetteer: 
     return gazetteer.canonical(label, best) or best
 
 
-def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None = None) -> PaperSummary:
-    """The summary of one tagged paper (``paragraphs`` in reading order)."""
+def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None = None,
+                    clean: Collection[str] = CLEAN_RULES) -> PaperSummary:
+    """The summary of one tagged paper (``paragraphs`` in reading order); ``clean``: the rules
+    that clean its names (:data:`~sciner.summary.names.CLEAN_RULES`)."""
     gazetteer = gazetteer or Gazetteer.empty()
     groups = _Groups()
+    tagged = [Mention(s.label, mention_text(p, s), (i, s.start, s.end), s.score, s.start, s.end)
+              for i, p in enumerate(paragraphs) for s in p.spans or [] if s.label in NAME_TYPES]
+    cleaned = clean_mentions([p.tokens for p in paragraphs], [m for m in tagged if is_name(m.text)], clean, gazetteer)
+    as_tagged = {m.place: m.text for m in tagged}  # each span's text before the rules
     mentions: list[tuple[tuple[str, str], str, Place]] = []
-    for i, p in enumerate(paragraphs):
-        for s in p.spans or []:
-            text = mention_text(p, s)
-            if s.label in NAME_TYPES and is_name(text):
-                key = (s.label, fold(text))
-                groups.find(key)
-                mentions.append((key, text, (i, s.start, s.end)))
+    for m in cleaned:
+        key = (m.label, fold(m.text))
+        groups.find(key)
+        mentions.append((key, m.text, m.place))
+        raw = as_tagged[m.place]
+        if "heads" in clean and without_head(m.label, raw) != raw:  # "labeled attachment score ( LAS )"
+            groups.union(key, (m.label, fold(raw)))
+    for a, b in same_but_heads(cleaned) if "heads" in clean else ():
+        groups.union(a, b)
     shorts = link_abbreviations(paragraphs, groups)
     by_group: dict[tuple[str, str], list[tuple[str, Place]]] = defaultdict(list)
     for key, text, place in mentions:
@@ -136,6 +147,11 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     for e in entities:
         for text in e.surface:
             known[fold(text)][e.type] = (e.name, len(e.places))
+    for m in cleaned:  # a span as tagged names what its cleaned text names (values are paired by it)
+        named = known[fold(m.text)].get(m.label)
+        if named is not None:
+            known[fold(as_tagged[m.place])].setdefault(m.label, named)
+
     def name_of(p: Paragraph, s: Span) -> str | None:
         return known.get(fold(mention_text(p, s)), {}).get(s.label, (None, 0))[0]
 

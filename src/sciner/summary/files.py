@@ -45,11 +45,25 @@ def summary_format(output: str | Path | None, given: str | None = None) -> str:
     return SUFFIXES[suffix]
 
 
-def gazetteer_folder(data: str | Path | None = None) -> Path:
-    """The shared gazetteers: ``gazetteers/`` of the data folder (``--data``, ``$SCINER_DATA``, ../shared/data)."""
-    from sciner.config import data_root
+def gazetteer_folder(data: str | Path | None = None) -> Path | None:
+    """The user's gazetteers, which add to the shipped ones: ``gazetteers/`` of ``--data``, else
+    of ``$SCINER_DATA``; None when neither is given (never a folder relative to the current one)."""
+    import os
 
-    return data_root(data) / "gazetteers"
+    from sciner.config import DATA_ENV
+
+    chosen = data or os.environ.get(DATA_ENV)
+    return Path(chosen) / "gazetteers" if chosen else None
+
+
+def gazetteer_note(gazetteer: Gazetteer) -> str | None:
+    """The stderr line saying a user's gazetteer folder adds to the shipped names (None without one)."""
+    if gazetteer.folder is None:
+        return None
+    added = gazetteer.added()
+    if not added:
+        return f"names: {gazetteer.folder} has no gazetteer lists; the shipped names only"
+    return f"names: the shipped gazetteer plus {added} names from {gazetteer.folder}"
 
 
 def summarize(
@@ -77,9 +91,8 @@ def summarize(
     of them the corpus table. Written to ``output`` (``.json``, ``.csv`` or ``.html``, or
     ``to_format``; None or ``-``: standard output), never over an input.
 
-    Canonical names come from the gazetteers of the data folder (``data``, else
-    ``$SCINER_DATA``, else ``../shared/data``) when it has them; ``gazetteers=False`` keeps
-    the papers' own spellings. ``retag``: tag tagged inputs again with the model. An input
+    Canonical names come from the shipped gazetteer, to which the gazetteers of ``data`` (else
+    ``$SCINER_DATA``) add, said on stderr; ``gazetteers=False`` keeps the papers' own spellings. ``retag``: tag tagged inputs again with the model. An input
     that cannot be read goes to ``on_error`` (and the result's ``failed``); the others go on.
     """
     from sciner.inference.files import expand_each, reporter, status_line
@@ -98,6 +111,9 @@ def summarize(
     tag_papers(papers, model=model, precision=precision, device=device, threads=threads,
                batch_subwords=batch_subwords, show_progress=show_progress)
     gazetteer = Gazetteer(gazetteer_folder(data)) if gazetteers else Gazetteer.empty()
+    note, notes = gazetteer_note(gazetteer), status_line(show_progress)
+    if note and notes:
+        notes(note)
     done.papers = [summarize_paper(paper.doc, paper.paragraphs, gazetteer) for paper in papers]
     done.corpus = corpus_table(done.papers)
     if not done.papers:

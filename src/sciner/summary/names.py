@@ -11,15 +11,18 @@ Three steps, each small:
   form in parentheses after its long form ("Bidirectional Encoder Representations from
   Transformers ( BERT )"), or the reverse when the parentheses hold several words.
 * :class:`Gazetteer` maps folded names to the spellings leaderboards use
-  (``gazetteers/leaderboards_*.tsv`` and Papers with Code's metric and task lists in the
-  shared data folder), read on first use; without the folder names keep the paper's spelling.
+  (``gazetteers/leaderboards_*.tsv`` and Papers with Code's metric and task lists of the
+  shared data, shipped compacted in ``resources/gazetteer.tsv.gz``), read on first use; a
+  user's gazetteer folder (``--data``) adds to them.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -87,8 +90,9 @@ _EDGE_WORDS = {"the", "a", "an", "and", "or", "of", "our", "for", "with", "in", 
 def trim(tokens: Sequence[str]) -> tuple[int, int]:
     """The range of ``tokens`` left once punctuation and function words are dropped from both
     ends ("( CLS" -> "CLS", "sentence classification and" -> "sentence classification")."""
-    def inner(token: str) -> bool:
-        return any(c.isalnum() for c in token) and token.lower() not in _EDGE_WORDS
+    def inner(token: str) -> bool:  # "AN" (adjective-noun) is a name, "An" the article
+        return any(c.isalnum() for c in token) and (token.lower() not in _EDGE_WORDS
+                                                    or (len(token) > 1 and token.isupper()))
 
     start, end = 0, len(tokens)
     while start < end and not inner(tokens[start]):
@@ -196,19 +200,28 @@ GAZETTEER_FILES: dict[str, tuple[str, ...]] = {
 }
 
 
+# The canonical names the summary ships (made from the shared data's lists above by
+# scripts/build_gazetteer.py; sources and licences in resources/gazetteer.NOTICE.md): the
+# same names from any folder, with or without the data.
+SHIPPED_GAZETTEER = Path(__file__).resolve().parents[1] / "resources" / "gazetteer.tsv.gz"
+
+
 class Gazetteer:
-    """Canonical spellings by type and folded name, read from ``folder`` on first use.
+    """Canonical spellings by type and folded name: the shipped list (``shipped``), to which
+    the lists of a user's gazetteer ``folder`` add (a spelling there wins for its name), read
+    on first use.
 
-    A missing folder or file gives no canonical names: summaries still work, with the
-    paper's own spellings."""
+    A missing folder or file adds nothing; :meth:`empty` gives no canonical names at all
+    (summaries keep the paper's own spellings)."""
 
-    def __init__(self, folder: str | Path | None) -> None:
+    def __init__(self, folder: str | Path | None = None, *, shipped: bool = True) -> None:
         self.folder = Path(folder) if folder is not None else None
+        self.shipped = shipped
         self._names: dict[str, dict[str, str]] | None = None
 
     @classmethod
     def empty(cls) -> "Gazetteer":
-        return cls(None)
+        return cls(None, shipped=False)
 
     def canonical(self, label: str, name: str) -> str | None:
         """The gazetteer's spelling of ``name`` as a ``label``, or None. A spelling that only
@@ -218,11 +231,37 @@ class Gazetteer:
             return None
         return found
 
+    def added(self) -> int:
+        """How many names the user's folder lists (0 without one, or when it has no lists)."""
+        return sum(len(names) for names in read_folder(self.folder).values()) if self.folder is not None else 0
+
     def _load(self) -> dict[str, dict[str, str]]:
         if self._names is None:
-            self._names = {label: _read_names(self.folder, files) for label, files in GAZETTEER_FILES.items()} \
-                if self.folder is not None else {}
+            names = {label: dict(found) for label, found in read_shipped().items()} if self.shipped else {}
+            if self.folder is not None:
+                for label, found in read_folder(self.folder).items():
+                    names.setdefault(label, {}).update(found)
+            self._names = names
         return self._names
+
+
+def read_folder(folder: Path) -> dict[str, dict[str, str]]:
+    """Type -> folded name -> canonical spelling, from a gazetteer folder's lists (``GAZETTEER_FILES``)."""
+    folder = folder.resolve()  # the lists are cached by path: a relative one would follow the current folder
+    return {label: _read_names(folder, files) for label, files in GAZETTEER_FILES.items()}
+
+
+@lru_cache(maxsize=2)
+def read_shipped(path: Path = SHIPPED_GAZETTEER) -> dict[str, dict[str, str]]:
+    """Type -> folded name -> canonical spelling, from the shipped list (``type<TAB>spelling`` rows)."""
+    names: dict[str, dict[str, str]] = {}
+    if path.is_file():
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            for row in handle:
+                label, _, spelling = row.rstrip("\n").partition("\t")
+                if spelling:
+                    names.setdefault(label, {})[fold(spelling)] = spelling
+    return names
 
 
 def _capitals(text: str) -> int:
@@ -255,3 +294,228 @@ def _read_list(path: Path) -> tuple[tuple[str, int], ...]:
                 count = int(row[1]) if len(row) > 1 and row[1].isdigit() else 1
                 rows.append((row[0].strip(), count))
     return tuple(rows)
+
+
+# --- a paper's list of names, cleaned ------------------------------------------------------
+
+# The rules :func:`clean_mentions` applies, each measured on the dev papers
+# (benchmarks/entity_lists.py; the table is in docs/names.md):
+#   hyphens   a name cut at a hyphen is joined again ("Co -" + "guiding" -> "Co-guiding")
+#   brackets  a name holding an unmatched bracket is cut there ("Intent(Acc" -> "Intent")
+#   repeats   a name said twice over, as merged table heads are, is said once ("MSCOCO MSCOCO")
+#   fragments a name that is a fragment is dropped ("co", "sentence -", a lower-case letter)
+#   longer    a name the text around it completes to a longer name the paper tags at least as
+#             often is that name ("NYT" in "the NYT corpus")
+#   heads     "score" is no part of a metric's name, as the annotation standard says ("macro
+#             F1 score" -> "macro F1"), and "X Net" is X where the paper also says X
+#             ("Co-guiding Net", "Co-guiding": one entity)
+#   one type  a name tagged with several types is the type most of its mentions have
+#   lower     an all-lower-case method, dataset or metric name said once that the gazetteer
+#             does not know is dropped ("pseudolabeling", "misc", "similarity"); task names are
+#             often lower case, and a name said again is kept ("papermage", "faithfulness")
+#   unsure    a name whose spans all score under UNSURE_SCORE is dropped
+CLEAN_RULES: tuple[str, ...] = ("hyphens", "brackets", "repeats", "fragments", "longer", "heads", "lower")
+# Measured and not applied: "one type" (+0.004 on the tune papers, but a metric tagged more
+# often as a method, UAS in 1805.01087, loses its table columns) and "unsure" (no gain on the
+# tune papers at any threshold).
+# The types whose names the rules clean: a summary's lists (hyperparameter names such as "λ"
+# or "L" are whole as tagged).
+LISTED_TYPES = frozenset({"MethodName", "DatasetName", "TaskName", "MetricName"})
+
+_HYPHENS = {"-", "‐"}  # not dashes: "Spanish — STACKPTR" is two things
+_BRACKETS = {"(": ")", "[": "]", "{": "}"}
+# Head words the annotation standard leaves out of names ("macro F1 score": macro F1), by type.
+# (Measured: leaving "model", "dataset" or "task" out of names lowers the dev lists' F1, for
+# the annotators keep them more often than not.)
+_GENERIC_HEADS = {"MetricName": {"score", "scores"}}
+# Head words that may be part of a name ("Siamese Network"): only where the paper also says
+# the name without them ("Co-guiding Net" and "Co-guiding").
+_NAMED_HEADS = {"net", "network", "networks", "model", "system", "module"}
+# Words after a hyphen that make a name an adjective ("BERT - based models" names BERT).
+_SUFFIX_WORDS = {"based", "style", "like", "only", "level", "specific", "aware", "driven", "oriented", "free",
+                 "wise", "related", "dependent", "independent", "sized", "scale", "type"}
+# A model's sizes, which a name takes in after a hyphen ("BioBERT - base").
+_SIZE_WORDS = {"base", "large", "small", "tiny", "mini", "medium", "xl", "xxl", "big"}
+# A name none of whose spans has a mean tag probability this high is dropped ("unsure", not
+# applied by default; spans without a score, as CoNLL input has, are kept).
+UNSURE_SCORE = 0.3
+# The types whose names are rarely all lower case ("lower").
+_CAPITALISED_TYPES = {"MethodName", "DatasetName", "MetricName"}
+
+
+@dataclass
+class Mention:
+    """One tagged name in a paper: its type, its text as the rules leave it, where the tagged
+    span lies (paragraph, first token, end token), the span's score, and the tokens the text
+    was read from (``start``, ``end``: after the rules)."""
+
+    label: str
+    text: str
+    place: tuple[int, int, int]
+    score: float | None
+    start: int
+    end: int
+
+
+def _is_word(token: str) -> bool:
+    return any(c.isalnum() for c in token)
+
+
+def join_hyphens(tokens: Sequence[str], start: int, end: int) -> tuple[int, int]:
+    """``start``-``end`` grown over the hyphens a name was cut at: a word and a hyphen just
+    before it ("AN -" + "NPN"), a hyphen it ends on and the word after ("Co -" + "guiding"),
+    unless that word makes it an adjective ("BERT -" + "based"), and a hyphen and a model
+    size after it ("BioBERT" + "- base")."""
+    while start >= 2 and tokens[start - 1] in _HYPHENS and any(c.isalpha() for c in tokens[start - 2]):
+        start -= 2  # (not over a number: "2 - layer" is a value and its name)
+    while (end < len(tokens) and end > start and tokens[end - 1] in _HYPHENS and _is_word(tokens[end])
+           and tokens[end].lower() not in _SUFFIX_WORDS):
+        end += 1
+    if end + 1 < len(tokens) and tokens[end] in _HYPHENS and tokens[end + 1].lower() in _SIZE_WORDS:
+        end += 2  # "BioBERT" + "- base": a model's size is part of its name
+    return start, end
+
+
+def cut_brackets(text: str) -> str:
+    """``text`` up to its first unmatched bracket ("Intent(Acc" -> "Intent", "BERT )" -> "BERT")."""
+    stack: list[tuple[str, int]] = []
+    for i, c in enumerate(text):
+        if c in _BRACKETS:
+            stack.append((c, i))
+        elif c in _BRACKETS.values():
+            if not stack or _BRACKETS[stack[-1][0]] != c:
+                return text[:i].rstrip()
+            stack.pop()
+    return text[:stack[0][1]].rstrip() if stack else text
+
+
+def said_once(text: str) -> str:
+    """A name said twice over said once ("MSCOCO MSCOCO" -> "MSCOCO", "Penn Treebank Penn Treebank")."""
+    words = text.split()
+    half = len(words) // 2
+    if len(words) % 2 == 0 and half and words[:half] == words[half:]:
+        return " ".join(words[:half])
+    return text
+
+
+def is_fragment(text: str) -> bool:
+    """A name that is only part of one: a lower-case letter, a lower-case word of three
+    letters or fewer ("co"), or what ends or starts on a hyphen. (A capital alone may be a
+    metric: B³ is read "B".)"""
+    key = fold(text)
+    if not key or not is_name(text) or (len(key) < 2 and text.islower()):
+        return True
+    if text[-1] in _HYPHENS or text[0] in _HYPHENS:
+        return True
+    return len(key) <= 3 and text.islower() and " " not in text
+
+
+def _text(tokens: Sequence[str], start: int, end: int) -> tuple[str, int, int]:
+    first, last = trim(tokens[start:end])
+    return " ".join(tokens[start + first:start + last]).replace(" - ", "-"), start + first, start + last
+
+
+def clean_mentions(paragraphs: Sequence[Sequence[str]], mentions: Sequence[Mention],
+                   rules: Collection[str] = CLEAN_RULES, gazetteer: "Gazetteer | None" = None) -> list[Mention]:
+    """A paper's name mentions with ``rules`` applied (see ``CLEAN_RULES``; "heads" is
+    :func:`same_but_heads`, applied where names are grouped), over the paragraphs' tokens; a
+    mention a rule drops is left out."""
+    out: list[Mention] = []
+    kept = [m for m in mentions if m.label not in LISTED_TYPES]  # hyperparameter names: "λ", "L" are whole
+    mentions = [m for m in mentions if m.label in LISTED_TYPES]
+    for m in mentions:
+        tokens = paragraphs[m.place[0]]
+        text, start, end = m.text, m.start, m.end
+        if "hyphens" in rules:
+            start, end = join_hyphens(tokens, m.place[1], m.place[2])
+            text, start, end = _text(tokens, start, end)
+        if "brackets" in rules:
+            text = cut_brackets(text)
+        if "repeats" in rules:
+            text = said_once(text)
+        if "heads" in rules:
+            text = without_head(m.label, text)
+        if "fragments" in rules and is_fragment(text):
+            continue
+        if is_name(text):
+            out.append(Mention(m.label, text, m.place, m.score, start, end))
+    if "longer" in rules:
+        out = _longer(paragraphs, out)
+    if "one type" in rules:
+        out = _one_type(out)
+    if "lower" in rules:  # names are known from the shipped lists even where spellings are not taken
+        known = Gazetteer(gazetteer.folder if gazetteer is not None else None)
+        said = Counter((m.label, fold(m.text)) for m in out)
+        out = [m for m in out if m.label not in _CAPITALISED_TYPES or not m.text.islower()
+               or said[(m.label, fold(m.text))] > 1 or known.canonical(m.label, m.text) is not None]
+    if "unsure" in rules:
+        best: dict[tuple[str, str], float] = {}
+        for m in out:
+            key = (m.label, fold(m.text))
+            best[key] = max(best.get(key, 0.0), 1.0 if m.score is None else m.score)
+        out = [m for m in out if best[(m.label, fold(m.text))] >= UNSURE_SCORE]
+    return sorted(out + kept, key=lambda m: m.place)
+
+
+def _longer(paragraphs: Sequence[Sequence[str]], mentions: list[Mention], reach: int = 3) -> list[Mention]:
+    """Each mention whose neighbouring tokens complete it to a longer name of its type that
+    the paper tags elsewhere at least as often, as that name ("BERT" before "- large" where
+    "BERT-large" is tagged; not "D&M" in "D&M parses LISA", tagged once, where "D&M" is tagged
+    often)."""
+    names: dict[tuple[str, str], str] = {}
+    said = Counter((m.label, fold(m.text)) for m in mentions)
+    for m in mentions:
+        names.setdefault((m.label, fold(m.text)), m.text)
+    out = []
+    for m in mentions:
+        tokens = paragraphs[m.place[0]]
+        best: tuple[int, str] | None = None
+        for a in range(max(0, m.start - reach), m.start + 1):
+            for b in range(m.end, min(len(tokens), m.end + reach) + 1):
+                if (a, b) == (m.start, m.end):
+                    continue
+                key = (m.label, fold(" ".join(tokens[a:b])))
+                found = names.get(key)
+                if (found is not None and key[1] != fold(m.text) and said[key] >= said[(m.label, fold(m.text))]
+                        and (best is None or b - a > best[0])):
+                    best = (b - a, found)
+        out.append(m if best is None else Mention(m.label, best[1], m.place, m.score, m.start, m.end))
+    return out
+
+
+def without_head(label: str, text: str) -> str:
+    """``text`` without a generic head word of its type at its end ("BERT model" -> "BERT")."""
+    words = text.split()
+    if len(words) > 1 and words[-1].lower() in _GENERIC_HEADS.get(label, ()) and len(fold(" ".join(words[:-1]))) > 1:
+        return " ".join(words[:-1])
+    return text
+
+
+def _one_type(mentions: list[Mention]) -> list[Mention]:
+    """The mentions of a name tagged with several types, each given the type most of them
+    have (a tie: the first tagged)."""
+    votes: dict[str, dict[str, int]] = {}
+    for m in mentions:
+        votes.setdefault(fold(m.text), {}).setdefault(m.label, 0)
+        votes[fold(m.text)][m.label] += 1
+    out = []
+    for m in mentions:
+        counts = votes[fold(m.text)]
+        best = max(counts, key=lambda label: counts[label])  # dicts keep the first tagged first
+        out.append(m if best == m.label or counts[best] == counts[m.label] else
+                   Mention(best, m.text, m.place, m.score, m.start, m.end))
+    return out
+
+
+def same_but_heads(mentions: Sequence[Mention]) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """Pairs of (type, folded name) keys that name one thing: "X Net" and X where the paper
+    tags both (a head word added to a name)."""
+    keys = {(m.label, fold(m.text)) for m in mentions}
+    pairs = []
+    for m in mentions:
+        words = m.text.split()
+        if len(words) > 1 and words[-1].lower() in _NAMED_HEADS:
+            short = (m.label, fold(" ".join(words[:-1])))
+            if short in keys and short[1]:
+                pairs.append((short, (m.label, fold(m.text))))
+    return pairs

@@ -17,11 +17,10 @@ from typing import Any
 import torch
 from torch import nn
 
-from sciner.config import ModelConfig
+from sciner.config import ModelConfig, SpanFinetuneSettings
 from sciner.document import Span
 from sciner.model.heads.base import Head
 from sciner.model.heads.bio import BIOHead
-from sciner.model.heads.builtin import SpanFinetuneSettings
 from sciner.model.segmentation import make_segmenter
 
 

@@ -20,9 +20,10 @@ Whole names: ``touch_penalty`` is subtracted from the transition into B-X right 
 I-X, in both passes, so that two touching names of one type must beat one longer name by that
 much (the model otherwise splits names such as "OpenAI GPT" in two).
 
-All of it is NumPy over per-word log-probabilities: no model, no torch. The parameters are
-chosen on the dev groups by cross-fitting (``benchmarks/accuracy.py --steps``) and kept in a
-model's ``model.json`` under ``paper_level``.
+All of it is NumPy over per-word log-probabilities, beside the Viterbi it runs
+(:mod:`sciner.model.viterbi`): no model, no torch. The parameters are fit on the dev split by
+``sciner calibrate`` (:func:`sciner.inference.calibrate.fit_paper_level`) and kept in a model's
+``model.json`` under ``paper_level``.
 """
 
 from __future__ import annotations
@@ -85,17 +86,18 @@ def decode_documents(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.nda
     if not params.consistency:
         return first
     votes = [occurrence_votes([tokens[i] for i in members], [first[i] for i in members]) for members in documents]
-    return _second_pass(scores, first, documents, votes, params, transition)
+    return second_pass(scores, first, documents, votes, params, transition)
 
 
 def _transition(params: PaperLevel) -> np.ndarray | None:
     return touch_penalty(params.touch_penalty) if any(params.touch_penalty.values()) else None
 
 
-def _second_pass(scores: Sequence[np.ndarray], first: list[list[str]], documents: Sequence[Sequence[int]],
+def second_pass(scores: Sequence[np.ndarray], first: list[list[str]], documents: Sequence[Sequence[int]],
                  votes: Sequence[list[tuple[int, int, int, Counter[str]]]], params: PaperLevel,
                  transition: np.ndarray | None) -> list[list[str]]:
-    """``first`` decoded again where the documents' ``votes`` add scores."""
+    """``first`` decoded again where the documents' ``votes`` (:func:`occurrence_votes` of each
+    document's first pass) add scores."""
     extra: list[np.ndarray | None] = [None] * len(scores)
     for members, doc_votes in zip(documents, votes):
         for i, e in zip(members, votes_to_scores(doc_votes, [len(scores[i]) for i in members], params)):
@@ -157,16 +159,10 @@ def _read_as(tags: Sequence[str]) -> str | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
-def consistency_bonus(tokens: Sequence[Sequence[str]], tags: Sequence[Sequence[str]],
-                      params: PaperLevel) -> list[np.ndarray | None]:
-    """Per paragraph, (n_words, T) scores the paper's votes add (step 3 of the module
-    docstring), or None where they add nothing."""
-    return votes_to_scores(occurrence_votes(tokens, tags), [len(words) for words in tokens], params)
-
-
 def votes_to_scores(votes: Sequence[tuple[int, int, int, Counter[str]]], lengths: Sequence[int],
                     params: PaperLevel) -> list[np.ndarray | None]:
-    """:func:`consistency_bonus` from the :func:`occurrence_votes` of paragraphs of ``lengths`` words."""
+    """Per paragraph of ``lengths`` words, the (n_words, T) scores the paper's :func:`occurrence_votes`
+    add (step 3 of the module docstring), or None where they add nothing."""
     extra: list[np.ndarray | None] = [None] * len(lengths)
     for p, start, end, others in votes:
         n_others = sum(others.values())
@@ -185,109 +181,9 @@ def votes_to_scores(votes: Sequence[tuple[int, int, int, Counter[str]]], lengths
     return extra
 
 
-# Candidate values when fitting (:func:`fit_paper_level`); 0 (off) is always among them.
-BONUS_GRID = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
-MIN_TAGGED_GRID = (1, 2, 3)
-OUTSIDE_GRID = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
-TOUCH_GRID = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
-# A type's touch penalty is the largest whose F1 is within this of its best: where the dev
-# scores cannot tell a split name from a whole one (the differences are seed noise), whole.
-TOUCH_TOLERANCE = 0.002
-
-
-@dataclass
-class _Prepared:
-    """Biased scores, first-pass tags and each document's votes (they do not depend on the bonuses)."""
-
-    scores: list[np.ndarray]
-    first: list[list[str]]
-    votes: list[list[tuple[int, int, int, Counter[str]]]]
-
-
-def _prepare(documents: Sequence[Sequence[int]], tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray],
-             type_bias: Mapping[str, float], transition: np.ndarray | None, *, votes: bool = True) -> _Prepared:
-    shift = type_shift(type_bias)
-    scores = [lp + shift for lp in log_probs]
-    first = viterbi_tags(scores, transition)
-    if not votes:
-        return _Prepared(scores, first, [])
-    return _Prepared(scores, first, [occurrence_votes([tokens[i] for i in members], [first[i] for i in members])
-                                     for members in documents])
-
-
-def _tags(prepared: _Prepared, documents: Sequence[Sequence[int]], params: PaperLevel,
-          transition: np.ndarray | None) -> list[list[str]]:
-    if not params.consistency:
-        return prepared.first
-    return _second_pass(prepared.scores, prepared.first, documents, prepared.votes, params, transition)
-
-
-def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray], gold: Sequence[Sequence[str]],
-                    documents: Sequence[Sequence[int]], type_bias: Mapping[str, float], *,
-                    consistency: bool = True, whole_names: bool = True) -> PaperLevel:
-    """Parameters that maximise dev F1 over ``documents`` (lists of paragraph indices), decoded
-    with ``type_bias``. Whole names first: each type's touch penalty the largest value of
-    :data:`TOUCH_GRID` that gives that type an F1 within :data:`TOUCH_TOLERANCE` of its best;
-    then the consistency bonuses, over the whole grid, for the best micro F1 (ties: the
-    smallest)."""
-    from sciner.evaluate.metrics import Counts, count_entities
-
-    penalty: dict[str, float] = {}
-    if whole_names:
-        no_votes = PaperLevel()
-        for etype in ENTITY_TYPES:
-            scores: list[tuple[float, float]] = []
-            for value in TOUCH_GRID:
-                transition = touch_penalty({**penalty, etype: value})
-                prepared = _prepare(documents, tokens, log_probs, type_bias, transition, votes=False)
-                counts = count_entities(gold, _tags(prepared, documents, no_votes, transition)).get(etype)
-                f1 = counts.f1 if counts is not None else 0.0
-                scores.append((value, f1))
-            best_f1 = max(f1 for _, f1 in scores)
-            penalty[etype] = max(value for value, f1 in scores if f1 >= best_f1 - TOUCH_TOLERANCE - 1e-9)
-        penalty = {t: v for t, v in penalty.items() if v}
-    if not consistency:
-        return PaperLevel(touch_penalty=penalty)
-    transition = touch_penalty(penalty) if penalty else None
-    prepared = _prepare(documents, tokens, log_probs, type_bias, transition)
-    best_params, best_f1 = PaperLevel(touch_penalty=penalty), -1.0
-    for bonus in BONUS_GRID:
-        for min_tagged in MIN_TAGGED_GRID if bonus else MIN_TAGGED_GRID[:1]:
-            for outside in OUTSIDE_GRID:
-                params = PaperLevel(bonus, min_tagged, outside, penalty)
-                counts = count_entities(gold, _tags(prepared, documents, params, transition))
-                f1 = sum(counts.values(), Counts()).f1
-                if f1 > best_f1 + 1e-9:
-                    best_params, best_f1 = params, f1
-    return best_params
-
-
 def documents_of(doc_ids: Sequence[Any]) -> list[list[int]]:
     """Paragraph indices grouped by document id, in first-seen order."""
     out: dict[Any, list[int]] = {}
     for i, doc in enumerate(doc_ids):
         out.setdefault(doc, []).append(i)
     return list(out.values())
-
-
-def cross_fitted_paper_tags(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray],
-                            gold: Sequence[Sequence[str]], groups: Sequence[str], doc_ids: Sequence[Any],
-                            biases: Mapping[str, Mapping[str, float]], *, consistency: bool = True,
-                            whole_names: bool = True) -> tuple[list[list[str]], dict[str, PaperLevel]]:
-    """Tags of every paragraph decoded paper by paper with parameters fit on the other groups
-    only, and those parameters per group: the honest score of the paper-level pass. Each
-    group's paragraphs (and the other groups' when fitting) use that group's ``biases`` (the
-    type biases :func:`~sciner.inference.calibrate.cross_fitted_tags` fit without it)."""
-    out: list[list[str]] = [[] for _ in tokens]
-    used: dict[str, PaperLevel] = {}
-    for group in sorted(set(groups)):
-        rest = [i for i, g in enumerate(groups) if g != group]
-        mine = [i for i, g in enumerate(groups) if g == group]
-        used[group] = fit_paper_level([tokens[i] for i in rest], [log_probs[i] for i in rest], [gold[i] for i in rest],
-                                      documents_of([doc_ids[i] for i in rest]), biases[group],
-                                      consistency=consistency, whole_names=whole_names)
-        tags = decode_documents([tokens[i] for i in mine], [log_probs[i] for i in mine],
-                                documents_of([doc_ids[i] for i in mine]), biases[group], used[group])
-        for i, t in zip(mine, tags):
-            out[i] = t
-    return out, used

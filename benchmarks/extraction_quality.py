@@ -1,4 +1,5 @@
-"""Measures of extraction quality, shared by the tests and ``benchmarks/pdf_extraction.py``.
+"""Measures of extraction quality, for ``benchmarks/pdf_extraction.py`` and the PDF tests (not
+the library: sciner never needs them to extract).
 
 - :func:`ngram_coverage`: the share of a reference text's word 4-grams (lower-cased
   alphanumeric words, taken within each reference paragraph) found anywhere in our
@@ -111,14 +112,6 @@ def _has_author_list(head: str) -> bool:
         return False
     capitalised = sum(token[0].isupper() for token in tokens)
     return capitalised >= 0.8 * len(tokens)
-
-
-def reference_entry_share(paragraphs: Iterable[str]) -> float:
-    """Share of ``paragraphs`` that look like bibliography entries."""
-    texts = list(paragraphs)
-    if not texts:
-        return 0.0
-    return sum(looks_like_reference_entry(text) for text in texts) / len(texts)
 
 
 def residue_kind(text: str) -> str | None:

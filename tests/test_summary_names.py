@@ -1,0 +1,187 @@
+"""The summary's entity names: the shipped gazetteer (the same names from any folder, a user's
+``--data`` adding to it) and the rules that clean a paper's entity list, each on a real
+example from ../shared/data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sciner.document import Paragraph, Span
+from sciner.summary.assemble import summarize_paper
+from sciner.summary.names import CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer
+
+# A tagged paper whose names the gazetteer spells otherwise ("F 1" -> "F1", "BiLSTM" -> "Bi-LSTM").
+PAPER = [{"tokens": "A BiLSTM reaches 91.2 F 1 on CoNLL-2003 .".split(),
+          "entities": [{"type": "MethodName", "start": 1, "end": 2}, {"type": "MetricValue", "start": 3, "end": 4},
+                       {"type": "MetricName", "start": 4, "end": 6}, {"type": "DatasetName", "start": 7, "end": 8}]}]
+
+
+def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
+    return Paragraph(text.split(), spans=[Span(label, start, end) for label, start, end in entities])
+
+
+def names(summary: dict) -> set[tuple[str, str]]:
+    return {(e["type"], e["name"]) for paper in summary["papers"] for e in paper["entities"]}
+
+
+@pytest.fixture
+def paper(tmp_path: Path) -> Path:
+    path = tmp_path / "in" / "paper.jsonl"
+    path.parent.mkdir()
+    path.write_text("".join(json.dumps(row) + "\n" for row in PAPER), encoding="utf-8")
+    return path
+
+
+def test_the_package_ships_its_gazetteer():
+    assert SHIPPED_GAZETTEER.is_file() and SHIPPED_GAZETTEER.stat().st_size < 1_000_000
+    gazetteer = Gazetteer()
+    assert gazetteer.canonical("MetricName", "F 1") == "F1"
+    assert gazetteer.canonical("MethodName", "BiLSTM") == "Bi-LSTM"
+    assert Gazetteer.empty().canonical("MetricName", "F 1") is None
+
+
+def test_summarize_gives_the_same_names_from_any_folder(cli, paper, tmp_path, monkeypatch):
+    """Issue 33 item 1: the gazetteers were read at ../shared/data from the current folder."""
+    monkeypatch.delenv("SCINER_DATA", raising=False)
+    runs = []
+    for cwd in (tmp_path, Path(__file__).resolve().parents[1]):  # elsewhere, the checkout (../shared/data is there)
+        monkeypatch.chdir(cwd)
+        out = tmp_path / f"summary{len(runs)}.json"
+        result = cli("summarize", paper, "-o", out)
+        assert result.returncode == 0, result.stderr
+        assert "names:" not in result.stderr  # no user's gazetteer: nothing to say
+        runs.append(names(json.loads(out.read_text(encoding="utf-8"))))
+    assert runs[0] == runs[1]
+    assert {("MetricName", "F1"), ("MethodName", "Bi-LSTM")} <= runs[0]
+
+
+def test_a_users_data_adds_to_the_shipped_names_and_says_so(cli, paper, tmp_path):
+    data = tmp_path / "data"
+    (data / "gazetteers").mkdir(parents=True)
+    (data / "gazetteers" / "leaderboards_datasets.tsv").write_text("dataset\tcount\nCoNLL 2003\t5\n")
+    out = tmp_path / "summary.json"
+    result = cli("summarize", paper, "-o", out, "--data", data)
+    assert result.returncode == 0, result.stderr
+    assert f"names: the shipped gazetteer plus 1 names from {data / 'gazetteers'}" in result.stderr
+    found = names(json.loads(out.read_text(encoding="utf-8")))
+    assert {("DatasetName", "CoNLL 2003"), ("MetricName", "F1")} <= found  # the user's, and the shipped
+    result = cli("summarize", paper, "-o", out, "--data", tmp_path / "nothing")
+    assert "has no gazetteer lists; the shipped names only" in result.stderr
+
+
+# --- cleaning rules, each on text from ../shared/data/pdfs as the shipped model tagged it ------
+
+def entity_names(paragraphs: list[Paragraph], rules=CLEAN_RULES) -> dict[str, list[str]]:
+    summary = summarize_paper("p", paragraphs, Gazetteer.empty(), clean=rules)
+    found: dict[str, list[str]] = {}
+    for e in summary.entities:
+        found.setdefault(e.type, []).append(e.name)
+    return found
+
+
+def test_a_name_cut_at_a_hyphen_is_joined_again():
+    # P14-1059: "the AN - NPN dataset", the tagger split at the hyphen ("AN -" a dataset, "NPN" a task)
+    p = tagged("distinguish the two subsets of the AN - NPN dataset introduced in Section 5",
+               ("DatasetName", 6, 8), ("TaskName", 8, 9))
+    assert entity_names([p], ()) == {"DatasetName": ["AN"], "TaskName": ["NPN"]}
+    assert entity_names([p], ("hyphens",)) == {"DatasetName": ["AN-NPN"], "TaskName": ["AN-NPN"]}
+
+
+def test_a_name_before_a_hyphenated_suffix_stays_itself():
+    # 1908.09091: "Recent BERT - based models", tagged "BERT -"
+    p = tagged("Recent BERT - based models have reported dramatic gains .", ("MethodName", 1, 3))
+    assert entity_names([p], ("hyphens",))["MethodName"] == ["BERT"]
+
+
+def test_a_name_is_not_joined_to_a_number_before_a_hyphen():
+    # 1903.10676: "a 2 - layer BiLSTM": "2" is the value of "layer", not part of its name
+    p = tagged("of BERT vectors into a 2 - layer BiLSTM of size 200 and apply", ("MethodName", 1, 2),
+               ("HyperparameterValue", 5, 6), ("HyperparameterName", 7, 8), ("MethodName", 8, 9),
+               ("HyperparameterValue", 11, 12))
+    summary = summarize_paper("p", [p], Gazetteer.empty(), clean=("hyphens",))
+    assert [(v.value, v.of) for v in summary.values][:1] == [("2", "layer")]
+
+
+def test_an_unmatched_bracket_cuts_the_name():
+    # 1805.01087: "root accuracy ( RA )" tagged whole; the trailing ")" trimmed, "( RA" was left
+    p = tagged("and root accuracy ( RA ) .", ("MetricName", 1, 6))
+    assert entity_names([p], ())["MetricName"] == ["root accuracy ( RA"]
+    assert entity_names([p], ("brackets",))["MetricName"] == ["root accuracy"]
+
+
+def test_a_name_said_twice_over_is_said_once():
+    # 1802.05365: a section head merged with the sentence it heads
+    p = tagged("Coreference resolution Coreference resolution is the task of clustering mentions",
+               ("TaskName", 0, 4))
+    assert entity_names([p], ("repeats",))["TaskName"] == ["Coreference resolution"]
+
+
+def test_fragments_are_dropped():
+    # 2023.eacl-main.121: "( f = 0.5 )" tagged as a metric; 1804.05392: "B" of the metric B³ is kept
+    paragraphs = [tagged("Despite annotating just half the summary ( f = 0.5 ) , in both datasets",
+                         ("MetricName", 7, 8)),
+                  tagged("and F1 of the the MUC , B , and CEAF φ4 metrics using the official",
+                         ("MetricName", 1, 2), ("MetricName", 5, 6), ("MetricName", 7, 8), ("MetricName", 10, 12))]
+    assert sorted(entity_names(paragraphs, ())["MetricName"]) == ["B", "CEAF φ4", "F1", "MUC", "f"]
+    assert sorted(entity_names(paragraphs, ("fragments",))["MetricName"]) == ["B", "CEAF φ4", "F1", "MUC"]
+    # 1805.01087: "sib" (of "+sib"), a lower-case fragment of a method's name
+    p = tagged("STACKPTR +sib", ("MethodName", 0, 1), ("MethodName", 1, 2))
+    assert entity_names([p], ("fragments",))["MethodName"] == ["STACKPTR"]
+
+
+def test_hyperparameter_names_are_whole_as_tagged():
+    # 1802.05365: "λ" is the name of a value ("λ = 0.001")
+    p = tagged("with λ = 0.001 for all tasks", ("HyperparameterName", 1, 2), ("HyperparameterValue", 3, 4))
+    summary = summarize_paper("p", [p], Gazetteer.empty())
+    assert [(e.type, e.name) for e in summary.entities] == [("HyperparameterName", "λ")]
+    assert [(v.value, v.of) for v in summary.values] == [("0.001", "λ")]
+
+
+def test_a_name_the_text_completes_to_a_longer_name_is_that_name():
+    # 1808.10792: "NYT corpus" tagged twice, "NYT" in "the NYT corpus" elsewhere
+    paragraphs = [tagged("and evaluated on the NYT corpus can be improved", ("DatasetName", 4, 6)),
+                  tagged("whereas the NYT corpus contains summaries written", ("DatasetName", 2, 4)),
+                  tagged("For experiments with the NYT corpus , we use", ("DatasetName", 4, 5))]
+    assert sorted(entity_names(paragraphs, ())["DatasetName"]) == ["NYT", "NYT corpus"]
+    assert entity_names(paragraphs, ("longer",))["DatasetName"] == ["NYT corpus"]
+
+
+def test_a_name_is_not_taken_into_a_rarer_longer_one():
+    # 1804.08199: "D&M parses LISA" tagged once; "D&M" is tagged more often than that
+    paragraphs = [tagged("but with D&M parses LISA performs exceptionally well", ("MethodName", 2, 5)),
+                  tagged("We train distinct D&M parsers for CoNLL-2005", ("MethodName", 3, 4)),
+                  tagged("when provided with stronger D&M parses LISA out", ("MethodName", 4, 5))]
+    assert sorted(entity_names(paragraphs, ("longer",))["MethodName"]) == ["D&M", "D&M parses LISA"]
+
+
+def test_score_is_no_part_of_a_metric_name_and_a_net_is_its_name():
+    # 1805.01087: "labeled attachment score" (the standard: "macro F1 score" is macro F1)
+    p = tagged("the labeled attachment score ( LAS ) and", ("MetricName", 1, 4), ("MetricName", 5, 6))
+    assert entity_names([p], ("heads",))["MetricName"] == ["LAS"]  # one entity: its long form is "labeled attachment"
+    # issue 33: "Co-guiding Net" and "Co-guiding" are one method
+    q = [tagged("we propose Co-guiding Net , in which", ("MethodName", 2, 4)),
+         tagged("Co-guiding outperforms all baselines", ("MethodName", 0, 1)),
+         tagged("Co-guiding Net reaches", ("MethodName", 0, 2))]
+    assert sorted(entity_names(q, ())["MethodName"]) == ["Co-guiding", "Co-guiding Net"]
+    assert entity_names(q, ("heads",))["MethodName"] == ["Co-guiding Net"]
+
+
+def test_a_name_takes_the_type_most_of_its_mentions_have():
+    # 1809.08887: "Spider" tagged a dataset mostly, a method once
+    paragraphs = [tagged("we introduce Spider , a large-scale", ("DatasetName", 2, 3)),
+                  tagged("Spider contains 10,181 questions", ("DatasetName", 0, 1)),
+                  tagged("models trained on Spider", ("MethodName", 3, 4))]
+    assert entity_names(paragraphs, ()) == {"MethodName": ["Spider"], "DatasetName": ["Spider"]}
+    assert entity_names(paragraphs, ("one type",)) == {"DatasetName": ["Spider"]}
+
+
+def test_a_lower_case_method_said_once_is_dropped():
+    # 1904.02232: "masked language model" once as a method; 1908.09091: "c2f-coref", said again
+    paragraphs = [tagged("with a masked language model objective", ("MethodName", 2, 5)),
+                  tagged("the original ELMo-based c2f-coref system", ("MethodName", 3, 4)),
+                  tagged("the c2f-coref model", ("MethodName", 1, 2)),
+                  tagged("computed with a bidirectional LSTM", ("MethodName", 3, 5))]
+    assert sorted(entity_names(paragraphs, ("lower",))["MethodName"]) == ["bidirectional LSTM", "c2f-coref"]
