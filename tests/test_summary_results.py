@@ -15,7 +15,7 @@ from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.papers import read_papers
 from sciner.summary.tables import cell_numbers, metric_like, not_score_head
-from test_summarize import row, tagged  # a table row as --include tables writes it
+from test_summarize import caption, row, tagged  # a table row as --include tables writes it
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
 
@@ -179,9 +179,9 @@ def test_a_table_of_data_statistics_holds_no_results_and_respectively_pairs_in_o
     a sentence lists "Rouge-1 , Rouge-2 , Rouge - L and BERT - Scores were 45.6 , 30.0 , 35.4
     and 38.0 , respectively"."""
     lexsum = papers["arxiv_2206.10883_multi_lexsum"]
-    assert not [r for r in lexsum.results if r.table]
-    assert {n.reason for n in lexsum.not_results if n.table} <= {"statistic", "count", "no metric"}
-    assert [(r.metric, r.value) for r in lexsum.results] == [("Rouge-1", "45.6"), ("Rouge-2", "30.0"),
+    assert not [r for r in lexsum.results if r.table == "table 2"]
+    assert {n.reason for n in lexsum.not_results if n.table == "table 2"} <= {"statistic", "count", "no metric"}
+    assert [(r.metric, r.value) for r in lexsum.results if not r.table] == [("Rouge-1", "45.6"), ("Rouge-2", "30.0"),
                                                               ("Rouge-L", "35.4"), ("BERT-Scores", "38.0")]
 
 
@@ -422,3 +422,24 @@ def test_a_metric_right_after_values_compared_is_theirs():
                       ("MetricValue", "0.71"), ("MetricValue", "0.64"), ("MetricName", "Fleiss κ"))
     got = {(r.value, r.metric) for r in summarize_paper("p", [longeval]).results}
     assert {("93 %", "accuracy"), ("0.71", "Fleiss κ"), ("0.64", "Fleiss κ")} <= got
+
+
+def test_two_tables_side_by_side_each_row_label_heads_its_own_numbers():
+    """ULMFiT Table 2: IMDb's models and errors left, TREC-6's right, one line of the page each:
+    "oh - LSTM ( Johnson and Zhang , 2016 ) 5.9 TBCNN ( Mou et al . , 2015 ) 4.0"."""
+    rows = [row([("Model", 0), ("Test", 1), ("Model", 2), ("Test", 3)]),
+            row([("CoVe ( McCann et al . , 2017 )", 0), ("8.2", 1), ("CoVe ( McCann et al . , 2017 )", 2), ("4.2", 3)]),
+            row([("oh - LSTM ( Johnson and Zhang , 2016 )", 0), ("5.9", 1), ("TBCNN ( Mou et al . , 2015 )", 2),
+                 ("4.0", 3)]),
+            caption("Table 2 : Test error rates ( % ) on two text classification datasets .", ("MetricName", 3, 6))]
+    got = {(r.value, r.model) for r in summarize_paper("p", rows).results}
+    assert {("5.9", "oh - LSTM ( Johnson and Zhang , 2016 )"), ("4.0", "TBCNN ( Mou et al . , 2015 )")} <= got
+
+
+def test_a_count_column_repeated_per_group_does_not_make_a_statistics_table(papers):
+    """Multi-LexSum Table 3: "D → L", "D → S", "D → T" over "R-1 f1 R-2 f1 R - L f1 BS f1 Words"
+    each: "Words" (summary lengths, counts) thrice is one count head, the rest are scores."""
+    got = {(r.dataset, r.metric, r.value, r.model) for r in papers["arxiv_2206.10883_multi_lexsum"].results}
+    assert {("Multi-LexSum D → L", "R-1 f1", "53.73", "PRIMERA"), ("Multi-LexSum D → S", "R-2 f1", "22.08", "LED-16384"),
+            ("Multi-LexSum D → T", "R-2 f1", "9.84", "LED-16384")} <= got
+    assert ("416.3", "count") in {(n.value, n.reason) for n in papers["arxiv_2206.10883_multi_lexsum"].not_results}

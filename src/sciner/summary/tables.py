@@ -435,6 +435,7 @@ class _Table:
         self.statistics = False  # the current header heads two columns or more of counts
         self.labelled = False  # some data row has a label
         self.base: str | None = None  # the last row's model that rows labelled "+ X" add to
+        self.number_cells: list[TableCell] = []
 
     def text(self, cell: TableCell) -> str:
         return cell.text(self.namer.paragraphs)
@@ -448,8 +449,9 @@ class _Table:
         return best if best is not None and kinds.count(best) >= 2 and 2 * kinds.count(best) > len(siblings) else None
 
     def counts_heads(self) -> bool:
-        """Whether two heads or more of the header head counts ("# Docs", "Words", "Sents")."""
-        return sum(not_score_head(self.text(h)) == "count" for h in self.header) >= 2
+        """Whether two different heads or more of the header head counts ("# Docs", "Words", "Sents")."""
+        # distinct heads: "Words" after each of three "R-1 R-2 R-L BS" groups is one count column, repeated
+        return len({fold(self.text(h)) for h in self.header if not_score_head(self.text(h)) == "count"}) >= 2
 
     def label_head(self, cell: TableCell) -> str | None:
         """What the head over a label cell's column says it is: "Model", "Methods", "System"
@@ -483,6 +485,9 @@ class _Table:
         # Rows labelled somewhere: an unlabelled row continues a label above it (a beam size
         # under "Basic"), it is not the caption's one method ("for the model X") as in a table
         # of one model's numbers.
+        # The cells of numbers in data rows: a column holding none is a column of labels.
+        self.number_cells = [c for row in self.rows for c in row if cell_numbers(self.text(c))
+                             and not _YEAR.match(self.text(c).strip())]
         self.labelled = any(any(cell_numbers(t) for t in texts[1:]) and not cell_numbers(texts[0])
                             and not says_nothing(texts[0]) for texts in ([self.text(c) for c in row] for row in self.rows))
         block: list[TableCell] = []  # the header rows read since the last data row
@@ -587,9 +592,10 @@ class _Table:
                 named = {kind: _ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif not self.namer.all_names(head) and len(text.split()) <= 4 and re.search(r"[A-Za-z]{2}", text) \
+            elif not self.namer.all_names(head) and len(text.split()) <= 4 \
+                    and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
                     and not re.fullmatch(r"\(.*\)", text):
-                unnamed.append(_ENUMERATOR.sub("", text))  # not "φ4", "T", "B": pieces and marks
+                unnamed.append(_ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
         column = _Column(names, reason, unnamed)
         self.columns[first, last] = column
         return column
@@ -603,6 +609,17 @@ class _Table:
             self._other(row[0], texts[0], "setting")
             numbered = numbered[1:]
         first_number = min(cell.first for cell in numbered)
+        inner = next((k for k, (cell, text) in enumerate(zip(row, texts)) if cell.first > first_number
+                      and not cell_numbers(text) and not says_nothing(text) and re.search(r"[A-Za-z]{2}", text)
+                      and not any(c.first <= cell.first <= c.last for c in self.number_cells)), None)
+        if inner is not None and any(cell_numbers(t) for t in texts[inner + 1:]):
+            # A label in a column of labels amid the row ("Gold L" under "Target" in the right one
+            # of two tables set side by side): the numbers right of it are its row's, not this one's.
+            self._read_row(row[inner:], texts[inner:], group_ours, group_names)
+            row, texts = row[:inner], texts[:inner]
+            numbered = [cell for cell in numbered if cell in row]
+            if not numbered:
+                return
         labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
         row_names: dict[str, str] = {}
         model_cells = []
