@@ -14,7 +14,7 @@ from sciner.document import Paragraph, Span
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.papers import read_papers
-from sciner.summary.tables import cell_numbers, metric_like, not_score_head
+from sciner.summary.tables import cell_numbers, is_language, metric_like, not_score_head
 from test_summarize import caption, row, tagged  # a table row as --include tables writes it
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
@@ -443,3 +443,15 @@ def test_a_count_column_repeated_per_group_does_not_make_a_statistics_table(pape
     assert {("Multi-LexSum D → L", "R-1 f1", "53.73", "PRIMERA"), ("Multi-LexSum D → S", "R-2 f1", "22.08", "LED-16384"),
             ("Multi-LexSum D → T", "R-2 f1", "9.84", "LED-16384")} <= got
     assert ("416.3", "count") in {(n.value, n.reason) for n in papers["arxiv_2206.10883_multi_lexsum"].not_results}
+
+
+def test_a_block_label_left_of_its_metric_heads_is_its_data_and_pairs_and_averages_are_told_apart(papers):
+    """LISA Table 2: "WSJ Test P R F1" over one block of rows, "Brown Test P R F1" over the next;
+    BERT Table 1: "MNLI-(m / mm )" over "86.7/85.9", "Average" over GLUE's F1s, accuracies and
+    correlations (the caption gives each task its metric)."""
+    lisa = {(r.dataset, r.metric, r.value, r.model) for r in papers["arxiv_1804.08199_lisa_srl_emnlp2018"].results
+            if r.table == "table 2"}
+    assert {("WSJ", "F1", "84.8", "Tan et al . ( 2018 )"), ("Brown", "F1", "74.1", "Tan et al . ( 2018 )")} <= lisa
+    bert = {(r.dataset, r.metric, r.value) for r in papers["arxiv_1810.04805_bert_naacl2019"].results}
+    assert {("MNLI-m", "accuracy", "86.7"), ("MNLI-mm", "accuracy", "85.9"), (None, "average", "82.1")} <= bert
+    assert is_language("it") and is_language("Italian") and not is_language("IT")

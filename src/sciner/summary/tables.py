@@ -99,7 +99,8 @@ _ENUMERATOR = re.compile(r"^\(\s?[a-z0-9]\s?\)\s*")  # "( a ) CA"
 LANGUAGES = frozenset("""english german french spanish chinese arabic basque hebrew hungarian korean polish swedish
 dutch italian japanese portuguese russian czech danish bulgarian catalan romanian slovene slovenian turkish
 norwegian estonian finnish greek hindi latvian lithuanian persian ukrainian vietnamese indonesian
-ar bg ca cs da de en es et fi fr he hu ja ko nl pl pt ro ru sl sv tr zh""".split())
+ar bg ca cs da de el en es et eu fa fi fr ga gl he hi hr hu id it ja ko la lt lv nl pl pt ro ru sk sl sr sv tr uk ur
+vi zh""".split())
 _LANGUAGE_CODES = frozenset({w for w in LANGUAGES if len(w) == 2} | {"et", "lv", "lt", "kk", "gu", "ha", "is", "ps",
                                                                     "km", "ne", "si", "ta", "iu", "zu", "xh", "sw"})
 # A text -> each type the paper tags it with, and under that type the entity's name and its
@@ -290,6 +291,8 @@ class _Namer:
                 if gazetteer and label in ("MethodName", "HyperparameterName") and metric_like(text):
                     return "MetricName", known.get("MetricName", (text, 0))[0]  # "UAS" over a column
                 name = known[label][0]
+                if spelling != text and re.search(r"\(\s*[^()/]+/[^()/]+\)\s*$", text):
+                    return label, text  # "MNLI-(m / mm )": both names, split per score of its "x / y" cells
                 # A metric in the cell's own spelling where the entity's differs only in form
                 # ("R-1", not a leaderboard's "R@1").
                 keep = label == "MetricName" and fold(name) == fold(spelling)
@@ -533,6 +536,11 @@ class _Table:
             if seen_data and not block and not after_group:
                 group_ours, group_names = False, {}
             after_group = False
+            words = texts[0].split()
+            if row[0].first == 0 and len(row) > 1 and len(words) > 1 and fold(words[-1]) in SPLITS \
+                    and all(self.is_metric(c) or metric_like(self.text(c)) for c in row[1:]):
+                # "WSJ Test" left of its block's "P R F1": the data of the block's rows
+                group_names = {"DatasetName": " ".join(words[:-1])}
             block += join_split_heads(row, self.text, self.namer.known)
             if not seen_data:
                 self.header = widen(block, self.text)
@@ -736,6 +744,10 @@ class _Table:
             # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
             qualifier = row["Qualifier"].strip("() ")
             dataset = qualifier if fold(dataset) in fold(qualifier) else f"{dataset} {qualifier}"
+        if "MetricName" not in heads and "MetricName" not in row and self.caption.by_name and any(
+                fold(self.text(h)) in ("average", "avg", "mean") for h in self.header
+                if h.first <= cell.first and cell.last <= h.last):
+            heads["MetricName"] = "average"  # GLUE's "Average" over F1s, accuracies and correlations: no one of them
         metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row, model) \
             or (self.paper_metric if "DatasetName" in heads and fold(self.paper_metric or "") not in self.caption.legend
                 else None)
