@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from sciner.config import data_root
-from sciner.inference.corpus import MANIFEST
+from sciner.files.run import MANIFEST
 
 
 def run(args: list[str], threads: int) -> float:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sciner.inference.corpus import MANIFEST, Worker, read_manifest
+from sciner.files.run import MANIFEST, read_manifest
+from sciner.inference.predict import Tagging
 from sciner.inference.tagger import Tagger
 from sciner.model.batching import BATCH_SUBWORDS
 from sciner.outputs import append_line
@@ -50,12 +51,15 @@ def outputs(folder: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def plain(corpus: Path, shipped_tagger: Tagger, tmp_path_factory) -> dict[str, bytes]:
     """What the plain ``sciner predict INPUTS -o DIR`` (every input in one batch) writes."""
-    from sciner.inference.files import plan_outputs, read_chunks, tag_read, write_outputs
+    from sciner.files.inputs import read_input
+    from sciner.files.plan import plan_outputs, write_outputs
+    from sciner.files.run import read_chunks
+    from sciner.inference.predict import tag_read
 
     paths = [Path(p) for p in inputs(corpus)]
     folder = tmp_path_factory.mktemp("plain")
     plan = plan_outputs(paths, f"{folder}/", None)
-    [read] = read_chunks(paths, None, on_error=pytest.fail, chunk_tokens=10**9)
+    [read] = read_chunks(paths, read_input, on_error=pytest.fail, chunk_tokens=10**9)
     write_outputs(plan, tag_read(shipped_tagger, read, batch_subwords=BATCH_SUBWORDS, show_progress=False))
     return outputs(folder)
 
@@ -117,7 +121,7 @@ def test_resume_skips_the_inputs_done_and_redoes_the_others(cli, loaded_once, co
 
 def test_an_interrupted_run_says_how_to_go_on_and_resume_finishes_it(cli, loaded_once, corpus, tmp_path,
                                                                        monkeypatch) -> None:
-    import sciner.inference.corpus as runner
+    import sciner.files.run as runner
 
     real_run_job, calls = runner.run_job, []
 
@@ -209,7 +213,7 @@ def test_workers_get_the_device_and_their_share_of_the_threads(cli, tmp_path, mo
         seen.append(self)
         raise Loaded  # stop the run here: only what the worker was given matters
 
-    monkeypatch.setattr(Worker, "load", load)
+    monkeypatch.setattr(Tagging, "load", load)
     (tmp_path / "a.txt").write_text("We use BERT .\n", encoding="utf-8")
     with pytest.raises(Loaded):
         cli("predict", tmp_path / "a.txt", "-o", f"{tmp_path / 'out'}/", "--workers", "1", "--device", "cpu",

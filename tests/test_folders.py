@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sciner.inference.files import expand_inputs
+from sciner.files.inputs import expand_inputs
 
 TEXT = "We fine - tune BERT on SQuAD .\n"
 

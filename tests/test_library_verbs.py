@@ -92,7 +92,7 @@ def test_tag_files_from_python_writes_what_predict_writes(cli, stub_tagger, tmp_
     (tmp_path / "b.txt").write_text("On SQuAD .\n", encoding="utf-8")
     inputs = [tmp_path / "a.txt", tmp_path / "b.txt"]
     done = sciner.tag_files(inputs, tmp_path / "py.conll", show_progress=False)
-    assert done.written == [tmp_path / "py.conll"] and done.failed == [] and len(done.tagged) == 2
+    assert done.written == [tmp_path / "py.conll"] and done.failed == [] and len(done.done) == 2
     assert cli("predict", *inputs, "-o", tmp_path / "cli.conll", "-q").returncode == 0
     assert (tmp_path / "py.conll").read_bytes() == (tmp_path / "cli.conll").read_bytes()
     assert "BERT\tB-MethodName" in (tmp_path / "py.conll").read_text(encoding="utf-8")
@@ -111,7 +111,7 @@ def test_a_corpus_run_from_python_writes_what_predict_workers_writes(cli, stub_t
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text("We use BERT .\n", encoding="utf-8")
     run = sciner.tag_corpus_files([tmp_path / "in"], f"{tmp_path}/py/", show_progress=False)
-    assert [r["status"] for r in run.records] == ["ok"] and run.not_found == []
+    assert [r["status"] for r in run.records] == ["ok"] and run.failed == []
     assert cli("predict", tmp_path / "in", "-o", f"{tmp_path}/cli/", "--workers", "1", "-q").returncode == 0
     assert (tmp_path / "py" / "a.conll").read_bytes() == (tmp_path / "cli" / "a.conll").read_bytes()
 
@@ -138,7 +138,7 @@ def _default(function, name: str) -> object:
 def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_component() -> None:
     from sciner.cli.calibrate_cmd import calibrate as calibrate_verb
     from sciner.cli.predict_cmd import predict as predict_verb
-    from sciner.inference.corpus import Worker
+    from sciner.inference.predict import Tagging as Worker
     from sciner.inference.tagger import Tagger
     from sciner.spacy_component import make_sciner  # noqa: F401  (registers the factory)
 
@@ -159,7 +159,7 @@ def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_com
 
 def test_the_verbs_and_their_functions_share_their_defaults() -> None:
     from sciner.cli.predict_cmd import predict as predict_verb
-    from sciner.inference.corpus import Worker
+    from sciner.inference.predict import Tagging as Worker
 
     for name in ("precision", "threads", "device"):
         assert _default(predict_verb, name) == _default(sciner.tag_files, name) == _default(Worker, name), name

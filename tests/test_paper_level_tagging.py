@@ -91,7 +91,7 @@ def test_inputs_are_tagged_and_written_a_chunk_of_whole_papers_at_a_time(loaded_
     """With one output per input, each chunk of whole inputs is written before the next is
     read: memory is bounded by a chunk, and the outputs are those of one big batch."""
     import sciner
-    from sciner.inference import files
+    from sciner.files import run as files
 
     paths = []
     for name, paras in (("a", PAPER), ("b", PAPER[::-1]), ("c", [o.split() for o in OTHER])):
@@ -113,5 +113,5 @@ def test_inputs_are_tagged_and_written_a_chunk_of_whole_papers_at_a_time(loaded_
     assert seen == [(1, []), (1, ["a.conll"]), (1, ["a.conll", "b.conll"])]
     for name in ("a", "b", "c"):
         assert (tmp_path / "many" / f"{name}.conll").read_bytes() == (tmp_path / "one" / f"{name}.conll").read_bytes()
-    assert many.tagged == [] and len(one.tagged) == 3
+    assert many.done == [] and len(one.done) == 3
     assert many.summary() == one.summary() and many.inputs == 3 and many.tokens == sum(map(len, PAPER)) * 2 + 7

@@ -175,7 +175,7 @@ def test_a_folder_gives_predict_only_its_formats_never_a_tsv_table(loaded_once, 
 
 
 def test_the_shared_pdf_folder_expands_to_its_pdfs_only(shared_data: Path) -> None:
-    from sciner.inference.files import expand_inputs
+    from sciner.files.inputs import expand_inputs
 
     pdfs = expand_inputs([str(shared_data / "pdfs")], formats=("pdf",))  # what extract reads
     assert pdfs and all(p.suffix == ".pdf" and p.parent == shared_data / "pdfs" for p in pdfs)

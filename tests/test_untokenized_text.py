@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import sciner.inference.files as files
+import sciner.files.inputs as files
 from sciner.tokenize import GLUED_WARNING_SHARE, glued_share
 
 RAW = "We fine-tune BERT (Devlin et al., 2019) on SQuAD, and report F1.\nIt works well, as expected.\n"
@@ -34,3 +34,17 @@ def test_predict_warns_once_on_untokenized_text_and_not_with_tokenize(cli, tmp_p
     assert "warning" not in cli("predict", str(tmp_path / "a.txt"), "--tokenize", "-q").stderr
     (tmp_path / "tok.txt").write_text(TOKENIZED)
     assert "warning" not in cli("predict", str(tmp_path / "tok.txt"), "-q").stderr
+
+
+@pytest.mark.parametrize("verb", ["predict", "summarize"])
+def test_a_warning_on_standard_input_names_the_stream_not_its_copy(verb, cli, fresh_warning, loaded_once, monkeypatch):
+    """Regression (issue 33 item 12): the warning named the stream's temporary copy (/tmp/sciner-stream-.../stdin)."""
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(RAW.encode("utf-8"))))
+    result = cli(verb, "-", "-q")
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: <stdin>: "), result.stderr
+    assert "sciner-stream" not in result.stderr

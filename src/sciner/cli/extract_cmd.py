@@ -46,11 +46,10 @@ def extract(
 
     Example: sciner extract paper.pdf -o paper.txt
     """
-    from sciner.cli.batch import Failures
     from sciner.cli.options import include_kinds, json_or_to
+    from sciner.files.run import finish, say
     from sciner.pdf.files import extract as extract_papers
 
-    failures = Failures()
     done = extract_papers(papers, output, to_format=json_or_to(to_format, as_json), show_progress=not quiet,
-                          on_error=failures.add, include=include_kinds(include))
-    failures.exit_if_any(done=done.papers)
+                          on_error=say, include=include_kinds(include))
+    raise typer.Exit(finish(done.failed, done=done.papers))

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import typer
 
@@ -12,13 +11,10 @@ from sciner.cli.app import app
 from sciner.cli.options import (
     DeviceOwn, From, Include, JsonLines, ModelOption, ParagraphLocal, Precision, Quiet, ThreadsOwn, include_kinds,
 )
-from sciner.inference.corpus import LOCAL_RAY
-from sciner.inference.files import NAMED_ONLY_SUFFIXES, PREDICT_FORMATS, THREADS
+from sciner.files.inputs import NAMED_ONLY_SUFFIXES
+from sciner.files.plan import PREDICT_FORMATS
+from sciner.inference.predict import THREADS
 from sciner.model.batching import BATCH_SUBWORDS
-
-if TYPE_CHECKING:  # pragma: no cover
-    from sciner.cli.batch import Failures
-    from sciner.inference.corpus import Worker
 
 _TO_HELP = f"Format of the output: {', '.join(PREDICT_FORMATS)}. Default: from -o's extension, else conll."
 _INPUTS_HELP = (
@@ -64,51 +60,20 @@ def predict(
 
     Example: sciner predict paper.pdf ../shared/data/test-inputs/2022-official-test.txt -o tags.conll
     """
-    from sciner.cli.batch import Failures
     from sciner.cli.options import json_or_to
+    from sciner.files.run import Engine, say
     from sciner.formats.include import check_include_kept
+    from sciner.inference.predict import tag_files
 
-    failures = Failures()
     to_format = json_or_to(to_format or legacy_format, as_json)
     check_include_kept(include_kinds(include), inputs, output, to_format)  # tables go to JSONL, from PDFs
-    formats = dict(to_format=to_format, from_format=from_format, tokenize=tokenize, include=include_kinds(include),
-                   show_progress=not quiet,
-                   on_error=failures.add)
-    if ray and ray_address is None:
-        ray_address = LOCAL_RAY
-    if workers is not None or resume or ray_address is not None:  # each input tagged and written on its own
-        from sciner.inference.corpus import Worker, split_threads
-
-        n = workers or 1  # the --threads are shared out between the workers
-        worker = Worker(str(model) if model else None, precision, split_threads(threads, n), batch_subwords, device,
-                        paper_level=not paragraph_local)
-        done = _tag_corpus(inputs, output, worker, n, resume, ray_address, quiet, failures, formats)
-    else:  # inputs batched together, a chunk of whole papers at a time
-        from sciner.inference.files import tag_files
-
-        tagged = tag_files(inputs, output, model=model, precision=precision, device=device, threads=threads,
-                           batch_subwords=batch_subwords, paper_level=not paragraph_local, keep=False, **formats)
-        done = tagged.inputs
-        if not quiet and tagged.inputs:
-            print(tagged.summary(), file=sys.stderr)
-    failures.exit_if_any(done=done)
-
-
-def _tag_corpus(inputs: list[str], output: Optional[str], worker: "Worker", workers: int, resume: bool,
-                ray_address: Optional[str], quiet: bool, failures: "Failures", formats: dict) -> int:
-    """Run predict as a corpus run (see :mod:`sciner.inference.corpus`); its failed inputs join
-    ``failures`` (exit code 9); returns how many inputs were tagged."""
-    from sciner.inference.corpus import MANIFEST, tag_corpus_files
-
-    try:
-        run = tag_corpus_files(inputs, output, worker, workers=workers, resume=resume, ray_address=ray_address,
-                               **formats)
-    except KeyboardInterrupt:  # what is done is on disk and in the manifest: say how to go on
-        print(f"interrupted; to go on, run the same command with --resume ({Path(output or '') / MANIFEST} "
-              "has what is done)", file=sys.stderr)
-        raise
-    for record in run.failed:
-        failures.add_line(record["error"])
-    if not quiet:
-        print(run.summary(), file=sys.stderr)
-    return len(run.records) - len(run.failed)
+    run = tag_files(inputs, output, to_format=to_format, from_format=from_format,
+                    model=model, precision=precision, device=device, threads=threads, batch_subwords=batch_subwords,
+                    tokenize=tokenize, include=include_kinds(include), paper_level=not paragraph_local,
+                    show_progress=not quiet, on_error=say, keep=False,
+                    engine=Engine.of(workers, resume=resume, ray=ray, ray_address=ray_address))
+    if not quiet and (summary := run.summary()):
+        print(summary, file=sys.stderr)
+    for line in run.failure_lines:
+        print(line, file=sys.stderr)
+    raise typer.Exit(run.exit_code)

@@ -4,7 +4,6 @@ measure, results, and the corpus table, as JSON, CSV or an HTML page."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -55,7 +54,7 @@ def summarize(
 
     Example: sciner summarize ../shared/data/pdfs/arxiv_1810.04805_bert_naacl2019.pdf --include tables,captions -o summary.html
     """
-    from sciner.cli.batch import Failures
+    from sciner.files.run import finish, say
     from sciner.errors import InputFormatError
     from sciner.formats.include import check_include_has_pdfs
     from sciner.summary.files import summarize as summarize_files
@@ -63,14 +62,13 @@ def summarize(
     if as_json and to_format not in (None, "json"):
         raise InputFormatError(f"--json means --to json, but --to says {to_format!r}; give one of them")
     check_include_has_pdfs(include_kinds(include), inputs)  # --include reads PDFs: not silently nothing
-    failures = Failures()
     done = summarize_files(inputs, output, to_format="json" if as_json else to_format, from_format=from_format,
                            tokenize=tokenize, include=include_kinds(include), retag=retag, model=model, precision=precision, device=device,
                            threads=threads, data=data, gazetteers=not no_gazetteers, show_progress=not quiet,
-                           on_error=failures.add)
+                           on_error=say)
     if not quiet and done.written is not None:
         entities = sum(len(p.entities) for p in done.papers)
         values = sum(len(p.values) for p in done.papers)
         print(f"summarized {len(done.papers)} paper(s): {entities} entities, {values} values; wrote {done.written}",
               file=sys.stderr)
-    failures.exit_if_any(done=len(done.papers))
+    raise typer.Exit(finish(done.failed, done=len(done.papers)))

@@ -39,8 +39,8 @@ from __future__ import annotations
 import importlib
 import json
 import zlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,8 @@ from sciner.document import Paragraph
 from sciner.errors import InputFormatError, OutputError
 from sciner.labels import is_valid_tag
 
-Reader = Callable[[Path], list[Paragraph]]
+# (path, **its options) -> the file's paragraphs.
+Reader = Callable[..., list[Paragraph]]
 # (paragraphs, title) -> the file's content; text is written as UTF-8.
 Renderer = Callable[[Sequence[Paragraph], str], "str | bytes"]
 
@@ -70,16 +71,29 @@ class Format:
     # paragraph's ``meta`` has its ``text``, ``section``, ``page`` and ``kind``, and ``doc``
     # when several papers share one output). None: extract does not write this format.
     render_extracted: Renderer | None = None
+    # The options its reader takes (a PDF's ``include``), each with the function that checks a
+    # value and returns it as the reader takes it: a verb hands every reading option to
+    # :func:`read_with`, and each reader gets only its own.
+    options: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict, compare=False, hash=False)
 
 
 def _reader(module: str, name: str, **options: Any) -> Reader:
     """``module.name(path, **options)``, the module imported on first use (spaCy and the PDF
     stack are slow to import, and most runs need one format)."""
 
-    def read(path: Path) -> list[Paragraph]:
-        return getattr(importlib.import_module(module), name)(path, **options)
+    def read(path: Path, **given: Any) -> list[Paragraph]:
+        return getattr(importlib.import_module(module), name)(path, **options, **given)
 
     return read
+
+
+def _function(module: str, name: str) -> Callable[[Any], Any]:
+    """``module.name(value)``, the module imported on first use."""
+
+    def call(value: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(value)
+
+    return call
 
 
 def _renderer(module: str, name: str) -> Renderer:
@@ -119,7 +133,7 @@ FORMATS: dict[str, Format] = {
         Format("spacy", (".spacy",), _reader(f"{_F}.docbin", "read_docbin"), _renderer(f"{_F}.docbin", "format_docbin"),
                binary=True, description="spaCy DocBin"),
         Format("pdf", (".pdf",), _reader("sciner.pdf", "read_pdf_paragraphs"), None, carries_entities=False,
-               description="a paper's PDF"),
+               description="a paper's PDF", options={"include": _function("sciner.pdf.kinds", "check_include")}),
         Format("html", (".html", ".htm"), None, _render_html, description="a self-contained page to read"),
     )
 }
@@ -273,6 +287,26 @@ def read_file(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
     """The paragraphs of ``path`` read in ``fmt`` (default: from its suffix, else its content)."""
     path = Path(path)
     return input_format(path, fmt).read(path)  # type: ignore[misc]
+
+
+def check_reader_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` (a verb's reading options: a PDF's ``include``) checked by the formats whose
+    readers take them, before any file is read (a one-line error for a bad value); an option
+    that no reader takes is a programming error."""
+    checked = dict(options)
+    for name, value in options.items():
+        checks = [fmt.options[name] for fmt in FORMATS.values() if name in fmt.options]
+        if not checks:
+            raise TypeError(f"no format reader takes the option {name!r}")
+        for check in checks:
+            checked[name] = check(value)
+    return checked
+
+
+def read_with(fmt: Format, path: str | Path, options: Mapping[str, Any] | None = None) -> list[Paragraph]:
+    """The paragraphs of ``path`` read in ``fmt``, its reader given those of ``options`` it takes."""
+    own = {name: value for name, value in (options or {}).items() if name in fmt.options}
+    return fmt.read(Path(path), **own)  # type: ignore[misc,call-arg]
 
 
 def read_annotated(path: str | Path, fmt: str | None = None, *, every_paragraph: bool = True) -> list[Paragraph]:

@@ -19,30 +19,17 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.pdf.extract import Progress, read_pdf_pages
+from sciner.pdf.kinds import INCLUDE, Kind, check_include, included
 from sciner.pdf.pipeline import paragraphs_from_pages
 
-__all__ = ["INCLUDE", "ExtractedParagraph", "check_include", "extract_pdf", "is_running_text", "read_pdf_paragraphs"]
-
-# What `--include` may add to a paper's body: table rows (a paragraph each), captions, and every
-# footnote (the body keeps only those that are running text).
-INCLUDE = ("tables", "captions", "footnotes")
-
-
-def check_include(include: Sequence[str]) -> frozenset[str]:
-    """``include`` as a set, each a kind of :data:`INCLUDE` (a one-line error otherwise)."""
-    from sciner.errors import InputFormatError
-
-    unknown = [kind for kind in include if kind not in INCLUDE]
-    if unknown:
-        raise InputFormatError(f"--include: {', '.join(unknown)}: not one of {', '.join(INCLUDE)}")
-    return frozenset(include)
-
+__all__ = ["INCLUDE", "ExtractedParagraph", "Kind", "check_include", "extract_pdf", "is_running_text", "read_pdf_paragraphs"]
 
 @dataclass
 class ExtractedParagraph:
     """One paragraph of a paper: spaCy tokens, the text they came from, and where it was.
 
-    ``kind`` is "title", "header", "body" or "footnote", and on request "caption" or "table";
+    ``kind`` is a :class:`~sciner.pdf.kinds.Kind`'s value: "title", "header", "body" or
+    "footnote", and on request "caption" or "table";
     ``page`` counts from 1.
     """
 
@@ -79,7 +66,7 @@ def extract_pdf(path: str | Path, progress: Progress | None = None,
     from sciner.tokenize import tokenize_paragraphs
 
     kinds = check_include(include)
-    raw = paragraphs_from_pages(read_pdf_pages(path, progress, cells="tables" in kinds), kinds)
+    raw = paragraphs_from_pages(read_pdf_pages(path, progress, cells=included(Kind.TABLE, kinds)), kinds)
     # A table row is tokenized cell by cell, so that no token straddles two cells.
     pieces = [[cell.text for cell in paragraph.cells] or [paragraph.text] for paragraph in raw]
     token_lists = iter(tokenize_paragraphs(text for texts in pieces for text in texts))
@@ -92,9 +79,10 @@ def extract_pdf(path: str | Path, progress: Progress | None = None,
             if piece:
                 cells.append([at, at + len(piece), cell.first, cell.last])
             at += len(piece)
-        if tokens and (paragraph.kind != "footnote" or "footnotes" in kinds or is_running_text(tokens)):
+        # A footnote is body text when it is running text; all of them with --include footnotes.
+        if tokens and (paragraph.kind is not Kind.FOOTNOTE or included(Kind.FOOTNOTE, kinds) or is_running_text(tokens)):
             extracted.append(ExtractedParagraph(tokens, paragraph.text, paragraph.section, paragraph.page,
-                                                paragraph.kind, paragraph.table, cells))
+                                                paragraph.kind.value, paragraph.table, cells))
     return extracted
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from enum import Enum
 
+from sciner.pdf.kinds import Kind
 from sciner.pdf.clean import caption_label, is_abstract_heading, is_caption, is_references_heading
 from sciner.pdf.layout import SPANNING, OrderedLine
 
@@ -29,17 +29,6 @@ SENTENCE_END = (".", "?", "!", ":", ".”", '."', ".)")
 _NUMBER_END_RE = re.compile(r"(^|\s)[-+±]?\d+([.,]\d+)?%?\*?$")
 # URLs and e-mail addresses are set in monospace too; they are not code.
 _ADDRESS_RE = re.compile(r"https?://|www\.|@|\.(com|org|net|io|edu)\b")
-
-
-class Kind(Enum):
-    HEADER = "header"
-    BODY = "body"
-    FRAGMENT = "fragment"  # a short body-size piece: a paragraph's tail after a break, or clutter
-    FOOTNOTE = "footnote"
-    CAPTION = "caption"
-    CODE = "code"  # a code listing in a monospace font
-    REFERENCES = "references"  # the "References" heading
-    DROP = "drop"
 
 
 @dataclass

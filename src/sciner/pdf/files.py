@@ -2,9 +2,9 @@
 each or all together, in any format of the registry that writes extracted paragraphs
 (:data:`~sciner.formats.registry.EXTRACT_FORMATS`: paragraph text, JSONL).
 
-Outputs are planned as predict plans them (:func:`~sciner.inference.files.plan_files`),
-checked before any paper is read, and written through :mod:`sciner.outputs`. A paper that
-cannot be read is reported and the others go on.
+The reading is the step: :class:`PaperReading` run over the papers by :mod:`sciner.files`,
+which plans the outputs (checked before any paper is read), writes them through
+:mod:`sciner.outputs`, and reports a paper that cannot be read while the others go on.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 from sciner.document import Paragraph
 from sciner.errors import ScinerError
+from sciner.files.run import Step
 from sciner.formats.registry import Format, extract_format
 from sciner.pdf import ExtractedParagraph
-
-if TYPE_CHECKING:  # pragma: no cover
-    from sciner.inference.files import OutputPlan
+from sciner.pdf.kinds import check_include
+from sciner.stdio import display_name
 
 
 @dataclass
@@ -53,6 +53,26 @@ def render_extracted(extracted: Sequence[ExtractedParagraph], fmt: str | Format 
     return chosen.render_extracted(as_paragraphs(extracted, source, doc), "")  # type: ignore[misc]
 
 
+@dataclass(frozen=True)
+class PaperReading:
+    """Reads one paper for ``sciner extract``: its paragraphs with their text, section, page and
+    kind (``include``: of :data:`sciner.pdf.INCLUDE`); ``page_bar``: a bar over its pages."""
+
+    include: frozenset[str] = frozenset()
+    page_bar: bool = False
+
+    def __call__(self, path: Path) -> list[Paragraph]:
+        return as_paragraphs(_extract_one(path, self.page_bar, self.include), display_name(path))
+
+
+class Extracting(Step):
+    """extract's step: the reading is the work; it says what each output received."""
+
+    reading: ClassVar[tuple[str, str]] = ("extracting", "pdf")
+    did: ClassVar[str] = "extracted"
+    says_writes: ClassVar[bool] = True
+
+
 def extract(
     papers: Sequence[str | Path],
     output: str | Path | None = None,
@@ -69,41 +89,19 @@ def extract(
     the result's ``failed`` (also given to ``on_error``); the others go on. ``include`` adds
     table rows, captions and every footnote (:data:`sciner.pdf.INCLUDE`) to the body.
     """
-    from tqdm import tqdm
-
-    from sciner.inference.files import expand_each, plan_files, reporter, status_line
-    from sciner.stdio import display_name
-
-    from sciner.pdf import check_include
+    from sciner.files.inputs import expand_each, status_line
+    from sciner.files.plan import plan_files
+    from sciner.files.run import reporter, run_files
 
     kinds = check_include(include)
-    done = Extraction()
-    report = reporter(done.failed, on_error)
-    status = status_line(show_progress)
-    paths = expand_each(papers, report, formats=("pdf",), notes=status)
-    fmt = extract_format(output, to_format)
-    plan = plan_files(paths, None if output is None else str(output), fmt)
-    several = len(paths) > 1
-    together: list[str | bytes] = []
-    for path in tqdm(paths, desc="extracting", unit="pdf", disable=not show_progress or not several, file=sys.stderr):
-        try:
-            paragraphs = _extract_one(path, show_progress and not several, kinds)
-        except ScinerError as err:
-            report(err)
-            continue
-        done.papers += 1
-        done.paragraphs += len(paragraphs)
-        doc = display_name(path) if several and plan.per_input is None else None
-        content = render_extracted(paragraphs, fmt, doc, source=display_name(path))
-        if plan.per_input is not None:
-            done.written.append(plan.outputs.write(plan.per_input[path], content))
-            if status:
-                status(f"{len(paragraphs)} paragraphs from {display_name(path)} -> {done.written[-1]}")
-        else:
-            together.append(content)
-    if done.papers and plan.per_input is None:
-        _write_together(plan, together, done, status)
-    return done
+    failed: list[ScinerError] = []
+    paths = expand_each(papers, reporter(failed, on_error), formats=("pdf",), notes=status_line(show_progress))
+    plan = plan_files(paths, None if output is None else str(output), extract_format(output, to_format), extracted=True)
+    # A bar over a paper's pages when it is the only one (a long paper takes seconds).
+    reading = PaperReading(kinds, page_bar=show_progress and len(paths) < 2)
+    run = run_files(paths, plan, Extracting(), reading, on_error=on_error, failed=failed, show_progress=show_progress,
+                    keep=False)
+    return Extraction(run.inputs, run.paragraphs, run.written, run.failed)
 
 
 def _extract_one(path: Path, page_bar: bool, include: frozenset[str] = frozenset()) -> list[ExtractedParagraph]:
@@ -118,20 +116,6 @@ def _extract_one(path: Path, page_bar: bool, include: frozenset[str] = frozenset
             return pdf.extract_pdf(local, progress=pages.advance, include=include)
         finally:
             pages.close()
-
-
-def _write_together(plan: "OutputPlan", together: list[str | bytes], done: Extraction,
-                    status: Callable[[str], object] | None) -> None:
-    """All papers in one output: standard output, or the one file (with a status line)."""
-    from sciner.stdio import write_stdout
-
-    content = b"".join(together) if isinstance(together[0], bytes) else "".join(together)  # type: ignore[arg-type]
-    if plan.target is None:
-        write_stdout(content)
-        return
-    done.written.append(plan.outputs.write(plan.target, content))
-    if status:
-        status(f"{done.paragraphs} paragraphs from {done.papers} paper(s) -> {plan.target}")
 
 
 class _PageBar:

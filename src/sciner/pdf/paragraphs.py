@@ -14,13 +14,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sciner.pdf.kinds import Kind, included
 from sciner.pdf.blocks import (
     BULLET_RE,
     LINE_NUMBER_RE,
     SENTENCE_END,
     Block,
     BlockClassifier,
-    Kind,
     has_words,
     is_display_math,
     is_list_item,
@@ -59,7 +59,7 @@ class RawParagraph:
     text: str
     section: str
     page: int
-    kind: str  # "title", "header", "body", "footnote"; on request "caption", "table"
+    kind: Kind  # TITLE, HEADER, BODY, FOOTNOTE; on request CAPTION, TABLE
     table: str = ""  # a table row's: its table's label ("table 2")
     cells: tuple[Cell, ...] = ()  # a table row's: its cells, left to right; ``text`` joins them
 
@@ -69,7 +69,7 @@ class _Paragraph:
     lines: list[tuple[str, bool]]
     section: str
     page: int
-    kind: str
+    kind: Kind
     last: OrderedLine
     table: str = ""
     cells: tuple[Cell, ...] = ()
@@ -89,6 +89,14 @@ class _Paragraph:
         return self.first is not None and is_list_item(self.first)
 
 
+# What the builder does with a block of each kind the classifier decides (past the front matter
+# and the reference list): a ParagraphBuilder method taking the block.
+_ADD_BLOCK: dict[Kind, str] = {
+    Kind.HEADER: "_add_header", Kind.FOOTNOTE: "_add_footnote", Kind.CODE: "_add_code", Kind.BODY: "_add_body",
+    Kind.CAPTION: "_add_caption", Kind.FRAGMENT: "_add_fragment", Kind.DROP: "_add_dropped",
+}
+
+
 @dataclass
 class ParagraphBuilder:
     """Walks the blocks of a paper in order and emits :class:`RawParagraph` objects."""
@@ -101,15 +109,15 @@ class ParagraphBuilder:
     in_references: bool = False
     open: _Paragraph | None = None
     deferred: list[_Paragraph] = field(default_factory=list)  # footnotes, listings, interrupting rows
-    include: frozenset[str] = frozenset()  # what besides the body to keep: "captions", "tables" (INCLUDE)
-    tables: list[Table] = field(default_factory=list)  # with "tables": those not yet written, in page order
+    include: frozenset[str] = frozenset()  # what besides the body to keep (kinds.INCLUDE names)
+    tables: list[Table] = field(default_factory=list)  # with tables included: those not yet written, in page order
     last_footnote: _Paragraph | None = None
     last_listing: _Paragraph | None = None
     next_line_number: int | None = None  # of the listing being read, while it is numbered
 
     def add_title(self, lines: list[OrderedLine]) -> None:
         text = " ".join(line.text for line in lines)
-        self.output.append(RawParagraph(normalize_text(text), "Title", lines[0].page + 1, "title"))
+        self.output.append(RawParagraph(normalize_text(text), "Title", lines[0].page + 1, Kind.TITLE))
         self.section = "Title"
 
     def add_blocks(self, blocks: list[Block]) -> None:
@@ -122,24 +130,25 @@ class ParagraphBuilder:
         if kind is Kind.REFERENCES:
             self._close()
             self.in_references = True
-        elif kind is Kind.HEADER:
-            if block.page == 0 and block.top < self.front_matter_end:
-                return
-            self._add_header(block)
-        elif self.in_references or (block.page == 0 and block.top < self.front_matter_end):
-            return
-        elif kind is Kind.FOOTNOTE:
-            self._add_footnote(block)
-        elif kind is Kind.CODE:
-            self._add_code(block)
-        elif kind is Kind.BODY or (kind in (Kind.FRAGMENT, Kind.DROP) and self._continues_open_paragraph(block, kind)):
-            self._add_body(block)
-        elif kind is Kind.CAPTION:
-            if "captions" in self.include:
-                self._add_aside("caption", [block.lines])
-            self._add_tables(lambda table: table.anchor.line is block.lines[0].line)
+        elif (block.page == 0 and block.top < self.front_matter_end) or (self.in_references and kind is not Kind.HEADER):
+            return  # authors and affiliations; the reference list (an appendix's header ends it)
+        else:
+            getattr(self, _ADD_BLOCK[kind])(block)
 
-    def _add_aside(self, kind: str, groups: list[list[OrderedLine]]) -> None:
+    def _add_caption(self, block: Block) -> None:
+        if included(Kind.CAPTION, self.include):
+            self._add_aside(Kind.CAPTION, [block.lines])
+        self._add_tables(lambda table: table.anchor.line is block.lines[0].line)
+
+    def _add_fragment(self, block: Block) -> None:
+        if self._continues_open_paragraph(block, Kind.FRAGMENT):
+            self._add_body(block)
+
+    def _add_dropped(self, block: Block) -> None:
+        if self._continues_open_paragraph(block, Kind.DROP):
+            self._add_body(block)
+
+    def _add_aside(self, kind: Kind, groups: list[list[OrderedLine]]) -> None:
         """Paragraphs of ``kind`` beside the body (a caption; a table's rows, one each), kept
         in reading order after the body paragraph they interrupt."""
         for lines in groups:
@@ -159,7 +168,7 @@ class ParagraphBuilder:
             self.tables.remove(table)
             for row in table.rows:
                 text = " ".join(cell.text for cell in row)
-                self.deferred.append(_Paragraph([(text, False)], self.section, table.page, "table", table.anchor,
+                self.deferred.append(_Paragraph([(text, False)], self.section, table.page, Kind.TABLE, table.anchor,
                                                 table=table.label, cells=tuple(row)))
         if self.open is None:
             self._flush_deferred()
@@ -215,7 +224,7 @@ class ParagraphBuilder:
             self.section = "Abstract"
             return
         name = _ARABIC_NUMBER_RE.sub("", text).strip() or text
-        self.output.append(RawParagraph(text=name, section=name, page=block.page + 1, kind="header"))
+        self.output.append(RawParagraph(text=name, section=name, page=block.page + 1, kind=Kind.HEADER))
         self.section = name
 
     def _add_body(self, block: Block) -> None:
@@ -235,7 +244,7 @@ class ParagraphBuilder:
                 text = _INLINE_ABSTRACT_RE.sub("", text)
             if self._starts_paragraph(lines, i, edge):
                 self._close()
-                self.open = _Paragraph([], self.section, line.page + 1, "body", line, first=line)
+                self.open = _Paragraph([], self.section, line.page + 1, Kind.BODY, line, first=line)
             assert self.open is not None
             self.open.lines.append((text, line.hyphenated))
             self.open.last = line
@@ -249,7 +258,7 @@ class ParagraphBuilder:
         indent = 0.6 * line.font_size
         nxt = lines[i + 1] if i + 1 < len(lines) else None
         if i == 0:
-            if self.open is None or self.open.kind != "body" or not self.open.is_open():
+            if self.open is None or self.open.kind is not Kind.BODY or not self.open.is_open():
                 return True
             if abs(line.font_size - self.open.last.font_size) > 1.0:
                 return True
@@ -292,7 +301,7 @@ class ParagraphBuilder:
             if starts:
                 if current is not None:
                     self.deferred.append(current)
-                current = _Paragraph([], self.section, line.page + 1, "footnote", line)
+                current = _Paragraph([], self.section, line.page + 1, Kind.FOOTNOTE, line)
             assert current is not None
             current.lines.append((line.text, line.hyphenated))
             current.last = line
@@ -303,7 +312,7 @@ class ParagraphBuilder:
             self._flush_deferred()
 
     def _paragraph_of(self, block: Block) -> _Paragraph:
-        paragraph = _Paragraph([], self.section, block.page + 1, "body", block.lines[-1], first=block.lines[0])
+        paragraph = _Paragraph([], self.section, block.page + 1, Kind.BODY, block.lines[-1], first=block.lines[0])
         paragraph.lines.extend((line.text, line.hyphenated) for line in block.lines)
         return paragraph
 
@@ -316,7 +325,7 @@ class ParagraphBuilder:
         if last is None or (last.page, last.column) != (block.page, block.column) or not (
             0 <= block.top - last.bottom <= 2.5 * block.font_size
         ):
-            listing = self.last_listing = _Paragraph([], self.section, block.page + 1, "body", block.lines[0])
+            listing = self.last_listing = _Paragraph([], self.section, block.page + 1, Kind.CODE.written_as, block.lines[0])
             self.deferred.append(listing)
             self.next_line_number = 1
         for line in block.lines:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sciner.pdf.blocks import split_blocks
 from sciner.pdf.clean import WordCounts, remove_headers_footers
 from sciner.pdf.extract import PdfPage
+from sciner.pdf.kinds import Kind, included
 from sciner.pdf.front_matter import find_title, front_matter_end
 from sciner.pdf.layout import body_font_size, is_two_column, order_page
 from sciner.pdf.paragraphs import ParagraphBuilder, RawParagraph
@@ -28,7 +29,7 @@ def paragraphs_from_pages(pages: list[PdfPage], include: frozenset[str] = frozen
     title = find_title(ordered[0], body_size)
     title_ids = {id(line.line) for line in title}
     builder = ParagraphBuilder(body_size=body_size, counts=counts, include=include)
-    if "tables" in include:
+    if included(Kind.TABLE, include):
         builder.tables = [table for page in ordered for table in find_tables(page, body_size)]
     builder.front_matter_end = front_matter_end(ordered[0], title, body_size)
     if title:

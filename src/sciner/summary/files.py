@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.errors import InputFormatError, ScinerError
-from sciner.formats.registry import READ_FORMATS, reading_format
+from sciner.formats.registry import READ_FORMATS
 from sciner.outputs import Outputs
 from sciner.stdio import is_stdio, write_stdout
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
@@ -95,19 +95,17 @@ def summarize(
     ``$SCINER_DATA``) add, said on stderr; ``gazetteers=False`` keeps the papers' own spellings. ``retag``: tag tagged inputs again with the model. An input
     that cannot be read goes to ``on_error`` (and the result's ``failed``); the others go on.
     """
-    from sciner.inference.files import expand_each, reporter, status_line
+    from sciner.files.inputs import Reading, expand_each, status_line
+    from sciner.files.run import reporter
     from sciner.summary.papers import read_all, tag_papers
 
     done = Summary()
     report = reporter(done.failed, on_error)
     fmt = summary_format(output, to_format)
-    read_format = reading_format(from_format)
+    reading = Reading.of(from_format, tokenize=tokenize, include=include)
     paths = expand_each(inputs, report, formats=READ_FORMATS, notes=status_line(show_progress))
     target = None if output is None or is_stdio(output) else Outputs(paths).check(output)
-    from sciner.pdf import check_include
-
-    papers = read_all(paths, read_format, tokenize=tokenize, retag=retag, include=check_include(include),
-                      on_error=report)
+    papers = read_all(paths, reading.format, tokenize=tokenize, retag=retag, include=reading.include, on_error=report)
     tag_papers(papers, model=model, precision=precision, device=device, threads=threads,
                batch_subwords=batch_subwords, show_progress=show_progress)
     gazetteer = Gazetteer(gazetteer_folder(data)) if gazetteers else Gazetteer.empty()

@@ -40,7 +40,7 @@ def is_tagged(paragraphs: Sequence[Paragraph]) -> bool:
 def read_papers(path: Path, fmt: str | None = None, *, tokenize: bool = False, retag: bool = False,
                 include: Sequence[str] = ()) -> list[Paper]:
     """The papers of one input file (``-`` is standard input), tagged or not (see the module)."""
-    from sciner.inference.files import read_input
+    from sciner.files.inputs import read_input
 
     try:
         with readable(path) as local:
@@ -48,7 +48,7 @@ def read_papers(path: Path, fmt: str | None = None, *, tokenize: bool = False, r
             paragraphs = chosen.read(local) if chosen.carries_entities and not tokenize else []  # type: ignore[misc]
             tagged = not retag and is_tagged(paragraphs)
             if not tagged:
-                paragraphs = read_input(local, fmt, tokenize=tokenize, include=include)
+                paragraphs = read_input(local, fmt, tokenize=tokenize, include=include, name=display_name(path))
     except OSError as err:
         raise InputNotFoundError(f"{display_name(path)}: cannot be read ({err.strerror or type(err).__name__})") from None
     return [Paper(doc, ps, tagged) for doc, ps in split_documents(paragraphs, _stem(path))]
@@ -90,7 +90,7 @@ def tag_papers(papers: list[Paper], *, model: str | Path | None = None, precisio
         return
     import torch
 
-    from sciner.inference.files import tag_read
+    from sciner.inference.predict import tag_read
     from sciner.inference.tagger import Tagger
     from sciner.model.batching import BATCH_SUBWORDS
 
