@@ -192,10 +192,18 @@ def load_model(path: str | Path | None = None, *, encoder_dtype: Any = None) -> 
     return model, meta, directory
 
 
-def _load_weights(model: Any, path: Path, encoder_dtype: Any = None) -> None:
+def load_weights(model: Any, directory: str | Path) -> None:
+    """Load the weights of the model directory ``directory`` into ``model`` (a network of the
+    same config), to train it on (``sciner train --init``): copied into its own tensors, wherever
+    they already are."""
+    _load_weights(model, Path(directory) / WEIGHTS, assign=False)
+
+
+def _load_weights(model: Any, path: Path, encoder_dtype: Any = None, *, assign: bool = True) -> None:
     """Load ``weights.safetensors`` into ``model``: every tensor of the right shape, and every
     weight not frozen present (frozen word embeddings come from the encoder package); the
-    encoder's as ``encoder_dtype`` (default fp32), the rest as fp32."""
+    encoder's as ``encoder_dtype`` (default fp32), the rest as fp32. ``assign``: the tensors
+    read become the model's (no copy; the model is on the CPU), else they are copied into it."""
     import torch
 
     from safetensors import SafetensorError
@@ -215,7 +223,7 @@ def _load_weights(model: Any, path: Path, encoder_dtype: Any = None) -> None:
         return encoder_dtype if encoder_dtype is not None and key.startswith("encoder.") else torch.float32
 
     missing, unexpected = model.load_state_dict(
-        {k: v.to(dtype(k)) if v.is_floating_point() else v for k, v in state.items()}, strict=False, assign=True)
+        {k: v.to(dtype(k)) if v.is_floating_point() else v for k, v in state.items()}, strict=False, assign=assign)
     frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
     really_missing = [k for k in missing if k not in frozen]
     if really_missing or unexpected:
