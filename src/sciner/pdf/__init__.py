@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.pdf.extract import Progress, read_pdf_pages
-from sciner.pdf.kinds import INCLUDE, Kind, check_include, included
+from sciner.formats.kinds import INCLUDE, Kind, check_include, included
 from sciner.pdf.pipeline import paragraphs_from_pages
 
 __all__ = ["INCLUDE", "ExtractedParagraph", "Kind", "check_include", "extract_pdf", "is_running_text", "read_pdf_paragraphs"]

@@ -20,7 +20,7 @@ from sciner.errors import ScinerError
 from sciner.files.run import Step
 from sciner.formats.registry import Format, extract_format
 from sciner.pdf import ExtractedParagraph
-from sciner.pdf.kinds import check_include
+from sciner.formats.kinds import check_include
 from sciner.stdio import display_name
 
 
