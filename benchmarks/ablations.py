@@ -41,8 +41,8 @@ VARIANTS: dict[str, tuple[str, list[str]]] = {
 
 def run_variant(name: str, seed: int, args: argparse.Namespace, corpus) -> Path:  # type: ignore[no-untyped-def]
     from sciner.config import load_config
-    from sciner.training.loop import CHECKPOINT
-    from sciner.training.ner import train
+    from sciner.training.checkpoints import CHECKPOINT
+    from sciner.training.train import train
 
     out = args.runs / f"{name}-s{seed}"
     if (out / "dev.pred.conll").exists():

@@ -19,7 +19,7 @@ report the second):
    sample there is scored on each run. A result is ``ok`` when the number is a score the paper
    reports, its metric is right, and its dataset and model are right where given.
 
-    python benchmarks/results.py --tagged DIR [--draw NAME] [--split report] [-n 40]
+    python benchmarks/results.py --tagged DIR [--draw NAME] [--split report|tune|all] [-n 40]
 
 ``--tagged DIR`` reads ``DIR/<pdf stem>.jsonl`` (tag once: ``sciner predict PDFS -o DIR/ --to
 jsonl --include tables,captions``); without it the PDFs are tagged here with the shipped model.
@@ -173,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--tagged", type=Path, default=None, help="folder of <pdf stem>.jsonl tagged with tables, captions")
     parser.add_argument("--draw", default=None, help="draw a fresh sample to judge, named NAME")
-    parser.add_argument("--split", default="report", choices=("tune", "report"), help="the papers the sample is drawn from")
+    parser.add_argument("--split", default="report", choices=("tune", "report", "all"),
+                        help="the papers the sample is drawn from")
     parser.add_argument("-n", type=int, default=40)
     args = parser.parse_args(argv)
     data = args.data or data_root()
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{others} numbers classed as no result")
     recall(headlines, papers)
     if args.draw:
-        split_docs = sorted({h["paper"] for h in headlines if h["split"] == args.split})
+        split_docs = sorted({h["paper"] for h in headlines if args.split in (h["split"], "all")})
         print(f"\ndrew {draw(args.draw, papers, split_docs, args.n)}")
     precision()
     return 0

@@ -8,7 +8,7 @@
    arXiv PDF: 39 rows for six papers), how many the papers' ``results`` hold, a tuple matching
    when dataset, metric and value agree after normalisation (names folded, one containing the
    other when the shorter has two characters or more, so "CoNLL 2003 (English)" meets
-   "CoNLL-2003" and "Avg F1" meets "F1", but "F" does not meet "F1"; values equal
+   "CoNLL-2003", "Avg F1" meets "F1" and "Average F 1", but "F" does not meet "F1"; values equal
    as numbers, a value's leading number counting: "92.22 ± 0.10" is 92.22). Also how many of
    the values are among the paper's MetricValues at all. Most leaderboard numbers sit in
    results tables, which the PDFs are read with by default here (``--include tables,captions``,
@@ -72,7 +72,8 @@ def _number(text: str) -> float | None:
 
 
 def _same_name(a: str | None, b: str | None) -> bool:
-    fa, fb = (fold(x or "").removesuffix("score") for x in (a, b))
+    # "Average F 1" is "Avg F1"
+    fa, fb = (fold(re.sub(r"\baverage\b", "avg", x or "", flags=re.I)).removesuffix("score") for x in (a, b))
     shorter = min(fa, fb, key=len)
     return bool(fa and fb) and (fa == fb or (len(shorter) >= 2 and (fa in fb or fb in fa)))
 

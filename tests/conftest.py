@@ -178,16 +178,17 @@ def make_sentence(rng: random.Random) -> tuple[list[str], list[str]]:
 
 @pytest.fixture(scope="session")
 def tiny_data(tmp_path_factory) -> Path:
-    """``annotated/`` with three groups of synthetic sentences (group_c is the dev group)."""
+    """``annotated/`` with three groups of synthetic sentences (group_c is the dev group), each
+    group two papers (files), as a dev split needs."""
     root = tmp_path_factory.mktemp("data")
     rng = random.Random(0)
     for group, n in (("group_a", 60), ("group_b", 60), ("group_c", 20)):
         folder = root / "annotated" / group
         folder.mkdir(parents=True)
-        lines = []
-        for _ in range(n):
+        papers: list[list[str]] = [[], []]
+        for i in range(n):
             tokens, tags = make_sentence(rng)
-            lines.extend(f"{t}\t{g}" for t, g in zip(tokens, tags))
-            lines.append("")
-        (folder / "data.conll").write_text("\n".join(lines) + "\n", encoding="utf-8")
+            papers[i >= n // 2].extend([*(f"{t}\t{g}" for t, g in zip(tokens, tags)), ""])
+        for name, lines in zip(("data.conll", "data2.conll"), papers):
+            (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return root

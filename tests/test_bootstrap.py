@@ -101,7 +101,7 @@ def test_deterministic_for_a_seed():
 def test_json_shape():
     gold = make_gold(20)
     d = paired_bootstrap(gold, gold, degrade(gold, 0.5, 1), samples=50).to_dict()
-    assert set(d) == {"delta", "ci95", "p_value", "per_type"}
+    assert set(d) == {"delta", "ci95", "p_value", "per_type", "resampled", "units"}
     assert len(d["ci95"]) == 2
     for entry in d["per_type"].values():
         assert {"delta", "ci95", "p_value"} <= set(entry)
@@ -123,3 +123,16 @@ def test_speed_1000_samples_over_5000_paragraphs():
     elapsed = time.perf_counter() - start
     assert result.paragraphs == 5000 and result.samples == 1000
     assert elapsed < 5.0, f"bootstrap took {elapsed:.1f} s"
+
+
+def test_papers_are_resampled_whole_when_known():
+    """Issue 35.7: with each paragraph's paper given, the bootstrap draws papers; one huge paper
+    then weighs as one unit, and the interval is wider than when its paragraphs are drawn one by one."""
+    gold = make_gold(40)
+    worse = degrade(gold, 0.5, 1)
+    papers = [f"paper{i // 10}" for i in range(40)]
+    by_paragraph = paired_bootstrap(gold, gold, worse, samples=300)
+    by_paper = paired_bootstrap(gold, gold, worse, samples=300, units=papers)
+    assert (by_paper.unit, by_paper.units, by_paper.paragraphs) == ("paper", 4, 40)
+    assert by_paper.micro.delta == by_paragraph.micro.delta  # the full data's scores do not change
+    assert by_paper.micro.ci95 != by_paragraph.micro.ci95

@@ -101,7 +101,7 @@ def test_model_json_type_bias_is_applied(tmp_path, tiny_model):
 def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
     from test_train_and_tag import tiny_config
 
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1)
     cfg.data.dev_groups = ["group_b", "group_c"]  # two dev groups, so that biases can be cross-fitted
@@ -128,7 +128,7 @@ def test_calibrate_from_python_saves_a_model_not_the_training_run(tmp_path, tiny
     import sciner
     from sciner.inference.tagger import Tagger
 
-    assert {"checkpoint.pt", "history.json"} <= {p.name for p in tiny_model.iterdir()}, "what training leaves"
+    assert "history.json" in {p.name for p in tiny_model.iterdir()}, "what training leaves"
     done = sciner.calibrate(tiny_model, tmp_path / "calibrated", data=tiny_data, threads=1, show_progress=False)
     assert done.path == tmp_path / "calibrated" and set(done.dev_groups) == {"group_b", "group_c"}
     assert sorted(p.name for p in done.path.iterdir()) == ["model.json", "weights.safetensors"]
@@ -236,8 +236,9 @@ def test_calibrate_by_paper_cross_fits_over_the_dev_papers(cli, tmp_path, tiny_m
     data = tmp_path / "data"
     shutil.copytree(tiny_data, data)
     group = data / "annotated" / "group_c"
-    paragraphs = (group / "data.conll").read_text().split("\n\n")
-    (group / "data.conll").unlink()
+    paragraphs = [p for f in sorted(group.glob("*.conll")) for p in f.read_text().strip().split("\n\n")]
+    for f in group.glob("*.conll"):
+        f.unlink()
     half = len(paragraphs) // 2
     (group / "paper-1.conll").write_text("\n\n".join(paragraphs[:half]).strip() + "\n")
     (group / "paper-2.conll").write_text("\n\n".join(paragraphs[half:]).strip() + "\n")
@@ -262,3 +263,22 @@ def test_info_on_a_one_group_calibration_written_before_the_fit_was_recorded(cli
     (model / "model.json").write_text(json.dumps(meta))
     info = cli("info", model).stdout
     assert "biases fit in-sample on 1 dev group" in info and "calibrated F1" not in info
+
+
+def test_the_table_reads_a_type_that_only_one_of_its_reports_scores():
+    """Regression: a tiny model's cross-fitted tags held a type its uncalibrated tags did not
+    (no gold of it either), and the table raised KeyError instead of printing 0 for it."""
+    from pathlib import Path
+
+    from sciner.evaluate.metrics import Counts, Report
+    from sciner.inference.calibrate import CalibratedModel, Calibration
+
+    before = Report.from_counts({"MethodName": Counts(tp=1, fp=0, fn=1)})
+    after = Report.from_counts({"MethodName": Counts(tp=1, fp=0, fn=1), "HyperparameterValue": Counts(tp=0, fp=2, fn=0)})
+    calibration = Calibration(gold=[], uncalibrated=[], cross_fitted=[], cross_fitted_bias={},
+                              chosen={"HyperparameterValue": -1.0}, in_sample=[])
+    done = CalibratedModel(path=Path("m"), dev_groups=["a", "b"], calibration=calibration, unit="group",
+                           units=["a", "b"], uncalibrated=before, cross_fitted=after, in_sample=after)
+    rows = {line.split()[0]: line.split()[1:] for line in done.table().splitlines()[1:]}
+    assert rows["HyperparameterValue"][:3] == ["0.0000", "0.0000", "-1.00"]
+    assert rows["MethodName"][:2] == ["0.6667", "0.6667"]

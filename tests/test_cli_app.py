@@ -41,10 +41,20 @@ def parse(argv: list[str]) -> tuple[tuple[str, ...], Any]:
     context. Unknown options, a missing argument, extra arguments or a bad choice raise the
     error the user would get (click's usage error, or sciner's one line)."""
     command, path, args = ROOT, (), list(argv)
-    while getattr(command, "commands", None) and args and args[0] in command.commands:
-        path, command, args = (*path, args[0]), command.commands[args[0]], args[1:]
-    assert not getattr(command, "commands", None), f"sciner {' '.join(argv)}: names no verb"
+    while getattr(command, "commands", None) and args:
+        own = [a for a in args[: _arguments(command)] if a not in command.commands]  # a group's own (query INDEX)
+        if len(args) <= len(own) or args[len(own)] not in command.commands:
+            break
+        name = args[len(own)]
+        path, command, args = (*path, name), command.commands[name], args[len(own) + 1:]
+    assert not getattr(command, "commands", None) or command.invoke_without_command, \
+        f"sciner {' '.join(argv)}: names no verb"
     return path, command.make_context(" ".join(("sciner", *path)), args)
+
+
+def _arguments(command: Any) -> int:
+    """How many positional arguments a group takes before its subcommand's name."""
+    return sum(1 for p in command.params if p.param_type_name == "argument")
 
 
 def test_version() -> None:
@@ -70,7 +80,8 @@ def test_every_help_ends_with_a_runnable_example(path: tuple[str, ...]) -> None:
         assert result.exit_code == 0, result.output
         assert "".join(line.split()) in "".join(result.stdout.split())  # click wraps long lines, even at a hyphen
     argv = shlex.split(line)[1:]
-    assert argv[:len(path)] == list(path), f"the example of sciner {' '.join(path)} runs another verb: {line}"
+    assert [a for a in argv if a in path][:len(path)] == list(path), \
+        f"the example of sciner {' '.join(path)} runs another verb: {line}"
     named, _ = parse(argv)
     assert named[:len(path)] == path
 

@@ -128,7 +128,7 @@ def test_compare_json(run, files, tmp_path):
     result = run("compare", files["gold"], files["gold"], files["pred"], "--json", "--samples", "200", "--seed", "1")
     assert result.returncode == 0, result.stderr
     d = json.loads(result.stdout)
-    assert set(d) == {"delta", "ci95", "p_value", "per_type"}
+    assert set(d) == {"delta", "ci95", "p_value", "per_type", "resampled", "units"}
     assert d["delta"] == pytest.approx(1.0 - 0.6)
     assert len(d["ci95"]) == 2 and d["ci95"][0] <= d["delta"] <= d["ci95"][1]
     assert 0.0 <= d["p_value"] <= 1.0
@@ -209,3 +209,55 @@ def test_untagged_paragraph_text_is_refused(run, files, tmp_path):
     text = tmp_path / "pred.txt"
     text.write_text("We fine-tune BERT on SQuAD v1.1 .\n", encoding="utf-8")
     assert_user_error(run("evaluate", files["gold"], text), "E001", 3, f"{text}: a text file has no tags")
+
+
+# -- one reader, one message; folders paired by name; the bootstrap by paper -------------------------
+
+
+def test_an_empty_token_gets_the_same_message_from_every_verb(run, files, tmp_path):
+    """Regression (issue 35.4, 33.8): a line holding only a tag (its token lost) was blamed on
+    the paragraph's first line by evaluate ('paragraph has no tags'), and convert read the tag
+    as a token and dropped the paragraph's entities without a word."""
+    for lost in (" I-DatasetName", "\tI-DatasetName"):
+        bad = tmp_path / "bad.conll"
+        bad.write_text(GOLD.replace("v1.1\tI-DatasetName", lost), encoding="utf-8")
+        message = f"{bad}:6: empty token before the tag 'I-DatasetName'"
+        assert_user_error(run("evaluate", bad, files["pred"]), "E001", 3, message)
+        assert_user_error(run("compare", bad, files["pred"], files["pred"]), "E001", 3, message)
+        assert_user_error(run("convert", bad, tmp_path / "out.jsonl"), "E001", 3, message)
+        assert not (tmp_path / "out.jsonl").exists()
+        assert_user_error(run("train", bad, files["gold"], files["pred"], "-o", tmp_path / "run", "--device", "cpu"),
+                          "E001", 3, message)
+        data = tmp_path / "data" / "annotated" / "mine"
+        data.mkdir(parents=True, exist_ok=True)
+        (data / "paper.conll").write_text(bad.read_text(encoding="utf-8"), encoding="utf-8")
+        assert_user_error(run("data", "stats", "--data", tmp_path / "data", "--set", 'data.dev_groups=["mine"]'),
+                          "E001", 3, f"{data / 'paper.conll'}:6: empty token before the tag 'I-DatasetName'")
+
+
+def test_a_token_only_line_in_a_tagged_file_is_refused_not_read_as_text(run, files, tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text(GOLD.replace("v1.1\tI-DatasetName", "v1.1"), encoding="utf-8")
+    assert_user_error(run("convert", bad, tmp_path / "out.jsonl"), "E001", 3,
+                      f"{bad}:6: found 1 column ('v1.1'), expected 2 columns (token, tag)")
+
+
+def test_folders_are_paired_by_name_and_the_bootstrap_resamples_their_papers(run, files, tmp_path):
+    """Regression (issue 33.8): `evaluate gold/ pred/` said 'a text file has no tags'."""
+    gold, pred = tmp_path / "gold", tmp_path / "pred"
+    gold.mkdir()
+    pred.mkdir()
+    for name in ("a", "b", "c"):
+        (gold / f"{name}.conll").write_text(GOLD, encoding="utf-8")
+        (pred / f"{name}.conll").write_text(PRED, encoding="utf-8")
+    run("convert", pred / "b.conll", pred / "b.jsonl", "-q")  # predict -o DIR/ may write another format
+    (pred / "b.conll").unlink()
+    one = json.loads(run("evaluate", files["gold"], files["pred"], "--json").stdout)
+    three = json.loads(run("evaluate", gold, pred, "--json").stdout)
+    assert three["micro"] == one["micro"] and three["per_type"]["MethodName"]["support"] == 3
+    compared = json.loads(run("compare", gold, pred, gold, "--json", "--samples", "20").stdout)
+    assert (compared["resampled"], compared["units"]) == ("paper", 3)
+    table = run("compare", files["gold"], files["pred"], files["gold"], "--samples", "20").stdout
+    assert "resampling 2 paragraphs (no papers known" in table
+    (pred / "c.conll").unlink()
+    assert_user_error(run("evaluate", gold, pred), "E007", 8, f"{pred}: no file named like gold {gold / 'c.conll'}")

@@ -27,7 +27,7 @@ def test_the_help_lists_the_verbs_in_workflow_order():
     lines = runner.invoke(app, ["-h"]).stdout.split("Commands:")[1].splitlines()
     listed = [line.split()[0] for line in lines if line.startswith("  ") and not line.startswith("   ")]
     assert listed == list(WORKFLOW)
-    assert set(WORKFLOW) == {c.name or c.callback.__name__ for c in app.registered_commands} | {"data", "distill"}
+    assert set(WORKFLOW) == {c.name or c.callback.__name__ for c in app.registered_commands} | {"data", "distill", "query"}
 
 
 # The verbs of this list: every one takes -q; those that run torch also take --threads.
@@ -72,7 +72,7 @@ def test_a_value_outside_the_choices_is_a_one_line_error(cli, tmp_path):
 
 
 def test_quiet_silences_status_lines_but_never_results(cli, tmp_path, shared_reference):
-    gold = next(shared_reference.rglob("*.conll"))
+    gold = shared_reference / "example-output.conll"
     loud = cli("show", gold, "-o", tmp_path / "a.html")
     quiet = cli("show", gold, "-o", tmp_path / "b.html", "-q")
     assert loud.stdout.startswith("wrote ") and quiet.stdout == ""

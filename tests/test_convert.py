@@ -269,3 +269,24 @@ def test_convert_cli_writes_doccano_with_to_and_reports_errors(tmp_path: Path) -
         capture_output=True, text=True, check=False,
     )
     assert bad.returncode == 3 and bad.stderr.startswith("error[E001]") and "Traceback" not in bad.stderr
+
+
+# -- --retokenize: gold cut again by the task's tokenizer, labels moved by character offsets (issue 35.8) --
+
+WHITESPACE_TOKENIZED = ("We\tO\nreport\tO\nperformance,\tB-MetricName\n(BERT-based\tB-MethodName\nmodels)\tI-MethodName\n"
+                        "84.6%\tB-MetricValue\n\n")
+
+
+def test_retokenize_cuts_glued_tokens_and_moves_each_label_onto_them(cli, tmp_path: Path) -> None:
+    src, dst = tmp_path / "ws.conll", tmp_path / "spacy.conll"
+    src.write_text(WHITESPACE_TOKENIZED * 2, encoding="utf-8")
+    evaluated = cli("evaluate", src, src)
+    assert "sciner convert" in evaluated.stderr and "--retokenize" in evaluated.stderr  # said on gold too
+    result = cli("convert", src, dst, "--retokenize")
+    assert result.returncode == 0, result.stderr
+    assert "re-tokenized: 12 tokens became 24" in result.stdout
+    p = read_conll(dst)[0]
+    assert p.tokens == ["We", "report", "performance", ",", "(", "BERT", "-", "based", "models", ")", "84.6", "%"]
+    entities = {(s.label, " ".join(p.tokens[s.start:s.end])) for s in p.spans}
+    assert entities == {("MetricName", "performance"), ("MethodName", "BERT - based models"),
+                        ("MetricValue", "84.6 %")}

@@ -18,7 +18,7 @@ from sciner.data.soft_labels import (
 from sciner.distill.teacher import teacher_config
 from sciner.inference.tagger import Tagger
 from sciner.labels import BIO_TAGS
-from sciner.training.ner import train
+from sciner.training.train import train
 from test_train_and_tag import tiny_config
 
 RAW_LINES = [

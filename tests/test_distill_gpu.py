@@ -18,7 +18,7 @@ import distill_gpu  # noqa: E402
 
 TINY_TRAIN = """
 [data]
-dev_groups = ["group_c"]
+dev_groups = ["group_b", "group_c"]  # two: calibrate cross-fits over two or more groups
 [model]
 window = 32
 window_overlap = 8

@@ -57,7 +57,7 @@ def test_info_on_a_model_that_records_no_provenance_says_so(cli, tmp_path):
 def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
     from test_train_and_tag import tiny_config
 
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     out = tmp_path_factory.mktemp("info-model")
     train(tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1, max_batches_per_epoch=2), out,
@@ -70,7 +70,7 @@ def test_info_on_a_model_trained_here_names_this_sciner_and_no_calibration(cli, 
     assert facts["trained_with"] == facts["running"]  # a model trained now records this code
     assert facts["encoder"] == str(tiny_encoder_dir) and facts["calibration"] is None
     assert facts["training"]["dev_groups"] == ["group_c"] and facts["training"]["train_paragraphs"] > 0
-    assert set(facts["files"]) >= {"model.json", "weights.safetensors", "checkpoint.pt", "history.json"}
+    assert set(facts["files"]) >= {"model.json", "weights.safetensors", "history.json"}
     text = cli("info", tiny_model).stdout
     assert "dev scores" in text and "calibrated F1" not in text
 

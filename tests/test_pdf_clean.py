@@ -792,3 +792,19 @@ def test_numbered_pseudo_code_under_an_algorithm_caption_is_dropped():
     text = "\n".join(out)
     assert "BackProp" not in text and "ParameterUpdates" not in text and "end" not in out
     assert "are supposed to be able to fit into GPU memory" in text
+
+
+def test_a_table_head_row_at_the_top_of_several_pages_is_kept_when_reading_tables():
+    """Bottom-Up Summarization: "R-1 R-2 R-L" heads tables set at the top of three pages; it
+    recurs at the pages' edge like a running header, but a line cut into cells is a table's row
+    when the pages are read for tables (and dropped, as before, when they are not)."""
+    def pages() -> list[PdfPage]:
+        made = []
+        for n in range(4):
+            heads = line("R-1 R-2 R-L", n, 30.0, x0=190.0, x1=280.0)
+            heads.pieces = ((190.0, 210.0, "R-1"), (230.0, 250.0, "R-2"), (260.0, 280.0, "R-L"))
+            made.append(page(n, [heads, *body_lines(n, 100.0, 6, start=n)]))
+        return made
+    kept = remove_headers_footers(pages(), keep_rows=True)
+    assert all(p.lines[0].text == "R-1 R-2 R-L" for p in kept)
+    assert not any(p.lines[0].text == "R-1 R-2 R-L" for p in remove_headers_footers(pages()))

@@ -187,3 +187,25 @@ def test_a_real_papers_tables_come_with_their_rows_and_columns(pdfs) -> None:  #
     large = rows[texts.index("BERT LARGE 96.6 92.8")]
     assert large.cells == [[0, 2, 0, 0], [2, 3, 1, 1], [3, 4, 2, 2]] and large.page == 9
     assert all(p.kind == "table" for p in rows)
+
+
+def test_tight_heads_a_heading_below_and_tight_numbers_keep_their_columns() -> None:
+    """Multi-LexSum Table 3: its heads "R-1 f1 R-2 f1 ..." set as one run (the "f1"
+    subscripts alike), "4.1 Experimental Setup" caught below the table (one number beside a
+    wide cell: it must not join the columns under it), and "7.50 -5.43" set as one cell."""
+    x = BOXES[LEFT].x0
+    heads = row_line([(x + 10, "Models"), (x + 100, "R-1 f1 R-2 f1 R-3 f1")], 80.0)
+    heads.line.pieces = ((x + 10, x + 40, "Models"), (x + 100, x + 205, "R-1 f1 R-2 f1 R-3 f1"))
+    rows = [heads]
+    for k, (label, a, b) in enumerate([("First k Sent", "130.415", "7.50"), ("PRIMERA", "153.731", "2.73"),
+                                       ("BART", "148.792", "3.78")]):
+        rows.append(row_line([(x + 10, label), (x + 100, a), (x + 150, b), (x + 180, "-5.43")], 90.0 + 10 * k))
+    tight = row_line([(x + 10, "LED"), (x + 100, "149.075")], 120.0)
+    tight.line.pieces = (*tight.line.pieces, (x + 150, x + 200, "7.50 -5.43"))
+    heading = row_line([(x + 10, "4.1"), (x + 30, "Experimental Setup")], 130.0)
+    page = [*caption_lines("Table 3: Results.", 50.0, lines=2), *rows, tight, heading, *paragraph(200.0, 2)]
+    (table,) = find_tables(page, BODY)
+    got = cells_of(table)
+    assert got[0] == [("Models", 0, 0), ("R-1 f1", 1, 1), ("R-2 f1", 2, 2), ("R-3 f1", 3, 3)]
+    assert got[1] == [("First k Sent", 0, 0), ("130.415", 1, 1), ("7.50", 2, 2), ("-5.43", 3, 3)]
+    assert got[4] == [("LED", 0, 0), ("149.075", 1, 1), ("7.50", 2, 2), ("-5.43", 3, 3)]

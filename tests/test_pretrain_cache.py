@@ -107,7 +107,7 @@ def test_mpnet_pretrains_from_the_cache_into_an_encoder_ner_training_accepts(tmp
     assert (tmp_path / "cache" / "cache.json").exists()  # made on first use
     assert json.loads((folder / "config.json").read_text())["model_type"] == "mpnet"
     from test_train_and_tag import tiny_config
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     ner = tiny_config(folder, tiny_data, "bio", epochs=1, max_batches_per_epoch=2)
     assert train(ner, tmp_path / "ner", show_progress=False).best_epoch == 1

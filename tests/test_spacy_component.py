@@ -126,7 +126,7 @@ def test_spans_key_writes_a_scored_span_group_and_leaves_ents_alone(nlp):
 def tiny_trained_model(tmp_path_factory, tiny_encoder_dir, tiny_data) -> Path:
     from test_train_and_tag import tiny_config
 
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     out = tmp_path_factory.mktemp("spacy-model")
     train(tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1, max_batches_per_epoch=3), out,

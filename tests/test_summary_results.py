@@ -14,8 +14,8 @@ from sciner.document import Paragraph, Span
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.papers import read_papers
-from sciner.summary.tables import cell_numbers, metric_like, not_score_head
-from test_summarize import row  # a table row as --include tables writes it
+from sciner.summary.tables import cell_numbers, is_language, metric_like, not_score_head
+from test_summarize import caption, row, tagged  # a table row as --include tables writes it
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
 
@@ -61,9 +61,9 @@ def test_a_difference_in_parentheses_is_no_result_and_dataset_heads_take_the_cap
     """P07-1088 Table 2: relations head the columns, the caption gives the metric ("area under
     the precision/recall curve"), "0.907 ( 19 % )" holds an error reduction."""
     realm = papers["acl_P07-1088_sparse_information_extraction"]
-    assert ("Conquered", "precision / recall", "0.907", "REALM") in found(realm)
-    assert ("Merged", "precision / recall", "0.908", "REALM") in found(realm)
-    assert ("Founded", "precision / recall", "0.633", "PL") in found(realm)  # "PL" an acronym, no language
+    assert ("Conquered", "area under precision/recall curve", "0.907", "REALM") in found(realm)
+    assert ("Merged", "area under precision/recall curve", "0.908", "REALM") in found(realm)
+    assert ("Founded", "area under precision/recall curve", "0.633", "PL") in found(realm)  # "PL" an acronym, no language
     assert {(n.value, n.reason) for n in realm.not_results} >= {("19%", "difference"), ("39%", "difference")}
     assert not any(r.value.endswith("%") for r in realm.results)
 
@@ -179,9 +179,9 @@ def test_a_table_of_data_statistics_holds_no_results_and_respectively_pairs_in_o
     a sentence lists "Rouge-1 , Rouge-2 , Rouge - L and BERT - Scores were 45.6 , 30.0 , 35.4
     and 38.0 , respectively"."""
     lexsum = papers["arxiv_2206.10883_multi_lexsum"]
-    assert not [r for r in lexsum.results if r.table]
-    assert {n.reason for n in lexsum.not_results if n.table} <= {"statistic", "count", "no metric"}
-    assert [(r.metric, r.value) for r in lexsum.results] == [("Rouge-1", "45.6"), ("Rouge-2", "30.0"),
+    assert not [r for r in lexsum.results if r.table == "table 2"]
+    assert {n.reason for n in lexsum.not_results if n.table == "table 2"} <= {"statistic", "count", "no metric"}
+    assert [(r.metric, r.value) for r in lexsum.results if not r.table] == [("Rouge-1", "45.6"), ("Rouge-2", "30.0"),
                                                               ("Rouge-L", "35.4"), ("BERT-Scores", "38.0")]
 
 
@@ -252,11 +252,12 @@ def test_a_row_of_shares_holds_no_scores(papers):
 
 def test_a_dataset_column_a_split_head_and_group_labels_over_number_columns(papers):
     """S2ORC Table 5: a "Dataset" column beats the caption's one dataset (S2ORC), "S2ORC-" over
-    "SCIBERT" is one head; LISA Table 3: "GloVe" and "ELMo", set over the first number column,
+    "SCIBERT" is one head, "We report micro - F1 for ChemProt" (ChemProt tagged as a method
+    there) gives its row the metric; LISA Table 3: "GloVe" and "ELMo", set over the first number column,
     label groups of rows, they are no model; Bottom-Up Table 4: "R-1" keeps its spelling."""
     s2orc = {(r.dataset, r.metric, r.value, r.model) for r in papers["acl_2020.acl-main.447_s2orc"].results}
     assert {("BC5CDR", "span-level F1", "90.41", "S2ORC-SCIBERT"), ("BC5CDR", "span-level F1", "90.01", "SCIBERT"),
-            ("ChemProt", "macro-F1", "84.59", "S2ORC-SCIBERT")} <= s2orc
+            ("ChemProt", "micro-F1", "84.59", "S2ORC-SCIBERT")} <= s2orc
     lisa = papers["arxiv_1804.08199_lisa_srl_emnlp2018"]
     assert not {r.model for r in lisa.results} & {"GloVe", "ELMo"}
     assert ("CoNLL-2012", "P", "84.19", "LISA") in found(lisa)
@@ -272,3 +273,185 @@ def test_a_metric_head_keeps_the_paper_s_spelling_against_a_leaderboard_s(tmp_pa
     mentions = tagged("We report R-1 , R-2 and R-L .", ("MetricName", 2, 3))  # as the paper's text tags them
     results = summarize_paper(paper.doc, [mentions, *paper.paragraphs], Gazetteer()).results
     assert "R-1" in {r.metric for r in results} and "R@1" not in {r.metric for r in results}
+
+
+def test_a_head_set_over_two_columns_off_the_middle_heads_only_those(papers):
+    """SPECTER Table 1: "Recomm ." alone in its head row over the last two of twelve columns
+    ("F1 F1 MAP nDCG MAP nDCG ..."), whose "MAP nDCG" repeat from the third on."""
+    specter = papers["acl_2020.acl-main.207_specter"]
+    table = [r for r in specter.results if r.table == "table 1"]
+    assert not any("Recomm" in (r.dataset or "") for r in table if r.metric in ("MAP", "nDCG"))
+    ours = {(r.dataset, r.metric, r.value) for r in table if r.model == "SPECTER ( Ours )"}
+    assert {("SCIDOCS Co - View", "MAP", "83.6"), ("SCIDOCS Cite", "MAP", "88.3"),
+            ("SCIDOCS Co - Cite", "nDCG", "94.8")} <= ours
+
+
+def test_a_caption_area_under_a_curve_and_a_head_naming_two_methods(papers):
+    """Bunescu Table 4: "Area Under Precision - Recall Curve" (the tagger tags the curve), heads
+    "SSK – MIL SSK – T1 ..." in each of which "SSK" and "MIL" are tagged apart."""
+    table = {(r.dataset, r.metric, r.value, r.model) for r in papers["acl2007_bunescu_relation_extraction"].results}
+    assert ("CA", "area under Precision-Recall Curve", "76.9%", "SSK – MIL") in table
+    assert ("PB", "area under Precision-Recall Curve", "73.4%", "SSK – SIL") in table
+
+
+def test_the_caption_system_is_the_model_of_rows_of_fields(papers):
+    """Semantic Scholar Table 1: "Results of the ScienceParse system", rows of fields ("title")
+    under "Field": ScienceParse is the model, no dataset."""
+    table = [r for r in papers["acl_N18-3011_literature_graph_semantic_scholar"].results if r.table == "table 1"]
+    assert table and all(r.model == "ScienceParse" and r.dataset is None for r in table)
+
+
+def test_a_row_category_qualifies_the_dataset_and_a_head_keeps_its_method_variant(papers):
+    """PaperMage Table 3: "Abstract" under "Category" is the part of S2-VL measured; "GROBID NN"
+    (only "GROBID" tagged) is not the entity "Grobid"."""
+    table = papers["emnlp2023demo_papermage"]
+    got = {(r.dataset, r.metric, r.value, r.model) for r in table.results}
+    assert {("S2-VL Abstract", "P", "85.3", "GROBID NN"), ("S2-VL Abstract", "P", "81.9", "GROBID CRF")} <= got
+
+
+def test_a_language_pair_labels_its_group_and_label_lines_are_no_heads(papers):
+    """Tilde Table 4: "English - Estonian" over its rows; a row's labels set on several lines
+    ("( final ) ensemble", "4 model") head no column."""
+    got = {(r.dataset, r.value) for r in papers["acl_W18-6423_tilde_mt_wmt2018"].results}
+    assert {("English-Estonian", "23.54"), ("English-Estonian", "24.35"), ("Estonian-English", "28.14")} <= got
+    assert not any(d and ("model" in d or "ensemble" in d) for d, _ in got)
+
+
+def test_a_head_the_layout_cut_into_two_columns_is_one_head():
+    """SPECTER Table 1's head row "Classification | User activity prediction | Citation |
+    prediction": "prediction" alone in lower case continues "Citation", a task the paper tags."""
+    rows = [tagged("We evaluate on citation prediction .", ("TaskName", 3, 5)),
+            row([("Citation", 1), ("prediction", 2)]), row([("Cite", 1), ("Co-Cite", 2)]),
+            row([("Model", 0), ("MAP", 1), ("MAP", 2)], ("MetricName", 1, 2), ("MetricName", 2, 3)),
+            row([("SPECTER", 0), ("88.3", 1), ("88.1", 2)], ("MethodName", 0, 1))]
+    assert [r.task for r in summarize_paper("p", rows).results] == ["citation prediction"] * 2
+
+
+def test_coreference_metric_heads_with_their_superscript_and_subscript_set_apart(papers):
+    """Higher-order coref Table 1: "MUC B CEAF φ4" over three "Prec . Rec . F1" (the B³'s "3"
+    lost, "φ4" set in a column of its own)."""
+    got = {(r.metric, r.value) for r in papers["arxiv_1804.05392_higher_order_coref_naacl2018"].results
+           if r.model == "Martschat and Strube ( 2015 )"}
+    assert {("MUC Prec .", "76.7"), ("B3 Prec .", "66.1"), ("CEAF φ4 Prec .", "59.5"), ("CEAF φ4 F1", "55.7")} <= got
+
+
+def test_a_row_labelled_plus_x_adds_to_the_model_above(papers):
+    """LISA Table 3: "LISA" then "+ D&M" and "+ Gold" (LISA with D&M's or gold parses); in
+    Higher-order coref Table 1 "+ ELMo ( Peters et al . , 2018 )" follows a cited row, so its
+    base is not known."""
+    lisa = {(r.model, r.metric, r.value) for r in papers["arxiv_1804.08199_lisa_srl_emnlp2018"].results
+            if r.table == "table 3"}
+    assert {("LISA + D&M", "F1", "83.38"), ("LISA + Gold", "F1", "86.43")} <= lisa
+    coref = {r.model for r in papers["arxiv_1804.05392_higher_order_coref_naacl2018"].results}
+    assert "+ ELMo ( Peters et al . , 2018 )" in coref
+
+
+def test_a_proposed_name_the_paper_cites_is_a_baseline_beside_its_variants():
+    """BERT post-training (NAACL 2019): "we propose a novel post-training approach on the popular
+    language model BERT", which it cites ("BERT ( Devlin et al . , 2018 )"); its Table 6 lists
+    "BERT" beside "BERT - DK" and "BERT - PT": the bare BERT row is the baseline, not its own."""
+    abstract = tagged("we propose a novel post-training approach on the popular language model BERT .",
+                      ("MethodName", 11, 12))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    rows = [abstract, tagged("We use BERT ( Devlin et al . , 2018 ) .", ("MethodName", 2, 3)),
+            row([("Methods", 0), ("Acc .", 1)], ("MetricName", 1, 3), table="table 6"),
+            row([("BERT", 0), ("75.29", 1)], ("MethodName", 0, 1), table="table 6"),
+            row([("BERT - PT", 0), ("78.07", 1)], ("MethodName", 0, 3), table="table 6"),
+            row([("Model", 0), ("Acc .", 1)], ("MetricName", 1, 3), table="table 7"),
+            row([("BERT", 0), ("80.1", 1)], ("MethodName", 0, 1), table="table 7"),
+            row([("BERT Large", 0), ("81.2", 1)], ("MethodName", 0, 2), table="table 7")]
+    summary = summarize_paper("p", rows)
+    assert [(r.model, r.ours) for r in summary.results] == [
+        ("BERT", False), ("BERT - PT", True), ("BERT", True), ("BERT Large", True)]
+
+
+def test_the_caption_metric_of_a_row_named_after_it(papers):
+    """ELMo Table 1's caption: "... F 1 for SQuAD , SRL and NER ; average F 1 for Coref", "Coref"
+    (tagged as a method there) labelling the last row but one."""
+    got = {(r.metric, r.value) for r in papers["arxiv_1802.05365_elmo_naacl2018"].results}
+    assert ("average F 1", "70.4") in got and ("F 1", "85.8") in got
+
+
+def test_a_metric_in_a_row_label_and_no_caption_metric_from_a_method_word(papers):
+    """S2ORC Table 5: "GENIA ... DEP ( LAS )" rows take LAS, not the caption's "token - level F1";
+    Bottom-Up Table 2 (its head row lost by the layout): "compare to RL trained models" names
+    no metric of the table."""
+    s2orc = {(r.dataset, r.metric, r.value, r.model) for r in papers["acl_2020.acl-main.447_s2orc"].results}
+    assert {("GENIA", "LAS", "90.80", "S2ORC-SCIBERT"), ("GENIA", "UAS", "92.31", "S2ORC-SCIBERT")} <= s2orc
+    bottom_up = papers["arxiv_1808.10792_bottom_up_summarization_emnlp2018"]
+    assert not [r for r in bottom_up.results if r.table == "table 2"]
+    assert ("47.38", "no metric") in {(n.value, n.reason) for n in bottom_up.not_results}
+
+
+def marked(text: str, *names: tuple[str, str]) -> Paragraph:
+    """A sentence with each (type, words) tagged at its first place left of the last one's end."""
+    tokens, spans, at = text.split(), [], 0
+    for label, words in names:
+        n = len(words.split())
+        start = next(i for i in range(at, len(tokens)) if tokens[i:i + n] == words.split())
+        spans.append(Span(label, start, start + n))
+        at = start + n
+    return Paragraph(tokens, spans=spans)
+
+
+@pytest.mark.parametrize(("sentence", "names", "reason"), [
+    ("LISA outperforms the state - of - the - art by nearly 1.0 F1 on news and more than 3.5 F1 on Brown .",
+     (("MetricValue", "1.0"), ("MetricName", "F1"), ("MetricValue", "3.5"), ("MetricName", "F1")), "bound"),
+    ("it can identify correct tokens with a recall of over 60 % .",
+     (("MetricName", "recall"), ("MetricValue", "60 %")), "bound"),
+    ("multiple results bolded if difference within 95 % bootstrap confidence interval .",
+     (("MetricValue", "95 %"), ("MetricName", "bootstrap confidence")), "setting"),
+    ("we obtain an 86.4 F1 score which is about a ∆= + 2.3 point absolute increase .",
+     (("MetricValue", "86.4"), ("MetricName", "F1"), ("MetricValue", "2.3")), "difference"),
+    ("Annotating half results in 0.78 Kendall ’s τ , with a 30 - 40 % increase in deviation .",
+     (("MetricValue", "0.78"), ("MetricName", "Kendall ’s τ"), ("MetricValue", "30")), "difference"),
+])
+def test_sentence_bounds_confidence_levels_and_changes_are_no_scores(sentence, names, reason):
+    """Sentences of LISA, Bottom-Up, SciBERT, SPECTER and LongEval: the last value of each is no score."""
+    summary = summarize_paper("p", [marked(sentence, *names)])
+    last = names[-1][1] if names[-1][0] == "MetricValue" else names[-2][1]
+    assert last not in {r.value for r in summary.results}
+    assert (last, reason) in {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_a_metric_right_after_values_compared_is_theirs():
+    """LongEval: "( 93 % vs 92 % accuracy , 0.71 vs 0.64 Fleiss κ )"; LISA: "( 87.5 vs. 85.7
+    average LAS )" after an F1 named earlier in the sentence."""
+    longeval = marked("the no - hint setting scores higher ( 93 % vs 92 % accuracy , 0.71 vs 0.64 Fleiss κ ) .",
+                      ("MetricValue", "93 %"), ("MetricValue", "92 %"), ("MetricName", "accuracy"),
+                      ("MetricValue", "0.71"), ("MetricValue", "0.64"), ("MetricName", "Fleiss κ"))
+    got = {(r.value, r.metric) for r in summarize_paper("p", [longeval]).results}
+    assert {("93 %", "accuracy"), ("0.71", "Fleiss κ"), ("0.64", "Fleiss κ")} <= got
+
+
+def test_two_tables_side_by_side_each_row_label_heads_its_own_numbers():
+    """ULMFiT Table 2: IMDb's models and errors left, TREC-6's right, one line of the page each:
+    "oh - LSTM ( Johnson and Zhang , 2016 ) 5.9 TBCNN ( Mou et al . , 2015 ) 4.0"."""
+    rows = [row([("Model", 0), ("Test", 1), ("Model", 2), ("Test", 3)]),
+            row([("CoVe ( McCann et al . , 2017 )", 0), ("8.2", 1), ("CoVe ( McCann et al . , 2017 )", 2), ("4.2", 3)]),
+            row([("oh - LSTM ( Johnson and Zhang , 2016 )", 0), ("5.9", 1), ("TBCNN ( Mou et al . , 2015 )", 2),
+                 ("4.0", 3)]),
+            caption("Table 2 : Test error rates ( % ) on two text classification datasets .", ("MetricName", 3, 6))]
+    got = {(r.value, r.model) for r in summarize_paper("p", rows).results}
+    assert {("5.9", "oh - LSTM ( Johnson and Zhang , 2016 )"), ("4.0", "TBCNN ( Mou et al . , 2015 )")} <= got
+
+
+def test_a_count_column_repeated_per_group_does_not_make_a_statistics_table(papers):
+    """Multi-LexSum Table 3: "D → L", "D → S", "D → T" over "R-1 f1 R-2 f1 R - L f1 BS f1 Words"
+    each: "Words" (summary lengths, counts) thrice is one count head, the rest are scores."""
+    got = {(r.dataset, r.metric, r.value, r.model) for r in papers["arxiv_2206.10883_multi_lexsum"].results}
+    assert {("Multi-LexSum D → L", "R-1 f1", "53.73", "PRIMERA"), ("Multi-LexSum D → S", "R-2 f1", "22.08", "LED-16384"),
+            ("Multi-LexSum D → T", "R-2 f1", "9.84", "LED-16384")} <= got
+    assert ("416.3", "count") in {(n.value, n.reason) for n in papers["arxiv_2206.10883_multi_lexsum"].not_results}
+
+
+def test_a_block_label_left_of_its_metric_heads_is_its_data_and_pairs_and_averages_are_told_apart(papers):
+    """LISA Table 2: "WSJ Test P R F1" over one block of rows, "Brown Test P R F1" over the next;
+    BERT Table 1: "MNLI-(m / mm )" over "86.7/85.9", "Average" over GLUE's F1s, accuracies and
+    correlations (the caption gives each task its metric)."""
+    lisa = {(r.dataset, r.metric, r.value, r.model) for r in papers["arxiv_1804.08199_lisa_srl_emnlp2018"].results
+            if r.table == "table 2"}
+    assert {("WSJ", "F1", "84.8", "Tan et al . ( 2018 )"), ("Brown", "F1", "74.1", "Tan et al . ( 2018 )")} <= lisa
+    bert = {(r.dataset, r.metric, r.value) for r in papers["arxiv_1810.04805_bert_naacl2019"].results}
+    assert {("MNLI-m", "accuracy", "86.7"), ("MNLI-mm", "accuracy", "85.9"), (None, "average", "82.1")} <= bert
+    assert is_language("it") and is_language("Italian") and not is_language("IT")

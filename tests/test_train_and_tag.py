@@ -13,7 +13,7 @@ from sciner.config import Config
 from sciner.formats.spans import find_stray_tags
 from sciner.labels import VALID_TAGS
 from sciner.inference.tagger import Tagger
-from sciner.training.ner import train
+from sciner.training.train import train
 
 
 def tiny_config(encoder: Path, data: Path, head: str, **train_changes) -> Config:

@@ -20,10 +20,10 @@ from torch import nn
 from sciner.config import Config
 from sciner.errors import ConfigError, ModelError
 from sciner.model.device import pick_device
-from sciner.training.loop import (
-    CHECKPOINT, Progress, Schedule, check_resume, linear_schedule, load_checkpoint, parameter_groups,
-    read_loss_curve, rng_state, save_checkpoint, set_rng_state, training_steps,
+from sciner.training.checkpoints import (
+    CHECKPOINT, check_resume, load_checkpoint, rng_state, save_checkpoint, set_rng_state,
 )
+from sciner.training.loop import Progress, Schedule, linear_schedule, parameter_groups, read_loss_curve, training_steps
 
 
 class Toy(nn.Module):
@@ -177,7 +177,7 @@ def _toy_config(**train) -> Config:
 
 
 def test_the_loop_yields_every_step_and_epoch_and_logs_the_loss_parts(tmp_path):
-    task = Regression(_toy_config())
+    task = Regression(_toy_config(keep_checkpoint=True))
     steps = list(training_steps(task, tmp_path, show_progress=False))
     assert [s.progress.step for s in steps if s.losses] == list(range(1, 25))
     assert sum(1 for s in steps if not s.losses) == 3  # one per epoch, without scores: the task does not evaluate
@@ -258,7 +258,7 @@ def _tiny(tiny_encoder_dir, tiny_data, **changes):
 def test_sigint_mid_epoch_saves_a_checkpoint_and_resume_ends_like_a_straight_run(
         tmp_path, tiny_encoder_dir, tiny_data, monkeypatch, capsys):
     from sciner.model.network import NERModel
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     cfg = _tiny(tiny_encoder_dir, tiny_data)
     straight = train(cfg, tmp_path / "straight", show_progress=False)
@@ -285,9 +285,9 @@ def test_sigint_mid_epoch_saves_a_checkpoint_and_resume_ends_like_a_straight_run
 
 
 def test_resume_refuses_a_changed_model(tmp_path, tiny_encoder_dir, tiny_data):
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
-    train(_tiny(tiny_encoder_dir, tiny_data, epochs=1), tmp_path, show_progress=False)
+    train(_tiny(tiny_encoder_dir, tiny_data, epochs=1, keep_checkpoint=True), tmp_path, show_progress=False)
     changed = _tiny(tiny_encoder_dir, tiny_data, epochs=1)
     changed.model.window = 64
     with pytest.raises(ConfigError, match="changed model.window"):
@@ -319,7 +319,7 @@ def test_device_option_is_checked(cli, tmp_path, tiny_data):
 
 def test_a_checkpoint_every_n_steps_as_well_as_every_epoch(tmp_path, tiny_encoder_dir, tiny_data, monkeypatch):
     import sciner.training.loop as loop
-    import sciner.training.ner as ner
+    import sciner.training.train as ner
 
     saved, real_save = [], loop.save_training_state
 
@@ -335,7 +335,7 @@ def test_a_checkpoint_every_n_steps_as_well_as_every_epoch(tmp_path, tiny_encode
 
 def test_a_run_killed_after_a_step_checkpoint_resumes_from_it(tmp_path, tiny_encoder_dir, tiny_data, monkeypatch):
     from sciner.model.network import NERModel
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     cfg = _tiny(tiny_encoder_dir, tiny_data, checkpoint_every_steps=3)
     straight = train(cfg, tmp_path / "straight", show_progress=False)
@@ -404,3 +404,15 @@ def test_resume_without_a_checkpoint_is_one_line(cli, tmp_path, tiny_data):
     result = cli("train", "-o", tmp_path, "--resume", "--data", tiny_data)
     assert result.returncode == ConfigError.exit_code
     assert result.stderr == f"error[E005]: --resume: no {CHECKPOINT} in {tmp_path}\n"
+
+
+def test_resume_on_a_legacy_pickle_checkpoint_is_one_line_without_torchs_warning(cli, tmp_path, tiny_data):
+    """Regression (issue 33.10): torch's two-line warning, with its site-packages path, came
+    before the one-line error."""
+    out = tmp_path / "run"
+    out.mkdir()
+    torch.save({"config": {}, "rng": np.zeros(2)}, out / CHECKPOINT, _use_new_zipfile_serialization=False)
+    proc = cli("train", "--resume", "-o", out, "--data", tiny_data, "--set", 'data.dev_groups=["group_c"]')
+    assert proc.returncode == ModelError.exit_code
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error[E004]: "), proc.stderr
+    assert "older sciner's" in proc.stderr and "site-packages" not in proc.stderr and "\x1b" not in proc.stderr

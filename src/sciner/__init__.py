@@ -28,6 +28,8 @@ first use, so ``import sciner`` stays fast):
 ``sciner data``        :func:`load_config` then :func:`corpus_stats`; :func:`assemble`
 ``sciner show``        :func:`show`; :func:`render_entities`, :func:`render_diff`
 ``sciner summarize``   :func:`summarize`; :func:`summarize_paper` (one tagged paper), :func:`find_abbreviations`
+``sciner index``       :func:`index_files`
+``sciner query``       :class:`Index` (``Index("corpus.sqlite").results(dataset="SQuAD")``)
 ``sciner convert``     :func:`convert`, :func:`read_file`, :func:`write_file`
 ``sciner report``      :func:`report`; :func:`build_report`, :func:`write_report`
 ``sciner info``        :func:`model_info`, :func:`format_info`
@@ -67,7 +69,7 @@ _API: dict[str, str] = {
     "classification_report": "sciner.evaluate.metrics",
     "paired_bootstrap": "sciner.evaluate.bootstrap",
     "load_config": "sciner.config",
-    "train": "sciner.training.ner",
+    "train": "sciner.training.train",
     "training_steps": "sciner.training.loop",
     "fit_bias": "sciner.inference.calibrate",
     "cross_fitted_tags": "sciner.inference.calibrate",
@@ -82,6 +84,8 @@ _API: dict[str, str] = {
     "show": "sciner.view.show",
     "summarize": "sciner.summary.files",
     "summarize_paper": "sciner.summary.assemble",
+    "index_files": "sciner.index.run",
+    "Index": "sciner.index.query",
     "find_abbreviations": "sciner.summary.names",
     "report": "sciner.view.report_output",
     "pretrain": "sciner.pretrain.task",

@@ -102,6 +102,14 @@ class DataConfig:
     drop_references: bool = True
     # Keep only this share of all-O training sentences (1.0 keeps all); fewer makes epochs faster.
     keep_empty_fraction: float = 1.0
+    # Your own annotation files or folders (`sciner train FILES`): each file (or -DOCSTART-
+    # document) one paper; when set, training reads these instead of the shared groups.
+    files: list[str] = field(default_factory=list)
+    # Dev papers of a run on files (`--dev`); none: a seeded dev_share of the papers, at least 2.
+    dev_files: list[str] = field(default_factory=list)
+    dev_share: float = 0.2
+    # A run on files also trains on the shared annotated groups (`--with-shared`; dev stays yours).
+    with_shared: bool = False
 
     def root(self) -> Path:
         """The data folder this config reads: :func:`data_root` of ``data_dir``."""
@@ -223,8 +231,19 @@ class TrainConfig:
     # Maximum epochs: the shipped model's recipe (3 epochs, about 1.6 h on a CPU; its dev micro F1
     # was 0.580, 0.597, 0.610 after each), so `sciner train` alone retrains the shipped model.
     epochs: int = 3
-    # Stop after this many epochs without a better dev micro F1 (with 3 epochs, one of grace).
+    # Stop after this many epochs without a better dev micro F1 (with 3 epochs, one of grace);
+    # counted only once dev F1 is above 0 and min_epochs are done, so a small run is not
+    # stopped before its dev score has moved.
     patience: int = 1
+    min_epochs: int = 0
+    # A model to continue training (`--init`; "default" = the shipped one): its network and
+    # weights, with init_schedule's settings under your --set (small data: lower LR, few epochs).
+    init: str = ""
+    init_schedule: list[str] = field(default_factory=lambda: [
+        "train.lr=3e-5", "train.head_lr=1e-4", "train.epochs=4", "train.patience=1", "train.min_epochs=2",
+        "train.warmup_ratio=0.1", "train.batch_subwords=2048", "train.checkpoint_every_steps=50"])
+    # Keep checkpoint.pt (the optimizer's state, ~8x the model) once a run ends, to --resume it with more epochs.
+    keep_checkpoint: bool = False
     # Subwords per batch (padding included): batches are built by length, so this is the real cost.
     batch_subwords: int = 4096
     # Encoder learning rate of the shipped model's recipe (a short 3-epoch budget wants a
@@ -379,14 +398,15 @@ class Config:
 SECTIONS = tuple(f.name for f in dataclasses.fields(Config))
 
 RULES: dict[str, dict[str, Rule]] = {
-    "data": {"max_block_tokens": at_least(1), "keep_empty_fraction": between(0, 1, low_open=True)},
+    "data": {"max_block_tokens": at_least(1), "keep_empty_fraction": between(0, 1, low_open=True),
+             "dev_share": between(0, 1, low_open=True, high_open=True)},
     # model.head and each head's settings: ModelConfig.head_problems asks the heads' registry.
     "model": {
         "shape_dim": at_least(0), "window_overlap": at_least(0), "max_subwords_per_word": at_least(1),
         "dropout": between(0, 1, high_open=True), "num_layers": at_least(0),
     },
     "train": {
-        "epochs": at_least(1), "patience": at_least(0), "batch_subwords": at_least(1), "lr": POSITIVE,
+        "epochs": at_least(1), "patience": at_least(0), "min_epochs": at_least(0), "batch_subwords": at_least(1), "lr": POSITIVE,
         "head_lr": POSITIVE, "weight_decay": at_least(0), "warmup_ratio": between(0, 1, high_open=True),
         "max_grad_norm": POSITIVE,
         "threads": at_least(1), "max_batches_per_epoch": at_least(0), "max_dev_paragraphs": at_least(0),

@@ -68,6 +68,23 @@ def glued_share(paragraphs: Iterable[list[str]]) -> tuple[float, list[str]]:
     return sum(counts[t] for t in glued) / total, sorted(glued, key=lambda t: -counts[t])[:3]
 
 
+GLUED_WARNING_MIN_TOKENS = 5
+
+
+def untokenized_gold_warning(paragraphs: Iterable[list[str]], name: str) -> str | None:
+    """The warning for annotated text (gold, training papers) not tokenized as the task's
+    inputs (None when it is): its glued tokens ("performance,") never match a prediction,
+    which splits them; ``sciner convert --retokenize`` cuts them, keeping the labels."""
+    token_lists = list(paragraphs)
+    share, examples = glued_share(token_lists)
+    # A few glued tokens in a small file ("fine-tune" in a 13-token example) are no evidence.
+    if share <= GLUED_WARNING_SHARE or share * sum(map(len, token_lists)) < GLUED_WARNING_MIN_TOKENS:
+        return None
+    return (f"warning: {name}: {share:.0%} of the tokens have punctuation glued to them "
+            f"({', '.join(repr(t) for t in examples)}): annotated text not tokenized as the task's inputs "
+            f"scores and trains badly; re-tokenize it keeping its labels: sciner convert {name} OUT --retokenize")
+
+
 # What the task's tokenizer may cut off or apart: punctuation at either end of a token, and a
 # hyphen or slash between letters ("fine-tune", "and/or"); a superset, checked by the tokenizer.
 _MAY_BE_GLUED = re.compile(r"""^[^\w\s]|[^\w\s]$|[^\W\d_][-/][^\W\d_]""")

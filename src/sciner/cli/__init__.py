@@ -32,6 +32,8 @@ from sciner.cli import ngrams_cmd  # noqa: F401,E402
 from sciner.cli import info_cmd  # noqa: F401,E402
 from sciner.cli import export_cmd  # noqa: F401,E402
 from sciner.cli import distill_cmd  # noqa: F401,E402
+from sciner.cli import index_cmd  # noqa: F401,E402
+from sciner.cli import query_cmd  # noqa: F401,E402
 
 
 # Transformers' and the Hugging Face hub's own bars ("Loading weights", "Writing model

@@ -13,7 +13,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 # The verbs in the order of a user's work: text out of PDFs, tagging, looking at and scoring
 # the tags, summarizing papers, then making and inspecting models. `sciner -h` lists them in this order.
-WORKFLOW = ("extract", "predict", "convert", "show", "summarize", "serve", "evaluate", "compare", "report", "data", "train",
+WORKFLOW = ("extract", "predict", "convert", "show", "summarize", "index", "query", "serve", "evaluate", "compare", "report", "data", "train",
             "calibrate", "pretrain", "distill", "ngrams", "info", "export")
 
 

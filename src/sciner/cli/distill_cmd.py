@@ -49,7 +49,7 @@ def teacher(
     Example: sciner distill teacher --config configs/distill.toml --seed 13 -o runs/distill/teacher-mpnet-s13
     """
     from sciner.distill.teacher import teacher_config
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     cfg = teacher_config(training_config(config, overrides, data, device), seed)
     result = train(cfg, output, resume=resume, show_progress=not quiet, resume_command=resume_command())
@@ -132,7 +132,7 @@ def student(
     Example: sciner distill student --config configs/distill.toml --soft runs/distill/soft -o runs/distill/student
     """
     from sciner.data.soft_labels import read_manifest
-    from sciner.training.ner import train
+    from sciner.training.train import train
 
     read_manifest(soft)  # a wrong folder fails now, not after the corpus and the encoder have loaded
     cfg = training_config(config, overrides, data, device)

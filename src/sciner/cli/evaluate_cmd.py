@@ -23,8 +23,8 @@ class TableFormat(str, Enum):
 
 @app.command()
 def evaluate(
-    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file in any tagged format (CoNLL, JSONL, doccano, Label Studio, spaCy).", show_default=False)],
-    pred: Annotated[Path, typer.Argument(metavar="PRED", help="Predicted file with the same paragraphs and tokens.", show_default=False)],
+    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file in any tagged format (CoNLL, JSONL, doccano, Label Studio, spaCy), or a folder of them (paired with PRED's files by name).", show_default=False)],
+    pred: Annotated[Path, typer.Argument(metavar="PRED", help="Predicted file with the same paragraphs and tokens, or a folder (as predict -o DIR/ writes it).", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON document (overrides --format).")] = False,
     output_format: Annotated[
         TableFormat, typer.Option("--format", help="Text layout: an aligned table, or conlleval.pl's summary.")
@@ -46,6 +46,9 @@ def evaluate(
     Also reported: scores by entity length (1, 2, 3, 4+ tokens), by casing (lower,
     capitalised, all caps, contains a digit) and, with --train, for entities seen or unseen
     (same tokens and type) in the training file.
+
+    GOLD and PRED may be folders: each gold file is paired with the predicted file of the
+    same name (any tagged suffix), as `sciner predict gold/ -o pred/` writes them.
 
     Example: sciner evaluate gold.conll pred.conll --train train.conll
     """
@@ -73,9 +76,11 @@ def compare(
     from_format: Annotated[Optional[str], _FROM] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Is system A better than system B? Paired bootstrap over paragraphs on micro F1, and per type.
+    """Is system A better than system B? Paired bootstrap over papers (or paragraphs) on micro F1, and per type.
 
-    Paragraphs are resampled with replacement; each sample recomputes the exact-span F1 of
+    Papers are resampled with replacement where the gold names two or more (-DOCSTART-
+    documents, JSONL's doc, or the files of folders given as GOLD, A and B), else paragraphs;
+    the output says which. Each sample recomputes the exact-span F1 of
     both systems. Reported: delta = F1(A) - F1(B) on the full data, the 95% interval of the
     resampled deltas, and p = the share of samples in which A is not better than B. Spans are
     read as in 'sciner evaluate' (a stray I- starts an entity).

@@ -158,7 +158,11 @@ def training_config(config: Optional[Path], overrides: list[str], data: Optional
     then the ``--data``, ``--device`` and ``--threads`` options, which win."""
     from sciner.config import load_config
 
-    cfg = load_config(config, overrides)
+    return run_options(load_config(config, overrides), data, device, threads)
+
+
+def run_options(cfg: Any, data: Optional[Path], device: Optional[str], threads: Optional[int] = None) -> Any:
+    """``cfg`` with the ``--data``, ``--device`` and ``--threads`` options, which win over it."""
     if data is not None:
         cfg.data.data_dir = str(data)
     if device is not None:

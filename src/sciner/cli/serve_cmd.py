@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 from sciner.cli.app import app
@@ -19,6 +22,9 @@ def serve(
     max_body_mb: float = typer.Option(50.0, "--max-body-mb", min=0.001, help="Largest request body (413 above it)."),
     max_tokens: int = typer.Option(200_000, "--max-tokens", min=1, help="Most tokens one request may ask to tag (413 above)."),
     timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Seconds a request may wait for its tags (504 after)."),
+    index: Optional[Path] = typer.Option(None, "--index", show_default=False,
+                                         help="Also serve this corpus index (sciner index): a page at /corpus and "
+                                              "read-only JSON at /v1/corpus/... (docs/index.md)."),
     quiet: Quiet = False,
 ) -> None:
     """Serve the tagger over HTTP: POST /v1/tag, /v1/summarize and /v1/paper (both in one
@@ -40,10 +46,15 @@ def serve(
     from sciner.server import Limits, serve as run
 
     _check_installed()  # before the model loads
+    routers = []
+    if index is not None:
+        from sciner.index.web import corpus_router
+
+        routers.append(corpus_router(index))  # a bad index is refused before the model loads
     torch.set_num_threads(threads)
     tagger = Tagger.load(model, precision=precision, device=device)
     limits = Limits(max_body_bytes=int(max_body_mb * 1024 * 1024), max_tokens=max_tokens, timeout_s=timeout)
-    run(tagger, host=host, port=port, limits=limits, quiet=quiet)
+    run(tagger, host=host, port=port, limits=limits, quiet=quiet, routers=routers)
 
 
 def _check_installed() -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from sciner.config import DataConfig
 from sciner.data.groups import AGREEMENT_F1, list_groups, read_group
+from sciner.data.papers import MIN_DEV_PAPERS
 from sciner.data.sentences import hard_split, pack_sentences, sentence_key, split_sentences
 from sciner.document import Paragraph
 from sciner.errors import ConfigError
@@ -98,25 +99,63 @@ def _pack(sentences: list[Sentence], max_tokens: int) -> tuple[list[Paragraph], 
 
 
 def assemble(cfg: DataConfig, *, seed: int) -> Corpus:
-    """Build the corpus described in the module docstring.
+    """Build the corpus described in the module docstring: from the shared groups (dev = the
+    ``dev_groups``), or from the user's papers (``cfg.files``; dev = ``dev_files`` or a seeded
+    share of the papers, see :mod:`sciner.data.papers`), with the shared groups as well under
+    ``with_shared``.
 
-    ``seed`` (the training seed, ``train.seed``) samples the kept all-O sentences; it has no
-    default so that training, calibration, ``sciner data stats`` and the benchmarks, which
-    all pass their config's seed, assemble the same corpus.
+    ``seed`` (the training seed, ``train.seed``) samples the kept all-O sentences and the dev
+    papers; it has no default so that training, calibration, ``sciner data stats`` and the
+    benchmarks, which all pass their config's seed, assemble the same corpus.
     """
+    if cfg.files:
+        from sciner.data.papers import read_papers, split_papers  # reading any format: on first use
+
+        papers = read_papers(cfg.files)
+        dev = read_papers(cfg.dev_files) if cfg.dev_files else None
+        train_papers, dev_papers = split_papers(papers, dev, cfg.dev_share, seed, others_to_train=cfg.with_shared)
+        train_named = [(p.name, p.paragraphs) for p in train_papers]
+        dev_named = [(p.name, p.paragraphs) for p in dev_papers]
+        if cfg.with_shared:
+            root = cfg.root()
+            train_named += [(g, read_group(root, g).paragraphs) for g in list_groups(root) if g not in cfg.exclude_groups]
+        return assemble_named(train_named, dev_named, cfg, seed=seed)
     root = cfg.root()  # the config's data_dir, else $SCINER_DATA, else ../shared/data
     names = list_groups(root)
     unknown = [g for g in cfg.dev_groups + cfg.exclude_groups if g not in names]
     if unknown:
-        raise ConfigError(f"unknown group(s) {unknown}; known: {names}")
+        raise ConfigError(f"unknown group(s) {unknown}; known: {names}; "
+                          "to train on your own files instead: sciner train FILES_OR_FOLDERS -o RUN")
     train_names = [g for g in names if g not in cfg.dev_groups and g not in cfg.exclude_groups]
+    return assemble_named([(g, read_group(root, g).paragraphs) for g in train_names],
+                          [(g, read_group(root, g).paragraphs) for g in cfg.dev_groups], cfg, seed=seed)
 
+
+def check_dev_split(corpus: Corpus, cfg: DataConfig) -> None:
+    """Refuse to train on a dev split that cannot choose an epoch: none, or one paper (its
+    score follows that paper's quirks), with the fix in the message."""
+    if not corpus.dev:
+        raise ConfigError("no dev data (data.dev_groups is empty) to choose the best epoch on; name held-out "
+                          "groups (--set 'data.dev_groups=[\"GROUP\"]', see sciner data stats), or train on your "
+                          "own files, split by paper: sciner train FILES_OR_FOLDERS -o RUN")
+    papers = {(p.source, p.meta.get("doc")) for p in corpus.dev}
+    if len(papers) < MIN_DEV_PAPERS and not cfg.files:
+        raise ConfigError(f"dev is {len(papers)} paper ({', '.join(corpus.dev_groups)}): choosing the epoch needs at "
+                          f"least {MIN_DEV_PAPERS} dev papers (files, or -DOCSTART- documents); add a group to "
+                          "data.dev_groups")
+
+
+def assemble_named(train_named: list[tuple[str, list[Paragraph]]], dev_named: list[tuple[str, list[Paragraph]]],
+                   cfg: DataConfig, *, seed: int) -> Corpus:
+    """The corpus of named sources of paragraphs (groups, or papers): split into sentences,
+    filtered, deduplicated (no dev leak) and packed as the module docstring says."""
+    train_names = [name for name, _ in train_named]
     dev_sents: list[Sentence] = []
-    for g in cfg.dev_groups:
-        dev_sents.extend(_sentences(g, read_group(root, g).paragraphs, cfg.max_block_tokens))
+    for name, paragraphs in dev_named:
+        dev_sents.extend(_sentences(name, paragraphs, cfg.max_block_tokens))
     train_sents: list[Sentence] = []
-    for g in train_names:
-        train_sents.extend(_sentences(g, read_group(root, g).paragraphs, cfg.max_block_tokens))
+    for name, paragraphs in train_named:
+        train_sents.extend(_sentences(name, paragraphs, cfg.max_block_tokens))
 
     dropped_refs = 0
     if cfg.drop_references:
@@ -165,7 +204,7 @@ def assemble(cfg: DataConfig, *, seed: int) -> Corpus:
         train=train,
         dev=dev,
         train_groups=train_names,
-        dev_groups=list(cfg.dev_groups),
+        dev_groups=[name for name, _ in dev_named],
         dropped_duplicates=duplicates,
         dropped_conflicts_resolved=conflicts,
         dropped_references=dropped_refs,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.document import Paragraph
-from sciner.evaluate.align import AlignedParagraph, align, align_files, read_tagged
+from sciner.evaluate.align import AlignedParagraph, align, align_files, read_pairs, read_tagged
 from sciner.evaluate.analysis import analyse, training_entities
 from sciner.config import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
 from sciner.evaluate.bootstrap import BootstrapResult, paired_bootstrap
@@ -55,13 +55,21 @@ def compare_files(
     gold: str | Path, pred_a: str | Path, pred_b: str | Path, *, samples: int = BOOTSTRAP_SAMPLES,
     seed: int = BOOTSTRAP_SEED, fmt: str | None = None,
 ) -> BootstrapResult:
-    """Paired bootstrap of two prediction files of the same gold file (all read in ``fmt``, else by suffix)."""
-    gold_paragraphs = read_tagged(gold, fmt)
-    a = align(gold_paragraphs, read_tagged(pred_a, fmt), str(gold), str(pred_a))
-    b = align(gold_paragraphs, read_tagged(pred_b, fmt), str(gold), str(pred_b))
-    return paired_bootstrap(
-        [p.gold for p in a], [p.pred for p in a], [p.pred for p in b], samples=samples, seed=seed
-    )
+    """Paired bootstrap of two prediction files of the same gold file, or three folders of
+    them paired by name (all read in ``fmt``, else by suffix). Papers are resampled where the
+    gold names at least two (see :func:`bootstrap_units`), else paragraphs."""
+    gold_paragraphs, (pred_a_paragraphs, pred_b_paragraphs) = read_pairs(gold, pred_a, pred_b, fmt=fmt)
+    a = align(gold_paragraphs, pred_a_paragraphs, str(gold), str(pred_a))
+    b = align(gold_paragraphs, pred_b_paragraphs, str(gold), str(pred_b))
+    return paired_bootstrap([p.gold for p in a], [p.pred for p in a], [p.pred for p in b], samples=samples,
+                            seed=seed, units=bootstrap_units(a))
+
+
+def bootstrap_units(pairs: Sequence[AlignedParagraph]) -> list[str] | None:
+    """Each paragraph's paper when the gold names at least two papers (a paper's paragraphs
+    are not independent samples: resampling them alone makes intervals too narrow), else None."""
+    docs = [p.doc for p in pairs]
+    return [d or "" for d in docs] if len({d for d in docs if d}) >= 2 else None
 
 
 __all__ = [
@@ -71,6 +79,7 @@ __all__ = [
     "Report",
     "align",
     "align_files",
+    "bootstrap_units",
     "classification_report",
     "compare_files",
     "evaluate_files",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sciner.document import Paragraph
-from sciner.errors import TokenMismatchError
+from sciner.errors import InputFormatError, InputNotFoundError, TokenMismatchError
 from sciner.formats.registry import read_annotated
 
 
@@ -22,6 +22,9 @@ class AlignedParagraph:
     tokens: list[str]
     gold: list[str]
     pred: list[str]
+    # The paper it belongs to, where known (a -DOCSTART- document, JSONL's ``doc``, one file of
+    # a folder): the bootstrap resamples papers when the gold names several.
+    doc: str | None = None
 
 
 def read_tagged(path: str | Path, fmt: str | None = None) -> list[Paragraph]:
@@ -61,12 +64,84 @@ def align(gold: Sequence[Paragraph], pred: Sequence[Paragraph], gold_name: str, 
     for number, (g, p) in enumerate(zip(gold, pred), start=1):
         if g.tags is None or p.tags is None:
             raise ValueError(f"paragraph {number} has no tags; read files with read_tagged")
-        pairs.append(AlignedParagraph(tokens=list(g.tokens), gold=list(g.tags), pred=list(p.tags)))
+        pairs.append(AlignedParagraph(tokens=list(g.tokens), gold=list(g.tags), pred=list(p.tags),
+                                      doc=g.meta.get("doc")))
     return pairs
 
 
+def paired_files(gold: str | Path, *others: str | Path) -> list[tuple[Path, ...]]:
+    """``(gold, *others)`` as they are when all are files; when all are folders, one tuple per
+    gold file (every tagged format, in sorted order) with the file of the same name in each of
+    ``others`` (any tagged suffix, as ``sciner predict -o DIR/`` writes them). A gold file
+    without its partner is a one-line error naming it."""
+    from sciner.formats.registry import FORMATS, suffix_format
+    from sciner.files.inputs import walk_folder
+
+    paths = [Path(gold), *map(Path, others)]
+    folders = [p.is_dir() for p in paths]
+    if not any(folders):
+        return [tuple(paths)]
+    if not all(folders):
+        raise InputFormatError(f"{', '.join(str(p) for p in paths)}: give files, or folders, not both")
+    tagged = tuple(n for n, f in FORMATS.items() if f.carries_entities and f.read is not None)
+
+    def key(path: Path, folder: Path) -> str:
+        fmt = suffix_format(path)
+        name = path.relative_to(folder).as_posix()
+        return name[: -len(next(s for s in fmt.suffixes if name.lower().endswith(s)))] if fmt else name
+
+    gold_files = walk_folder(paths[0], tagged)[0]
+    if not gold_files:
+        raise InputNotFoundError(f"{paths[0]}: no tagged file in this folder ({', '.join(tagged)})")
+    partners = []
+    for folder in paths[1:]:
+        found = walk_folder(folder, tagged)[0]
+        by_key = {key(f, folder): f for f in found} | {f.relative_to(folder).as_posix(): f for f in found}
+        mine = []
+        for g in gold_files:
+            k = key(g, paths[0])
+            match = by_key.get(k) or by_key.get(g.relative_to(paths[0]).as_posix())
+            if match is None:
+                raise InputNotFoundError(f"{folder}: no file named like gold {g} ({k}.*)")
+            mine.append(match)
+        partners.append(mine)
+    return [(g, *rest) for g, *rest in zip(gold_files, *partners)]
+
+
+def _as_paper(paragraphs: list[Paragraph], path: Path) -> list[Paragraph]:
+    """Paragraphs of one file of a folder: a paper each, unless the file names its documents."""
+    for p in paragraphs:
+        p.meta.setdefault("doc", str(path))
+    return paragraphs
+
+
+def read_pairs(gold_path: str | Path, *pred_paths: str | Path, fmt: str | None = None
+               ) -> tuple[list[Paragraph], list[list[Paragraph]]]:
+    """The gold paragraphs and each prediction's, from files or from folders paired by
+    :func:`paired_files` (each file of a folder one paper); tokens are checked file by file."""
+    import sys
+
+    from sciner.tokenize import untokenized_gold_warning
+
+    gold: list[Paragraph] = []
+    preds: list[list[Paragraph]] = [[] for _ in pred_paths]
+    files = paired_files(gold_path, *pred_paths)
+    for g_path, *p_paths in files:
+        g = read_tagged(g_path, fmt)
+        if warning := untokenized_gold_warning((p.tokens for p in g), str(g_path)):
+            print(warning, file=sys.stderr)
+        if len(files) > 1 or Path(gold_path).is_dir():
+            g = _as_paper(g, g_path)
+        gold.extend(g)
+        for side, p_path in zip(preds, p_paths):
+            p = read_tagged(p_path, fmt)
+            check_same_tokens(g, p, str(g_path), str(p_path))
+            side.extend(p)
+    return gold, preds
+
+
 def align_files(gold_path: str | Path, pred_path: str | Path, *, fmt: str | None = None) -> list[AlignedParagraph]:
-    """Read a gold and a predicted file (in ``fmt``, else by suffix) and pair their paragraphs."""
-    gold = read_tagged(gold_path, fmt)
-    pred = read_tagged(pred_path, fmt)
+    """Read a gold and a predicted file, or two folders of them paired by name (in ``fmt``,
+    else by suffix), and pair their paragraphs."""
+    gold, (pred,) = read_pairs(gold_path, pred_path, fmt=fmt)
     return align(gold, pred, str(gold_path), str(pred_path))

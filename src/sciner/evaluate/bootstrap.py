@@ -1,4 +1,7 @@
-"""Paired bootstrap over paragraphs: is system A's micro F1 really better than B's?
+"""Paired bootstrap over paragraphs or papers: is system A's micro F1 really better than B's?
+
+Papers are the unit to resample where they are known: a paper's paragraphs share topic,
+style and annotator, so resampling them one by one gives intervals that are too narrow.
 
 Spans are counted once per paragraph and type (tp/fp/fn of A and of B against gold);
 each bootstrap sample then only draws paragraph multiplicities and sums those counts
@@ -48,11 +51,15 @@ class BootstrapResult:
     samples: int
     seed: int
     paragraphs: int
+    # What was resampled: "paragraph", or "paper" (then ``units`` papers).
+    unit: str = "paragraph"
+    units: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The ``sciner compare --json`` shape."""
         return {
             **self.micro.to_dict(with_f1=False),
+            "resampled": self.unit, "units": self.units or self.paragraphs,
             "per_type": {t: d.to_dict() for t, d in self.per_type.items()},
         }
 
@@ -106,12 +113,14 @@ def paired_bootstrap(
     *,
     samples: int = BOOTSTRAP_SAMPLES,
     seed: int = BOOTSTRAP_SEED,
+    units: Sequence[str] | None = None,
 ) -> BootstrapResult:
     """Compare two systems' BIO predictions of the same gold paragraphs.
 
     Resamples paragraphs with replacement ``samples`` times and reports delta = F1(A) - F1(B)
     on the full data, the 2.5/97.5 percentiles of the resampled deltas, and p = the share of
     samples in which A is not better than B (one-sided). Deterministic for a given ``seed``.
+    With ``units`` (each paragraph's paper), whole papers are resampled instead of paragraphs.
     """
     if samples < 1:
         raise ValueError("samples must be at least 1")
@@ -122,15 +131,28 @@ def paired_bootstrap(
     counts_a = paragraph_counts(gold, pred_a, types)
     counts_b = paragraph_counts(gold, pred_b, types)
     n, t = len(gold), len(types)
+    if units is not None:
+        counts_a, counts_b = _by_unit(counts_a, units), _by_unit(counts_b, units)
     rng = np.random.default_rng(seed)
-    if n == 0:
+    if counts_a.shape[0] == 0:
         sampled = np.zeros((samples, 2, t, 3), dtype=np.int64)
     else:
-        both = np.concatenate([counts_a, counts_b], axis=1).reshape(n, 2 * t * 3)
+        both = np.concatenate([counts_a, counts_b], axis=1).reshape(counts_a.shape[0], 2 * t * 3)
         sampled = _resample_sums(both, samples, rng).reshape(samples, 2, t, 3)
     total_a, total_b = counts_a.sum(axis=0), counts_b.sum(axis=0)
     micro = _difference(total_a.sum(axis=0), total_b.sum(axis=0), sampled[:, 0].sum(axis=1), sampled[:, 1].sum(axis=1))
     per_type = {
         label: _difference(total_a[i], total_b[i], sampled[:, 0, i], sampled[:, 1, i]) for i, label in enumerate(types)
     }
-    return BootstrapResult(micro=micro, per_type=per_type, samples=samples, seed=seed, paragraphs=n)
+    return BootstrapResult(micro=micro, per_type=per_type, samples=samples, seed=seed, paragraphs=n,
+                           unit="paragraph" if units is None else "paper", units=counts_a.shape[0])
+
+
+def _by_unit(counts: np.ndarray, units: Sequence[str]) -> np.ndarray:
+    """Per-paragraph counts summed per unit (in order of first appearance)."""
+    if len(units) != counts.shape[0]:
+        raise ValueError(f"{len(units)} units for {counts.shape[0]} paragraphs")
+    index = {u: i for i, u in enumerate(dict.fromkeys(units))}
+    out = np.zeros((len(index), *counts.shape[1:]), dtype=counts.dtype)
+    np.add.at(out, [index[u] for u in units], counts)
+    return out

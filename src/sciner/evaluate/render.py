@@ -112,7 +112,10 @@ def format_comparison(result: BootstrapResult, gold_name: str, a_name: str, b_na
         f"gold: {gold_name}",
         f"A:    {a_name}",
         f"B:    {b_name}",
-        f"paired bootstrap: {result.samples} samples over {result.paragraphs} paragraphs, seed {result.seed}",
+        f"paired bootstrap: {result.samples} samples, seed {result.seed}, resampling "
+        + (f"{result.units} papers ({result.paragraphs} paragraphs)" if result.unit == "paper"
+           else f"{result.paragraphs} paragraphs (no papers known: paragraphs of one paper are not "
+                "independent, so the interval may be too narrow)"),
         "delta = F1(A) - F1(B); p = share of samples in which A is not better than B",
         "",
         header,

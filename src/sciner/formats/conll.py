@@ -40,9 +40,13 @@ def document_name(path: str | Path, number: int) -> str:
 def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph]:
     """Read a CoNLL file into paragraphs with tags.
 
-    With ``require_tags=False`` a one-column file (tokens only) is accepted and tags are None.
-    Errors name the file and line: wrong column count or an unknown tag.
+    With ``require_tags=False`` a one-column file (tokens only) is accepted and tags are None;
+    a file is one or the other, so a one-column line in a tagged file is an error, not a token.
+    Every verb reads CoNLL here, so a bad line gets one message everywhere, naming the file,
+    the line and the reason: an empty token, a wrong column count or an unknown tag.
     """
+    lines = read_lines(path)
+    tagged = require_tags or any(len(_split_columns(line)) >= 2 for line in lines if line.strip())
     paragraphs: list[Paragraph] = []
     tokens: list[str] = []
     tags: list[str | None] = []
@@ -52,11 +56,10 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
     def flush() -> None:
         nonlocal tokens, tags
         if tokens:
-            have_tags = all(t is not None for t in tags)
             paragraphs.append(
                 Paragraph(
                     tokens=tokens,
-                    tags=[t for t in tags if t is not None] if have_tags else None,
+                    tags=[t for t in tags if t is not None] if tagged else None,
                     source=str(path),
                     line=start_line,
                     meta={"doc": document_name(path, documents)} if documents else {},
@@ -64,7 +67,7 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
             )
         tokens, tags = [], []
 
-    for lineno, raw in enumerate(read_lines(path), start=1):
+    for lineno, raw in enumerate(lines, start=1):
         if raw.strip() == "":
             flush()
             continue
@@ -75,22 +78,30 @@ def read_conll(path: str | Path, *, require_tags: bool = True) -> list[Paragraph
             continue
         if not tokens:
             start_line = lineno
-        if len(cols) == 2:
-            token, tag = cols
-            if not is_valid_tag(tag):
-                raise InputFormatError(
-                    f"{path}:{lineno}: unknown tag {tag!r}; expected O or B-/I- with one of the 7 entity types"
-                )
-            tokens.append(token)
-            tags.append(tag)
-        elif len(cols) == 1 and not require_tags:
-            tokens.append(cols[0])
-            tags.append(None)
-        else:
-            expected = "2 columns (token, tag)" if require_tags else "1 or 2 columns"
-            raise InputFormatError(f"{path}:{lineno}: found {len(cols)} columns, expected {expected}")
+        token, tag = _token_and_tag(path, lineno, raw, cols, tagged)
+        tokens.append(token)
+        tags.append(tag)
     flush()
     return paragraphs
+
+
+def _token_and_tag(path: str | Path, lineno: int, raw: str, cols: list[str], tagged: bool) -> tuple[str, str | None]:
+    """One line's token and tag (None in a file of tokens only), or the line's one error."""
+    where = f"{path}:{lineno}"
+    if tagged and len(cols) == 1 and is_valid_tag(cols[0]) and (cols[0] != "O" or raw[:1].isspace()):
+        raise InputFormatError(f"{where}: empty token before the tag {cols[0]!r}; expected token<TAB>tag")
+    if len(cols) == 2 and tagged:
+        token, tag = cols
+        if not token.strip():
+            raise InputFormatError(f"{where}: empty token before the tag {tag!r}; expected token<TAB>tag")
+        if not is_valid_tag(tag):
+            raise InputFormatError(f"{where}: unknown tag {tag!r}; expected O or B-/I- with one of the 7 entity types")
+        return token, tag
+    if len(cols) == 1 and not tagged:
+        return cols[0], None
+    expected = "2 columns (token, tag)" if tagged else "1 column (a token)"
+    found = f"{len(cols)} column{'s' if len(cols) != 1 else ''}"
+    raise InputFormatError(f"{where}: found {found} ({raw.strip()[:40]!r}), expected {expected}")
 
 
 def format_conll(paragraphs: Iterable[Paragraph]) -> str:

@@ -297,10 +297,14 @@ class CalibratedModel:
         before, after = self.uncalibrated, self.cross_fitted or self.in_sample
         paper = self.paper_cross_fitted
         lines = [f"{'dev F1':<22}{'no bias':>9}{self.fit:>14}{'bias':>8}" + (f"{'+ paper':>10}" if paper else "")]
-        for etype, scores in before.per_type.items():
-            lines.append(f"{etype:<22}{scores.f1:9.4f}{after.per_type[etype].f1:14.4f}"
+        # A type one report scores and another does not (no gold, no prediction there) counts as 0.
+        def f1(report: "Report", etype: str) -> float:
+            return report.per_type[etype].f1 if etype in report.per_type else 0.0
+
+        for etype in dict.fromkeys([*before.per_type, *after.per_type]):
+            lines.append(f"{etype:<22}{f1(before, etype):9.4f}{f1(after, etype):14.4f}"
                          f"{self.calibration.chosen.get(etype, 0.0):+8.2f}"
-                         + (f"{paper.per_type[etype].f1:10.4f}" if paper else ""))
+                         + (f"{f1(paper, etype):10.4f}" if paper else ""))
         lines.append(f"{'micro':<22}{before.micro.f1:9.4f}{after.micro.f1:14.4f}{'':8}"
                      + (f"{paper.micro.f1:10.4f}" if paper else ""))
         lines.append(f"{'macro':<22}{before.macro.f1:9.4f}{after.macro.f1:14.4f}{'':8}"

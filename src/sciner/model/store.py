@@ -172,6 +172,12 @@ def load_model(path: str | Path | None = None) -> tuple[Any, dict[str, Any], Pat
     return model, meta, directory
 
 
+def load_weights(model: Any, directory: str | Path) -> None:
+    """Load the weights of the model directory ``directory`` into ``model`` (a network of the
+    same config), to train it on (``sciner train --init``)."""
+    _load_weights(model, Path(directory) / WEIGHTS)
+
+
 def _load_weights(model: Any, path: Path) -> None:
     """Load ``weights.safetensors`` into ``model``: every tensor of the right shape, and every
     weight not frozen present (frozen word embeddings come from the encoder package)."""

@@ -108,12 +108,14 @@ def is_appendix_heading(text: str) -> bool:
     return bool(APPENDIX_RE.match(text))
 
 
-def remove_headers_footers(pages: list[PdfPage], edge_lines: int = 2) -> list[PdfPage]:
+def remove_headers_footers(pages: list[PdfPage], edge_lines: int = 2, keep_rows: bool = False) -> list[PdfPage]:
     """Drop running headers/footers and page numbers from every page (in place; returns ``pages``).
 
     A line is a header or footer if it is among the ``edge_lines`` topmost or bottommost
     lines of its page and either (a) its text, digits ignored, recurs at the edge of
     several pages, (b) it is a bare page number, or (c) it is venue boilerplate.
+    ``keep_rows`` (pages read for tables): a line cut into three cells or more is a table's
+    head row set at the page's top ("R-1 R-2 R-L" over several pages' tables), never (a).
     """
     edge_keys: list[set[str]] = []
     for page in pages:
@@ -125,7 +127,7 @@ def remove_headers_footers(pages: list[PdfPage], edge_lines: int = 2) -> list[Pd
         for i in _edge_indices(page, edge_lines):
             text = page.lines[i].text
             if (
-                recurring[_edge_key(text)] >= min_repeats
+                (recurring[_edge_key(text)] >= min_repeats and not (keep_rows and len(page.lines[i].cells()) >= 3))
                 or _PAGE_NUMBER_RE.match(text)
                 or _EDGE_BOILERPLATE_RE.search(text)
             ):

@@ -159,9 +159,14 @@ def _rows(lines: list[OrderedLine]) -> list[list[tuple[float, float, str]]]:
 
 def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
     """Each cell with the columns it covers; the columns are the merged extents of the cells of
-    rows holding a number (a header's spanning cell would join two columns)."""
-    extents = sorted((x0, x1) for row in rows if len(row) >= 2 and any(is_number(t) for _, _, t in row)
-                     for x0, x1, t in row)
+    rows holding two numbers or more, else one (a header's spanning cell would join two columns)."""
+    rows = [[piece for cell in row for piece in _numbers_apart(*cell)] for row in rows]
+    # Rows of two numbers or more where there are some: a heading caught below the table ("4.1
+    # Experimental Setup", one number beside a wide cell) would join the columns under it.
+    numbered = [row for row in rows if len(row) >= 2 and any(is_number(t) for _, _, t in row)]
+    if any(sum(is_number(t) for _, _, t in row) >= 2 for row in numbered):
+        numbered = [row for row in numbered if sum(is_number(t) for _, _, t in row) >= 2]
+    extents = sorted((x0, x1) for row in numbered for x0, x1, t in row)
     columns: list[list[float]] = []
     for x0, x1 in extents:
         if columns and x0 <= columns[-1][1] + 1.0:
@@ -190,6 +195,32 @@ def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
             columns_hit = [columns[first + i] for i in range(len(words))]
             if all(c0 - 2.0 <= m <= c1 + 2.0 for m, (c0, c1) in zip(middles, columns_hit)):
                 return [Cell(normalize_text(word), first + i, first + i) for i, word in enumerate(words)]
+        if last > first and len(words) > last - first + 1 and len(set(words)) < len(words) \
+                and not any(is_number(w) for w in words):
+            # A run of heads set too tightly to be cut, some of them alike ("R-1 f1 R-2 f1 R-L f1
+            # BS f1 Words"): each word under the column its middle falls in, a cell per column.
+            per_char, at, groups = (x1 - x0) / max(len(text), 1), x0, {}
+            for word in words:
+                middle = at + per_char * len(word) / 2
+                column = min(range(first, last + 1), key=lambda i: 0 if columns[i][0] <= middle <= columns[i][1]
+                             else min(abs(columns[i][0] - middle), abs(columns[i][1] - middle)))
+                groups.setdefault(column, []).append(word)
+                at += per_char * (len(word) + 1)
+            if len(groups) == last - first + 1:
+                return [Cell(normalize_text(" ".join(group)), column, column) for column, group in groups.items()]
         return [Cell(normalize_text(text), first, last)]
 
     return [[cell for x0, x1, text in row for cell in split(x0, x1, text)] for row in rows]
+
+
+def _numbers_apart(x0: float, x1: float, text: str) -> list[tuple[float, float, str]]:
+    """A cell of numbers set too tightly to be cut ("7.50 -5.43") as a cell per number, each
+    over its share of the cell's width."""
+    words = text.split()
+    if len(words) < 2 or not all(NUMBER_RE.match(w) and re.search(r"\d", w) for w in words) or is_number(text):
+        return [(x0, x1, text)]
+    per_char, at, cells = (x1 - x0) / max(len(text), 1), x0, []
+    for word in words:
+        cells.append((at, at + per_char * len(word), word))
+        at += per_char * (len(word) + 1)
+    return cells

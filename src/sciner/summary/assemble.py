@@ -163,7 +163,7 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     results = sorted(results + in_tables[1], key=lambda r: r.place)
     others = sorted(others + in_tables[2], key=lambda o: o.place)
     proposed = proposed_methods(paragraphs, name_of)
-    mark_ours(results, proposed)
+    mark_ours(results, proposed, cited_names(paragraphs, proposed))
     return PaperSummary(doc, entities, values, results, list(paragraphs), others, proposed)
 
 
@@ -200,15 +200,49 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
     return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) for m in names)]
 
 
-def mark_ours(results: Sequence[Result], ours: Sequence[str]) -> None:
+# A citation right after a name: "BERT ( Devlin et al . , 2019 )", "LSTM ( Hochreiter and
+# Schmidhuber , 1997 )", "[ 12 ]".
+_CITATION_AFTER = re.compile(r"^\s*(?:\(\s?[^()]*(?:et al|(?:19|20)\d\d[a-z]?)[^()]*\)|\[\s?\d+(?:\s?,\s?\d+)*\s?\])")
+# What a model adds to a name and still is that name: its size, the paper's spelling of it.
+_SIZES = re.compile(r"\b(?:base|large|small|tiny|medium|xl|xxl|uncased|cased)\b")
+
+
+def cited_names(paragraphs: Sequence[Paragraph], names: Sequence[str]) -> set[str]:
+    """The names among ``names`` the paper cites as prior work somewhere: a mention right
+    followed by a citation ("BERT ( Devlin et al . , 2019 )"): the paper builds on them."""
+    keys = {fold(n): n for n in names}
+    found: set[str] = set()
+    for p in paragraphs:
+        for s in p.spans or []:
+            name = keys.get(fold(mention_text(p, s)))
+            if name is not None and name not in found and _CITATION_AFTER.match(" ".join(p.tokens[s.end:s.end + 12])):
+                found.add(name)
+    return found
+
+
+def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[str] = ()) -> None:
     """Mark each result whose model is the paper's own: a row labelled "Ours" (set when read),
-    or a model that is a proposed name or a variant of one ("BERT LARGE", "X + Y")."""
+    or a model that is a proposed name or a variant of one ("BERT LARGE", "X + Y"). A proposed
+    name the paper also cites as prior work ("BERT" in a paper proposing a post-training of it)
+    is not its own in a table that lists its variants beside it ("BERT" beside "BERT - PT" and
+    "BERT - DK": the baseline the variants improve on)."""
     keys = [fold(n) for n in ours]
+    built_on = {fold(n) for n in cited}
+
+    def bare(model: str) -> str:  # "BERT Large ( single )" -> "bert"
+        return fold(_SIZES.sub(" ", re.sub(r"\([^()]*\)", " ", model.lower())))
+
+    variants = {(r.table, k) for r in results if r.table and r.model for k in built_on
+                if fold(r.model).startswith(k) and bare(r.model) != k}
     for r in results:
         model = fold(r.model or "")
-        if model and not CITED.search(r.model or "") and any(
-                model.startswith(k) or (len(k) >= 4 and k in model) for k in keys):
-            r.ours = True
+        if not model or CITED.search(r.model or ""):
+            continue
+        for k in keys:
+            if model.startswith(k) or (len(k) >= 4 and k in model):
+                if (r.table, k) in variants and bare(r.model or "") == k:
+                    continue
+                r.ours = True
 
 
 def corpus_table(papers: Iterable[PaperSummary]) -> dict[str, Any]:

@@ -67,7 +67,7 @@ _METRIC_HEAD = re.compile(
     r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
     r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
     r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm|"
-    r"muc|b3|ceaf[em]?\d*|blanc|lea)$")
+    r"muc|b3|ceaf(?:[em]|φ)?\d*|blanc|lea)$")
 # Sub-metrics that a spanning metric head above qualifies ("MUC" over "F1" is "MUC F1").
 _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recall", "acc", "accuracy", "em",
                          "uas", "las", "map", "ndcg"})
@@ -91,6 +91,7 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
 _CITATION = re.compile(r"\(\s?[^()]*(?:et al|\d{4}[a-z]?)[^()]*\)")  # "( Li et al . , 2016 )"
 CITED = re.compile(r"\bet al\b|\(\s?(?:19|20)\d\d[a-z]?\s?\)|,\s?(?:19|20)\d\d[a-z]?\s?\)")
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
 _ENUMERATOR = re.compile(r"^\(\s?[a-z0-9]\s?\)\s*")  # "( a ) CA"
 # Languages (and their ISO codes as treebank tables print them): a column or row of one is
@@ -98,7 +99,10 @@ _ENUMERATOR = re.compile(r"^\(\s?[a-z0-9]\s?\)\s*")  # "( a ) CA"
 LANGUAGES = frozenset("""english german french spanish chinese arabic basque hebrew hungarian korean polish swedish
 dutch italian japanese portuguese russian czech danish bulgarian catalan romanian slovene slovenian turkish
 norwegian estonian finnish greek hindi latvian lithuanian persian ukrainian vietnamese indonesian
-ar bg ca cs da de en es et fi fr he hu ja ko nl pl pt ro ru sl sv tr zh""".split())
+ar bg ca cs da de el en es et eu fa fi fr ga gl he hi hr hu id it ja ko la lt lv nl pl pt ro ru sk sl sr sv tr uk ur
+vi zh""".split())
+_LANGUAGE_CODES = frozenset({w for w in LANGUAGES if len(w) == 2} | {"et", "lv", "lt", "kk", "gu", "ha", "is", "ps",
+                                                                    "km", "ne", "si", "ta", "iu", "zu", "xh", "sw"})
 # A text -> each type the paper tags it with, and under that type the entity's name and its
 # number of mentions ({} when the paper never tags it).
 Known = Callable[[str], dict[str, tuple[str, int]]]
@@ -126,6 +130,12 @@ def is_language(text: str) -> bool:
     ("ro"; "PL" is an acronym)."""
     key = fold(text)
     return key in LANGUAGES and (len(key) > 2 or text.strip().islower())
+
+
+def is_language_pair(text: str) -> bool:
+    """A translation direction: "English - Estonian", "En→De", "de-en"."""
+    parts = re.split(r"\s*(?:-|–|→|->|>)\s*", text.strip())
+    return len(parts) == 2 and all(fold(p) in LANGUAGES or fold(p) in _LANGUAGE_CODES for p in parts)
 
 
 def metric_like(text: str) -> str | None:
@@ -236,7 +246,10 @@ class _Namer:
                           if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end)
             if covered and 2 * covered < cell.end - cell.start:
                 return {}  # "SemEval 2010 KBP37 TACRED" over three columns, "SemEval" tagged: whose is not known
-        return {label: names.pop() for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
+        # Several names of one type in a cell over one column ("SSK – MIL", both tagged as methods):
+        # the cell's whole text is the one name.
+        return {label: next(iter(names)) if len(names) == 1 else _ENUMERATOR.sub("", cell.text(self.paragraphs))
+                for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
 
     def all_names(self, cell: TableCell, gazetteer: bool = True) -> dict[str, set[str]]:
         """Every name of each type in the cell (``gazetteer``: a head, looked up there too)."""
@@ -245,8 +258,12 @@ class _Namer:
         pieces = [(" ".join(p.tokens[max(s.start, cell.start):min(s.end, cell.end)]), s.label) for s in p.spans or []
                   if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end]
         if len(pieces) == 1 and (self.known(text) or (gazetteer and metric_like(text))
-                                 or (text.startswith(pieces[0][0]) and re.search(r"\([^()]*/[^()]*\)\s*$", text))):
-            # "BERT -" tagged in "BERT - PT", "MNLI-(m" in "MNLI-(m / mm )": the cell is the name
+                                 or (text.startswith(pieces[0][0]) and re.search(r"\([^()]*/[^()]*\)\s*$", text))
+                                 or (gazetteer and pieces[0][1] == "MethodName" and text.startswith(pieces[0][0])
+                                     and len(text[len(pieces[0][0]):].split()) <= 2
+                                     and re.search(r"\w", text[len(pieces[0][0]):]) and not metric_like(text))):
+            # "BERT -" tagged in "BERT - PT", "MNLI-(m" in "MNLI-(m / mm )", "GROBID" in a head
+            # "GROBID NN": the cell is the name
             pieces = [(text, pieces[0][1])]
         found: dict[str, set[str]] = {}
         for piece, tagged in pieces or [(text, None)]:
@@ -274,9 +291,14 @@ class _Namer:
                 if gazetteer and label in ("MethodName", "HyperparameterName") and metric_like(text):
                     return "MetricName", known.get("MetricName", (text, 0))[0]  # "UAS" over a column
                 name = known[label][0]
+                if spelling != text and re.search(r"\(\s*[^()/]+/[^()/]+\)\s*$", text):
+                    return label, text  # "MNLI-(m / mm )": both names, split per score of its "x / y" cells
                 # A metric in the cell's own spelling where the entity's differs only in form
                 # ("R-1", not a leaderboard's "R@1").
                 keep = label == "MetricName" and fold(name) == fold(spelling)
+                # A method over a column in the head's own words ("GROBID NN" beside "GROBID CRF",
+                # not the entity's "Grobid").
+                keep = keep or (gazetteer and label == "MethodName" and spelling == text and fold(name) != fold(text))
                 return label, spelling.replace(" - ", "-") if keep else name
         if tagged is not None:
             if gazetteer and tagged in ("MethodName", "HyperparameterName") and metric_like(text):
@@ -299,14 +321,30 @@ class _Namer:
         if index is None:
             return Caption()
         p = self.paragraphs[index]
-        spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES), key=lambda s: s.start)
+        # Not a name that modifies the next word ("Document - level evaluation": no task "Document").
+        spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
+                        and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])),
+                       key=lambda s: s.start)
         names: dict[str, set[str]] = {}
         texts = {}
+        labels = {}
         for s in spans:
             text = " ".join(p.tokens[s.start:s.end])
             label = s.label
+            if label == "DatasetName" and [w.lower() for w in p.tokens[s.end:s.end + 1]] in (
+                    ["system"], ["model"], ["parser"], ["tool"]):
+                label = "MethodName"  # "Results of the ScienceParse system": a method, whatever it was tagged
             texts[s] = self.known(text).get(label, (text, 0))[0]
+            if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
+                before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
+                if before[-1:] in (["average"], ["averaged"], ["mean"]) and not text.lower().startswith(before[-1]):
+                    texts[s] = f"{p.tokens[s.start - 1]} {texts[s]}"  # "average F 1 for Coref"
+                after = [w.lower() for w in p.tokens[s.end:s.end + 1]]
+                if before[-2:] == ["area", "under"] or before[-3:] == ["area", "under", "the"]:
+                    curve = "curve" in text.lower().split() or after != ["curve"]
+                    texts[s] = f"area under {texts[s].replace(' / ', '/')}{'' if curve else ' curve'}"
             names.setdefault(label, set()).add(texts[s])
+            labels[s] = label
         # One metric spelled twice ("EM ( Exact Match )") or named by two spans ("Accuracy of
         # Exact Matching") is one.
         metrics = [s for s in spans if s.label == "MetricName"]
@@ -319,7 +357,12 @@ class _Namer:
                 names["MetricName"].add(f"{texts[a]} of {texts[b]}")
         told = Caption({label: found.pop() for label, found in names.items() if len(found) == 1})
         if "MetricName" not in names:  # "All values are F1 scores": a metric no tag gives
-            words = [m for w in p.tokens[4:] if (m := metric_like(w)) and len(w) > 1 and w.lower() not in ("p", "r")]
+            # a word ("accuracies") or said of the numbers ("F1 scores", "values are", "in terms of"),
+            # not "RL trained models"
+            said = {"score", "scores", "values", "value", "are", "in", "report", "reported", "measured", "(", "%"}
+            words = [m for i, w in enumerate(p.tokens[4:], 4) if (m := metric_like(w)) and len(w) > 1
+                     and w.lower() not in ("p", "r")
+                     and (len(w) >= 5 or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
             if len(set(words)) == 1:
                 told.names["MetricName"] = words[0]
         # Each metric and the datasets and tasks after it up to the next metric or ";": its own.
@@ -330,7 +373,7 @@ class _Namer:
                 metric, end = texts[s], s.end
                 if any(w.lower() in ("other", "others", "remaining", "rest") for w in p.tokens[s.end:s.end + 8]):
                     told.default = metric
-            elif metric is not None and s.label in ("DatasetName", "TaskName"):
+            elif metric is not None and labels[s] in ("DatasetName", "TaskName", "MethodName"):
                 if any(w in (";", ".") for w in p.tokens[end:s.start]):
                     metric = None
                     continue
@@ -394,6 +437,8 @@ class _Table:
         self.columns: dict[tuple[int, int], _Column] = {}
         self.statistics = False  # the current header heads two columns or more of counts
         self.labelled = False  # some data row has a label
+        self.base: str | None = None  # the last row's model that rows labelled "+ X" add to
+        self.number_cells: list[TableCell] = []
 
     def text(self, cell: TableCell) -> str:
         return cell.text(self.namer.paragraphs)
@@ -407,13 +452,15 @@ class _Table:
         return best if best is not None and kinds.count(best) >= 2 and 2 * kinds.count(best) > len(siblings) else None
 
     def counts_heads(self) -> bool:
-        """Whether two heads or more of the header head counts ("# Docs", "Words", "Sents")."""
-        return sum(not_score_head(self.text(h)) == "count" for h in self.header) >= 2
+        """Whether two different heads or more of the header head counts ("# Docs", "Words", "Sents")."""
+        # distinct heads: "Words" after each of three "R-1 R-2 R-L BS" groups is one count column, repeated
+        return len({fold(self.text(h)) for h in self.header if not_score_head(self.text(h)) == "count"}) >= 2
 
     def label_head(self, cell: TableCell) -> str | None:
         """What the head over a label cell's column says it is: "Model", "Methods", "System"
         (MethodName), "Dataset", "Data", "Corpus", "Language", "Treebank" (DatasetName), "Task"
-        (TaskName), "Field", "Domain", "Reference" (a setting: "setting"), or None."""
+        (TaskName), "Category", "Field", "Doc length" (the part of the data: "qualifier"), "Domain",
+        "Reference" (a setting: "setting"), or None."""
         for head in reversed(self.header):  # the lowest head over the column says it
             if head.first <= cell.first and cell.last <= head.last and head.last - head.first <= cell.last - cell.first:
                 text = self.text(head)
@@ -426,6 +473,8 @@ class _Table:
                     return "DatasetName"
                 if key in ("task", "tasks", "subtask"):
                     return "TaskName"
+                if key in ("category", "field", "structure", "subset", "doclength", "segmentlength", "length"):
+                    return "qualifier"  # "Abstract" under "Category": the part of the data measured
                 if key in ("field", "domain", "reference", "ref", "citation", "source", "year", "type", "thr",
                            "threshold", "beam", "k", "n") or key in _LABEL_HEADS \
                         or "HyperparameterName" in self.namer.names(head):
@@ -439,10 +488,14 @@ class _Table:
         # Rows labelled somewhere: an unlabelled row continues a label above it (a beam size
         # under "Basic"), it is not the caption's one method ("for the model X") as in a table
         # of one model's numbers.
+        # The cells of numbers in data rows: a column holding none is a column of labels.
+        self.number_cells = [c for row in self.rows for c in row if cell_numbers(self.text(c))
+                             and not _YEAR.match(self.text(c).strip())]
         self.labelled = any(any(cell_numbers(t) for t in texts[1:]) and not cell_numbers(texts[0])
                             and not says_nothing(texts[0]) for texts in ([self.text(c) for c in row] for row in self.rows))
         block: list[TableCell] = []  # the header rows read since the last data row
         seen_data = False
+        label_end = 0  # the first column of numbers in the last data row
         group_ours = after_group = False
         group_names: dict[str, str] = {}
         data = [any(cell_numbers(t) and not _YEAR.match(t.strip()) for t in (self.text(c) for c in row))
@@ -459,7 +512,13 @@ class _Table:
                     self.header, self.columns, block = widen(block, self.text), {}, []
                     self.statistics = self.statistics or self.counts_heads()
                 seen_data = True
+                label_end = min(c.first for c, t in zip(row, texts) if cell_numbers(t))
                 self._read_row(row, texts, group_ours, group_names)
+                continue
+            if seen_data and (len(row) > 1 or row[0].first > 0 or texts[0].startswith("(")) \
+                    and all(c.last < label_end for c in row):
+                # "( final ) ensemble", "4 model", "( final ; run 2 )" under "System Configuration": a
+                # row's labels set on several lines, no heads and no group label
                 continue
             next_is_data = index + 1 < len(self.rows) and data[index + 1] and not any(
                 re.search(r"[-–]$", self.text(c)) and (c.first, c.last) == (row[0].first, row[0].last)
@@ -470,14 +529,19 @@ class _Table:
                 group_ours = bool(re.search(r"\bours?\b", text, re.I))
                 group_names = {k: v for k, v in self.namer.names(row[0], gazetteer=False).items()
                                if k in ("DatasetName", "TaskName")}
-                if is_language(text):
-                    group_names["DatasetName"] = text
+                if is_language(text) or is_language_pair(text):  # "Chinese", "English - Estonian"
+                    group_names["DatasetName"] = text.replace(" - ", "-")
                 after_group = True
                 continue
             if seen_data and not block and not after_group:
                 group_ours, group_names = False, {}
             after_group = False
-            block += row
+            words = texts[0].split()
+            if row[0].first == 0 and len(row) > 1 and len(words) > 1 and fold(words[-1]) in SPLITS \
+                    and all(self.is_metric(c) or metric_like(self.text(c)) for c in row[1:]):
+                # "WSJ Test" left of its block's "P R F1": the data of the block's rows
+                group_names = {"DatasetName": " ".join(words[:-1])}
+            block += join_split_heads(row, self.text, self.namer.known)
             if not seen_data:
                 self.header = widen(block, self.text)
                 self.statistics = self.counts_heads()
@@ -508,6 +572,9 @@ class _Table:
                 named = dict([found]) if (found := self.namer.name(text, None)) else {}
                 if not named and (kind := self.row_kind(head)) is not None:
                     named = {kind: text}
+            elif text == "B" and any(re.match(r"(?:MUC|CEAF)", self.text(h)) for h in self.header
+                                     if h.paragraph == head.paragraph):
+                named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
             else:
                 named = self.namer.names(head)
             if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
@@ -533,9 +600,10 @@ class _Table:
                 named = {kind: _ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif not self.namer.all_names(head) and len(text.split()) <= 4 and re.search(r"[A-Za-z]{2}", text) \
+            elif not self.namer.all_names(head) and len(text.split()) <= 4 \
+                    and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
                     and not re.fullmatch(r"\(.*\)", text):
-                unnamed.append(_ENUMERATOR.sub("", text))  # not "φ4", "T", "B": pieces and marks
+                unnamed.append(_ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
         column = _Column(names, reason, unnamed)
         self.columns[first, last] = column
         return column
@@ -549,6 +617,17 @@ class _Table:
             self._other(row[0], texts[0], "setting")
             numbered = numbered[1:]
         first_number = min(cell.first for cell in numbered)
+        inner = next((k for k, (cell, text) in enumerate(zip(row, texts)) if cell.first > first_number
+                      and not cell_numbers(text) and not says_nothing(text) and re.search(r"[A-Za-z]{2}", text)
+                      and not any(c.first <= cell.first <= c.last for c in self.number_cells)), None)
+        if inner is not None and any(cell_numbers(t) for t in texts[inner + 1:]):
+            # A label in a column of labels amid the row ("Gold L" under "Target" in the right one
+            # of two tables set side by side): the numbers right of it are its row's, not this one's.
+            self._read_row(row[inner:], texts[inner:], group_ours, group_names)
+            row, texts = row[:inner], texts[:inner]
+            numbered = [cell for cell in numbered if cell in row]
+            if not numbered:
+                return
         labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
         row_names: dict[str, str] = {}
         model_cells = []
@@ -578,9 +657,23 @@ class _Table:
         for kind in ("DatasetName", "TaskName"):
             if kind in typed:
                 row_names[kind] = " ".join(typed[kind])
+        for kind in ("DatasetName", "TaskName"):
+            # A metric the label gives its row: "DEP ( LAS )", "GENIA - LAS".
+            if kind in row_names and (found := _LABEL_METRIC.match(row_names[kind])) \
+                    and metric_like(metric := found.group(2) or found.group(3)):
+                row_names[kind] = found.group(1)
+                row_names.setdefault("MetricName", metric)
         if "DatasetName" in typed:  # a "Dataset" column says it, whatever the caption names
             row_names["TypedDataset"] = row_names["DatasetName"]
+        if "qualifier" in typed:
+            row_names["Qualifier"] = " ".join(typed["qualifier"])
         label_text = " ".join(_ENUMERATOR.sub("", self.text(cell)) for cell in model_cells) or None
+        if label_text and re.match(r"[+＋]\s", label_text) and self.base:
+            label_text = f"{self.base} {label_text}"  # "+ D&M" under "LISA": "LISA + D&M"
+        elif label_text:
+            # The model rows below starting with "+" add to (not one citing prior work: whose the
+            # additions are is not known).
+            self.base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
         ours = group_ours and not (label_text and CITED.search(label_text)) \
             or bool(label_text and re.search(r"\bours\b", label_text, re.I))
         label_reason = _row_reason(" ".join(self.text(cell) for cell in labels))
@@ -624,7 +717,10 @@ class _Table:
             self.values.append(Value("HyperparameterValue", number, heads["HyperparameterName"], place))
             self._other(cell, number, "setting")
             return
-        model = label_text or (None if numbered_label or self.labelled else self.caption.names.get("MethodName"))
+        # The caption's one method ("Results of the ScienceParse system") where no row names one: rows
+        # labelled with a part of the data only ("title" under "Field") are its too.
+        model = label_text or (None if numbered_label or (self.labelled and "Qualifier" not in row)
+                               else self.caption.names.get("MethodName"))
         if model is None and "DatasetName" in row and ("DatasetName" in heads or column.unnamed) \
                 and "MethodName" not in heads:
             # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
@@ -644,7 +740,15 @@ class _Table:
             unnamed = [u for u in unnamed if not is_language(u)]
         if unnamed and "DatasetName" not in heads:
             dataset = " ".join(([dataset] if dataset else []) + unnamed)
-        metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row) \
+        if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
+            # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
+            qualifier = row["Qualifier"].strip("() ")
+            dataset = qualifier if fold(dataset) in fold(qualifier) else f"{dataset} {qualifier}"
+        if "MetricName" not in heads and "MetricName" not in row and self.caption.by_name and any(
+                fold(self.text(h)) in ("average", "avg", "mean") for h in self.header
+                if h.first <= cell.first and cell.last <= h.last):
+            heads["MetricName"] = "average"  # GLUE's "Average" over F1s, accuracies and correlations: no one of them
+        metric = heads.get("MetricName") or row.get("MetricName") or self._caption_metric(dataset, task, row, model) \
             or (self.paper_metric if "DatasetName" in heads and fold(self.paper_metric or "") not in self.caption.legend
                 else None)
         if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
@@ -657,8 +761,10 @@ class _Table:
         self.values.append(Value("MetricValue", number, metric, place))
         self.results.append(Result(task, dataset, metric, number, model, place, ours, self.label))
 
-    def _caption_metric(self, dataset: str | None, task: str | None, row: dict[str, str]) -> str | None:
-        for name in (dataset, task, row.get("DatasetName"), row.get("TaskName")):
+    def _caption_metric(self, dataset: str | None, task: str | None, row: dict[str, str],
+                        model: str | None = None) -> str | None:
+        # "average F 1 for Coref" with "Coref" labelling a row (tagged as a method there)
+        for name in (dataset, task, row.get("DatasetName"), row.get("TaskName"), model):
             if name and fold(name) in self.caption.by_name:
                 return self.caption.by_name[fold(name)]
             if name and (key := next((k for k in self.caption.by_name if k and k in fold(name)), None)):
@@ -679,6 +785,23 @@ def _row_reason(label: str) -> str | None:
     return reason if reason in ("count", "time", "size") else None
 
 
+def join_split_heads(row: list[TableCell], text: Callable[[TableCell], str], known: Known) -> list[TableCell]:
+    """A head row with the words of one head that the layout set in two columns joined again: a
+    head of one word in lower case continues the head left of it where the two are a name the
+    paper tags or a metric ("Citation" "prediction": one head "Citation prediction" over both
+    columns; "CEAF" "φ4"; not "Dev" "layers", two heads)."""
+    joined: list[TableCell] = []
+    for cell in row:
+        words = text(cell)
+        if joined and re.fullmatch(r"[^\W\d_]\w*", words) and words[0].islower() and joined[-1].first > 0 \
+                and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
+                and (known(both := f"{text(joined[-1])} {words}") or metric_like(both)):
+            left = joined.pop()
+            cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last)
+        joined.append(cell)
+    return joined
+
+
 def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[TableCell]:
     """A header block with each head set over one column of a group of sub-heads widened over
     the whole group: the lowest head row repeats a pattern ("EM F1 EM F1", "P R F1 P R F1 ...
@@ -693,17 +816,31 @@ def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[Tab
         return header
     sub = [c for c in ordered[-1] if c.first > 0]
     keys = [fold(text(c)) for c in sub]
-    period = next((n for n in range(2, len(keys) // 2 + 1) if keys[n] == keys[0] and keys[n:2 * n] == keys[:n]
-                   and len(set(keys[:n])) > 1), 0)
-    groups: list[tuple[int, int]] = []
-    for start in range(0, len(keys) - period + 1, period or len(keys) + 1):
-        if keys[start:start + period] != keys[:period]:
-            break
-        groups.append((sub[start].first, sub[start + period - 1].last))
+    # The longest run of a repeated pattern, wherever it starts ("F1 F1 MAP nDCG MAP nDCG ...":
+    # "MAP nDCG" from the third head on).
+    period, offset, repeats = 0, 0, 0
+    for at in range(len(keys)):
+        for n in range(2, (len(keys) - at) // 2 + 1):
+            if keys[at + n:at + 2 * n] != keys[at:at + n] or len(set(keys[at:at + n])) < 2:
+                continue
+            count = 2
+            while keys[at + count * n:at + (count + 1) * n] == keys[at:at + n]:
+                count += 1
+            if count * n > period * repeats:
+                period, offset, repeats = n, at, count
+    groups = [(sub[offset + k * period].first, sub[offset + (k + 1) * period - 1].last) for k in range(repeats)]
+    whole = (sub[0].first, sub[-1].last) if sub else None
     widened = list(ordered[-1])
     for row in ordered[:-1]:
         for cell in row:
             inside = [g for g in groups if g[0] <= cell.last and cell.first <= g[1]]
+            if len(inside) != 1 and whole is not None and whole[0] <= cell.last and cell.first <= whole[1] and (
+                    cell.first == cell.last or abs(
+                    cell.first + cell.last - sum(whole)) <= (whole[1] - whole[0] + 1) / 3):
+                # Over no group or several, over one column (its width unknown) or set about the
+                # middle of all heads ("English" over its block's "Dev Test"): all of them
+                # ("Recomm ." set over the last two of twelve: its own).
+                inside = [whole]
             alone = len(inside) == 1 and not any(o is not cell and inside[0][0] <= o.last and o.first <= inside[0][1]
                                                  for o in row)
             if cell.first > 0 and alone:

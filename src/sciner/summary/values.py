@@ -105,7 +105,12 @@ def pair_values(spans: Sequence[Span], tokens: Sequence[str] = ()) -> list[Pair]
         names = [s for s in spans if s.label == wanted]
         before = [s for s in names if s.end <= value.start]
         after = [s for s in names if s.start >= value.end]
-        name = in_order.get(value) or (before[-1] if before else after[0] if after else None)
+        # A name right after the value, only "vs" and values between, is its: "0.71 vs 0.64 Fleiss
+        # κ", "87.5 vs. 85.7 average LAS", "achieves 73.0 F1", not the one before.
+        close = after[0] if after and tokens and after[0].start - value.end <= 4 and all(
+            re.fullmatch(r"vs\.?|versus|[-–]|%|[-+]?\d[\d.,]*%?|average|avg\.?|mean", t.lower())
+            for t in tokens[value.end:after[0].start]) else None
+        name = in_order.get(value) or close or (before[-1] if before else after[0] if after else None)
         pairs.append(Pair(value, name))
     return pairs
 
@@ -166,6 +171,19 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     if any(w in ("improvement", "improvements", "gain", "gains", "increase", "decrease", "reduction", "drop", "margin")
            for w in [t.lower() for t in tokens[max(0, value.start - 4):value.start]]):
         return "difference"  # "an improvement of almost 0.5 F1"
+    if before and before[-1] == "+":
+        return "difference"  # "∆= + 2.3"
+    if (before and before[-1] in ("above", "over", "below", "under", "beyond")) or before in (
+            ["more", "than"], ["less", "than"], ["at", "least"], ["at", "most"], ["up", "to"], ["fewer", "than"]):
+        return "bound"  # "above 97 F1", "a recall of over 60 %", "less than 0.3"
+    ahead = [t.lower() for t in tokens[value.end:value.end + 4]]
+    if "confidence" in ahead[:3]:
+        return "setting"  # "95 % bootstrap confidence interval"
+    run = next((k for k, w in enumerate(ahead) if not re.fullmatch(r"[-–]|%|[-+]?\d[\d.,]*%?", w)), len(ahead))
+    if run < len(ahead) and ahead[run] in ("increase", "decrease", "reduction", "improvement"):
+        return "difference"  # "a 30 - 40 % increase", not "to 87.4 % , 1.0 % increase"
+    if any(w.startswith(("std", "deviation", "stdev")) for w in back[-6:]):
+        return "deviation"  # "std - dev 18.5 to 6.8"
     if before and before[-1] in ("<", ">", "≤", "≥", "<=", ">="):
         return "p-value" if len(before) > 1 and before[-2].lower() == "p" else "bound"  # "chance level < 0.0001"
     if before and before[-1] in ("=", ":") and len(before) > 1 and not any(
@@ -201,7 +219,9 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 values.append(Value(pair.value.label, text, of, place))
                 if pair.value.label != "MetricValue":
                     continue
-                reason = not_a_score(p.tokens, pair.value, spans) or (None if of is not None else "no metric")
+                # a metric of one letter in lower case ("f = 0.5") is some fraction, no metric
+                reason = not_a_score(p.tokens, pair.value, spans) or (
+                    None if of is not None and not re.fullmatch(r"[a-z]", of) else "no metric")
                 if reason is not None:
                     others.append(NotResult(text, reason, place))
                     continue

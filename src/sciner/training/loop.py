@@ -7,10 +7,8 @@ everything else, once: device, threads and seeds, AdamW with its linear schedule
 the loss curve (``loss.tsv``), step and epoch checkpoints, resume, early stopping, Ctrl-C and
 SIGTERM, and the progress bar.
 
-Checkpoints hold only tensors and plain Python values (RNG states included), so they load
-with ``torch.load(weights_only=True)``: a crafted ``checkpoint.pt`` cannot run code on
-``--resume``. They are written through :func:`sciner.outputs.atomic_target`, so a run killed
-while saving keeps the previous checkpoint whole.
+Checkpoints (what they hold, how they are written and checked on resume) are
+:mod:`sciner.training.checkpoints`.
 """
 
 from __future__ import annotations
@@ -32,10 +30,9 @@ import numpy as np
 import torch
 
 from sciner.config import Config
-from sciner.errors import ConfigError, ModelError
-from sciner.outputs import atomic_target, write_atomic
+from sciner.outputs import write_atomic
+from sciner.training.checkpoints import CHECKPOINT, checkpoint_to_resume, restore_training_state, save_training_state
 
-CHECKPOINT = "checkpoint.pt"
 LOSS_FILE = "loss.tsv"
 HISTORY_FILE = "history.json"
 
@@ -76,110 +73,6 @@ def make_optimizer(model: torch.nn.Module, *, lr: float, head_lr: float, weight_
     """AdamW over :func:`parameter_groups` and its :func:`linear_schedule`."""
     optimizer = torch.optim.AdamW(parameter_groups(model, weight_decay, lr, head_lr), betas=(0.9, 0.999), eps=1e-8)
     return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, linear_schedule(warmup, total))
-
-
-def rng_state() -> dict[str, Any]:
-    """The states of torch's, NumPy's and Python's generators as tensors and plain values."""
-    kind, keys, pos, has_gauss, cached = np.random.get_state()
-    version, internal, gauss = random.getstate()
-    return {
-        "torch": torch.get_rng_state(),
-        "numpy": {"kind": kind, "keys": torch.from_numpy(keys.astype(np.int64)), "pos": int(pos),
-                  "has_gauss": int(has_gauss), "cached": float(cached)},
-        "python": {"version": version, "internal": list(internal), "gauss": gauss},
-    }
-
-
-def set_rng_state(state: dict[str, Any]) -> None:
-    """Restore what :func:`rng_state` returned."""
-    torch.set_rng_state(state["torch"])
-    n = state["numpy"]
-    np.random.set_state((n["kind"], n["keys"].numpy().astype(np.uint32), n["pos"], n["has_gauss"], n["cached"]))
-    p = state["python"]
-    random.setstate((p["version"], tuple(p["internal"]), p["gauss"]))
-
-
-def checkpoint_to_resume(output: Path, resume: bool) -> Path | None:
-    """The checkpoint a run continues from (None for a fresh run); a fresh run never writes over one."""
-    path = output / CHECKPOINT
-    if path.exists() and not resume:
-        raise ConfigError(f"{output} already holds a {CHECKPOINT}: pass --resume, or choose another output folder")
-    if resume and not path.exists():
-        raise ConfigError(f"--resume: no {CHECKPOINT} in {output}")
-    return path if resume else None
-
-
-def save_checkpoint(path: Path, state: dict[str, Any]) -> None:
-    """Write ``state`` (tensors and plain values only) atomically."""
-    with atomic_target(path) as tmp:
-        torch.save(state, tmp)
-
-
-def load_checkpoint(path: Path) -> dict[str, Any]:
-    """A checkpoint written by :func:`save_checkpoint`, loaded without unpickling any code.
-
-    A truncated, corrupt or foreign file is a one-line :class:`ModelError`.
-    """
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as err:  # torch raises UnpicklingError, RuntimeError, EOFError... for damaged files
-        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise ModelError(f"{path}: not a readable sciner checkpoint ({reason[:200]}); "
-                         "delete it to start again") from None
-    if not isinstance(state, dict) or "config" not in state:
-        raise ModelError(f"{path}: not a sciner checkpoint; delete it to start again")
-    return state
-
-
-def save_training_state(path: Path, config: dict[str, Any], model: torch.nn.Module, optimizer: Any,
-                        scheduler: Any, **progress: Any) -> Path:
-    """A checkpoint of everything a run needs to go on exactly: the config, the model, the
-    optimizer and schedule, the RNG states, and the loop's own ``progress`` values."""
-    save_checkpoint(path, {"config": config, "model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                           "scheduler": scheduler.state_dict(), "rng": rng_state(), "progress": progress})
-    return path
-
-
-def restore_training_state(path: Path, config: dict[str, Any], fixed: Sequence[str], model: torch.nn.Module,
-                           optimizer: Any, scheduler: Any) -> dict[str, Any]:
-    """Load a :func:`save_training_state` checkpoint into the model, optimizer, schedule and RNGs
-    after checking the ``fixed`` config fields did not change; returns the loop's progress values."""
-    state = load_checkpoint(path)
-    check_resume(state["config"], config, fixed)
-    model.load_state_dict(state["model"])
-    optimizer.load_state_dict(state["optimizer"])
-    scheduler.load_state_dict(state["scheduler"])
-    set_rng_state(state["rng"])
-    return state.get("progress", {})
-
-
-def check_resume(saved: dict[str, Any], current: dict[str, Any], fixed: Sequence[str]) -> None:
-    """Refuse to resume when a config field in ``fixed`` (a dotted name, or a whole section)
-    differs between the checkpoint's config and this run's. Both are read in today's shape
-    first, so a checkpoint of an older one (the flat pretraining config) compares as it meant."""
-    old, new = _flatten(_todays_shape(saved)), _flatten(_todays_shape(current))
-    changed = sorted(k for k in set(old) | set(new)
-                     if old.get(k) != new.get(k) and any(k == f or k.startswith(f + ".") for f in fixed))
-    if changed:
-        raise ConfigError(f"--resume: the config changed {', '.join(changed)} since the checkpoint")
-
-
-def _todays_shape(saved: dict[str, Any]) -> dict[str, Any]:
-    """A checkpoint's config as today's :class:`Config` writes it (defaults for keys added since)."""
-    try:
-        return Config.from_dict(saved, source="the checkpoint's config").to_dict()
-    except ConfigError:  # a config no version could read: compare what it says as it is
-        return saved
-
-
-def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in d.items():
-        if isinstance(value, dict):
-            out.update(_flatten(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = value
-    return out
 
 
 class StopRequest:
@@ -279,6 +172,9 @@ class Task(Protocol):
     # evaluation (None: the task does not evaluate).
     epochs: int
     patience: int | None
+    # Optional (read with getattr, default False): score and keep the starting model before
+    # the first step, as "epoch 0" (a trained model trained on).
+    # evaluate_first: bool
 
     def prepare(self, device: torch.device) -> tuple[torch.nn.Module, Schedule]:
         """Build the model (on ``device``) and data; called once the seeds are set."""
@@ -338,14 +234,20 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                                           total=schedule.total)
     per_epoch = task.steps_per_epoch()
     at = Progress()
+    changes: list[str] = []
     if checkpoint_path is not None:  # restored before the summary: a bad checkpoint is the only line printed
-        at = _progress(restore_training_state(checkpoint_path, task.cfg.to_dict(), task.resume_fixed, model,
-                                              optimizer, scheduler), per_epoch)
+        restored, changes = restore_training_state(checkpoint_path, task.cfg.to_dict(), task.resume_fixed, model,
+                                                   optimizer, scheduler)
+        at = _progress(restored, per_epoch)
     if show_progress:
         if text := task.summary(device):
             print(text, file=sys.stderr)
         if checkpoint_path is not None:
-            print(f"resuming at {_where(at)}", file=sys.stderr)
+            print(f"resuming at {_where(at)}" + (f"; changed since: {', '.join(changes)}" if changes else ""),
+                  file=sys.stderr)
+            if at.epoch >= task.epochs or _stopped_early(at, task.patience, tc.min_epochs):
+                print(f"the run is finished ({at.epoch} of {task.epochs} epochs); to go on, raise train.epochs "
+                      "(or train.patience)", file=sys.stderr)
     command = resume_command or f"sciner {task.verb} --resume -o {output} (same config)"
     log = LossLog(output / LOSS_FILE, task.loss_parts, keep_until=at.step)
     last = at.step + stop_after if stop_after is not None else None
@@ -357,8 +259,10 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
         return save_training_state(output / CHECKPOINT, task.cfg.to_dict(), model, optimizer, scheduler,
                                    **dataclasses.asdict(at))
 
+    if checkpoint_path is None and getattr(task, "evaluate_first", False):
+        _record_start(task, output, at, show_progress)
     with interruptible(command) as stop, log:
-        while at.epoch < task.epochs and not _stopped_early(at, task.patience):
+        while at.epoch < task.epochs and not _stopped_early(at, task.patience, tc.min_epochs):
             epoch, epoch_started = at.epoch, time.monotonic()
             model.train()
             with tqdm(total=per_epoch, initial=at.batch, desc=f"epoch {epoch + 1}/{task.epochs}", unit="step",
@@ -396,8 +300,10 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
             yield Step(at.snapshot(), {}, scores, improved)
             if at.step == last:
                 break
-    if at.epoch >= task.epochs or _stopped_early(at, task.patience):
+    if at.epoch >= task.epochs or _stopped_early(at, task.patience, tc.min_epochs):
         task.finish(output, at)
+        if not tc.keep_checkpoint:  # the run is done: the model stays, the optimizer's state goes
+            (output / CHECKPOINT).unlink(missing_ok=True)
 
 
 def run(task: Task, output: str | Path, **options: Any) -> Progress:
@@ -440,12 +346,32 @@ def _record(task: Task, output: Path, at: Progress, scores: dict[str, Any], seco
     return improved
 
 
+def _record_start(task: Task, output: Path, at: Progress, show_progress: bool) -> None:
+    """Score the model a run starts from (a trained model trained on) as "epoch 0" and keep it:
+    an epoch must beat it to replace it, so training on cannot leave a worse model behind."""
+    started = time.monotonic()
+    scores = task.evaluate()
+    if scores is None:
+        return
+    at.best_f1, at.best_epoch = scores["micro"]["f1"], -1
+    at.history.append({"epoch": 0, "loss": None, "dev": scores, "seconds": round(time.monotonic() - started, 1)})
+    task.save_best(output, at, scores)
+    write_atomic(output / HISTORY_FILE, json.dumps(at.history, indent=2) + "\n")
+    if show_progress:
+        print(f"epoch 0 (the model trained on): dev micro F1 {at.best_f1:.4f}  macro F1 {scores['macro']['f1']:.4f}",
+              file=sys.stderr)
+
+
 def _due(step: int, every: int) -> bool:
     return every > 0 and step % every == 0
 
 
-def _stopped_early(at: Progress, patience: int | None) -> bool:
-    return patience is not None and at.best_epoch >= 0 and at.epoch - at.best_epoch > patience
+def _stopped_early(at: Progress, patience: int | None, min_epochs: int = 0) -> bool:
+    """Patience runs out: this many epochs without a better dev score, counted only once the
+    score has moved above 0 and ``min_epochs`` are done (a small run's first epochs may learn
+    nothing the dev score shows)."""
+    return (patience is not None and at.best_f1 > 0 and at.epoch >= min_epochs
+            and at.epoch - at.best_epoch > patience)
 
 
 def _where(at: Progress) -> str:

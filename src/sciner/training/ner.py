@@ -2,24 +2,23 @@
 loss, dev F1 after each epoch, the best epoch saved as a model folder. The loop brings the
 rest (schedule, checkpoints, resume, early stopping, interrupts); the same seed gives the
 same model. A student learning from soft labels is this task with another loss
-(:mod:`sciner.training.soft`)."""
+(:mod:`sciner.training.soft`); :func:`sciner.training.train.train` picks one and runs it."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sciner.version import __version__
 from sciner.model.batching import length_batches
 from sciner.config import Config
-from sciner.data.assemble import Corpus, assemble
+from sciner.data.assemble import Corpus, assemble, check_dev_split
 from sciner.document import Paragraph
 from sciner.labels import BIO_TAGS
 from sciner.provenance import git_commit
-from sciner.training.loop import Progress, Schedule, run
+from sciner.training.loop import Progress, Schedule
 
 
 def evaluate_model(model: Any, paragraphs: list[Paragraph], batch_subwords: int) -> dict[str, Any]:
@@ -33,19 +32,13 @@ def evaluate_model(model: Any, paragraphs: list[Paragraph], batch_subwords: int)
     return classification_report([p.tags or [] for p in paragraphs], pred).to_dict()
 
 
-@dataclass
-class TrainResult:
-    best_f1: float
-    best_epoch: int
-    history: list[dict[str, Any]]
-    output: Path
-
-
 # What a resumed run must keep: everything that shapes the data, the model, the batches and
 # the schedule. Threads, device and patience may change.
+# train.epochs may grow: a finished run kept with --keep-checkpoint is extended by --resume.
 RESUME_FIXED = (
     "data.dev_groups", "data.exclude_groups", "data.max_block_tokens", "data.drop_references",
-    "data.keep_empty_fraction", "model", "train.seed", "train.epochs", "train.batch_subwords", "train.lr",
+    "data.keep_empty_fraction", "data.files", "data.dev_files", "data.dev_share", "data.with_shared",
+    "model", "train.init", "train.seed", "train.batch_subwords", "train.lr",
     "train.head_lr", "train.weight_decay", "train.warmup_ratio", "train.max_batches_per_epoch",
     "train.max_dev_paragraphs", "train.max_train_paragraphs",
 )
@@ -57,11 +50,15 @@ def summary(cfg: Config, corpus: Corpus, train_paras: list[Paragraph], dev_paras
     forgotten override or a CPU run meant for a GPU shows at once, not after an epoch."""
     tc = cfg.train
     every = f"every {tc.checkpoint_every_steps} batches and " if tc.checkpoint_every_steps else ""
+    source = "your papers" + (" and the shared groups" if cfg.data.with_shared else "") if cfg.data.files \
+        else str(cfg.data.root())
+    units = "papers" if cfg.data.files else "groups"
     return "\n".join([
-        f"data     {cfg.data.root()}: train {len(train_paras)} paragraphs, {_tokens(train_paras)} tokens; "
-        f"dev {len(dev_paras)} paragraphs, {_tokens(dev_paras)} tokens of {len(corpus.dev_groups)} groups "
-        f"({', '.join(corpus.dev_groups)})",
-        f"model    encoder {cfg.model.encoder}, head {cfg.model.head}",
+        f"data     {source}: train {len(train_paras)} paragraphs, {_tokens(train_paras)} tokens "
+        f"of {len(corpus.train_groups)} {units}; dev {len(dev_paras)} paragraphs, {_tokens(dev_paras)} tokens "
+        f"of {len(corpus.dev_groups)} {units} ({', '.join(corpus.dev_groups)})",
+        f"model    encoder {cfg.model.encoder}, head {cfg.model.head}"
+        + (f", trained on from {cfg.train.init}" if cfg.train.init else ""),
         f"train    {tc.epochs} epochs of {batches_per_epoch} batches ({tc.batch_subwords} subwords), "
         f"lr {tc.lr:g} (heads {tc.head_lr:g}), seed {tc.seed}, patience {tc.patience}",
         f"compute  {device}, {tc.threads} threads; checkpoint {every}after each epoch",
@@ -85,6 +82,8 @@ class NerTask:
         self.corpus = corpus
         self.epochs = cfg.train.epochs
         self.patience: int | None = cfg.train.patience
+        # A model trained on is scored before its first step, and kept unless an epoch beats it.
+        self.evaluate_first = bool(cfg.train.init)
 
     def prepare(self, device: Any) -> tuple[Any, Schedule]:
         from sciner.model.network import featurize_many
@@ -93,12 +92,18 @@ class NerTask:
         tc = self.cfg.train
         self.device = device
         corpus = self.corpus = self.corpus or assemble(self.cfg.data, seed=tc.seed)
+        check_dev_split(corpus, self.cfg.data)
         train_paras = [p for p in corpus.train if p.tokens]
         if tc.max_train_paragraphs:
             train_paras = random.Random(tc.seed).sample(train_paras, min(tc.max_train_paragraphs, len(train_paras)))
         self.train_paras = train_paras
         self.dev_paras = corpus.dev[: tc.max_dev_paragraphs] if tc.max_dev_paragraphs else corpus.dev
-        self.model = build_model(self.cfg.model).to(device)
+        self.model = build_model(self.cfg.model)
+        if tc.init:
+            from sciner.model.store import load_weights
+
+            load_weights(self.model, tc.init)
+        self.model = self.model.to(device)
         self.feats = featurize_many(self.model.tokenizer, [p.tokens for p in train_paras], self.cfg.model,
                                     [p.tags for p in train_paras])
         self.lengths = [f.n_subwords + 2 for f in self.feats]
@@ -130,7 +135,7 @@ class NerTask:
         """What ``model.json`` records of the run, besides the epoch and its scores."""
         from sciner.model.device import hardware
 
-        return {
+        return {**self.carried(),
             "labels": list(BIO_TAGS),
             "encoder": self.cfg.model.encoder,
             "config": self.cfg.to_dict(),
@@ -145,6 +150,18 @@ class NerTask:
             "hardware": hardware(self.device),
         }
 
+    def carried(self) -> dict[str, Any]:
+        """What a model trained on (``train.init``) passes on: its decoding settings fit by
+        ``sciner calibrate`` (type biases, the paper-level pass), and where it came from."""
+        if not self.cfg.train.init:
+            return {}
+        from sciner.model.store import load_model_meta
+
+        meta = load_model_meta(self.cfg.train.init)[1]
+        keep = {k: meta[k] for k in ("type_bias", "paper_level") if k in meta}
+        return {**keep, "init": {"model": self.cfg.train.init, "dev_groups": meta.get("dev_groups"),
+                                 "note": "type_bias and paper_level are the init model's; refit with sciner calibrate"}}
+
     def save_best(self, output: Path, at: Progress, scores: dict[str, Any]) -> None:
         from sciner.model.store import save_model
 
@@ -153,21 +170,3 @@ class NerTask:
 
     def finish(self, output: Path, at: Progress) -> None:
         """Nothing more: the best epoch's model was saved when it was evaluated."""
-
-
-def train(cfg: Config, output: str | Path, *, resume: bool = False, corpus: Corpus | None = None,
-          show_progress: bool = True, resume_command: str | None = None) -> TrainResult:
-    """Train a model as ``cfg`` says; the best epoch (by dev micro F1) is saved to ``output``.
-
-    With ``distill.soft_labels`` set, the model is a student learning from them as well
-    (:class:`~sciner.training.soft.SoftLabelTask`). A checkpoint is saved every
-    ``train.checkpoint_every_steps`` batches and after each epoch. Ctrl-C or SIGTERM saves one
-    after the current step and prints ``resume_command`` (the CLI passes the user's own
-    command line); ``resume=True`` continues from the checkpoint exactly as if the run had not
-    stopped.
-    """
-    from sciner.training.soft import SoftLabelTask
-
-    task = SoftLabelTask(cfg, corpus) if cfg.distill.soft_labels else NerTask(cfg, corpus)
-    at = run(task, output, resume=resume, show_progress=show_progress, resume_command=resume_command)
-    return TrainResult(best_f1=at.best_f1, best_epoch=at.best_epoch + 1, history=at.history, output=Path(output))

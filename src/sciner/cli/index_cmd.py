@@ -1,0 +1,64 @@
+"""``sciner index``: papers -> one SQLite file to query (``sciner query``, pandas, DuckDB)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from sciner.cli.app import app
+from sciner.cli.options import DataDir, DeviceOwn, From, Include, ModelOption, Precision, Quiet, ThreadsOwn, include_kinds
+
+_INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL, ... or folders and globs), tagged "
+                "with the model; or its tagged output, used as it is. Each file is one paper, unless a JSONL 'doc' "
+                "field or CoNLL -DOCSTART- lines name several.")
+
+
+@app.command()
+def index(
+    inputs: list[str] = typer.Argument(..., help=_INPUTS_HELP),
+    output: str = typer.Option(..., "--output", "-o", help="The index: an SQLite file, created if missing, added to "
+                               "if it exists."),
+    prune: bool = typer.Option(False, "--prune", help="Remove the papers of indexed files that no longer exist."),
+    from_format: From = None,
+    tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line first."),
+    include: Include = None,
+    no_gazetteers: bool = typer.Option(False, "--no-gazetteers", help="Keep the papers' spellings: no canonical "
+                                       "names from the data folder's gazetteers/."),
+    data: DataDir = None,
+    model: ModelOption = None,
+    precision: Precision = "auto",
+    device: DeviceOwn = "auto",
+    threads: ThreadsOwn = 2,
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, show_default=False,
+                                          help="Tag the inputs that need it with N processes (each loading the model "
+                                               "once) into OUTPUT.tagged/, then index them here, one writer."),
+    ray: bool = typer.Option(False, "--ray", help="Run the --workers as Ray actors (pip install 'sciner[ray]'), on a "
+                                                  "local Ray started for the run."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", show_default=False,
+                                              help="Run the --workers as actors on the Ray cluster at this address."),
+    quiet: Quiet = False,
+) -> None:
+    """Index papers into one SQLite file: each paper's paragraphs (full-text searchable),
+    mentions, entities under one name, values paired with their names, and results (task,
+    dataset, metric, value, model, the paragraph read from), as sciner summarize reads them.
+
+    Running it again adds new and changed files only (by content hash); --prune removes the
+    papers of files that are gone. Each paper is written in one transaction: a run stopped at
+    any point keeps every paper wholly in or out, and the next run goes on. Ask it questions
+    with sciner query; the schema is in docs/index.md.
+
+    Example: sciner index ../shared/data/pdfs -o corpus.sqlite
+    """
+    from sciner.files.run import finish, say
+    from sciner.index.run import index_files
+
+    done = index_files(inputs, output, from_format=from_format, tokenize=tokenize, include=include_kinds(include),
+                       model=model, precision=precision, device=device, threads=threads, data=data,
+                       gazetteers=not no_gazetteers, prune=prune, workers=workers,
+                       ray_address=ray_address if ray_address is not None else "local" if ray else None,
+                       show_progress=not quiet, on_error=say)
+    if not quiet:
+        print(done.describe(), file=sys.stderr)
+    raise typer.Exit(finish(done.failed, done=done.files))

@@ -1,0 +1,235 @@
+"""The corpus index's SQLite schema, its version, and opening a file as an index.
+
+A sciner index is one SQLite file marked as ours (``PRAGMA application_id``) with the schema
+version in ``PRAGMA user_version``. Opening it checks both: another SQLite file, or a file that
+is no database, is refused in one line; an older schema is upgraded step by step
+(:data:`UPGRADES`) inside one transaction, a newer one refused. docs/index.md writes the
+schema down for readers in other languages (pandas, DuckDB, Datasette).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from sciner.errors import FileSystemError, InputFormatError
+
+# "SCNR": tells a sciner index from any other SQLite file.
+APPLICATION_ID = 0x53434E52
+SCHEMA_VERSION = 1
+# Seconds a writer or reader waits for another process's lock before the one-line error.
+BUSY_TIMEOUT_S = 5.0
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,           -- absolute path of the input file
+  sha256 TEXT NOT NULL,                -- its content hash when indexed
+  bytes INTEGER NOT NULL,
+  complete INTEGER NOT NULL DEFAULT 0, -- 1 once every paper of the file is in
+  indexed_at TEXT NOT NULL
+);
+CREATE TABLE papers (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  doc TEXT NOT NULL,                   -- the paper's name, as summarize names it
+  title TEXT,
+  sha256 TEXT NOT NULL,                -- the file's content hash
+  sciner_version TEXT NOT NULL,
+  model TEXT NOT NULL,                 -- the model that tagged it, or 'input' (tags read from the file)
+  paragraphs INTEGER NOT NULL,
+  tokens INTEGER NOT NULL,
+  indexed_at TEXT NOT NULL,
+  UNIQUE (file_id, doc)
+);
+CREATE TABLE paragraphs (
+  id INTEGER PRIMARY KEY,
+  paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,           -- 0, 1, ... in reading order
+  text TEXT NOT NULL,                  -- tokens joined by single spaces
+  page INTEGER, section TEXT, kind TEXT
+);
+CREATE INDEX paragraphs_paper ON paragraphs (paper_id, position);
+CREATE VIRTUAL TABLE paragraphs_fts USING fts5 (text, content='paragraphs', content_rowid='id');
+CREATE TRIGGER paragraphs_ai AFTER INSERT ON paragraphs BEGIN
+  INSERT INTO paragraphs_fts (rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER paragraphs_ad AFTER DELETE ON paragraphs BEGIN
+  INSERT INTO paragraphs_fts (paragraphs_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TABLE entities (
+  id INTEGER PRIMARY KEY,
+  paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  name TEXT NOT NULL,                  -- summarize's one name for it in this paper
+  key TEXT NOT NULL,                   -- the name folded (sciner.summary.names.fold)
+  mentions INTEGER NOT NULL,
+  surface TEXT NOT NULL                -- JSON list of the spellings the paper uses
+);
+CREATE INDEX entities_key ON entities (key, type, mentions);
+CREATE INDEX entities_paper ON entities (paper_id);
+CREATE TABLE names (                   -- corpus-wide: one row per (type, folded name)
+  id INTEGER PRIMARY KEY,
+  type TEXT NOT NULL,
+  key TEXT NOT NULL,
+  name TEXT NOT NULL,                  -- the spelling of the first paper indexed with it
+  papers INTEGER NOT NULL,
+  mentions INTEGER NOT NULL,
+  UNIQUE (type, key)
+);
+CREATE INDEX names_rank ON names (type, papers DESC, mentions DESC);
+CREATE TRIGGER entities_ai AFTER INSERT ON entities BEGIN
+  INSERT INTO names (type, key, name, papers, mentions) VALUES (new.type, new.key, new.name, 1, new.mentions)
+  ON CONFLICT (type, key) DO UPDATE SET papers = papers + 1, mentions = mentions + excluded.mentions;
+END;
+CREATE TRIGGER entities_ad AFTER DELETE ON entities BEGIN
+  UPDATE names SET papers = papers - 1, mentions = mentions - old.mentions WHERE type = old.type AND key = old.key;
+  DELETE FROM names WHERE type = old.type AND key = old.key AND papers <= 0;
+END;
+CREATE TABLE mentions (
+  id INTEGER PRIMARY KEY,
+  paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+  paragraph_id INTEGER NOT NULL,
+  entity_id INTEGER,                   -- the entity it names (NULL for values and non-names)
+  type TEXT NOT NULL,
+  start INTEGER NOT NULL, "end" INTEGER NOT NULL,  -- token range in the paragraph, end exclusive
+  text TEXT NOT NULL,
+  score REAL
+);
+CREATE INDEX mentions_paper ON mentions (paper_id);
+CREATE INDEX mentions_entity ON mentions (entity_id);
+CREATE TABLE value_pairs (
+  id INTEGER PRIMARY KEY,
+  paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+  paragraph_id INTEGER NOT NULL,
+  type TEXT NOT NULL,                  -- HyperparameterValue or MetricValue
+  value TEXT NOT NULL,
+  number REAL,                         -- the value's first number, NULL when it has none
+  name TEXT,                           -- the name it belongs to, NULL when none was found
+  key TEXT                             -- that name folded
+);
+CREATE INDEX value_pairs_key ON value_pairs (key, type);
+CREATE INDEX value_pairs_paper ON value_pairs (paper_id);
+CREATE TABLE results (
+  id INTEGER PRIMARY KEY,
+  paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+  paragraph_id INTEGER NOT NULL,
+  task TEXT, task_key TEXT,
+  dataset TEXT, dataset_key TEXT,
+  metric TEXT, metric_key TEXT,
+  value TEXT NOT NULL, number REAL,
+  model TEXT, model_key TEXT,
+  ours INTEGER NOT NULL DEFAULT 0,     -- 1 when summarize marks it the paper's own method
+  lower_is_better INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX results_dataset ON results (dataset_key, metric_key);
+CREATE INDEX results_metric ON results (metric_key);
+CREATE INDEX results_task ON results (task_key);
+CREATE INDEX results_paper ON results (paper_id);
+"""
+
+# schema version n -> the function that upgrades a version-n file to n + 1 (none yet: version 1
+# is the first). A file older than the oldest step is refused: index its papers again.
+UPGRADES: dict[int, Callable[[sqlite3.Connection], None]] = {}
+
+
+def connect(path: str | Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
+    """An open sciner index at ``path``: created when ``create`` and it is missing or empty,
+    upgraded when older, else :class:`InputFormatError` (not an index, too new) or
+    :class:`FileSystemError` (cannot open, locked)."""
+    path = Path(path)
+    if not path.exists() and not create:
+        from sciner.errors import InputNotFoundError
+
+        raise InputNotFoundError(f"{path}: no such index (make one with: sciner index PAPERS... -o {path})")
+    if path.is_dir():
+        raise InputFormatError(f"{path}: is a directory, not a sciner index")
+    try:
+        if readonly:
+            con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
+                                  check_same_thread=False)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            con = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    except sqlite3.Error as err:
+        raise FileSystemError(f"{path}: cannot open ({err})") from None
+    try:
+        _check(con, path, create=create and not readonly, writable=not readonly)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _check(con: sqlite3.Connection, path: Path, *, create: bool, writable: bool) -> None:
+    try:
+        app_id = con.execute("PRAGMA application_id").fetchone()[0]
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as err:
+        raise as_error(err, path, "read") from None
+    if app_id != APPLICATION_ID:
+        if tables == 0 and app_id == 0 and create:
+            _create(con, path)
+            return
+        what = "an SQLite database of another program" if tables else "an empty SQLite database"
+        raise InputFormatError(f"{path}: not a sciner index ({what})")
+    if version > SCHEMA_VERSION:
+        raise InputFormatError(f"{path}: index schema {version} is newer than this sciner's ({SCHEMA_VERSION}); "
+                               "upgrade sciner to read it")
+    if version < SCHEMA_VERSION:
+        _upgrade(con, path, version, writable)
+    con.execute("PRAGMA foreign_keys = ON")
+
+
+def _create(con: sqlite3.Connection, path: Path) -> None:
+    from sciner.version import __version__
+
+    try:
+        con.execute("PRAGMA journal_mode = WAL")  # readers go on while one writer adds papers
+        con.executescript(f"BEGIN IMMEDIATE; {SCHEMA}\n"
+                          f"PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};")
+        con.execute("INSERT INTO meta VALUES ('created_by', ?)", (f"sciner {__version__}",))
+        con.execute("COMMIT")
+    except sqlite3.Error as err:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise as_error(err, path, "create") from None
+    con.execute("PRAGMA foreign_keys = ON")
+
+
+def _upgrade(con: sqlite3.Connection, path: Path, version: int, writable: bool) -> None:
+    """Upgrade a version-``version`` index to :data:`SCHEMA_VERSION` in one transaction, or refuse."""
+    if any(v not in UPGRADES for v in range(version, SCHEMA_VERSION)):
+        raise InputFormatError(f"{path}: index schema {version} is too old for this sciner ({SCHEMA_VERSION}) "
+                               "and cannot be upgraded; index the papers again into a new file")
+    if not writable:
+        raise InputFormatError(f"{path}: index schema {version} is older than this sciner's ({SCHEMA_VERSION}); "
+                               f"upgrade it by running sciner index on it once")
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        for v in range(version, SCHEMA_VERSION):
+            UPGRADES[v](con)
+        con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        con.execute("COMMIT")
+    except sqlite3.Error as err:
+        con.execute("ROLLBACK")
+        raise as_error(err, path, "upgrade") from None
+
+
+def as_error(err: sqlite3.Error, path: str | Path, doing: str) -> InputFormatError | FileSystemError:
+    """The one-line error of an SQLite failure on the index ``path``."""
+    text = str(err)
+    if "file is not a database" in text or "malformed" in text:
+        return InputFormatError(f"{path}: not a sciner index (not an SQLite database)")
+    if "locked" in text or "busy" in text:
+        return FileSystemError(f"{path}: the index is locked by another process (waited {BUSY_TIMEOUT_S:g} s); "
+                               "try again when it is done")
+    if "full" in text:
+        return FileSystemError(f"{path}: disk full while writing the index; nothing of the paper being written "
+                               "was kept; free space and run again")
+    if "readonly" in text:
+        return FileSystemError(f"{path}: the index is read-only here ({text})")
+    return FileSystemError(f"{path}: cannot {doing} the index ({text})")

@@ -1,0 +1,321 @@
+"""sciner index and sciner query: a tiny tagged corpus (JSONL written here, no model) indexed
+into SQLite, each question asked, incremental runs, a killed run, and the one-line errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import sciner
+from sciner.document import Paragraph
+from sciner.errors import FileSystemError, InputFormatError
+from sciner.formats.jsonl import write_jsonl
+from sciner.index import schema
+from sciner.index.write import IndexWriter, first_number, lower_is_better
+
+PAPERS = {
+    "alpha": ["[BERT|MethodName] : pre-training for [question answering|TaskName]",
+              "We fine-tune [BERT-base|MethodName] on [SQuAD|DatasetName] and reach [88.5|MetricValue] [F1|MetricName] .",
+              "Tuned , [BERT base|MethodName] reaches [90.9|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] with a "
+              "[learning rate|HyperparameterName] of [5e-5|HyperparameterValue] .",
+              "Span masking helps the [LSTM|MethodName] language model reach a [perplexity|MetricName] of "
+              "[35.1|MetricValue] on [PTB|DatasetName] ."],
+    "beta": ["In this paper we propose [XLNet|MethodName] , a new model .",
+             "Our [XLNet|MethodName] reaches [92.1|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .",
+             "The [learning rate|HyperparameterName] is [5e-5|HyperparameterValue] .",
+             "An [LSTM|MethodName] gets a [perplexity|MetricName] of [29.4|MetricValue] on [PTB|DatasetName] ."],
+    "gamma": ["[Bert Base|MethodName] gets [85.0|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .",
+              "We set the [learning rates|HyperparameterName] to [3e-5|HyperparameterValue] ."],
+}
+
+
+def tagged(line: str) -> Paragraph:
+    """A paragraph from ``words [entity words|Type] words``."""
+    tokens, tags = [], []
+    for bracket, plain in re.findall(r"\[([^\]]+)\]|(\S+)", line):
+        if plain:
+            tokens.append(plain)
+            tags.append("O")
+        else:
+            words, label = bracket.rsplit("|", 1)
+            for k, word in enumerate(words.split()):
+                tokens.append(word)
+                tags.append(("B-" if k == 0 else "I-") + label)
+    return Paragraph(tokens, tags)
+
+
+def write_corpus(folder: Path, papers: dict[str, list[str]] = PAPERS) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, lines in papers.items():
+        paragraphs = [tagged(line) for line in lines]
+        paragraphs[0].meta["section"] = "Abstract"  # where summarize looks for the method a paper proposes
+        write_jsonl(paragraphs, folder / f"{name}.jsonl")
+    return folder
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    folder = write_corpus(tmp_path / "papers")
+    db = tmp_path / "corpus.sqlite"
+    done = sciner.index_files([folder], db, show_progress=False, gazetteers=False)
+    assert (done.added, done.failed) == (3, [])
+    return db
+
+
+def test_a_leaderboard_is_best_first_one_row_per_paper_and_model_with_its_paragraph(corpus: Path) -> None:
+    with sciner.Index(corpus) as ix:
+        board = ix.results(dataset="squad", metric="f1")
+        # alpha's BERT-base (or "BERT base") reports 88.5 and 90.9: its best only.
+        assert [(r.rank, r.number, r.paper) for r in board] == [(1, 92.1, "beta"), (2, 90.9, "alpha"), (3, 85.0, "gamma")]
+        assert board[1].paragraph.startswith("Tuned , BERT base reaches")
+        assert ix.paragraph(board[1].paragraph_id).text == board[1].paragraph
+        # perplexity: lower is better, so ascending
+        assert [r.number for r in ix.results(dataset="PTB", metric="Perplexity")] == [29.4, 35.1]
+        assert ix.results(dataset="SQuAD", metric="F1", limit=1)[0].paper == "beta"
+        assert [(r.paper, r.model, r.ours) for r in ix.results(dataset="SQuAD", ours=True)] == [("beta", "XLNet", True)]
+        assert ix.results(dataset="nowhere") == []
+
+
+def test_papers_entities_values_and_search(corpus: Path) -> None:
+    with sciner.Index(corpus) as ix:
+        assert [(h.paper, h.type) for h in ix.papers("bert base", type="MethodName")] == [("alpha", "MethodName"),
+                                                                                         ("gamma", "MethodName")]
+        assert [h.paper for h in ix.papers("LSTMs")] == ["alpha", "beta"]  # a plural folds to its singular
+        top = ix.entities("MethodName", top=2)
+        assert (top[0].name, top[0].papers) == ("LSTM", 2) or (top[0].papers, top[1].papers) == (2, 2)
+        assert {e.type for e in ix.entities(top=50)} >= {"MethodName", "DatasetName", "MetricName"}
+        lr = ix.values("Learning-Rate")
+        assert [(v.value, v.papers) for v in lr] == [("5e-5", 2), ("3e-5", 1)]
+        hits = ix.search("span masking")
+        assert [h.paper for h in hits] == ["alpha"] and "[Span] [masking]" in hits[0].snippet
+        # "BERT-base" is no FTS5 query ("-" is its NOT): searched as the phrase of its words
+        assert sorted(h.paper for h in ix.search("BERT-base")) == ["alpha", "alpha", "gamma"]
+        assert ix.search('"masking helps"')[0].paper == "alpha"
+        assert ix.sql("SELECT count(*) AS n FROM papers").rows == [(3,)]
+        with pytest.raises(InputFormatError, match="readonly"):
+            ix.sql("DELETE FROM papers")
+    assert first_number("84.6 %") == 84.6 and first_number("1,024") == 1024.0 and first_number("n/a") is None
+    assert lower_is_better("WER") and lower_is_better("word error rate") and lower_is_better("test PPL")
+    assert not lower_is_better("F1") and not lower_is_better("Accuracy") and not lower_is_better("Perceptual")
+
+
+def counts(db: Path) -> dict[str, int]:
+    with sciner.Index(db) as ix:
+        return ix.stats()
+
+
+def test_again_adds_only_what_changed_and_prune_removes_what_is_gone(corpus: Path, tmp_path: Path) -> None:
+    before = counts(corpus)
+    again = sciner.index_files([tmp_path / "papers"], corpus, show_progress=False, gazetteers=False)
+    assert (again.added, again.unchanged) == (0, 3) and counts(corpus) == before
+    write_corpus(tmp_path / "papers", {"gamma": ["[RoBERTa|MethodName] gets [86.0|MetricValue] [F1|MetricName] on "
+                                                 "[SQuAD|DatasetName] ."]})
+    changed = sciner.index_files([tmp_path / "papers"], corpus, show_progress=False, gazetteers=False)
+    assert (changed.added, changed.unchanged) == (1, 2)
+    with sciner.Index(corpus) as ix:
+        assert ix.papers("Bert Base", type="MethodName")[0].paper == "alpha"
+        assert [h.paper for h in ix.papers("Bert Base")] == ["alpha"]  # gamma's old entities are gone ...
+        assert [v.value for v in ix.values("learning rate")] == ["5e-5"]  # ... and its values
+        assert ix.entities("MethodName", top=50)[-1].papers >= 1  # no name is left counting no paper
+    (tmp_path / "papers" / "beta.jsonl").unlink()
+    pruned = sciner.index_files([tmp_path / "papers"], corpus, prune=True, show_progress=False, gazetteers=False)
+    assert len(pruned.pruned) == 1 and pruned.pruned[0].endswith("beta.jsonl")
+    with sciner.Index(corpus) as ix:
+        assert {p for (p,) in ix.sql("SELECT doc FROM papers").rows} == {"alpha", "gamma"}
+        assert ix.sql("SELECT count(*) FROM paragraphs_fts WHERE paragraphs_fts MATCH 'XLNet'").rows == [(0,)]
+        assert ix.sql("SELECT count(*) FROM names WHERE name = 'XLNet'").rows == [(0,)]
+
+
+def whole(db: Path) -> None:
+    """Every paper in ``db`` is whole: its paragraphs and mentions all there."""
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    for paper, n in con.execute("SELECT id, paragraphs FROM papers"):
+        assert con.execute("SELECT count(*) FROM paragraphs WHERE paper_id = ?", (paper,)).fetchone()[0] == n
+    con.close()
+
+
+def test_a_run_stopped_between_papers_keeps_each_paper_whole_and_the_next_run_goes_on(tmp_path, monkeypatch) -> None:
+    many = {f"p{i:02d}": PAPERS["alpha"] for i in range(6)}
+    (tmp_path / "one.jsonl").write_text("", encoding="utf-8")
+    paragraphs = []
+    for name, lines in many.items():  # one file holding six papers (a JSONL 'doc' each)
+        for line in lines:
+            p = tagged(line)
+            p.meta["doc"] = name
+            paragraphs.append(p)
+    write_jsonl(paragraphs, tmp_path / "one.jsonl")
+    add = IndexWriter.add_paper
+    calls = []
+
+    def add_then_stop(self, file, rows):
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        calls.append(rows.doc)
+        return add(self, file, rows)
+
+    monkeypatch.setattr(IndexWriter, "add_paper", add_then_stop)
+    db = tmp_path / "c.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        sciner.index_files([tmp_path / "one.jsonl"], db, show_progress=False, gazetteers=False)
+    whole(db)
+    assert counts(db)["papers"] == 3
+    monkeypatch.setattr(IndexWriter, "add_paper", add)
+    done = sciner.index_files([tmp_path / "one.jsonl"], db, show_progress=False, gazetteers=False)
+    assert done.added == 3
+    whole(db)
+    with sciner.Index(db) as ix:
+        assert sorted(d for (d,) in ix.sql("SELECT doc FROM papers").rows) == sorted(many)
+
+
+@pytest.mark.slow
+def test_a_killed_index_process_loses_nothing_and_resumes(tmp_path: Path) -> None:
+    folder = write_corpus(tmp_path / "papers", {f"p{i:03d}": PAPERS["alpha"] * 2 for i in range(60)})
+    db = tmp_path / "c.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(Path(sciner.__file__).parents[1])}
+    process = subprocess.Popen([sys.executable, "-m", "sciner", "index", str(folder), "-o", str(db), "-q",
+                                "--no-gazetteers"], env=env, stderr=subprocess.PIPE)
+    n = 0
+    for _ in range(3000):
+        time.sleep(0.01)
+        try:
+            n = sqlite3.connect(db).execute("SELECT count(*) FROM papers").fetchone()[0] if db.exists() else 0
+        except sqlite3.OperationalError:
+            continue
+        if n >= 3 or process.poll() is not None:
+            break
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    whole(db)
+    left = counts(db)["papers"]
+    assert 3 <= left < 60, "the run was not killed midway"
+    done = sciner.index_files([folder], db, show_progress=False, gazetteers=False)
+    assert done.added == 60 - left
+    whole(db)
+    assert counts(db)["papers"] == 60
+
+
+def test_what_is_not_an_index_an_index_too_new_and_an_old_one(tmp_path: Path, monkeypatch) -> None:
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not a database at all, but long enough to be read as one " * 20)
+    with pytest.raises(InputFormatError, match="not a sciner index"):
+        sciner.Index(text)
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)")
+    for open_it in (lambda: sciner.Index(other), lambda: sciner.index_files([], other, show_progress=False)):
+        with pytest.raises(InputFormatError, match="another program"):
+            open_it()
+    assert sqlite3.connect(other).execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]  # untouched
+    db = tmp_path / "c.sqlite"
+    schema.connect(db, create=True).close()
+    con = sqlite3.connect(db)
+    con.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION + 1}")
+    con.close()
+    with pytest.raises(InputFormatError, match="newer than this sciner"):
+        sciner.Index(db)
+    # An older file is upgraded by the steps of UPGRADES, in one go, by the writer.
+    con = sqlite3.connect(db)
+    con.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
+    con.close()
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", schema.SCHEMA_VERSION + 1)
+    with pytest.raises(InputFormatError, match="cannot be upgraded"):
+        schema.connect(db)
+    monkeypatch.setitem(schema.UPGRADES, schema.SCHEMA_VERSION - 1,
+                        lambda c: c.execute("ALTER TABLE papers ADD COLUMN venue TEXT"))
+    with pytest.raises(InputFormatError, match="run.*sciner index"):
+        sciner.Index(db)  # a reader does not write
+    schema.connect(db).close()
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+    assert "venue" in {row[1] for row in con.execute("PRAGMA table_info(papers)")}
+
+
+def test_a_locked_index_and_a_full_disk_are_one_line_and_lose_nothing(corpus: Path, tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.1)
+    write_corpus(tmp_path / "more", {"delta": PAPERS["beta"]})
+    holder = sqlite3.connect(corpus, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    with pytest.raises(FileSystemError, match="locked by another process"):
+        sciner.index_files([tmp_path / "more"], corpus, show_progress=False, gazetteers=False)
+    holder.execute("ROLLBACK")
+    holder.close()
+    before = counts(corpus)
+    # A disk that fills: SQLite's page limit answers as a full disk does (SQLITE_FULL).
+    opened = schema.connect
+
+    def small(path, **kwargs):
+        con = opened(path, **kwargs)
+        pages = con.execute("PRAGMA page_count").fetchone()[0]
+        con.execute(f"PRAGMA max_page_count = {pages}")
+        return con
+
+    monkeypatch.setattr("sciner.index.run.connect", small)
+    big = {"epsilon": ["[BERT|MethodName] " + " ".join(f"word{i}" for i in range(k, k + 300))
+                       for k in range(0, 30000, 300)]}
+    write_corpus(tmp_path / "big", big)
+    with pytest.raises(FileSystemError, match="disk full"):
+        sciner.index_files([tmp_path / "big"], corpus, show_progress=False, gazetteers=False)
+    assert counts(corpus)["papers"] == before["papers"] and counts(corpus)["paragraphs"] == before["paragraphs"]
+    whole(corpus)
+
+
+def test_index_and_query_from_the_command_line(cli, tmp_path: Path) -> None:
+    folder = write_corpus(tmp_path / "papers")
+    db = tmp_path / "corpus.sqlite"
+    run = cli("index", folder, "-o", db, "--no-gazetteers")
+    assert run.returncode == 0 and "indexed 3 paper(s)" in run.stderr
+    board = cli("query", db, "results", "--dataset", "SQuAD", "--metric", "F1")
+    assert board.returncode == 0
+    lines = board.stdout.splitlines()
+    assert lines[0].split()[:3] == ["rank", "value", "metric"] and lines[2].split()[:2] == ["1", "92.1"]
+    import json
+
+    as_json = json.loads(cli("query", db, "papers", "--entity", "XLNet", "--json").stdout)
+    assert [(p["paper"], p["type"]) for p in as_json] == [("beta", "MethodName")]
+    out = tmp_path / "lr.csv"
+    assert cli("query", db, "values", "--of", "learning rate", "-o", out).returncode == 0
+    assert out.read_text().splitlines()[:2] == ["value,number,count,papers", "5e-5,5e-05,2,2"]
+    page = tmp_path / "top.html"
+    assert cli("query", db, "entities", "--type", "DatasetName", "-o", page).returncode == 0
+    assert "<td>SQuAD</td>" in page.read_text()
+    assert "alpha" in cli("query", db, "search", "span masking").stdout
+    assert cli("query", db, "--sql", "SELECT doc FROM papers ORDER BY doc", "--json").stdout.count('"doc"') == 3
+    wrong = cli("query", db, "--sql", "DROP TABLE papers")
+    assert wrong.returncode != 0 and wrong.stderr.count("\n") == 1 and "readonly" in wrong.stderr
+    bad = cli("query", tmp_path / "papers" / "alpha.jsonl", "entities")
+    assert bad.returncode != 0 and bad.stderr.strip() == \
+        f"error[E001]: {tmp_path / 'papers' / 'alpha.jsonl'}: not a sciner index (not an SQLite database)"
+    over = cli("index", folder, "-o", folder / "alpha.jsonl")
+    assert over.returncode != 0 and "is also an input" in over.stderr
+
+
+def test_untagged_inputs_are_tagged_by_the_model_in_process_and_with_workers(loaded_once, tmp_path: Path) -> None:
+    """A text file is tagged (the model loaded once), a tagged one read as it is; with
+    --workers the layer's workers tag into OUTPUT.tagged/, which is gone once all is in."""
+    from sciner.inference.predict import tag_read
+
+    text = tmp_path / "plain.txt"
+    text.write_text("We fine-tune BERT on SQuAD and reach 93.2 F1 .\n", encoding="utf-8")
+    write_corpus(tmp_path, {"beta": PAPERS["beta"]})
+    expected = tag_read(loaded_once, [(text, [Paragraph(text.read_text().split())])], batch_subwords=4096,
+                        show_progress=False)[0][1]
+    for workers in (None, 1):
+        db = tmp_path / f"c{workers}.sqlite"
+        done = sciner.index_files([text, tmp_path / "beta.jsonl"], db, workers=workers, show_progress=False,
+                                  gazetteers=False)
+        assert (done.added, done.failed) == (2, [])
+        assert not Path(f"{db}.tagged").exists()
+        with sciner.Index(db) as ix:
+            assert dict(ix.sql("SELECT doc, model FROM papers").rows) == {"plain": "shipped", "beta": "input"}
+            stored = ix.sql("SELECT type, start, \"end\" FROM mentions m JOIN papers p ON p.id = m.paper_id "
+                            "WHERE p.doc = 'plain' ORDER BY start").rows
+        assert stored == [(s.label, s.start, s.end) for s in expected[0].spans]

@@ -1,0 +1,138 @@
+"""The corpus routes of ``sciner serve --index``: read-only JSON with limits, and the page in Chromium."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi import FastAPI  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+import sciner  # noqa: E402
+from sciner.errors import InputFormatError  # noqa: E402
+from sciner.index.web import MAX_LIMIT, corpus_router  # noqa: E402
+from test_index import write_corpus  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    folder = write_corpus(tmp_path_factory.mktemp("papers"))
+    path = folder.parent / "corpus.sqlite"
+    sciner.index_files([folder], path, show_progress=False, gazetteers=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def client(db: Path) -> TestClient:
+    app = FastAPI()
+    app.include_router(corpus_router(db))
+    return TestClient(app)
+
+
+def test_the_json_routes_answer_as_sciner_query_does(client: TestClient, db: Path) -> None:
+    board = client.get("/v1/corpus/results", params={"dataset": "squad", "metric": "F1"}).json()
+    with sciner.Index(db) as ix:
+        assert board == [vars(r) for r in ix.results(dataset="squad", metric="F1")]
+    assert [p["paper"] for p in client.get("/v1/corpus/papers", params={"entity": "xlnet"}).json()] == ["beta"]
+    assert client.get("/v1/corpus/entities", params={"type": "DatasetName", "limit": 1}).json()[0]["name"] == "SQuAD"
+    assert client.get("/v1/corpus/values", params={"of": "learning rate"}).json()[0]["value"] == "5e-5"
+    hit = client.get("/v1/corpus/search", params={"q": "span masking"}).json()[0]
+    assert client.get(f"/v1/corpus/paragraphs/{hit['paragraph_id']}").json()["text"].startswith("Span masking")
+    assert client.get("/v1/corpus/leaderboards").json()[0] == {"task": None, "dataset": "SQuAD", "metric": "F1",
+                                                               "papers": 3}
+
+
+@pytest.mark.parametrize("url, status, code", [
+    (f"/v1/corpus/results?limit={MAX_LIMIT + 1}", 422, "bad_limit"),
+    ("/v1/corpus/search?q=" + "x" * 600, 422, "too_long"),
+    ("/v1/corpus/search", 422, "missing"),
+    ("/v1/corpus/paragraphs/999999", 404, "not_found"),
+])
+def test_limits_and_unknowns_are_json_errors(client: TestClient, url: str, status: int, code: str) -> None:
+    answer = client.get(url)
+    assert answer.status_code == status and answer.json()["error"]["code"] == code
+
+
+def test_the_routes_are_read_only_and_a_bad_index_is_refused_before_serving(client: TestClient, tmp_path) -> None:
+    assert client.post("/v1/corpus/results").status_code == 405
+    bad = tmp_path / "x.sqlite"
+    bad.write_text("no database " * 100)
+    with pytest.raises(InputFormatError, match="not a sciner index"):
+        corpus_router(bad)
+
+
+def _serve(db: Path) -> tuple[str, object]:
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = FastAPI()
+    app.include_router(corpus_router(db))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    threading.Thread(target=server.run, daemon=True).start()
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(url + "/corpus", timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return url, server
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+def test_the_corpus_page_in_a_browser(db: Path, tmp_path: Path) -> None:
+    url, server = _serve(db)
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync"]
+    try:
+        with tempfile.TemporaryDirectory() as profile:
+            def chromium(*args: str) -> str:
+                return subprocess.run([str(CHROMIUM), *flags, f"--user-data-dir={profile}", *args],
+                                      capture_output=True, text=True, timeout=120, check=True).stdout
+
+            dom = chromium("--dump-dom", url + "/corpus?q=span+masking&entity=LSTM&type=MethodName")
+            png = tmp_path / "corpus.png"
+            chromium(f"--screenshot={png}", "--window-size=1200,900", url + "/corpus")
+            # Each leaderboard number links to its paragraph, which the paragraph page shows.
+            first = re.search(r'href="(/corpus/paragraphs/\d+)" class="value">92.1<', dom)
+            assert first, dom
+            with urllib.request.urlopen(url + first.group(1), timeout=10) as answer:
+                paragraph = answer.read().decode()
+    finally:
+        server.should_exit = True  # type: ignore[attr-defined]
+    assert "<h3>SQuAD · F1</h3>" in dom and 'class="leaderboard"' in dom
+    assert '<div class="facet" data-type="DatasetName">' in dom and ">SQuAD</a>" in dom
+    assert 'id="hits"' in dom and "[Span] [masking]" in dom  # the search box's answer
+    assert 'id="papers"' in dom and "<td>alpha</td>" in dom  # the LSTM facet's papers
+    assert '<blockquote id="paragraph">Our XLNet reaches 92.1 F1 on SQuAD .</blockquote>' in paragraph
+    assert png.stat().st_size > 5000
+
+
+def test_serve_refuses_a_bad_index_in_one_line_before_loading_the_model(cli, tmp_path: Path) -> None:
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("no database " * 100)
+    run = cli("serve", "--index", bad)
+    assert run.returncode != 0
+    assert run.stderr.strip() == f"error[E001]: {bad}: not a sciner index (not an SQLite database)"
+
+
+def test_the_server_s_page_and_the_corpus_routes_are_one_app(db: Path) -> None:
+    from sciner.server import create_app
+
+    app = create_app(object(), routers=[corpus_router(db)])  # the tagger is not asked here
+    client = TestClient(app)
+    assert client.get("/v1/corpus/entities", params={"type": "MethodName"}).status_code == 200
+    assert "sciner corpus" in client.get("/corpus").text and client.get("/").status_code == 200
