@@ -11,6 +11,7 @@ field names each paragraph's paper, and CoNLL ``-DOCSTART-`` lines start a new o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from sciner.stdio import display_name
 
 @dataclass
 class Paper:
-    """One paper's paragraphs, tagged."""
+    """One paper's paragraphs."""
 
     doc: str
     paragraphs: list[Paragraph]
@@ -31,11 +32,13 @@ def papers_of(path: Path, paragraphs: list[Paragraph]) -> list[Paper]:
     return [Paper(doc, ps) for doc, ps in split_documents(paragraphs, _stem(path))]
 
 
-def read_papers(path: Path, fmt: str | None = None) -> list[Paper]:
-    """The papers of one tagged input file, its tags as they are (a file without tags: papers without)."""
+def read_papers(path: Path, fmt: str | None = None, *, tokenize: bool = False, retag: bool = False,
+                include: Sequence[str] = ()) -> list[Paper]:
+    """The papers of one input file as summarize reads them, not yet tagged: its tags as they are
+    where it carries them (:func:`sciner.files.inputs.is_tagged`; ``retag``: dropped)."""
     from sciner.files.inputs import Reading
 
-    return papers_of(path, Reading.of(fmt, tags=True)(path))
+    return papers_of(path, Reading.of(fmt, tokenize=tokenize, include=include, tags=not retag)(path))
 
 
 def _stem(path: Path) -> str:
