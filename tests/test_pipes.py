@@ -244,6 +244,20 @@ def test_extract_many_papers_and_folders_into_one_output_each(cli, fake_pdfs: Pa
     assert (out / "a.txt").read_text(encoding="utf-8") == "We use BERT .\nOn SQuAD .\n"
 
 
+def test_extract_with_workers_writes_what_a_plain_run_writes_and_a_manifest(cli, fake_pdfs: Path, tmp_path: Path) -> None:
+    plain, jobs = tmp_path / "plain", tmp_path / "jobs"
+    assert cli("extract", fake_pdfs, "-o", f"{plain}/", "--json", "-q").returncode == 0
+    result = cli("extract", fake_pdfs, "-o", f"{jobs}/", "--json", "--workers", "1", "-q")
+    assert result.returncode == 0, result.stderr
+    for name in ("a.jsonl", "sub/b.jsonl"):
+        assert (jobs / name).read_bytes() == (plain / name).read_bytes()
+    records = [json.loads(line) for line in (jobs / "manifest.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted((r["input"], r["status"]) for r in records) == [
+        (str(fake_pdfs / "a.pdf"), "ok"), (str(fake_pdfs / "sub" / "b.pdf"), "ok")]
+    refused = cli("extract", fake_pdfs, "-o", tmp_path / "all.txt", "--workers", "2")
+    assert refused.returncode != 0 and "directory" in refused.stderr and not (tmp_path / "all.txt").exists()
+
+
 def test_extract_several_papers_to_stdout_as_json_lines_naming_each(cli, fake_pdfs: Path) -> None:
     result = cli("extract", fake_pdfs / "a.pdf", fake_pdfs / "sub" / "b.pdf", "--json", "-q")
     rows = [json.loads(line) for line in result.stdout.splitlines()]

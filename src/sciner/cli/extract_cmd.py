@@ -33,6 +33,12 @@ def extract(
     as_json: JsonLines = False,
     include: Include = None,
     quiet: Quiet = False,
+    workers: Annotated[
+        Optional[int],
+        typer.Option("--workers", min=1, show_default=False,
+                     help="Extract into -o DIR with N processes: every paper's output is written as soon as it is "
+                          "read, and recorded in DIR/manifest.jsonl."),
+    ] = None,
 ) -> None:
     """Extract the title, abstract, section headers, body paragraphs and appendices of each paper.
 
@@ -42,7 +48,8 @@ def extract(
     footnote markers and the reference list (--include brings tables, captions and all
     footnotes back, each paragraph marked with its kind in JSONL). Hyphenation at line ends is undone where the
     paper spells the word without a hyphen; ligatures are expanded. A paper that cannot be
-    read is reported and the others go on (exit code 9 when some failed).
+    read is reported and the others go on (exit code 9 when some failed). A corpus:
+    --workers N extracts into -o DIR with N processes (sciner extract papers/ -o texts/ --workers 2).
 
     Example: sciner extract paper.pdf -o paper.txt
     """
@@ -51,5 +58,5 @@ def extract(
     from sciner.pdf.files import extract as extract_papers
 
     done = extract_papers(papers, output, to_format=json_or_to(to_format, as_json), show_progress=not quiet,
-                          on_error=say, include=include_kinds(include))
+                          on_error=say, include=include_kinds(include), workers=workers)
     raise typer.Exit(finish(done.failed, done=done.papers))

@@ -62,11 +62,9 @@ def predict(
     """
     from sciner.cli.options import json_or_to
     from sciner.files.run import Engine, say
-    from sciner.formats.include import check_include_kept
     from sciner.inference.predict import tag_files
 
     to_format = json_or_to(to_format or legacy_format, as_json)
-    check_include_kept(include_kinds(include), inputs, output, to_format)  # tables go to JSONL, from PDFs
     run = tag_files(inputs, output, to_format=to_format, from_format=from_format,
                     model=model, precision=precision, device=device, threads=threads, batch_subwords=batch_subwords,
                     tokenize=tokenize, include=include_kinds(include), paper_level=not paragraph_local,

@@ -56,12 +56,10 @@ def summarize(
     """
     from sciner.files.run import finish, say
     from sciner.errors import InputFormatError
-    from sciner.formats.include import check_include_has_pdfs
     from sciner.summary.files import summarize as summarize_files
 
     if as_json and to_format not in (None, "json"):
         raise InputFormatError(f"--json means --to json, but --to says {to_format!r}; give one of them")
-    check_include_has_pdfs(include_kinds(include), inputs)  # --include reads PDFs: not silently nothing
     done = summarize_files(inputs, output, to_format="json" if as_json else to_format, from_format=from_format,
                            tokenize=tokenize, include=include_kinds(include), retag=retag, model=model, precision=precision, device=device,
                            threads=threads, data=data, gazetteers=not no_gazetteers, show_progress=not quiet,

@@ -122,31 +122,41 @@ def status_line(show: bool) -> Callable[[str], object] | None:
     return lambda line: tqdm.write(line, file=sys.stderr)
 
 
+def is_tagged(paragraphs: Sequence[Paragraph]) -> bool:
+    """True when the paragraphs carry tags to use as they are: every one has tags and one has an
+    entity (a one-column CoNLL has no tags; a JSONL that ``sciner extract`` wrote has no entities)."""
+    return bool(paragraphs) and all(p.spans is not None for p in paragraphs) and any(p.spans for p in paragraphs)
+
+
 @dataclass(frozen=True)
 class Reading:
     """How a run reads its inputs (it crosses to worker processes, so it holds names, not
     objects): ``format`` (``--from``; None: each file's suffix, else its content),
-    ``tokenize`` (paragraph text is untokenized) and ``include`` (a PDF reader's option: what
-    besides the body it reads, of :data:`sciner.pdf.INCLUDE`). Calling it reads one input
+    ``tokenize`` (paragraph text is untokenized), ``include`` (a PDF reader's option: what
+    besides the body it reads, of :data:`sciner.pdf.INCLUDE`) and ``tags`` (keep the tags an
+    input carries, when :func:`is_tagged`; else they are dropped). Calling it reads one input
     (:func:`read_input`)."""
 
     format: str | None = None
     tokenize: bool = False
     include: tuple[str, ...] = ()
+    tags: bool = False
 
     @classmethod
-    def of(cls, from_format: str | None = None, *, tokenize: bool = False, include: Sequence[str] = ()) -> "Reading":
+    def of(cls, from_format: str | None = None, *, tokenize: bool = False, include: Sequence[str] = (),
+           tags: bool = False) -> "Reading":
         """A reading checked before any input is read: a known ``--from``, known ``include`` kinds."""
         options = check_reader_options({"include": tuple(include)})
-        return cls(reading_format(from_format), tokenize, tuple(sorted(options["include"])))
+        return cls(reading_format(from_format), tokenize, tuple(sorted(options["include"])), tags)
 
     def __call__(self, path: Path) -> list[Paragraph]:
-        return read_input(path, self.format, tokenize=self.tokenize, include=self.include)
+        return read_input(path, self.format, tokenize=self.tokenize, include=self.include, tags=self.tags)
 
 
 def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False,
-               include: Sequence[str] = (), name: str | None = None) -> list[Paragraph]:
-    """Paragraphs of one input file in any readable format; their entities, if any, are dropped.
+               include: Sequence[str] = (), name: str | None = None, tags: bool = False) -> list[Paragraph]:
+    """Paragraphs of one input file in any readable format; their entities, if any, are dropped
+    (``tags``: kept when the input :func:`is_tagged`).
 
     ``-`` (or ``/dev/stdin``, a pipe) is read once from the stream, in ``fmt``, else in the
     format its content shows (paragraph text unless unmistakably another). With ``tokenize``
@@ -163,8 +173,10 @@ def read_input(path: Path, fmt: str | None = None, *, tokenize: bool = False,
             paragraphs = read_local(local, fmt, tokenize=tokenize, include=include, name=name)
     except OSError as err:
         raise InputNotFoundError(f"{name}: cannot be read ({err.strerror or type(err).__name__})") from None
+    keep = tags and is_tagged(paragraphs)
     for p in paragraphs:
-        p.spans = None
+        if not keep:
+            p.spans = None
         if copied:  # the paragraphs came from a temporary copy: name the stream
             p.source = name
     return paragraphs

@@ -4,11 +4,13 @@ no output is an input, every folder can be created, the format can be written th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import OutputError
+from sciner.formats.include import check_include_kept
 from sciner.formats.registry import FORMATS, WRITE_FORMATS, Format, output_format, refuse_binary
 from sciner.outputs import Outputs, wants_directory
 from sciner.stdio import display_name, file_names, is_stdio, write_stdout
@@ -57,10 +59,14 @@ def _check_folder_can_exist(target: Path) -> None:
         raise OutputError(f"{target}: cannot create folder {target.parent} ({folder} is a file)")
 
 
-def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = None) -> OutputPlan:
+def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = None,
+                 include: Sequence[str] = ()) -> OutputPlan:
     """The outputs of tagging ``paths`` into ``output`` (a file, a folder, or None or ``-`` for
     stdout) in ``to_format`` (default: ``output``'s suffix, else conll), every one checked: none
-    is an input, every folder can be created, the format holds entities."""
+    is an input, every folder can be created, the format holds entities; and what ``include``
+    reads is there and kept (:func:`sciner.formats.include.check_include_kept`: PDFs among the
+    inputs, table rows written where their cells go too)."""
+    check_include_kept(include, paths, output, to_format)
     output = None if is_stdio(output) else output
     single = output is not None and not wants_directory(output)
     if single:

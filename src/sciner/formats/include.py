@@ -10,6 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sciner.errors import InputFormatError
+from sciner.formats.kinds import Kind
+
+# The --include names of a table's rows and of captions.
+TABLES, CAPTIONS = str(Kind.TABLE.include), str(Kind.CAPTION.include)
 
 # The formats that keep a table row's ``table`` and ``cells`` (see sciner.formats.jsonl.PROVENANCE).
 KEEP_TABLES: tuple[str, ...] = ("jsonl",)
@@ -26,7 +30,7 @@ def check_tables_kept(include: Sequence[str], output: str | Path | None, to_form
     """Refuse ``--include tables`` whose tags are written to ``output`` (``-o``; None or ``-``:
     standard output) in a format that drops table cells (``to_format``, else ``output``'s
     suffix, else CoNLL)."""
-    if "tables" not in include:
+    if TABLES not in include:
         return
     from sciner.formats.registry import output_format
     from sciner.outputs import wants_directory
@@ -35,7 +39,7 @@ def check_tables_kept(include: Sequence[str], output: str | Path | None, to_form
     target = None if output is None or is_stdio(output) or wants_directory(output) else output
     name = output_format(target, to_format).name
     if name not in KEEP_TABLES:
-        raise InputFormatError(f"--include tables: {name} keeps no table cells, so a summary of it would find no "
+        raise InputFormatError(f"--include {TABLES}: {name} keeps no table cells, so a summary of it would find no "
                                "table results; write JSONL (-o tags.jsonl, or --to jsonl)")
 
 
@@ -57,7 +61,7 @@ def check_include_has_pdfs(include: Sequence[str], inputs: Sequence[str | Path])
     if all(surely_no_pdf(item) for item in inputs) and not any(_holds_kinds(Path(item)) for item in inputs):
         raise InputFormatError(f"--include {','.join(include)}: reads a PDF's elements, and no input is a PDF "
                                "nor a JSONL written with --include (tag the PDFs with predict --include "
-                               "tables,captions -o tags.jsonl, then summarize tags.jsonl)")
+                               f"{TABLES},{CAPTIONS} -o tags.jsonl, then summarize tags.jsonl)")
 
 
 def _holds_kinds(path: Path) -> bool:

@@ -46,6 +46,7 @@ from typing import Any
 
 from sciner.document import Paragraph
 from sciner.errors import InputFormatError, OutputError
+from sciner.formats.kinds import check_include
 from sciner.labels import is_valid_tag
 
 # (path, **its options) -> the file's paragraphs.
@@ -87,15 +88,6 @@ def _reader(module: str, name: str, **options: Any) -> Reader:
     return read
 
 
-def _function(module: str, name: str) -> Callable[[Any], Any]:
-    """``module.name(value)``, the module imported on first use."""
-
-    def call(value: Any) -> Any:
-        return getattr(importlib.import_module(module), name)(value)
-
-    return call
-
-
 def _renderer(module: str, name: str) -> Renderer:
     """``module.name(paragraphs)`` (formats without a title), the module imported on first use."""
 
@@ -133,7 +125,7 @@ FORMATS: dict[str, Format] = {
         Format("spacy", (".spacy",), _reader(f"{_F}.docbin", "read_docbin"), _renderer(f"{_F}.docbin", "format_docbin"),
                binary=True, description="spaCy DocBin"),
         Format("pdf", (".pdf",), _reader("sciner.pdf", "read_pdf_paragraphs"), None, carries_entities=False,
-               description="a paper's PDF", options={"include": _function("sciner.pdf.kinds", "check_include")}),
+               description="a paper's PDF", options={"include": check_include}),
         Format("html", (".html", ".htm"), None, _render_html, description="a self-contained page to read"),
     )
 }

@@ -107,7 +107,8 @@ class Indexing(Step):
         return _Writing(self)
 
     def run(self, state: _Writing, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
-        from sciner.summary.papers import is_tagged, split_documents
+        from sciner.files.inputs import is_tagged
+        from sciner.summary.papers import split_documents
 
         untagged = [k for k, (_, ps) in enumerate(inputs) if not is_tagged(ps)]
         done = list(inputs)

@@ -48,7 +48,11 @@ def tag_read(
 class Tagging(Step):
     """predict's step: the model every worker loads once (None: the shipped one), and how it
     runs it; each input is one document (one paper) to the paper-level pass
-    (``paper_level=False``: every paragraph on its own, see :meth:`Tagger.tag`)."""
+    (``paper_level=False``: every paragraph on its own, see :meth:`Tagger.tag`).
+
+    ``keep_tagged`` (summarize's tagging): an input whose paragraphs carry tags passes as it
+    is (``Reading(tags=True)`` keeps them where :func:`sciner.files.inputs.is_tagged`, and
+    drops them elsewhere), and the model is loaded only when an input carries none."""
 
     reading: ClassVar[tuple[str, str]] = ("reading", "file")
     working: ClassVar[tuple[str, str] | None] = ("tagging", "tok")
@@ -60,21 +64,49 @@ class Tagging(Step):
     batch_subwords: int = BATCH_SUBWORDS
     device: str = "auto"
     paper_level: bool = True
+    keep_tagged: bool = False
 
     def check(self) -> None:
         from sciner.model.store import load_model_meta
 
         load_model_meta(self.model)
 
-    def load(self) -> Tagger:
+    def load(self) -> Any:
+        """The Tagger (with ``keep_tagged``: a :class:`LazyTagger`, loaded at its first use)."""
+        return LazyTagger(self) if self.keep_tagged else self.tagger()
+
+    def tagger(self) -> Tagger:
         import torch
 
         torch.set_num_threads(self.threads)
         return Tagger.load(self.model, precision=self.precision, device=self.device)
 
     def run(self, state: Any, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
-        return tag_read(state, inputs, batch_subwords=self.batch_subwords, show_progress=False,
-                        paper_level=self.paper_level, progress=progress)
+        if not self.keep_tagged:
+            return tag_read(state, inputs, batch_subwords=self.batch_subwords, show_progress=False,
+                            paper_level=self.paper_level, progress=progress)
+        done = list(inputs)
+        todo = [k for k, (_, ps) in enumerate(inputs) if any(p.spans is None for p in ps)]
+        progress(sum(len(p.tokens) for k, (_, ps) in enumerate(inputs) if k not in todo for p in ps))
+        if todo:
+            tagged = tag_read(state.get(), [inputs[k] for k in todo], batch_subwords=self.batch_subwords,
+                              show_progress=False, paper_level=self.paper_level, progress=progress)
+            for k, one in zip(todo, tagged):
+                done[k] = one
+        return done
+
+
+class LazyTagger:
+    """A :class:`Tagging` step's Tagger, loaded at its first :meth:`get`."""
+
+    def __init__(self, step: Tagging) -> None:
+        self.step = step
+        self.tagger: Tagger | None = None
+
+    def get(self) -> Tagger:
+        if self.tagger is None:
+            self.tagger = self.step.tagger()
+        return self.tagger
 
 
 def tag_files(
@@ -119,7 +151,8 @@ def tag_files(
     reading = Reading.of(from_format, tokenize=tokenize, include=include)
     step = Tagging(None if model is None else str(model), precision, split_threads(threads, engine.processes),
                    batch_subwords, device, paper_level)
-    return run_verb(inputs, lambda paths: plan_outputs(paths, None if output is None else str(output), to_format),
+    return run_verb(inputs, lambda paths: plan_outputs(paths, None if output is None else str(output), to_format,
+                                                       reading.include),
                     step, reading, engine=engine, on_error=on_error, show_progress=show_progress, keep=keep)
 
 
@@ -148,7 +181,8 @@ def tag_corpus_files(
     run's ``failed`` (and go to ``on_error``).
     """
     reading = Reading.of(from_format, tokenize=tokenize, include=include)
-    return run_verb(inputs, lambda paths: plan_outputs(paths, None if output_dir is None else str(output_dir), to_format),
+    return run_verb(inputs, lambda paths: plan_outputs(paths, None if output_dir is None else str(output_dir),
+                                                       to_format, reading.include),
                     worker, reading, engine=Engine(workers, resume, ray_address), on_error=on_error,
                     show_progress=show_progress)
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sciner.document import Paragraph
-from sciner.pdf.kinds import INCLUDE, Kind, check_include, included
+from sciner.formats.kinds import INCLUDE, Kind, check_include, included
 
-if TYPE_CHECKING:  # the stages are imported when a PDF is read: checking --include needs only the kinds
+if TYPE_CHECKING:  # the stages are imported when a PDF is read
     from sciner.pdf.extract import Progress
 
 __all__ = ["INCLUDE", "ExtractedParagraph", "Kind", "check_include", "extract_pdf", "is_running_text", "read_pdf_paragraphs"]

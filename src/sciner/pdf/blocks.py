@@ -12,7 +12,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from sciner.pdf.kinds import Kind
+from sciner.formats.kinds import Kind
 from sciner.pdf.clean import caption_label, is_abstract_heading, is_caption, is_references_heading
 from sciner.pdf.layout import SPANNING, OrderedLine
 

@@ -20,7 +20,7 @@ from sciner.errors import ScinerError
 from sciner.files.run import Step
 from sciner.formats.registry import Format, extract_format
 from sciner.pdf import ExtractedParagraph
-from sciner.pdf.kinds import check_include
+from sciner.formats.kinds import check_include
 from sciner.stdio import display_name
 
 
@@ -81,6 +81,7 @@ def extract(
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
     include: Sequence[str] = (),
+    workers: int | None = None,
 ) -> Extraction:
     """Extract the paragraphs of PDFs, folders of PDFs and globs (``-``: one PDF on standard
     input) into ``output``: one file (all papers together), a folder (existing, or ending in
@@ -88,10 +89,12 @@ def extract(
     in ``to_format`` (default: from ``output``'s extension, else text). Papers that fail are
     the result's ``failed`` (also given to ``on_error``); the others go on. ``include`` adds
     table rows, captions and every footnote (:data:`sciner.pdf.INCLUDE`) to the body.
+    ``workers``: extract into a folder ``output`` with that many processes, each output written
+    as soon as its paper is read and recorded in ``output/manifest.jsonl`` (see :mod:`sciner.files.run`).
     """
     from sciner.files.inputs import expand_each, status_line
     from sciner.files.plan import plan_files
-    from sciner.files.run import reporter, run_files
+    from sciner.files.run import Engine, reporter, run_files
 
     kinds = check_include(include)
     failed: list[ScinerError] = []
@@ -99,8 +102,8 @@ def extract(
     plan = plan_files(paths, None if output is None else str(output), extract_format(output, to_format), extracted=True)
     # A bar over a paper's pages when it is the only one (a long paper takes seconds).
     reading = PaperReading(kinds, page_bar=show_progress and len(paths) < 2)
-    run = run_files(paths, plan, Extracting(), reading, on_error=on_error, failed=failed, show_progress=show_progress,
-                    keep=False)
+    run = run_files(paths, plan, Extracting(), reading, engine=Engine(workers), on_error=on_error, failed=failed,
+                    show_progress=show_progress, keep=False)
     return Extraction(run.inputs, run.paragraphs, run.written, run.failed)
 
 

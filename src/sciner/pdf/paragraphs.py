@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sciner.pdf.kinds import Kind, included
+from sciner.formats.kinds import Kind, included
 from sciner.pdf.blocks import (
     BULLET_RE,
     LINE_NUMBER_RE,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from sciner.pdf.blocks import split_blocks
 from sciner.pdf.clean import WordCounts, remove_headers_footers
 from sciner.pdf.extract import PdfPage
-from sciner.pdf.kinds import Kind, included
+from sciner.formats.kinds import Kind, included
 from sciner.pdf.front_matter import find_title, front_matter_end
 from sciner.pdf.layout import body_font_size, is_two_column, order_page
 from sciner.pdf.paragraphs import ParagraphBuilder, RawParagraph

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.errors import InputFormatError, ScinerError
-from sciner.formats.registry import READ_FORMATS
-from sciner.outputs import Outputs
+from sciner.outputs import Outputs, write_atomic
 from sciner.stdio import is_stdio, write_stdout
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
@@ -95,19 +94,21 @@ def summarize(
     ``$SCINER_DATA``) add, said on stderr; ``gazetteers=False`` keeps the papers' own spellings. ``retag``: tag tagged inputs again with the model. An input
     that cannot be read goes to ``on_error`` (and the result's ``failed``); the others go on.
     """
-    from sciner.files.inputs import Reading, expand_each, status_line
-    from sciner.files.run import reporter
-    from sciner.summary.papers import read_all, tag_papers
+    from sciner.files.inputs import Reading, status_line
+    from sciner.files.run import run_verb
+    from sciner.inference.predict import Tagging
+    from sciner.model.batching import BATCH_SUBWORDS
+    from sciner.summary.papers import papers_of
 
-    done = Summary()
-    report = reporter(done.failed, on_error)
     fmt = summary_format(output, to_format)
-    reading = Reading.of(from_format, tokenize=tokenize, include=include)
-    paths = expand_each(inputs, report, formats=READ_FORMATS, notes=status_line(show_progress))
-    target = None if output is None or is_stdio(output) else Outputs(paths).check(output)
-    papers = read_all(paths, reading.format, tokenize=tokenize, retag=retag, include=reading.include, on_error=report)
-    tag_papers(papers, model=model, precision=precision, device=device, threads=threads,
-               batch_subwords=batch_subwords, show_progress=show_progress)
+    reading = Reading.of(from_format, tokenize=tokenize, include=include, tags=not retag)
+    target = None if output is None or is_stdio(output) else Path(output)
+    tagging = Tagging(None if model is None else str(model), precision, threads, batch_subwords or BATCH_SUBWORDS,
+                      device, keep_tagged=True)
+    run = run_verb(inputs, lambda paths: plan_summary(paths, target, reading.include), tagging, reading,
+                   on_error=on_error, show_progress=show_progress)
+    done = Summary(failed=run.failed)
+    papers = [paper for path, paragraphs in run.done for paper in papers_of(path, paragraphs)]
     gazetteer = Gazetteer(gazetteer_folder(data)) if gazetteers else Gazetteer.empty()
     note, notes = gazetteer_note(gazetteer), status_line(show_progress)
     if note and notes:
@@ -120,5 +121,16 @@ def summarize(
     if target is None:
         write_stdout(content)
     else:
-        done.written = Outputs(paths).write(target, content)
+        done.written = write_atomic(target, content)
     return done
+
+
+def plan_summary(paths: list[Path], target: Path | None, include: Sequence[str] = ()) -> None:
+    """Check, before any input is read, what a summary of ``paths`` reads and where it goes:
+    PDFs among the inputs when ``include`` asks for a PDF's elements, and a ``target`` file
+    (None: standard output) that is none of the inputs. The summary is written after the run."""
+    from sciner.formats.include import check_include_has_pdfs
+
+    check_include_has_pdfs(include, paths)
+    if target is not None:
+        Outputs(paths).check(target)

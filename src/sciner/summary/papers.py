@@ -1,10 +1,8 @@
-"""Inputs -> tagged papers: what ``sciner summarize`` reads before it summarizes.
+"""Inputs -> papers: what ``sciner summarize`` summarizes.
 
-An input is anything ``sciner predict`` reads. It is *already tagged* when its format carries
-entities (the registry's ``carries_entities``: CoNLL, JSONL, doccano, Label Studio, spaCy),
-every paragraph has tags (a one-column CoNLL has none) and at least one entity is found (a
-JSONL written by ``sciner extract`` has no ``entities``); then its tags are used as they are.
-Anything else (text, PDF, untagged files) is tagged with the model, loaded once for all.
+An input is anything ``sciner predict`` reads, read by :mod:`sciner.files` (its tags kept when
+it carries them: ``Reading(tags=True)``, see :func:`sciner.files.inputs.is_tagged`) and tagged
+there by the :class:`~sciner.inference.predict.Tagging` step when it carries none.
 
 Each input is one paper named by its file's stem, unless it holds several: a JSONL's ``doc``
 field names each paragraph's paper, and CoNLL ``-DOCSTART-`` lines start a new one
@@ -13,45 +11,34 @@ field names each paragraph's paper, and CoNLL ``-DOCSTART-`` lines start a new o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from sciner.document import Paragraph
-from sciner.errors import InputNotFoundError, ScinerError
-from sciner.formats.registry import input_format
-from sciner.stdio import display_name, readable
+from sciner.stdio import display_name
 
 
 @dataclass
 class Paper:
-    """One paper's paragraphs; ``tagged`` once they carry the tags to summarize."""
+    """One paper's paragraphs."""
 
     doc: str
     paragraphs: list[Paragraph]
-    tagged: bool
 
 
-def is_tagged(paragraphs: Sequence[Paragraph]) -> bool:
-    """True when every paragraph has tags and some paragraph has an entity."""
-    return bool(paragraphs) and all(p.spans is not None for p in paragraphs) and any(p.spans for p in paragraphs)
+def papers_of(path: Path, paragraphs: list[Paragraph]) -> list[Paper]:
+    """The papers of one input (``path`` as given; ``-`` is standard input) as read and tagged."""
+    return [Paper(doc, ps) for doc, ps in split_documents(paragraphs, _stem(path))]
 
 
 def read_papers(path: Path, fmt: str | None = None, *, tokenize: bool = False, retag: bool = False,
                 include: Sequence[str] = ()) -> list[Paper]:
-    """The papers of one input file (``-`` is standard input), tagged or not (see the module)."""
-    from sciner.files.inputs import read_input
+    """The papers of one input file as summarize reads them, not yet tagged: its tags as they are
+    where it carries them (:func:`sciner.files.inputs.is_tagged`; ``retag``: dropped)."""
+    from sciner.files.inputs import Reading
 
-    try:
-        with readable(path) as local:
-            chosen = input_format(local, fmt)
-            paragraphs = chosen.read(local) if chosen.carries_entities and not tokenize else []  # type: ignore[misc]
-            tagged = not retag and is_tagged(paragraphs)
-            if not tagged:
-                paragraphs = read_input(local, fmt, tokenize=tokenize, include=include, name=display_name(path))
-    except OSError as err:
-        raise InputNotFoundError(f"{display_name(path)}: cannot be read ({err.strerror or type(err).__name__})") from None
-    return [Paper(doc, ps, tagged) for doc, ps in split_documents(paragraphs, _stem(path))]
+    return papers_of(path, Reading.of(fmt, tokenize=tokenize, include=include, tags=not retag)(path))
 
 
 def _stem(path: Path) -> str:
@@ -79,36 +66,3 @@ def paper_name(doc: str) -> str:
         if name.lower().endswith(suffix) and len(name) > len(suffix):
             return name[: -len(suffix)]
     return name
-
-
-def tag_papers(papers: list[Paper], *, model: str | Path | None = None, precision: str = "auto",
-               device: str = "auto", threads: int = 2, batch_subwords: int | None = None,
-               show_progress: bool = True) -> None:
-    """Tag the papers that have no tags yet, in one batch with one model (loaded only when needed)."""
-    todo = [paper for paper in papers if not paper.tagged]
-    if not todo:
-        return
-    import torch
-
-    from sciner.inference.predict import tag_read
-    from sciner.inference.tagger import Tagger
-    from sciner.model.batching import BATCH_SUBWORDS
-
-    torch.set_num_threads(threads)
-    tagger = Tagger.load(model, precision=precision, device=device)
-    read = [(Path(paper.doc), paper.paragraphs) for paper in todo]
-    for paper, (_, tagged) in zip(todo, tag_read(tagger, read, batch_subwords=batch_subwords or BATCH_SUBWORDS,
-                                                 show_progress=show_progress)):
-        paper.paragraphs, paper.tagged = tagged, True
-
-
-def read_all(paths: Sequence[Path], fmt: str | None, *, tokenize: bool, retag: bool, include: Sequence[str] = (),
-             on_error: Callable[[ScinerError], object]) -> list[Paper]:
-    """The papers of every readable input, in input order; an unreadable input goes to ``on_error``."""
-    papers: list[Paper] = []
-    for path in paths:
-        try:
-            papers.extend(read_papers(path, fmt, tokenize=tokenize, retag=retag, include=include))
-        except ScinerError as err:
-            on_error(err)
-    return papers

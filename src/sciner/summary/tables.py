@@ -448,7 +448,7 @@ class _Table:
         heads right of the label column): the heads of one row are one kind of thing."""
         siblings = [h for h in self.header if h.paragraph == head.paragraph and h.first > 0]
         kinds = [k for h in siblings for k in self.namer.names(h) if k in ("MethodName", "DatasetName")]
-        best = max(set(kinds), key=kinds.count, default=None)
+        best = max(dict.fromkeys(kinds), key=kinds.count, default=None)  # ties: the first named, whatever the hash seed
         return best if best is not None and kinds.count(best) >= 2 and 2 * kinds.count(best) > len(siblings) else None
 
     def counts_heads(self) -> bool:

@@ -1,0 +1,62 @@
+"""The one vocabulary of a PDF element's kind: what the block classifier decides
+(:mod:`sciner.pdf`), what a paragraph is written as (JSONL ``kind``), what ``--include`` may
+add to the body, and what the checks of :mod:`sciner.formats.include` name. It sits with the
+formats, below the PDF reader, so that every floor reads the same names.
+
+A new kind is one member here: its value (the name JSONL writes), its ``include`` name if the
+body leaves it out unless asked, and what its paragraphs are written as.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+from sciner.errors import InputFormatError
+
+
+class Kind(str, Enum):
+    """What a block of lines, or a paragraph, of a paper is (the value is JSONL's ``kind``)."""
+
+    TITLE = "title"
+    HEADER = "header"
+    BODY = "body"
+    FOOTNOTE = "footnote"  # kept in the body when it is running text; all with --include footnotes
+    CAPTION = "caption"  # --include captions
+    TABLE = "table"  # a table's row, a paragraph each: --include tables
+    CODE = "code"  # a code listing in a monospace font: written as a body paragraph
+    FRAGMENT = "fragment"  # a short body-size piece: a paragraph's tail after a break, or clutter
+    REFERENCES = "references"  # the "References" heading: what follows is dropped
+    DROP = "drop"
+
+    @property
+    def include(self) -> str | None:
+        """The ``--include`` name that brings this kind (all of it) into the output, if any."""
+        return _INCLUDE_NAMES.get(self)
+
+    @property
+    def written_as(self) -> "Kind":
+        """The kind its paragraphs are written as (a code listing is body text)."""
+        return Kind.BODY if self is Kind.CODE else self
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_INCLUDE_NAMES: dict[Kind, str] = {Kind.TABLE: "tables", Kind.CAPTION: "captions", Kind.FOOTNOTE: "footnotes"}
+# What `--include` may add to a paper's body: table rows (a paragraph each), captions, and every
+# footnote (the body keeps only those that are running text).
+INCLUDE: tuple[str, ...] = tuple(_INCLUDE_NAMES.values())
+
+
+def check_include(include: Sequence[str]) -> frozenset[str]:
+    """``include`` as a set, each a name of :data:`INCLUDE` (a one-line error otherwise)."""
+    unknown = [name for name in include if name not in INCLUDE]
+    if unknown:
+        raise InputFormatError(f"--include: {', '.join(unknown)}: not one of {', '.join(INCLUDE)}")
+    return frozenset(include)
+
+
+def included(kind: Kind, include: frozenset[str]) -> bool:
+    """True when ``include`` asks for every element of ``kind``."""
+    return kind.include is not None and kind.include in include
