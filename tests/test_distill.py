@@ -302,4 +302,6 @@ teacher = ["train.seed=5", "train.lr=3e-3"]
     meta = json.loads((tmp_path / "s" / "model.json").read_text())
     assert meta["config"]["distill"]["soft_labels"] == str(soft_dir) and meta["hardware"]
     again = cli("distill", "student", "--config", config, "--soft", soft_dir, "-o", tmp_path / "s")
-    assert again.returncode == 6 and "--resume" in again.stderr  # a finished run is not written over
+    # A finished run is not written over; its checkpoint is gone (a run keeps the model), so the
+    # way on is training it further with --init, which the message names.
+    assert again.returncode == 6 and "already holds a trained model" in again.stderr and "--init" in again.stderr
