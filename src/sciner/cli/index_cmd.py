@@ -8,24 +8,23 @@ from typing import Optional
 import typer
 
 from sciner.cli.app import app
-from sciner.cli.options import DataDir, DeviceOwn, From, Include, ModelOption, Precision, Quiet, ThreadsOwn, include_kinds
+from sciner.cli.options import (
+    PAPERS_HELP, DataDir, DeviceOwn, From, Include, ModelOption, NoGazetteers, Precision, Quiet, ThreadsOwn,
+    include_kinds,
+)
 
-_INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL, ... or folders and globs), tagged "
-                "with the model; or its tagged output, used as it is. Each file is one paper, unless a JSONL 'doc' "
-                "field or CoNLL -DOCSTART- lines name several.")
 
 
 @app.command()
 def index(
-    inputs: list[str] = typer.Argument(..., help=_INPUTS_HELP),
+    inputs: list[str] = typer.Argument(..., help=PAPERS_HELP),
     output: str = typer.Option(..., "--output", "-o", help="The index: an SQLite file, created if missing, added to "
                                "if it exists."),
     prune: bool = typer.Option(False, "--prune", help="Remove the papers of indexed files that no longer exist."),
     from_format: From = None,
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line first."),
     include: Include = None,
-    no_gazetteers: bool = typer.Option(False, "--no-gazetteers", help="Keep the papers' spellings: no canonical "
-                                       "names from the data folder's gazetteers/."),
+    no_gazetteers: NoGazetteers = False,
     data: DataDir = None,
     model: ModelOption = None,
     precision: Precision = "auto",

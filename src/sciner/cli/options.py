@@ -105,6 +105,16 @@ Include = Annotated[
                       "text): comma-separated, e.g. --include tables,captions. JSONL marks each paragraph's kind."),
 ]
 
+# The papers summarize and index read, and how their names are spelled (one text for both verbs).
+PAPERS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL, ... or folders and globs; - is "
+               "standard input), tagged with the model; or its tagged output (CoNLL/JSONL with tags), used as it is. "
+               "Each file is one paper, unless a JSONL 'doc' field or CoNLL -DOCSTART- lines name several.")
+NoGazetteers = Annotated[
+    bool,
+    typer.Option("--no-gazetteers", help="Keep the papers' spellings: no canonical names from the shipped gazetteer "
+                                         "(nor --data's gazetteers/, which add to it)."),
+]
+
 
 def include_kinds(value: Optional[str]) -> tuple[str, ...]:
     """The kinds ``--include`` names (checked where they are used: :func:`sciner.pdf.check_include`)."""

@@ -10,18 +10,16 @@ import typer
 
 from sciner.cli.app import app
 from sciner.cli.options import (
-    DataDir, DeviceOwn, From, Include, ModelOption, Precision, Quiet, ThreadsOwn, include_kinds, one_of,
+    PAPERS_HELP, DataDir, DeviceOwn, From, Include, ModelOption, NoGazetteers, Precision, Quiet, ThreadsOwn,
+    include_kinds, one_of,
 )
 from sciner.formats.registry import SUMMARY_FORMATS
 
-_INPUTS_HELP = ("Papers: anything sciner predict reads (.pdf, .txt, CoNLL, JSONL, ... or folders and globs; - is "
-                "standard input), tagged with the model; or its tagged output (CoNLL/JSONL with tags), used as it is. "
-                "Each file is one paper, unless a JSONL 'doc' field or CoNLL -DOCSTART- lines name several.")
 
 
 @app.command()
 def summarize(
-    inputs: list[str] = typer.Argument(..., help=_INPUTS_HELP),
+    inputs: list[str] = typer.Argument(..., help=PAPERS_HELP),
     output: str = typer.Option("-", "--output", "-o", help="summary.json, summary.csv (one row per paper, entity, value, result) "
                                "or summary.html (sortable tables linked to each mention); - is stdout (JSON)."),
     to_format: Annotated[Optional[str], one_of("--to", SUMMARY_FORMATS, show_default=False,
@@ -32,8 +30,7 @@ def summarize(
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line first."),
     include: Include = None,
     retag: bool = typer.Option(False, "--retag", help="Tag inputs that already carry tags again with the model."),
-    no_gazetteers: bool = typer.Option(False, "--no-gazetteers", help="Keep the papers' spellings: no canonical "
-                                       "names from the shipped gazetteer (nor --data's gazetteers/, which add to it)."),
+    no_gazetteers: NoGazetteers = False,
     data: DataDir = None,
     model: ModelOption = None,
     precision: Precision = "auto",
