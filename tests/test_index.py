@@ -319,3 +319,17 @@ def test_untagged_inputs_are_tagged_by_the_model_in_process_and_with_workers(loa
             stored = ix.sql("SELECT type, start, \"end\" FROM mentions m JOIN papers p ON p.id = m.paper_id "
                             "WHERE p.doc = 'plain' ORDER BY start").rows
         assert stored == [(s.label, s.start, s.end) for s in expected[0].spans]
+
+
+def test_the_same_files_read_with_other_options_are_indexed_again(corpus: Path, tmp_path: Path) -> None:
+    """Regression: `sciner index` run again with other reading options (`--include tables` after a
+    plain run, say) called every file unchanged and added nothing; the options are part of what
+    was indexed, so a file read otherwise is a changed file (and the same options again: unchanged)."""
+    other = sciner.index_files([tmp_path / "papers"], corpus, from_format="jsonl", show_progress=False,
+                               gazetteers=False)
+    assert (other.added, other.unchanged) == (3, 0)
+    again = sciner.index_files([tmp_path / "papers"], corpus, from_format="jsonl", show_progress=False,
+                               gazetteers=False)
+    assert (again.added, again.unchanged) == (0, 3)
+    with sciner.Index(corpus) as ix:
+        assert ix.sql("SELECT count(*) FROM papers").rows == [(3,)]  # replaced, not added beside

@@ -20,7 +20,7 @@ from sciner.errors import InputNotFoundError, ScinerError
 from sciner.files.inputs import Reading
 from sciner.files.run import Engine, Input, Step, run_files
 from sciner.index.schema import connect
-from sciner.index.write import IndexWriter, content_hash, paper_rows
+from sciner.index.write import IndexWriter, content_hash, paper_rows, reading_options
 
 
 @dataclass
@@ -102,6 +102,7 @@ class Indexing(Step):
     tagging: Any = None  # a sciner.inference.predict.Tagging
     gazetteers: str | None = None  # the gazetteer folder (None: the papers' own spellings)
     tagged_by_workers: frozenset[str] = frozenset()  # inputs the --workers tagged with ``tagging``'s model
+    options: str = ""  # the reading options mixed into each file's hash (reading_options)
 
     def load(self) -> _Writing:
         return _Writing(self)
@@ -117,7 +118,7 @@ class Indexing(Step):
                 done[k] = tagged
         for k, (path, paragraphs) in enumerate(done):
             resolved = Path(path).resolve()
-            file = state.writer.open_file(resolved, content_hash(resolved), resolved.stat().st_size)
+            file = state.writer.open_file(resolved, content_hash(resolved, self.options), resolved.stat().st_size)
             model = state.model if k in untagged or str(path) in self.tagged_by_workers else "input"
             for doc, ps in split_documents(paragraphs, Path(str(path)).stem):
                 if doc not in file.papers:
@@ -170,6 +171,7 @@ def index_files(
     done = IndexRun(Path(output))
     report = reporter(done.failed, on_error)
     reading = Reading.of(from_format, tokenize=tokenize, include=include)
+    options = reading_options(reading.format, reading.tokenize, reading.include)
     paths = expand_each(inputs, report, formats=READ_FORMATS, notes=status_line(show_progress))
     if any(str(p) == "-" for p in paths):
         report(InputNotFoundError("-: sciner index reads files (it keeps each one's path and content hash), "
@@ -182,7 +184,7 @@ def index_files(
         todo, replaced = [], 0
         for path in paths:
             try:
-                sha = content_hash(path)
+                sha = content_hash(path, options)
             except OSError as err:
                 report(InputNotFoundError(f"{path}: cannot be read ({err.strerror or type(err).__name__})"))
                 continue
@@ -199,7 +201,7 @@ def index_files(
         cached = _tag_in_workers(todo, cache, tagging, workers or 1, ray_address, reading, show_progress,
                                  on_error, done.failed) if (workers or ray_address) and todo else {}
         step = Indexing(str(output), tagging, str(gazetteer_folder(data)) if gazetteers else None,
-                        frozenset(cached))
+                        frozenset(cached), options)
         run = run_files(todo, None, step, TaggedReading(reading, tuple(cached.items())), engine=Engine(),
                         on_error=on_error, failed=done.failed, show_progress=show_progress, keep=False)
         done.failed = run.failed

@@ -26,7 +26,7 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (
   id INTEGER PRIMARY KEY,
   path TEXT NOT NULL UNIQUE,           -- absolute path of the input file
-  sha256 TEXT NOT NULL,                -- its content hash when indexed
+  sha256 TEXT NOT NULL,                -- its content hash when indexed (with --include/--tokenize/--from mixed in)
   bytes INTEGER NOT NULL,
   complete INTEGER NOT NULL DEFAULT 0, -- 1 once every paper of the file is in
   indexed_at TEXT NOT NULL

@@ -108,13 +108,24 @@ def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer |
                      entities=entities, mentions=mentions, values=values, results=results)
 
 
-def content_hash(path: str | Path) -> str:
-    """The SHA-256 of a file's bytes."""
+def content_hash(path: str | Path, options: str = "") -> str:
+    """The SHA-256 of a file's bytes, and of the reading ``options`` that change what is
+    indexed of them (``--include``, ``--tokenize``, ``--from``; "" when none is given, so the
+    hash is the plain file hash): the same file read with other options is a changed file."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
+    if options:
+        digest.update(b"\0" + options.encode("utf-8"))
     return digest.hexdigest()
+
+
+def reading_options(from_format: str | None, tokenize: bool, include: Sequence[str]) -> str:
+    """The reading options :func:`content_hash` mixes in, in one canonical spelling."""
+    parts = ([f"from={from_format}"] if from_format else []) + (["tokenize"] if tokenize else []) \
+        + ([f"include={','.join(sorted(include))}"] if include else [])
+    return ";".join(parts)
 
 
 def _now() -> str:
