@@ -6,7 +6,20 @@ writer (one transaction per paper); run.py ``sciner index`` as :func:`index_file
 corpus routes and page of ``sciner serve --index``. docs/index.md writes the schema down.
 """
 
-from sciner.index.query import Index
-from sciner.index.run import index_files
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["Index", "index_files"]
+
+_WHERE = {"Index": "sciner.index.query", "index_files": "sciner.index.run"}
+
+
+def __getattr__(name: str) -> Any:
+    """``Index`` and ``index_files``, imported when first asked for: ``sciner query`` opens
+    the index through query.py and should not import the writer (run.py, write.py, summary)."""
+    import importlib
+
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
