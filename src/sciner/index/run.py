@@ -69,7 +69,7 @@ class TaggedReading:
 
 
 class _Writing:
-    """An indexing step's state: the index's writer, and the model once a paper needs it."""
+    """An indexing step's state: the index's writer, and the tagging step's (lazy) model."""
 
     def __init__(self, step: "Indexing") -> None:
         from sciner.summary.names import Gazetteer
@@ -77,13 +77,8 @@ class _Writing:
         self.step = step
         self.writer = IndexWriter(connect(step.db, create=True), step.db)
         self.gazetteer = Gazetteer(step.gazetteers) if step.gazetteers else Gazetteer.empty()
-        self.tagger: Any = None
+        self.tagger = step.tagging.load()  # a LazyTagger: the model is loaded when an input needs it
         self.added = 0
-
-    def tag(self, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
-        if self.tagger is None:
-            self.tagger = self.step.tagging.load()
-        return self.step.tagging.run(self.tagger, inputs, progress)
 
     @property
     def model(self) -> str:
@@ -92,14 +87,15 @@ class _Writing:
 
 @dataclass(frozen=True)
 class Indexing(Step):
-    """index's step: tag the inputs that have no tags (``tagging``'s model), then write each
-    paper of each input into the index ``db`` in its own transaction."""
+    """index's step: tag the inputs that have no tags (``tagging``, summarize's step with
+    ``keep_tagged``), then write each paper of each input into the index ``db`` in its own
+    transaction."""
 
     working: ClassVar[tuple[str, str] | None] = ("indexing", "tok")
     did: ClassVar[str] = "indexed"
 
     db: str = ""
-    tagging: Any = None  # a sciner.inference.predict.Tagging
+    tagging: Any = None  # a sciner.inference.predict.Tagging with keep_tagged (tags what carries no tags)
     gazetteers: str | None = None  # the gazetteer folder (None: the papers' own spellings)
     tagged_by_workers: frozenset[str] = frozenset()  # inputs the --workers tagged with ``tagging``'s model
     options: str = ""  # the reading options mixed into each file's hash (reading_options)
@@ -111,11 +107,8 @@ class Indexing(Step):
         from sciner.files.inputs import is_tagged
         from sciner.summary.papers import split_documents
 
-        untagged = [k for k, (_, ps) in enumerate(inputs) if not is_tagged(ps)]
-        done = list(inputs)
-        if untagged:
-            for k, tagged in zip(untagged, state.tag([inputs[k] for k in untagged], progress)):
-                done[k] = tagged
+        untagged = {k for k, (_, ps) in enumerate(inputs) if not is_tagged(ps)}
+        done = self.tagging.run(state.tagger, inputs, progress)
         for k, (path, paragraphs) in enumerate(done):
             resolved = Path(path).resolve()
             file = state.writer.open_file(resolved, content_hash(resolved, self.options), resolved.stat().st_size)
@@ -125,8 +118,6 @@ class Indexing(Step):
                     state.writer.add_paper(file, paper_rows(doc, ps, state.gazetteer, model))
                     state.added += 1
             state.writer.close_file(file)
-            if k not in untagged:
-                progress(sum(len(p.tokens) for p in paragraphs))
         return done
 
 
@@ -196,7 +187,7 @@ def index_files(
                 replaced += writer.stale_papers(path.resolve(), sha)
         before = writer.papers()
         tagging = Tagging(None if model is None else str(model), precision, threads,
-                          batch_subwords or BATCH_SUBWORDS, device)
+                          batch_subwords or BATCH_SUBWORDS, device, keep_tagged=True)
         cache = Path(f"{output}.tagged")
         cached = _tag_in_workers(todo, cache, tagging, workers or 1, ray_address, reading, show_progress,
                                  on_error, done.failed) if (workers or ray_address) and todo else {}
@@ -229,7 +220,7 @@ def _tag_in_workers(paths: list[Path], cache: Path, tagging: Any, workers: int, 
     plain = [p for p in paths if not input_format(p, reading.format).carries_entities]
     if not plain:
         return {}
-    run = tag_corpus_files(plain, f"{cache}/", replace(tagging, threads=split_threads(tagging.threads, workers)),
+    run = tag_corpus_files(plain, f"{cache}/", replace(tagging, threads=split_threads(tagging.threads, workers), keep_tagged=False),
                            workers=workers, resume=True, ray_address=ray_address, to_format="jsonl",
                            from_format=reading.format, tokenize=reading.tokenize, include=reading.include,
                            show_progress=show_progress, on_error=on_error)
