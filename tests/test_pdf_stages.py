@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from sciner.pdf.blocks import Block, BlockClassifier, is_display_math, is_prose_line, is_table_row, split_blocks
-from sciner.pdf.kinds import Kind
+from sciner.formats.kinds import Kind
 from sciner.pdf.clean import WordCounts
 from sciner.pdf.extract import PdfLine, PdfPage
 from sciner.pdf.front_matter import find_title, front_matter_end

@@ -13,7 +13,7 @@ from sciner.document import Paragraph
 from sciner.errors import InputFormatError
 from sciner.formats.registry import read_file, render
 from sciner.pdf.blocks import Block
-from sciner.pdf.kinds import Kind
+from sciner.formats.kinds import Kind
 from sciner.pdf.clean import WordCounts
 from sciner.pdf.extract import CELL_GAP, _Glyph, _LineBuilder
 from sciner.pdf.layout import LEFT, RIGHT, SPANNING, OrderedLine

@@ -61,7 +61,7 @@ def predict(
     Example: sciner predict paper.pdf ../shared/data/test-inputs/2022-official-test.txt -o tags.conll
     """
     from sciner.cli.options import json_or_to
-    from sciner.files.run import Engine, say
+    from sciner.files.run import Engine, finish, say
     from sciner.inference.predict import tag_files
 
     to_format = json_or_to(to_format or legacy_format, as_json)
@@ -72,6 +72,4 @@ def predict(
                     engine=Engine.of(workers, resume=resume, ray=ray, ray_address=ray_address))
     if not quiet and (summary := run.summary()):
         print(summary, file=sys.stderr)
-    for line in run.failure_lines:
-        print(line, file=sys.stderr)
-    raise typer.Exit(run.exit_code)
+    raise typer.Exit(finish(run.failed, run.inputs))

@@ -33,8 +33,9 @@ from typing import Any, ClassVar
 
 from sciner.document import Paragraph
 from sciner.errors import FileSystemError, MissingExtraError, OutputError, ScinerError
+from sciner.files.inputs import expand_each, status_line
 from sciner.files.plan import OutputPlan, render_paragraphs, write_outputs
-from sciner.formats.registry import FORMATS
+from sciner.formats.registry import FORMATS, READ_FORMATS
 from sciner.outputs import append_line, write_atomic
 from sciner.stdio import display_name
 
@@ -235,9 +236,6 @@ def run_verb(
     readable one; globs; ``-``), ``plan`` their outputs (checked before anything is read; None:
     nothing is written), then :func:`run_files`. An input that names nothing or fails goes to
     ``on_error`` and the run's ``failed``, and the others go on."""
-    from sciner.files.inputs import expand_each, status_line
-    from sciner.formats.registry import READ_FORMATS
-
     failed: list[ScinerError] = []
     paths = expand_each(inputs, reporter(failed, on_error), formats=formats or READ_FORMATS,
                         notes=status_line(show_progress))
@@ -302,7 +300,7 @@ def read_chunks(
 
 def _run_chunks(run: Run, paths: list[Path], plan: OutputPlan | None, step: Step, read: Read,
                 report: Callable[[ScinerError], None], show_progress: bool, keep: bool) -> Run:
-    status = _status(show_progress)
+    status = status_line(show_progress)
     together = plan is not None and plan.per_input is None  # one output for every input: written at the end
     for group in _grouped(_stepped(run, paths, step, read, report, show_progress, keep), together):
         written = write_outputs(plan, group) if plan is not None else []
@@ -358,12 +356,6 @@ def _stepped(run: Run, paths: list[Path], step: Step, read: Read, report: Callab
         reading.close()
         if bar is not None:
             bar.close()
-
-
-def _status(show: bool) -> Callable[[str], object] | None:
-    from sciner.files.inputs import status_line
-
-    return status_line(show)
 
 
 # --- one job per input -------------------------------------------------------------------------

@@ -87,7 +87,8 @@ class Tagging(Step):
                             paper_level=self.paper_level, progress=progress)
         done = list(inputs)
         todo = [k for k, (_, ps) in enumerate(inputs) if any(p.spans is None for p in ps)]
-        progress(sum(len(p.tokens) for k, (_, ps) in enumerate(inputs) if k not in todo for p in ps))
+        untouched = set(range(len(inputs))).difference(todo)
+        progress(sum(len(p.tokens) for k in untouched for p in inputs[k][1]))
         if todo:
             tagged = tag_read(state.get(), [inputs[k] for k in todo], batch_subwords=self.batch_subwords,
                               show_progress=False, paper_level=self.paper_level, progress=progress)
