@@ -30,7 +30,7 @@ __all__ = ["INCLUDE", "ExtractedParagraph", "Kind", "check_include", "extract_pd
 class ExtractedParagraph:
     """One paragraph of a paper: spaCy tokens, the text they came from, and where it was.
 
-    ``kind`` is a :class:`~sciner.pdf.kinds.Kind`'s value: "title", "header", "body" or
+    ``kind`` is a :class:`~sciner.formats.kinds.Kind`'s value: "title", "header", "body" or
     "footnote", and on request "caption" or "table";
     ``page`` counts from 1.
     """
