@@ -599,11 +599,12 @@ class _Table:
                         and fold(metric) != fold(names["MetricName"]):
                     named["MetricName"] = f"{names['MetricName']} {metric}"
                 metric_width = width
-            if not named and not self.namer.all_names(head) and (kind := self.row_kind(head)) is not None:
+            nameless = not named and not self.namer.all_names(head)
+            if nameless and (kind := self.row_kind(head)) is not None:
                 named = {kind: _ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif not self.namer.all_names(head) and len(text.split()) <= 4 \
+            elif nameless and len(text.split()) <= 4 \
                     and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
                     and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(_ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
