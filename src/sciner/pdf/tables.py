@@ -163,10 +163,10 @@ def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
     rows = [[piece for cell in row for piece in _numbers_apart(*cell)] for row in rows]
     # Rows of two numbers or more where there are some: a heading caught below the table ("4.1
     # Experimental Setup", one number beside a wide cell) would join the columns under it.
-    numbered = [row for row in rows if len(row) >= 2 and any(is_number(t) for _, _, t in row)]
-    if any(sum(is_number(t) for _, _, t in row) >= 2 for row in numbered):
-        numbered = [row for row in numbered if sum(is_number(t) for _, _, t in row) >= 2]
-    extents = sorted((x0, x1) for row in numbered for x0, x1, t in row)
+    numbered = [(row, n) for row in rows if len(row) >= 2 and (n := sum(is_number(t) for _, _, t in row))]
+    if any(n >= 2 for _, n in numbered):
+        numbered = [(row, n) for row, n in numbered if n >= 2]
+    extents = sorted((x0, x1) for row, _ in numbered for x0, x1, t in row)
     columns: list[list[float]] = []
     for x0, x1 in extents:
         if columns and x0 <= columns[-1][1] + 1.0:

@@ -462,12 +462,13 @@ def _longer(paragraphs: Sequence[Sequence[str]], mentions: list[Mention], reach:
     the paper tags elsewhere at least as often, as that name ("BERT" before "- large" where
     "BERT-large" is tagged; not "D&M" in "D&M parses LISA", tagged once, where "D&M" is tagged
     often)."""
+    keys = [(m.label, fold(m.text)) for m in mentions]
     names: dict[tuple[str, str], str] = {}
-    said = Counter((m.label, fold(m.text)) for m in mentions)
-    for m in mentions:
-        names.setdefault((m.label, fold(m.text)), m.text)
+    said = Counter(keys)
+    for m, own in zip(mentions, keys):
+        names.setdefault(own, m.text)
     out = []
-    for m in mentions:
+    for m, own in zip(mentions, keys):
         tokens = paragraphs[m.place[0]]
         best: tuple[int, str] | None = None
         for a in range(max(0, m.start - reach), m.start + 1):
@@ -476,7 +477,7 @@ def _longer(paragraphs: Sequence[Sequence[str]], mentions: list[Mention], reach:
                     continue
                 key = (m.label, fold(" ".join(tokens[a:b])))
                 found = names.get(key)
-                if (found is not None and key[1] != fold(m.text) and said[key] >= said[(m.label, fold(m.text))]
+                if (found is not None and key != own and said[key] >= said[own]
                         and (best is None or b - a > best[0])):
                     best = (b - a, found)
         out.append(m if best is None else Mention(m.label, best[1], m.place, m.score, m.start, m.end))

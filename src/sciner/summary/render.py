@@ -194,8 +194,8 @@ def _results_grid(papers: Sequence[PaperSummary]) -> str:
 
 
 def _value_link(i: int, paper: PaperSummary, r: Result) -> str:
-    title = escape(f"{paper.doc}" + (f", p. {source_of(paper, r.place)['page']}"
-                                      if "page" in source_of(paper, r.place) else ""))
+    source = source_of(paper, r.place)
+    title = escape(paper.doc + (f", p. {source['page']}" if "page" in source else ""))
     return f'<a href="#{mention_id(i, r.place)}" title="{title}">{escape(r.value)}</a>'
 
 

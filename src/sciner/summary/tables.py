@@ -489,19 +489,22 @@ class _Table:
         # under "Basic"), it is not the caption's one method ("for the model X") as in a table
         # of one model's numbers.
         # The cells of numbers in data rows: a column holding none is a column of labels.
-        self.number_cells = [c for row in self.rows for c in row if cell_numbers(self.text(c))
-                             and not _YEAR.match(self.text(c).strip())]
-        self.labelled = any(any(cell_numbers(t) for t in texts[1:]) and not cell_numbers(texts[0])
-                            and not says_nothing(texts[0]) for texts in ([self.text(c) for c in row] for row in self.rows))
+        # Each row's texts and which of its cells hold numbers, read once for the whole table.
+        row_texts = [[self.text(c) for c in row] for row in self.rows]
+        numbers = [[bool(cell_numbers(t)) for t in texts] for texts in row_texts]
+        numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, texts)]  # a year is a head's
+                   for flags, texts in zip(numbers, row_texts)]
+        self.number_cells = [c for row, flags in zip(self.rows, numeric) for c, n in zip(row, flags) if n]
+        self.labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(texts[0])
+                            for flags, texts in zip(numbers, row_texts))
         block: list[TableCell] = []  # the header rows read since the last data row
         seen_data = False
         label_end = 0  # the first column of numbers in the last data row
         group_ours = after_group = False
         group_names: dict[str, str] = {}
-        data = [any(cell_numbers(t) and not _YEAR.match(t.strip()) for t in (self.text(c) for c in row))
-                for row in self.rows]
+        data = [any(flags) for flags in numeric]
         for index, row in enumerate(self.rows):
-            texts = [self.text(cell) for cell in row]
+            texts = row_texts[index]
             if data[index]:
                 if block:
                     if not any(self.is_metric(c) for c in block):
@@ -512,7 +515,7 @@ class _Table:
                     self.header, self.columns, block = widen(block, self.text), {}, []
                     self.statistics = self.statistics or self.counts_heads()
                 seen_data = True
-                label_end = min(c.first for c, t in zip(row, texts) if cell_numbers(t))
+                label_end = min(c.first for c, n in zip(row, numbers[index]) if n)
                 self._read_row(row, texts, group_ours, group_names)
                 continue
             if seen_data and (len(row) > 1 or row[0].first > 0 or texts[0].startswith("(")) \
@@ -596,11 +599,12 @@ class _Table:
                         and fold(metric) != fold(names["MetricName"]):
                     named["MetricName"] = f"{names['MetricName']} {metric}"
                 metric_width = width
-            if not named and not self.namer.all_names(head) and (kind := self.row_kind(head)) is not None:
+            nameless = not named and not self.namer.all_names(head)
+            if nameless and (kind := self.row_kind(head)) is not None:
                 named = {kind: _ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif not self.namer.all_names(head) and len(text.split()) <= 4 \
+            elif nameless and len(text.split()) <= 4 \
                     and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
                     and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(_ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
