@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sciner.document import Paragraph
-from sciner.errors import ConfigError, InputNotFoundError
+from sciner.errors import ConfigError
 
 # Fewer dev papers give a dev score that is one paper's: early stopping and the kept epoch
 # would follow its quirks.
@@ -30,24 +30,13 @@ class Paper:
 
 
 def tagged_files(items: list[str]) -> list[Path]:
-    """The files named, and the tagged files in the folders named (sorted; hidden ones left out)."""
+    """The files named, and the tagged files in the folders named (sorted; hidden ones left
+    out), expanded as every verb expands its inputs (:func:`sciner.files.inputs.expand_inputs`)."""
     from sciner.formats.registry import FORMATS
-    from sciner.files.inputs import walk_folder
+    from sciner.files.inputs import expand_inputs
 
     tagged = tuple(n for n, f in FORMATS.items() if f.carries_entities and f.read is not None)
-    out: list[Path] = []
-    for item in items:
-        path = Path(item)
-        if path.is_dir():
-            found = walk_folder(path, tagged)[0]
-            if not found:
-                raise InputNotFoundError(f"{path}: no annotation file in this folder ({', '.join(tagged)})")
-            out.extend(found)
-        elif path.exists():
-            out.append(path)
-        else:
-            raise InputNotFoundError(f"{path}: no such file or folder")
-    return out
+    return expand_inputs(items, formats=tagged)
 
 
 def read_papers(items: list[str]) -> list[Paper]:

@@ -80,26 +80,22 @@ def retokenized(paragraphs: list[Paragraph]) -> tuple[list[Paragraph], int]:
     the new tokens that cover the same characters, less punctuation cut off at its edges
     (:func:`_trimmed`); returns the paragraphs and the number of
     entities whose first or last character is not a new token's (left out, to be counted)."""
+    from sciner.formats.charspans import token_offsets_in_text
     from sciner.tokenize import tokenize_paragraphs
 
-    texts = [" ".join(p.tokens) for p in paragraphs]
+    texts = [p.text for p in paragraphs]
     out, not_placed = [], 0
     for p, text, new_tokens in zip(paragraphs, texts, tokenize_paragraphs(texts)):
-        starts, at = [], 0
-        for token in new_tokens:  # the tokenizer keeps every character: each token is found in order
-            at = text.index(token, at)
-            starts.append(at)
-            at += len(token)
-        first = {start: i for i, start in enumerate(starts)}
-        last = {start + len(token): i for i, (start, token) in enumerate(zip(starts, new_tokens))}
-        old_starts = [0]
-        for token in p.tokens[:-1]:
-            old_starts.append(old_starts[-1] + len(token) + 1)
+        # The tokenizer keeps every character: each new token is found in order.
+        offsets = token_offsets_in_text(new_tokens, text, f"{p.source}:{p.line}")
+        first = {start: i for i, (start, _) in enumerate(offsets)}
+        last = {end: i for i, (_, end) in enumerate(offsets)}
+        old = p.token_offsets()
         spans = None
         if p.spans is not None:
             spans = []
             for s in p.spans:
-                begin, end = old_starts[s.start], old_starts[s.end - 1] + len(p.tokens[s.end - 1])
+                begin, end = old[s.start][0], old[s.end - 1][1]
                 if begin in first and end in last:
                     spans.append(Span(s.label, *_trimmed(new_tokens, first[begin], last[end] + 1), s.score))
                 else:

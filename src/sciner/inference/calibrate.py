@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -104,6 +104,12 @@ def _best(log_probs: LogProbs, gold: Sequence[Sequence[str]], bias: dict[str, fl
     return values[scores.index(max(scores))]
 
 
+def _folds(units: Sequence[str]) -> Iterator[tuple[str, list[int], list[int]]]:
+    """Each unit (sorted), the indices of the other units' paragraphs (to fit on) and its own (to decode)."""
+    for unit in sorted(set(units)):
+        yield unit, [i for i, u in enumerate(units) if u != unit], [i for i, u in enumerate(units) if u == unit]
+
+
 def cross_fitted_tags(log_probs: LogProbs, gold: Sequence[Sequence[str]], units: Sequence[str],
                       cfg: CalibrateConfig, *, progress: Progress = None
                       ) -> tuple[list[list[str]], dict[str, dict[str, float]]]:
@@ -111,9 +117,7 @@ def cross_fitted_tags(log_probs: LogProbs, gold: Sequence[Sequence[str]], units:
     paragraph's group, or paper) only, and those biases per unit: the honest score of calibrating."""
     out: list[list[str]] = [[] for _ in log_probs]
     used: dict[str, dict[str, float]] = {}
-    for unit in sorted(set(units)):
-        rest = [i for i, u in enumerate(units) if u != unit]
-        mine = [i for i, u in enumerate(units) if u == unit]
+    for unit, rest, mine in _folds(units):
         used[unit] = fit_bias([log_probs[i] for i in rest], [gold[i] for i in rest], cfg, progress=progress)
         for i, tags in zip(mine, decode_with_bias([log_probs[i] for i in mine], used[unit], cfg.batch)):
             out[i] = tags
@@ -246,9 +250,7 @@ def cross_fitted_paper_tags(tokens: Sequence[Sequence[str]], log_probs: Sequence
     (the type biases :func:`cross_fitted_tags` fit without it)."""
     out: list[list[str]] = [[] for _ in tokens]
     used: dict[str, PaperLevel] = {}
-    for unit in sorted(set(units)):
-        rest = [i for i, u in enumerate(units) if u != unit]
-        mine = [i for i, u in enumerate(units) if u == unit]
+    for unit, rest, mine in _folds(units):
         used[unit] = fit_paper_level([tokens[i] for i in rest], [log_probs[i] for i in rest], [gold[i] for i in rest],
                                      documents_of([doc_ids[i] for i in rest]), biases[unit],
                                      consistency=consistency, whole_names=whole_names, progress=progress)

@@ -105,25 +105,33 @@ def restore_training_state(path: Path, config: dict[str, Any], fixed: Sequence[s
     after checking the ``fixed`` config fields did not change; returns the loop's progress
     values and the other fields that changed (``"train.epochs 3 -> 5"``), to be said."""
     state = load_checkpoint(path)
-    check_resume(state["config"], config, fixed)
+    changed = _changed(state["config"], config)
+    _refuse_fixed(changed, fixed)
     model.load_state_dict(state["model"])
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
     set_rng_state(state["rng"])
-    old, new = _flatten(_todays_shape(state["config"])), _flatten(_todays_shape(config))
-    changes = [f"{k} {old.get(k)} -> {new.get(k)}" for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-    return state.get("progress", {}), changes
+    return state.get("progress", {}), [f"{k} {old} -> {new}" for k, (old, new) in changed.items()]
 
 
 def check_resume(saved: dict[str, Any], current: dict[str, Any], fixed: Sequence[str]) -> None:
     """Refuse to resume when a config field in ``fixed`` (a dotted name, or a whole section)
     differs between the checkpoint's config and this run's. Both are read in today's shape
     first, so a checkpoint of an older one (the flat pretraining config) compares as it meant."""
+    _refuse_fixed(_changed(saved, current), fixed)
+
+
+def _changed(saved: dict[str, Any], current: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """The dotted config fields that differ (sorted), with their old and new values, both
+    configs read in today's shape."""
     old, new = _flatten(_todays_shape(saved)), _flatten(_todays_shape(current))
-    changed = sorted(k for k in set(old) | set(new)
-                     if old.get(k) != new.get(k) and any(k == f or k.startswith(f + ".") for f in fixed))
-    if changed:
-        raise ConfigError(f"--resume: the config changed {', '.join(changed)} since the checkpoint")
+    return {k: (old.get(k), new.get(k)) for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)}
+
+
+def _refuse_fixed(changed: dict[str, tuple[Any, Any]], fixed: Sequence[str]) -> None:
+    names = [k for k in changed if any(k == f or k.startswith(f + ".") for f in fixed)]
+    if names:
+        raise ConfigError(f"--resume: the config changed {', '.join(names)} since the checkpoint")
 
 
 def _todays_shape(saved: dict[str, Any]) -> dict[str, Any]:
