@@ -123,6 +123,12 @@ def quiet_transformers() -> None:
     hf_logging.disable_progress_bar()
 
 
+def kept_layers(n: int, total: int) -> int:
+    """How many of ``total`` transformer layers ``model.num_layers = n`` keeps: the first ``n``
+    (0 or more than there are: all; -1: none, the embeddings only)."""
+    return total if n == 0 or n >= total else max(n, 0)
+
+
 def keep_first_layers(encoder: Any, n: int) -> Any:
     """``encoder`` cut to its first ``n`` transformer layers (``n`` = 0 or more than it has: all;
     -1: none, the embeddings only).
@@ -131,8 +137,8 @@ def keep_first_layers(encoder: Any, n: int) -> Any:
     recipe); BERT, MPNet and :class:`~sciner.model.fast_bert.FastBert` keep them in ``encoder.layer``.
     """
     layers = encoder.encoder.layer
-    if n < 0 or 0 < n < len(layers):
-        n = max(n, 0)
+    n = kept_layers(n, len(layers))
+    if n < len(layers):
         encoder.encoder.layer = layers[:n]
         if dataclasses.is_dataclass(encoder.config):  # FastBert's config is a frozen dataclass
             encoder.config = dataclasses.replace(encoder.config, num_hidden_layers=n)

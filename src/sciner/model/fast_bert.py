@@ -212,9 +212,12 @@ class FastBert(nn.Module):
 
         from safetensors import safe_open
 
+        from sciner.model.encoder import kept_layers
+
         config = BertConfig.read(folder)
-        if num_layers < 0 or 0 < num_layers < config.num_hidden_layers:
-            config = dataclasses.replace(config, num_hidden_layers=max(num_layers, 0))
+        kept = kept_layers(num_layers, config.num_hidden_layers)
+        if kept < config.num_hidden_layers:
+            config = dataclasses.replace(config, num_hidden_layers=kept)
         with uninitialised():
             model = cls(config)
         wanted = set(model.state_dict())

@@ -25,16 +25,12 @@ def model_info(path: str | Path | None = None) -> dict[str, Any]:
 def meta_info(meta: dict[str, Any], where: Path, files: dict[str, int], cfg: Any = None) -> dict[str, Any]:
     """The facts of a model's ``model.json`` (``meta``; its config read unless given as ``cfg``),
     kept at ``where`` in ``files`` (name: bytes): a model folder's, or an exported ONNX graph's."""
-    from sciner.config import Config
-    from sciner.errors import ConfigError, ModelError
     from sciner.labels import ENTITY_TYPES
+    from sciner.model.store import meta_config
     from sciner.provenance import running
 
     if cfg is None:
-        try:
-            cfg = Config.from_dict(meta["config"], source=f"{where}: model.json")
-        except ConfigError as err:
-            raise ModelError(err.message) from None
+        cfg = meta_config(meta, f"{where}: model.json")
     return {
         "model": str(where.resolve()),
         "entity_types": [t for t in ENTITY_TYPES if f"B-{t}" in meta["labels"]],

@@ -124,15 +124,21 @@ def load_model_meta(path: str | Path | None = None) -> tuple[Config, dict[str, A
         if not (directory / name).is_file():
             raise ModelError(f"{directory}: not a sciner model: {name} is missing")
     meta = _read_meta(directory / META)
-    try:
-        cfg = Config.from_dict(meta["config"], source=str(directory / META))
-    except ConfigError as err:
-        raise ModelError(err.message) from None
+    cfg = meta_config(meta, str(directory / META))
     if cfg.model.encoder == CARRIED_ENCODER:  # the encoder travels inside the model folder
         cfg.model.encoder = str(directory / CARRIED_ENCODER)
     _check_type_bias(meta.get("type_bias"), cfg, directory / META)
     _check_paper_level(meta.get("paper_level"), directory / META)
     return cfg, meta, directory
+
+
+def meta_config(meta: dict[str, Any], source: str) -> Config:
+    """The config of a ``model.json`` (``meta``, read from ``source``), validated as config files
+    are; a fault is a one-line :class:`ModelError`."""
+    try:
+        return Config.from_dict(meta["config"], source=source)
+    except ConfigError as err:
+        raise ModelError(err.message) from None
 
 
 def _read_meta(path: Path) -> dict[str, Any]:
