@@ -25,10 +25,11 @@ class TrainResult:
 
 
 def init_model_path(name: str) -> Path:
-    """The model folder ``--init`` names: ``default`` is the shipped model, else a folder."""
-    from sciner.model.store import DEFAULT_MODEL
+    """The model folder ``--init`` names, resolved as ``--model`` is (a shipped model's name,
+    ``default`` or ``fast``, else a folder)."""
+    from sciner.model.store import model_directory
 
-    return DEFAULT_MODEL if name == "default" else Path(name)
+    return model_directory(name)
 
 
 def run_config(config: str | Path | None, overrides: Sequence[str], *, files: Sequence[str | Path] = (),
