@@ -32,11 +32,10 @@ class Paper:
 def tagged_files(items: list[str]) -> list[Path]:
     """The files named, and the tagged files in the folders named (sorted; hidden ones left
     out), expanded as every verb expands its inputs (:func:`sciner.files.inputs.expand_inputs`)."""
-    from sciner.formats.registry import FORMATS
     from sciner.files.inputs import expand_inputs
+    from sciner.formats.registry import TAGGED_FORMATS
 
-    tagged = tuple(n for n, f in FORMATS.items() if f.carries_entities and f.read is not None)
-    return expand_inputs(items, formats=tagged)
+    return expand_inputs(items, formats=TAGGED_FORMATS)
 
 
 def read_papers(items: list[str]) -> list[Paper]:

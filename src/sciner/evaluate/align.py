@@ -74,7 +74,7 @@ def paired_files(gold: str | Path, *others: str | Path) -> list[tuple[Path, ...]
     gold file (every tagged format, in sorted order) with the file of the same name in each of
     ``others`` (any tagged suffix, as ``sciner predict -o DIR/`` writes them). A gold file
     without its partner is a one-line error naming it."""
-    from sciner.formats.registry import FORMATS, suffix_format
+    from sciner.formats.registry import TAGGED_FORMATS, suffix_format
     from sciner.files.inputs import walk_folder
 
     paths = [Path(gold), *map(Path, others)]
@@ -83,19 +83,18 @@ def paired_files(gold: str | Path, *others: str | Path) -> list[tuple[Path, ...]
         return [tuple(paths)]
     if not all(folders):
         raise InputFormatError(f"{', '.join(str(p) for p in paths)}: give files, or folders, not both")
-    tagged = tuple(n for n, f in FORMATS.items() if f.carries_entities and f.read is not None)
 
     def key(path: Path, folder: Path) -> str:
         fmt = suffix_format(path)
         name = path.relative_to(folder).as_posix()
         return name[: -len(next(s for s in fmt.suffixes if name.lower().endswith(s)))] if fmt else name
 
-    gold_files = walk_folder(paths[0], tagged)[0]
+    gold_files = walk_folder(paths[0], TAGGED_FORMATS)[0]
     if not gold_files:
-        raise InputNotFoundError(f"{paths[0]}: no tagged file in this folder ({', '.join(tagged)})")
+        raise InputNotFoundError(f"{paths[0]}: no tagged file in this folder ({', '.join(TAGGED_FORMATS)})")
     partners = []
     for folder in paths[1:]:
-        found = walk_folder(folder, tagged)[0]
+        found = walk_folder(folder, TAGGED_FORMATS)[0]
         by_key = {key(f, folder): f for f in found} | {f.relative_to(folder).as_posix(): f for f in found}
         mine = []
         for g in gold_files:

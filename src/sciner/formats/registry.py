@@ -132,6 +132,8 @@ FORMATS: dict[str, Format] = {
 
 READ_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.read is not None)
 WRITE_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render is not None)
+# The formats that can be read with their entities (gold or tagged files: train, evaluate).
+TAGGED_FORMATS: tuple[str, ...] = tuple(n for n in READ_FORMATS if FORMATS[n].carries_entities)
 EXTRACT_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render_extracted is not None)
 # What `sciner summarize` writes (sciner.summary.render renders them): named here, with the
 # other formats, so that the command line knows them without importing the summary and PDF code.
