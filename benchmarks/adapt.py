@@ -3,8 +3,16 @@ a new user would meet it: for each of the four dev groups (held out of the shipp
 training, see `sciner info`), train the shipped model on half of the group's papers (a seeded
 split; `sciner train` takes its own dev papers out of that half) and test on the other half,
 against the shipped model alone. Both are tagged as `sciner predict` tags (type biases and the
-paper-level pass of each model.json, one document per paper) and compared with a paired
-bootstrap that resamples papers.
+paper-level pass, one document per paper) and compared with a paired bootstrap that resamples
+papers.
+
+Decoding parameters held out: the shipped model's type biases and paper-level parameters were fit
+on the four dev groups, the tested half included, and an adapted model inherits them. Both models
+are therefore decoded with the parameters `sciner calibrate` fits on the *other three* dev groups
+(the shipped model's log-probabilities; computed once, kept in OUT/decoding.json), so neither
+side is scored with parameters fit on the papers it is tested on. ``--decoding own`` scores
+both with their own model.json's instead (the leaky comparison; results kept apart, in
+result-own.json).
 
 A paper is a file or a -DOCSTART- document of the group. Where a group has fewer than
 ``--min-papers`` of them (some groups put several papers in one file), its files are cut into
@@ -58,16 +66,55 @@ def units_of(group_dir: Path, min_papers: int, chunk_tokens: int) -> tuple[str, 
     return f"piece of ~{chunk_tokens} tokens", pieces
 
 
-def adapt_group(group: str, args: argparse.Namespace) -> dict:
+def heldout_decoding(args: argparse.Namespace) -> dict[str, dict]:
+    """Per dev group: the type biases and paper-level parameters fit on the other three dev groups
+    with the shipped model (as benchmarks/accuracy.py cross-fits them)."""
+    cache = args.out / "decoding.json"
+    if cache.exists():
+        return json.loads(cache.read_text())
+    from sciner.config import load_config
+    from sciner.data.assemble import assemble
+    from sciner.inference.calibrate import DEFAULT, cross_fitted_paper_tags, cross_fitted_tags
+    from sciner.inference.tagger import Tagger
+
+    cfg = load_config(ROOT / "configs" / "default.toml", [])
+    cfg.data.data_dir = str(args.data)
+    corpus = assemble(cfg.data, seed=cfg.train.seed)
+    tokens = [list(p.tokens) for p in corpus.dev]
+    gold = [p.tags or [] for p in corpus.dev]
+    print(f"fitting decoding parameters without each dev group ({len(tokens)} dev paragraphs)", file=sys.stderr)
+    log_probs = Tagger.load(None, precision="fp32").log_probs(tokens)
+    _, biases = cross_fitted_tags(log_probs, gold, corpus.dev_group_of, DEFAULT)
+    _, papers = cross_fitted_paper_tags(tokens, log_probs, gold, corpus.dev_group_of,
+                                        [p.source for p in corpus.dev], biases)
+    out = {g: {"type_bias": biases[g], "paper_level": papers[g].to_meta()} for g in biases}
+    args.out.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(out, indent=2))
+    return out
+
+
+def decoded(model_dir: Path | None, paragraphs: list, documents: list[str], decoding: dict) -> list[list[str]]:
+    """Tags of ``paragraphs`` by the model at ``model_dir`` (None: the shipped one), paper by
+    paper, with ``decoding``'s type biases and paper-level parameters instead of its own."""
+    from sciner.inference.tagger import Tagger
+    from sciner.model.paper_decoding import PaperLevel, decode_documents, documents_of
+
+    tokens = [list(p.tokens) for p in paragraphs]
+    log_probs = Tagger.load(model_dir, precision="fp32").log_probs(tokens)
+    return decode_documents(tokens, log_probs, documents_of(documents), decoding["type_bias"],
+                            PaperLevel.from_meta(decoding["paper_level"]))
+
+
+def adapt_group(group: str, args: argparse.Namespace, decoding: dict) -> dict:
     from sciner.evaluate.bootstrap import paired_bootstrap
     from sciner.evaluate.metrics import classification_report
     from sciner.formats.conll import write_conll
-    from sciner.inference.tagger import Tagger
     from sciner.training.train import run_config, train
 
     work = args.out / group
-    if (work / "result.json").exists() and not args.measure:
-        return json.loads((work / "result.json").read_text())
+    result_file = work / ("result.json" if args.decoding == "heldout" else "result-own.json")
+    if result_file.exists() and not args.measure:
+        return json.loads(result_file.read_text())
     unit, units = units_of(args.data / "annotated" / group, args.min_papers, args.chunk_tokens)
     order = list(range(len(units)))
     random.Random(args.seed).shuffle(order)
@@ -100,9 +147,14 @@ def adapt_group(group: str, args: argparse.Namespace) -> dict:
     gold_paras = [p for _, paragraphs in test_units for p in paragraphs]
     documents = [name for name, paragraphs in test_units for _ in paragraphs]
     gold = [p.tags or [] for p in gold_paras]
-    shipped = Tagger.load(None, precision="fp32").tag(gold_paras, documents=documents)
-    adapted = Tagger.load(model_dir, precision="fp32").tag(gold_paras, documents=documents)
-    pred_a, pred_s = [p.tags or [] for p in adapted], [p.tags or [] for p in shipped]
+    if args.decoding == "heldout":
+        pred_s = decoded(None, gold_paras, documents, decoding)
+        pred_a = decoded(model_dir, gold_paras, documents, decoding)
+    else:
+        from sciner.inference.tagger import Tagger
+
+        pred_s = [p.tags or [] for p in Tagger.load(None, precision="fp32").tag(gold_paras, documents=documents)]
+        pred_a = [p.tags or [] for p in Tagger.load(model_dir, precision="fp32").tag(gold_paras, documents=documents)]
     boot = paired_bootstrap(gold, pred_a, pred_s, samples=1000, seed=0, units=documents)
     result = {
         "group": group, "unit": unit, "train_units": len(train_units), "test_units": len(test_units),
@@ -114,8 +166,9 @@ def adapt_group(group: str, args: argparse.Namespace) -> dict:
         "shipped": classification_report(gold, pred_s).to_dict(),
         "adapted": classification_report(gold, pred_a).to_dict(),
         "bootstrap": boot.to_dict(),
+        "decoding": decoding if args.decoding == "heldout" else "each model's own model.json",
     }
-    (work / "result.json").write_text(json.dumps(result, indent=2))
+    result_file.write_text(json.dumps(result, indent=2))
     return result
 
 
@@ -150,13 +203,17 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
                         help="A config override for every adaptation (after the init schedule), e.g. "
                              "train.max_batches_per_epoch=10 to fit a CPU budget.")
+    parser.add_argument("--decoding", choices=("heldout", "own"), default="heldout",
+                        help="heldout (default): both models decoded with the type biases and paper-level "
+                             "parameters fit on the other three dev groups; own: each model's model.json.")
     parser.add_argument("--measure", action="store_true", help="Time 4 steps of each group's adaptation and stop.")
     args = parser.parse_args()
     groups = [g for g in GROUPS if not args.groups or any(g.startswith(x) for x in args.groups)]
+    decoding = {} if args.measure or args.decoding == "own" else heldout_decoding(args)
     results = []
     for group in groups:
         print(f"== {group}", file=sys.stderr, flush=True)
-        result = adapt_group(group, args)
+        result = adapt_group(group, args, decoding.get(group, {}))
         if result:
             results.append(result)
             print(table([result]), flush=True)
@@ -164,7 +221,8 @@ def main() -> None:
         wins = sum(r["bootstrap"]["delta"] > 0 for r in results)
         print(f"\nadapted better than shipped (micro F1) in {wins} of {len(results)} groups; "
               f"significant (p < 0.05) in {sum(r['bootstrap']['p_value'] < 0.05 for r in results)}")
-        (args.out / "results.json").write_text(json.dumps(results, indent=2))
+        (args.out / ("results.json" if args.decoding == "heldout" else "results-own.json")).write_text(
+            json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":
