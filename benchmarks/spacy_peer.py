@@ -1,8 +1,7 @@
 """spaCy's efficiency CNN NER, trained with spaCy's own CLI on the shipped model's gold: the peer
 that `--model fast` is measured against (issue 34). It is kept out of the package (runs/).
 
-    python benchmarks/spacy_peer.py build [--out runs/spacy-peer] [--max-steps 4000]
-    python benchmarks/spacy_peer.py build --out runs/spacy-peer2 --source runs/spacy-peer/model-best --max-steps 20000
+    python benchmarks/spacy_peer.py build [--out runs/spacy-peer] [--max-steps 20000]
     python benchmarks/spacy_peer.py score [--out runs/spacy-peer] [--model PATH] [--json]
     python benchmarks/spacy_peer.py tag MODEL INPUT OUTPUT     # what benchmarks/speed.py times
 
@@ -62,24 +61,12 @@ def build(args: argparse.Namespace) -> None:
     py = sys.executable
     subprocess.run([py, "-m", "spacy", "init", "config", str(out / "config.cfg"), "--lang", "en",
                     "--pipeline", "ner", "--optimize", "efficiency", "--force"], check=True)
-    if args.source:
-        source_components(out / "config.cfg", args.source.resolve())
     start = time.perf_counter()
     subprocess.run([py, "-m", "spacy", "train", str(out / "config.cfg"), "--output", str(out),
                     "--paths.train", str(out / "train.spacy"), "--paths.dev", str(out / "dev.spacy"),
                     "--training.max_steps", str(args.max_steps), "--training.eval_frequency", str(args.eval_every),
                     "--system.seed", "13"], check=True)
     print(f"trained in {time.perf_counter() - start:.0f} s; model in {out / 'model-best'}")
-
-
-def source_components(config: Path, source: Path) -> None:
-    """Make ``config`` continue training ``source``'s tok2vec and ner (spaCy's ``source`` key),
-    so a run stopped early goes on from its saved pipeline instead of from scratch."""
-    from thinc.api import Config
-
-    cfg = Config().from_disk(config, interpolate=False)
-    cfg["components"] = {name: {"source": str(source)} for name in ("tok2vec", "ner")}
-    cfg.to_disk(config)
 
 
 def spacy_tags(nlp, paragraphs: list[list[str]]) -> list[list[str]]:
@@ -153,10 +140,9 @@ def main() -> None:
     b = sub.add_parser("build")
     b.add_argument("--out", type=Path, default=ROOT / "runs" / "spacy-peer")
     b.add_argument("--data", type=Path, default=DATA)
-    b.add_argument("--max-steps", type=int, default=4000)
-    b.add_argument("--eval-every", type=int, default=400)
-    b.add_argument("--source", type=Path, default=None,
-                   help="A spaCy pipeline whose tok2vec and ner training continues (e.g. a stopped run's model-best).")
+    b.add_argument("--max-steps", type=int, default=20000,
+                   help="spaCy's own default; its patience (1600 steps without a better dev score) stops it earlier.")
+    b.add_argument("--eval-every", type=int, default=200)
     s = sub.add_parser("score")
     s.add_argument("--out", type=Path, default=ROOT / "runs" / "spacy-peer")
     s.add_argument("--model", type=Path, default=None)
