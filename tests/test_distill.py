@@ -10,7 +10,8 @@ import pytest
 import torch
 
 from sciner.config import Config, load_config
-from sciner.distill.carry import pack_encoder, quantize, unpack_encoder
+from sciner.distill.carry import pack_encoder, unpack_encoder
+from sciner.model.store import int8_rows
 from sciner.distill.label import FileSource, RawSource, label, split_like_training
 from sciner.data.soft_labels import (
     SoftParagraph, load_soft_labels, pack_labels, read_manifest, read_shard, shard_path, top_k, unpack_labels,
@@ -238,7 +239,7 @@ def test_int8_packed_encoder_unpacks_to_nearly_the_same_weights(tmp_path, tiny_e
 
 def test_quantize_rows():
     w = torch.tensor([[1.0, -0.5, 0.25], [0.0, 0.0, 0.0]])
-    q, scale = quantize(w)
+    q, scale = int8_rows(w)
     assert q.dtype == torch.int8 and torch.allclose(q.float() * scale[:, None], w, atol=1 / 127)
 
 

@@ -130,3 +130,23 @@ def test_predict_model_fast_tags_a_text_file_importing_no_pdf_summary_or_trainin
     rows = [line.split("\t") for line in out.read_text(encoding="utf-8").splitlines() if line]
     assert [r[0] for r in rows] == "We train BERT on SQuAD and report an F1 score of 93.2 .".split()
     assert all(r[1] == "O" or r[1][:2] in ("B-", "I-") for r in rows)
+
+
+def test_the_cnn_hash_table_is_saved_as_int8_rows_and_loads_back_as_numbers(tiny_cnn_model, tmp_path):
+    """The hashed feature tables are most of the fast model's bytes: saved as int8 rows with a
+    scale each (a quarter of fp32), read back as fp32 within one step of their row's scale."""
+    from safetensors import safe_open
+
+    from sciner.model.store import SCALE, WEIGHTS, build_model, load_weights, save_model
+
+    save_model(tiny_cnn_model, tmp_path, {"config": {}})
+    with safe_open(str(tmp_path / WEIGHTS), framework="pt") as f:
+        assert f.get_tensor("head.hashes.weight").dtype == torch.int8
+        scale = f.get_tensor("head.hashes.weight" + SCALE)
+        assert f.get_tensor("head.project.weight").dtype == torch.float16
+    loaded = build_model(tiny_cnn_model.cfg, inference=True).eval()
+    load_weights(loaded, tmp_path)
+    table, original = loaded.head.hashes.weight.detach(), tiny_cnn_model.head.hashes.weight.detach()
+    assert table.dtype == torch.float32
+    assert torch.all((table - original).abs() <= scale[:, None] / 2 + 1e-6)
+    assert not torch.equal(table, original)  # it was rounded: the check above is not vacuous

@@ -17,19 +17,13 @@ from pathlib import Path
 import torch
 
 from sciner.errors import InputNotFoundError
+from sciner.model.store import int8_rows
 from sciner.outputs import atomic_target
 
 WEIGHTS = "model.safetensors"
 PART_WEIGHTS = "weights.safetensors"
 # Suffixes of a quantized matrix's two tensors in a part.
 QUANT, SCALE = ".int8", ".scale"
-
-
-def quantize(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """int8 rows and their fp32 scales: ``weight ~= q * scale[:, None]``."""
-    w = weight.float()
-    scale = w.abs().amax(dim=1).clamp_min(1e-12) / 127.0
-    return torch.round(w / scale[:, None]).clamp(-127, 127).to(torch.int8), scale
 
 
 def pack_encoder(folder: Path, output: Path, parts: int = 2) -> list[Path]:
@@ -42,7 +36,7 @@ def pack_encoder(folder: Path, output: Path, parts: int = 2) -> list[Path]:
     tensors: dict[str, torch.Tensor] = {}
     for name, tensor in load_file(str(folder / WEIGHTS)).items():
         if tensor.is_floating_point() and tensor.ndim == 2 and tensor.numel() >= 4096:
-            tensors[name + QUANT], tensors[name + SCALE] = quantize(tensor)
+            tensors[name + QUANT], tensors[name + SCALE] = int8_rows(tensor)
         else:
             tensors[name] = tensor.half() if tensor.is_floating_point() else tensor
     folders = [output / f"part-{k + 1}" for k in range(parts)]

@@ -49,18 +49,39 @@ def trainable_state(model: Any) -> dict[str, Any]:
     return state
 
 
+# The per-row scales of a table stored as int8 rows: KEY + SCALE.
+SCALE = ".int8_scale"
+
+
 def save_model(model: Any, directory: str | Path, meta: dict[str, Any]) -> None:
-    """Write ``model.json`` and fp16 ``weights.safetensors`` into ``directory``."""
+    """Write ``model.json`` and ``weights.safetensors`` into ``directory``: fp16, except the
+    head's ``int8_tables`` (:func:`int8_rows`, the scales under KEY + :data:`SCALE`)."""
     from safetensors.torch import save_file
 
     from sciner.outputs import atomic_target
 
     directory = Path(directory)
-    state = {k: v.detach().to("cpu").half().contiguous() if v.is_floating_point() else v.to("cpu").contiguous()
-             for k, v in trainable_state(model).items()}
+    int8 = {f"head.{name}" for name in getattr(model.head, "int8_tables", ())}
+    state: dict[str, Any] = {}
+    for k, v in trainable_state(model).items():
+        v = v.detach().to("cpu")
+        if k in int8:
+            state[k], state[k + SCALE] = int8_rows(v)
+        else:
+            state[k] = (v.half() if v.is_floating_point() else v).contiguous()
     with atomic_target(directory / WEIGHTS) as tmp:
         save_file(state, str(tmp))
     save_meta(directory, meta)
+
+
+def int8_rows(table: Any) -> tuple[Any, Any]:
+    """``table`` (rows, dim) as int8 rows and their fp32 scales (each row's largest magnitude
+    / 127): ``table ~= rows * scale[:, None]``."""
+    import torch
+
+    w = table.float()
+    scale = w.abs().amax(dim=1).clamp_min(1e-12) / 127.0
+    return torch.round(w / scale[:, None]).clamp(-127, 127).to(torch.int8).contiguous(), scale.contiguous()
 
 
 def save_meta(directory: str | Path, meta: dict[str, Any]) -> Path:
@@ -219,6 +240,9 @@ def _load_weights(model: Any, path: Path, encoder_dtype: Any = None, *, assign: 
         state = load_file(str(path))
     except (SafetensorError, OSError) as err:
         raise ModelError(f"{path}: not a readable safetensors file ({err})") from None
+    for key in [k for k in state if k.endswith(SCALE)]:  # int8 rows back to numbers
+        table = key[: -len(SCALE)]
+        state[table] = state[table].float() * state.pop(key).float()[:, None]
     expected = model.state_dict()
     for key, tensor in state.items():
         if key in expected and tensor.shape != expected[key].shape:

@@ -31,6 +31,11 @@ class Head(nn.Module):
     :class:`sciner.model.heads.HeadSpec`, not here: the config knows it without importing torch.
     """
 
+    # Embedding tables (names under the head) saved as int8 rows with a scale each, a quarter
+    # of fp32's size: hashed feature tables are most of a small model's bytes (see
+    # sciner.model.store.save_model).
+    int8_tables: tuple[str, ...] = ()
+
     @classmethod
     def build(cls, cfg: HeadConfig, dim: int) -> "Head":
         """The head of ``cfg`` (its own settings: ``cfg.head_settings``) over word vectors of size ``dim``."""

@@ -49,6 +49,8 @@ def word_features(word: str) -> tuple[str, str, str, str]:
 
 
 class CNNHead(BIOHead):
+    int8_tables = ("hashes.weight",)
+
     def __init__(self, dim: int, dropout: float, *, hash_rows: int, hash_dim: int, width: int, depth: int,
                  kernel: int) -> None:
         super().__init__(width, dropout)
