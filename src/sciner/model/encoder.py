@@ -123,12 +123,6 @@ def quiet_transformers() -> None:
     hf_logging.disable_progress_bar()
 
 
-def kept_layers(n: int, total: int) -> int:
-    """How many of ``total`` transformer layers ``model.num_layers = n`` keeps: the first ``n``
-    (0 or more than there are: all; -1: none, the embeddings only)."""
-    return total if n == 0 or n >= total else max(n, 0)
-
-
 def keep_first_layers(encoder: Any, n: int) -> Any:
     """``encoder`` cut to its first ``n`` transformer layers (``n`` = 0 or more than it has: all;
     -1: none, the embeddings only).
@@ -136,6 +130,8 @@ def keep_first_layers(encoder: Any, n: int) -> Any:
     A distilled student starts from the lower layers of its pretrained encoder (DistilBERT's
     recipe); BERT, MPNet and :class:`~sciner.model.fast_bert.FastBert` keep them in ``encoder.layer``.
     """
+    from sciner.model.fast_bert import kept_layers
+
     layers = encoder.encoder.layer
     n = kept_layers(n, len(layers))
     if n < len(layers):

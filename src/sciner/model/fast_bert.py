@@ -26,6 +26,12 @@ from torch import nn
 from torch.nn import functional as F
 
 
+def kept_layers(n: int, total: int) -> int:
+    """How many of ``total`` transformer layers ``model.num_layers = n`` keeps: the first ``n``
+    (0 or more than there are: all; -1: none, the embeddings only)."""
+    return total if n == 0 or n >= total else max(n, 0)
+
+
 @dataclass(frozen=True)
 class BertConfig:
     """The parts of a BERT ``config.json`` that the forward pass needs."""
@@ -211,8 +217,6 @@ class FastBert(nn.Module):
         import dataclasses
 
         from safetensors import safe_open
-
-        from sciner.model.encoder import kept_layers
 
         config = BertConfig.read(folder)
         kept = kept_layers(num_layers, config.num_hidden_layers)
