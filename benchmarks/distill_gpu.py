@@ -77,6 +77,33 @@ def tracked_bytes(root: Path) -> int:
     return sum((root / name.decode()).stat().st_size for name in listed if name and (root / name.decode()).is_file())
 
 
+def add_bytes(tar: tarfile.TarFile, name: str, data: bytes) -> None:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    tar.addfile(info, io.BytesIO(data))
+
+
+def first_paragraphs(part: bytes, room: int, xz_size: int) -> tuple[bytes, int, int] | None:
+    """A raw-cache part (``.npz`` bytes) cut to its first paragraphs whose xz size fits ``room``
+    bytes, with their paragraph and subword counts; None when not even a tenth of it fits."""
+    import numpy as np
+
+    with np.load(io.BytesIO(part)) as data:
+        ids, offsets = data["ids"], data["offsets"]
+        starts = np.unpackbits(data["starts"], count=int(offsets[-1]))
+    share = 0.95 * room / xz_size
+    while share >= 0.1:
+        k = int((len(offsets) - 1) * share)
+        n = int(offsets[k])
+        buffer = io.BytesIO()
+        np.savez(buffer, ids=ids[:n], starts=np.packbits(starts[:n].astype(bool)), offsets=offsets[: k + 1])
+        cut = buffer.getvalue()
+        if len(lzma.compress(cut, preset=9)) <= room:
+            return cut, k, n
+        share *= 0.9
+    return None
+
+
 def xz_tar(target: Path, folder: Path, names: list[str]) -> int:
     with tarfile.open(target, "w:xz", preset=9) as tar:
         for name in names:
@@ -108,19 +135,26 @@ def prepare(args: argparse.Namespace) -> None:
     room = CARRY_LIMIT - MARGIN - sent - sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
     meta = json.loads((cache / "cache.json").read_text(encoding="utf-8"))
     kept: list[dict] = []
+    contents: dict[str, bytes] = {}
     used = 64 * 1024  # the tar's headers and cache.json
     for part in meta["parts"]:  # the first parts whose xz sizes fit (a cache's first parts are a smaller corpus)
-        used += len(lzma.compress((cache / part["file"]).read_bytes(), preset=9))
-        if used > room:
+        data = (cache / part["file"]).read_bytes()
+        size = len(lzma.compress(data, preset=9))
+        if used + size > room:
+            if not kept:  # not even the first part: the first paragraphs of it that fit
+                cut = first_paragraphs(data, room - used, size)
+                if cut is not None:
+                    kept.append({**part, "paragraphs": cut[1], "subwords": cut[2]})
+                    contents[part["file"]] = cut[0]
             break
+        used += size
         kept.append(part)
+        contents[part["file"]] = data
     listing = json.dumps({**meta, "parts": kept}).encode("utf-8")
     with tarfile.open(carry / "raw-cache.tar.xz", "w:xz", preset=9) as tar:
         for part in kept:
-            tar.add(cache / part["file"], arcname=f"raw-cache/{part['file']}")
-        info = tarfile.TarInfo("raw-cache/cache.json")
-        info.size = len(listing)
-        tar.addfile(info, io.BytesIO(listing))
+            add_bytes(tar, f"raw-cache/{part['file']}", contents[part["file"]])
+        add_bytes(tar, "raw-cache/cache.json", listing)
     total = sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
     plan = {"encoder": str(args.encoder), "rehearse": args.rehearse, "raw_parts": len(kept),
             "raw_subwords": sum(p["subwords"] for p in kept), "carry_bytes": total, "checkout_bytes": sent}

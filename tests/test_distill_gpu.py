@@ -91,3 +91,30 @@ def test_every_override_of_the_device_call_names_a_key_of_the_config():
     for settings in (distill_gpu.GPU, distill_gpu.REHEARSE):
         cfg = load_config(None, [*settings["pretrain"], *settings["train"]])
         assert cfg.pretrain.steps in (4000, 4)
+
+
+def test_a_first_cache_part_too_big_for_the_carry_is_cut_to_its_first_paragraphs_that_fit():
+    """Regression: with the fast model in the checkout, no whole raw-cache part fitted the carry and
+    the call carried no raw text at all; now the first part's first paragraphs go, as many as fit."""
+    import io
+    import lzma
+
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(5, 60, size=3000)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    ids = rng.integers(0, 30000, size=int(offsets[-1])).astype(np.uint16)
+    starts = rng.random(int(offsets[-1])) < 0.7
+    buffer = io.BytesIO()
+    np.savez(buffer, ids=ids, starts=np.packbits(starts), offsets=offsets)
+    whole = buffer.getvalue()
+    size = len(lzma.compress(whole, preset=9))
+    cut, paragraphs, subwords = distill_gpu.first_paragraphs(whole, size // 3, size)
+    assert len(lzma.compress(cut, preset=9)) <= size // 3
+    assert 0 < paragraphs < 3000 and subwords == offsets[paragraphs]
+    with np.load(io.BytesIO(cut)) as data:  # what the cache reader reads
+        assert list(data["offsets"]) == list(offsets[: paragraphs + 1])
+        assert list(data["ids"]) == list(ids[:subwords])
+        assert list(np.unpackbits(data["starts"], count=subwords).astype(bool)) == list(starts[:subwords])
+    assert distill_gpu.first_paragraphs(whole, size // 50, size) is None  # not even a tenth fits
