@@ -17,13 +17,11 @@ from pathlib import Path
 import torch
 
 from sciner.errors import InputNotFoundError
-from sciner.model.store import int8_rows
+from sciner.model.store import SCALE, from_int8_rows, int8_rows
 from sciner.outputs import atomic_target
 
 WEIGHTS = "model.safetensors"
 PART_WEIGHTS = "weights.safetensors"
-# Suffixes of a quantized matrix's two tensors in a part.
-QUANT, SCALE = ".int8", ".scale"
 
 
 def pack_encoder(folder: Path, output: Path, parts: int = 2) -> list[Path]:
@@ -36,7 +34,7 @@ def pack_encoder(folder: Path, output: Path, parts: int = 2) -> list[Path]:
     tensors: dict[str, torch.Tensor] = {}
     for name, tensor in load_file(str(folder / WEIGHTS)).items():
         if tensor.is_floating_point() and tensor.ndim == 2 and tensor.numel() >= 4096:
-            tensors[name + QUANT], tensors[name + SCALE] = int8_rows(tensor)
+            tensors[name], tensors[name + SCALE] = int8_rows(tensor)  # read back by from_int8_rows
         else:
             tensors[name] = tensor.half() if tensor.is_floating_point() else tensor
     folders = [output / f"part-{k + 1}" for k in range(parts)]
@@ -61,13 +59,8 @@ def unpack_encoder(parts: Sequence[Path], output: Path) -> Path:
             if path.is_file() and path.name != PART_WEIGHTS:
                 output.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, output / path.name)
-    state = {}
-    for name, tensor in packed.items():
-        if name.endswith(QUANT):
-            base = name[: -len(QUANT)]
-            state[base] = tensor.float() * packed[base + SCALE][:, None]
-        elif not name.endswith(SCALE):
-            state[name] = tensor.float() if tensor.is_floating_point() else tensor
+    state = {name: tensor.float() if tensor.is_floating_point() else tensor
+             for name, tensor in from_int8_rows(packed).items()}
     _save(output / WEIGHTS, state)
     return output
 
@@ -80,7 +73,7 @@ def _split(tensors: dict[str, torch.Tensor], parts: int) -> list[dict[str, torch
     for name, tensor in tensors.items():
         k = min(parts - 1, int(done * parts / max(1, total)))
         if name.endswith(SCALE):
-            k = next(i for i, g in enumerate(groups) if name[: -len(SCALE)] + QUANT in g)
+            k = next(i for i, g in enumerate(groups) if name[: -len(SCALE)] in g)
         groups[k][name] = tensor
         done += tensor.numel() * tensor.element_size()
     return groups

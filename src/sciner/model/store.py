@@ -84,6 +84,15 @@ def int8_rows(table: Any) -> tuple[Any, Any]:
     return torch.round(w / scale[:, None]).clamp(-127, 127).to(torch.int8).contiguous(), scale.contiguous()
 
 
+def from_int8_rows(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with every table stored by :func:`int8_rows` (KEY int8, KEY + :data:`SCALE`
+    its scales) turned back into fp32 numbers under KEY."""
+    for key in [k for k in state if k.endswith(SCALE)]:
+        table = key[: -len(SCALE)]
+        state[table] = state[table].float() * state.pop(key).float()[:, None]
+    return state
+
+
 def save_meta(directory: str | Path, meta: dict[str, Any]) -> Path:
     """Write ``model.json`` into ``directory`` (atomically); returns its path."""
     from sciner.outputs import write_atomic
@@ -240,9 +249,7 @@ def _load_weights(model: Any, path: Path, encoder_dtype: Any = None, *, assign: 
         state = load_file(str(path))
     except (SafetensorError, OSError) as err:
         raise ModelError(f"{path}: not a readable safetensors file ({err})") from None
-    for key in [k for k in state if k.endswith(SCALE)]:  # int8 rows back to numbers
-        table = key[: -len(SCALE)]
-        state[table] = state[table].float() * state.pop(key).float()[:, None]
+    state = from_int8_rows(state)
     expected = model.state_dict()
     for key, tensor in state.items():
         if key in expected and tensor.shape != expected[key].shape:
