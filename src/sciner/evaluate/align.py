@@ -74,7 +74,7 @@ def paired_files(gold: str | Path, *others: str | Path) -> list[tuple[Path, ...]
     gold file (every tagged format, in sorted order) with the file of the same name in each of
     ``others`` (any tagged suffix, as ``sciner predict -o DIR/`` writes them). A gold file
     without its partner is a one-line error naming it."""
-    from sciner.formats.registry import TAGGED_FORMATS, suffix_format
+    from sciner.formats.registry import TAGGED_FORMATS, without_suffix
     from sciner.files.inputs import walk_folder
 
     paths = [Path(gold), *map(Path, others)]
@@ -85,9 +85,7 @@ def paired_files(gold: str | Path, *others: str | Path) -> list[tuple[Path, ...]
         raise InputFormatError(f"{', '.join(str(p) for p in paths)}: give files, or folders, not both")
 
     def key(path: Path, folder: Path) -> str:
-        fmt = suffix_format(path)
-        name = path.relative_to(folder).as_posix()
-        return name[: -len(next(s for s in fmt.suffixes if name.lower().endswith(s)))] if fmt else name
+        return without_suffix(path.relative_to(folder).as_posix())
 
     gold_files = walk_folder(paths[0], TAGGED_FORMATS)[0]
     if not gold_files:

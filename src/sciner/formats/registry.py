@@ -169,6 +169,17 @@ def suffix_format(path: str | Path) -> Format | None:
     return None
 
 
+def without_suffix(name: str) -> str:
+    """``name`` less the suffix of the format it would be read as (``a/x.conll`` -> ``a/x``);
+    a name with no such suffix stays whole."""
+    fmt = suffix_format(name)
+    lowered = name.lower()
+    for suffix in fmt.suffixes if fmt else ():
+        if lowered.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
 def _first_line(path: Path) -> str | None:
     """The first non-blank line of a text file (None if there is none or it is not text)."""
     try:

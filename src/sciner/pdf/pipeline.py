@@ -22,7 +22,7 @@ def paragraphs_from_pages(pages: list[PdfPage], include: frozenset[str] = frozen
         return []
     body_size = body_font_size(pages)
     counts = WordCounts(_unbroken_text(page) for page in pages)
-    remove_headers_footers(pages, keep_rows="tables" in include)
+    remove_headers_footers(pages, keep_rows=included(Kind.TABLE, include))
     two_column = is_two_column(pages, body_size)
     ordered = [order_page(page, body_size, two_column) for page in pages]
 

@@ -444,7 +444,9 @@ def clean_mentions(paragraphs: Sequence[Sequence[str]], mentions: Sequence[Menti
     if "one type" in rules:
         out = _one_type(out)
     if "lower" in rules:  # names are known from the shipped lists even where spellings are not taken
-        known = Gazetteer(gazetteer.folder if gazetteer is not None else None)
+        # The gazetteer given already holds them when it has the shipped list (loaded once a run).
+        known = gazetteer if gazetteer is not None and gazetteer.shipped else Gazetteer(
+            gazetteer.folder if gazetteer is not None else None)
         said = Counter((m.label, fold(m.text)) for m in out)
         out = [m for m in out if m.label not in _CAPITALISED_TYPES or not m.text.islower()
                or said[(m.label, fold(m.text))] > 1 or known.canonical(m.label, m.text) is not None]

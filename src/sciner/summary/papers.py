@@ -58,11 +58,10 @@ def split_documents(paragraphs: list[Paragraph], stem: str) -> list[tuple[str, l
 def paper_name(doc: str) -> str:
     """A document's name as a paper: its file name less a suffix sciner reads (``papers/x.pdf``
     -> ``x``); a name without one (``arxiv_1603.01360``, ``x#2``) stays whole."""
-    from sciner.formats.registry import suffix_format
+    from sciner.formats.registry import without_suffix
 
     name = Path(doc).name
-    fmt = suffix_format(name)
-    for suffix in (*(fmt.suffixes if fmt else ()), ".pdf"):
-        if name.lower().endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)]
-    return name
+    stem = without_suffix(name)
+    if stem == name and name.lower().endswith(".pdf") and len(name) > len(".pdf"):
+        return name[: -len(".pdf")]
+    return stem

@@ -166,7 +166,7 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     back = [t.lower() for t in tokens[max(0, value.start - 12):value.start]]
     listed = next((k for k in range(len(back) - 1, -1, -1)
                    if not re.fullmatch(r"[\d.,%]+|and|,|more|than|over|about|almost|nearly|up|to|roughly", back[k])), None)
-    if listed is not None and back[listed] == "by" and any(verb in sentence for verb in _CHANGE):
+    if listed is not None and back[listed] == "by" and changed:
         return "difference"  # "reduce the error by 4.8 % , 18.2 % , 2.0 %"
     if any(w in ("improvement", "improvements", "gain", "gains", "increase", "decrease", "reduction", "drop", "margin")
            for w in [t.lower() for t in tokens[max(0, value.start - 4):value.start]]):
