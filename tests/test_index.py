@@ -333,3 +333,22 @@ def test_the_same_files_read_with_other_options_are_indexed_again(corpus: Path, 
     assert (again.added, again.unchanged) == (0, 3)
     with sciner.Index(corpus) as ix:
         assert ix.sql("SELECT count(*) FROM papers").rows == [(3,)]  # replaced, not added beside
+
+
+def test_without_data_no_folder_named_none_in_the_current_one_is_read_as_gazetteers(tmp_path: Path,
+                                                                                      monkeypatch) -> None:
+    """Regression: with neither --data nor $SCINER_DATA the index step was given the folder
+    str(None), so ./None/ of whatever folder the command ran in renamed the papers' entities."""
+    from sciner.config import DATA_ENV
+
+    folder = write_corpus(tmp_path / "papers")
+    stray = tmp_path / "cwd" / "None"
+    stray.mkdir(parents=True)
+    (stray / "leaderboards_models.tsv").write_text("model_name\tcount\nXlNeT\t999\n", encoding="utf-8")
+    monkeypatch.delenv(DATA_ENV, raising=False)
+    monkeypatch.chdir(stray.parent)
+    db = tmp_path / "corpus.sqlite"
+    sciner.index_files([folder], db, show_progress=False)
+    with sciner.Index(db) as ix:
+        names = {e.name for e in ix.entities("MethodName", top=50)}
+    assert "XLNet" in names and "XlNeT" not in names

@@ -50,13 +50,13 @@ def index(
 
     Example: sciner index ../shared/data/pdfs -o corpus.sqlite
     """
-    from sciner.files.run import finish, say
+    from sciner.files.run import Engine, finish, say
     from sciner.index.run import index_files
 
     done = index_files(inputs, output, from_format=from_format, tokenize=tokenize, include=include_kinds(include),
                        model=model, precision=precision, device=device, threads=threads, data=data,
                        gazetteers=not no_gazetteers, prune=prune, workers=workers,
-                       ray_address=ray_address if ray_address is not None else "local" if ray else None,
+                       ray_address=Engine.of(workers, ray=ray, ray_address=ray_address).ray_address,
                        show_progress=not quiet, on_error=say)
     if not quiet:
         print(done.describe(), file=sys.stderr)

@@ -143,16 +143,6 @@ class Run:
     skipped: int = 0
     seconds: float = 0.0
 
-    @property
-    def exit_code(self) -> int:
-        """0, the first error's code when nothing was done, else :data:`PARTIAL_EXIT_CODE`."""
-        return exit_code(self.failed, self.inputs)
-
-    @property
-    def failure_lines(self) -> list[str]:
-        """The closing list of the inputs that failed, for stderr (see :func:`failure_lines`)."""
-        return failure_lines(self.failed, self.inputs)
-
     def count(self, done: list[Input]) -> None:
         """Add ``done`` inputs to the counts."""
         self.inputs += len(done)

@@ -76,7 +76,7 @@ class _Writing:
 
         self.step = step
         self.writer = IndexWriter(connect(step.db, create=True), step.db)
-        self.gazetteer = Gazetteer(step.gazetteers) if step.gazetteers else Gazetteer.empty()
+        self.gazetteer = Gazetteer(step.gazetteer_dir) if step.gazetteers else Gazetteer.empty()
         self.tagger = step.tagging.load()  # a LazyTagger: the model is loaded when an input needs it
         self.added = 0
 
@@ -96,7 +96,8 @@ class Indexing(Step):
 
     db: str = ""
     tagging: Any = None  # a sciner.inference.predict.Tagging with keep_tagged (tags what carries no tags)
-    gazetteers: str | None = None  # the gazetteer folder (None: the papers' own spellings)
+    gazetteers: bool = True  # canonical names (False: the papers' own spellings)
+    gazetteer_dir: str | None = None  # a user's gazetteer folder adding to the shipped names
     tagged_by_workers: frozenset[str] = frozenset()  # inputs the --workers tagged with ``tagging``'s model
     options: str = ""  # the reading options mixed into each file's hash (reading_options)
 
@@ -191,7 +192,8 @@ def index_files(
         cache = Path(f"{output}.tagged")
         cached = _tag_in_workers(todo, cache, tagging, workers or 1, ray_address, reading, show_progress,
                                  on_error, done.failed) if (workers or ray_address) and todo else {}
-        step = Indexing(str(output), tagging, str(gazetteer_folder(data)) if gazetteers else None,
+        folder = gazetteer_folder(data)
+        step = Indexing(str(output), tagging, gazetteers, None if folder is None else str(folder),
                         frozenset(cached), options)
         run = run_files(todo, None, step, TaggedReading(reading, tuple(cached.items())), engine=Engine(),
                         on_error=on_error, failed=done.failed, show_progress=show_progress, keep=False)

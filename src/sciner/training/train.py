@@ -24,14 +24,6 @@ class TrainResult:
     output: Path
 
 
-def init_model_path(name: str) -> Path:
-    """The model folder ``--init`` names, resolved as ``--model`` is (a shipped model's name,
-    ``default`` or ``fast``, else a folder)."""
-    from sciner.model.store import model_directory
-
-    return model_directory(name)
-
-
 def run_config(config: str | Path | None, overrides: Sequence[str], *, files: Sequence[str | Path] = (),
                     dev: Sequence[str | Path] = (), with_shared: bool = False, init: str | None = None) -> Config:
     """The config of a run: ``config`` and ``overrides`` (``--set``), with your annotation
@@ -39,12 +31,12 @@ def run_config(config: str | Path | None, overrides: Sequence[str], *, files: Se
     any folder), and with ``init``: the model to train on, whose network replaces ``[model]``
     and whose small-data schedule (``train.init_schedule``) goes under ``overrides``."""
     from sciner.config import load_config
-    from sciner.model.store import load_model_meta
+    from sciner.model.store import load_model_meta, model_directory
 
     cfg = load_config(config, list(overrides))
     if init:
         cfg = load_config(config, [*cfg.train.init_schedule, *overrides])
-        path = init_model_path(init)
+        path = model_directory(init)  # a shipped model's name (default, fast), else a folder, as --model
         cfg.model = load_model_meta(path)[0].model
         cfg.train.init = str(path.resolve())
     if files:
