@@ -352,3 +352,14 @@ def test_without_data_no_folder_named_none_in_the_current_one_is_read_as_gazette
     with sciner.Index(db) as ix:
         names = {e.name for e in ix.entities("MethodName", top=50)}
     assert "XLNet" in names and "XlNeT" not in names
+
+
+def test_an_input_that_fails_in_a_worker_is_said_once_and_not_read_again_here(tmp_path: Path) -> None:
+    """Regression: with --workers, a PDF a worker could not read was read a second time by the
+    writing process, its error said and counted twice."""
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 this is no PDF")
+    write_corpus(tmp_path, {"beta": PAPERS["beta"]})
+    done = sciner.index_files([broken, tmp_path / "beta.jsonl"], tmp_path / "c.sqlite", workers=1,
+                              show_progress=False, gazetteers=False, on_error=lambda err: None)
+    assert done.added == 1 and [str(broken) in err.message for err in done.failed] == [True]

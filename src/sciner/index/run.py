@@ -77,6 +77,7 @@ class _Writing:
         self.step = step
         self.writer = IndexWriter(connect(step.db, create=True), step.db)
         self.gazetteer = Gazetteer(step.gazetteer_dir) if step.gazetteers else Gazetteer.empty()
+        self.hashes = dict(step.hashes)
         self.tagger = step.tagging.load()  # a LazyTagger: the model is loaded when an input needs it
         self.added = 0
 
@@ -100,6 +101,7 @@ class Indexing(Step):
     gazetteer_dir: str | None = None  # a user's gazetteer folder adding to the shipped names
     tagged_by_workers: frozenset[str] = frozenset()  # inputs the --workers tagged with ``tagging``'s model
     options: str = ""  # the reading options mixed into each file's hash (reading_options)
+    hashes: tuple[tuple[str, str], ...] = ()  # resolved input -> the content hash it was chosen by
 
     def load(self) -> _Writing:
         return _Writing(self)
@@ -112,7 +114,8 @@ class Indexing(Step):
         done = self.tagging.run(state.tagger, inputs, progress)
         for k, (path, paragraphs) in enumerate(done):
             resolved = Path(path).resolve()
-            file = state.writer.open_file(resolved, content_hash(resolved, self.options), resolved.stat().st_size)
+            sha = state.hashes.get(str(resolved)) or content_hash(resolved, self.options)
+            file = state.writer.open_file(resolved, sha, resolved.stat().st_size)
             model = state.model if k in untagged or str(path) in self.tagged_by_workers else "input"
             for doc, ps in split_documents(paragraphs, Path(str(path)).stem):
                 if doc not in file.papers:
@@ -173,7 +176,7 @@ def index_files(
     con = connect(output, create=True)  # refuses what is not an index before anything is read
     try:
         writer = IndexWriter(con, output)
-        todo, replaced = [], 0
+        todo, replaced, hashes = [], 0, {}
         for path in paths:
             try:
                 sha = content_hash(path, options)
@@ -185,16 +188,19 @@ def index_files(
                 done.unchanged += 1
             else:
                 todo.append(path)
+                hashes[str(path.resolve())] = sha  # what is recorded is what was compared
                 replaced += writer.stale_papers(path.resolve(), sha)
         before = writer.papers()
         tagging = Tagging(None if model is None else str(model), precision, threads,
                           batch_subwords or BATCH_SUBWORDS, device, keep_tagged=True)
         cache = Path(f"{output}.tagged")
-        cached = _tag_in_workers(todo, cache, tagging, workers or 1, ray_address, reading, show_progress,
-                                 on_error, done.failed) if (workers or ray_address) and todo else {}
+        cached, failed_in_workers = _tag_in_workers(todo, cache, tagging, workers or 1, ray_address, reading,
+                                                    show_progress, on_error, done.failed) \
+            if (workers or ray_address) and todo else ({}, set())
+        todo = [p for p in todo if str(p) not in failed_in_workers]  # said and counted once, by the workers' run
         folder = gazetteer_folder(data)
         step = Indexing(str(output), tagging, gazetteers, None if folder is None else str(folder),
-                        frozenset(cached), options)
+                        frozenset(cached), options, tuple(hashes.items()))
         run = run_files(todo, None, step, TaggedReading(reading, tuple(cached.items())), engine=Engine(),
                         on_error=on_error, failed=done.failed, show_progress=show_progress, keep=False)
         done.failed = run.failed
@@ -210,9 +216,10 @@ def index_files(
 
 def _tag_in_workers(paths: list[Path], cache: Path, tagging: Any, workers: int, ray_address: str | None,
                     reading: Reading, show_progress: bool, on_error: Callable[[ScinerError], object] | None,
-                    failed: list[ScinerError]) -> dict[str, str]:
+                    failed: list[ScinerError]) -> tuple[dict[str, str], set[str]]:
     """Tag the ``paths`` whose format carries no tags with the batch layer's workers, into
-    ``cache`` (resuming what its manifest records as done); input -> its tagged JSONL."""
+    ``cache`` (resuming what its manifest records as done): input -> its tagged JSONL, and the
+    inputs that failed there (said and added to ``failed`` already)."""
     from dataclasses import replace
 
     from sciner.files.run import MANIFEST, read_manifest, split_threads
@@ -221,12 +228,13 @@ def _tag_in_workers(paths: list[Path], cache: Path, tagging: Any, workers: int, 
 
     plain = [p for p in paths if not input_format(p, reading.format).carries_entities]
     if not plain:
-        return {}
+        return {}, set()
     run = tag_corpus_files(plain, f"{cache}/", replace(tagging, threads=split_threads(tagging.threads, workers), keep_tagged=False),
                            workers=workers, resume=True, ray_address=ray_address, to_format="jsonl",
                            from_format=reading.format, tokenize=reading.tokenize, include=reading.include,
                            show_progress=show_progress, on_error=on_error)
     failed += run.failed
     wanted = {str(p) for p in plain}
-    return {r["input"]: r["output"] for r in read_manifest(cache / MANIFEST).values()
-            if r.get("status") == "ok" and r["input"] in wanted}
+    records = [r for r in read_manifest(cache / MANIFEST).values() if r["input"] in wanted]
+    return ({r["input"]: r["output"] for r in records if r.get("status") == "ok"},
+            {r["input"] for r in records if r.get("status") == "failed"})
