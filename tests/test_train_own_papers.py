@@ -117,3 +117,18 @@ def test_resume_extends_a_run_kept_with_its_checkpoint(tmp_path, tiny_encoder_di
     result = train(cfg, tmp_path, resume=True)
     assert [h["epoch"] for h in result.history] == [1, 2]
     assert "changed since: train.epochs 1 -> 2" in capsys.readouterr().err
+
+
+def test_calibrate_by_paper_counts_the_documents_of_a_file_as_the_papers_they_are(cli, tmp_path, papers,
+                                                                                   tiny_encoder_dir):
+    """Regression: dev papers that are two -DOCSTART- documents of one file trained as 2 papers,
+    but `calibrate --by paper` counted files and refused one."""
+    dev = tmp_path / "dev.conll"
+    docs = [_paper(tmp_path / f"d{i}.conll", 8, 10 + i).read_text(encoding="utf-8") for i in range(2)]
+    dev.write_text("".join(f"-DOCSTART-\tO\n\n{text}" for text in docs), encoding="utf-8")
+    run = tmp_path / "run"
+    proc = cli("train", papers, "--dev", dev, "-o", run, "--set", "train.epochs=1", *_args(tiny_encoder_dir))
+    assert proc.returncode == 0, proc.stderr
+    done = cli("calibrate", run, "--by", "paper", "-o", tmp_path / "cal", "--threads", "1")
+    assert done.returncode == 0, done.stderr
+    assert "of 2 papers" in done.stderr

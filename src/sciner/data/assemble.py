@@ -136,10 +136,10 @@ def check_dev_split(corpus: Corpus, cfg: DataConfig) -> None:
         raise ConfigError("no dev data (data.dev_groups is empty) to choose the best epoch on; name held-out "
                           "groups (--set 'data.dev_groups=[\"GROUP\"]', see sciner data stats), or train on your "
                           "own files, split by paper: sciner train FILES_OR_FOLDERS -o RUN")
-    papers = {(p.source, p.meta.get("doc")) for p in corpus.dev}
+    papers = {p.source for p in corpus.dev}  # files: sentence splitting keeps no -DOCSTART- document
     if len(papers) < MIN_DEV_PAPERS and not cfg.files:
         raise ConfigError(f"dev is {len(papers)} paper ({', '.join(corpus.dev_groups)}): choosing the epoch needs at "
-                          f"least {MIN_DEV_PAPERS} dev papers (files, or -DOCSTART- documents); add a group to "
+                          f"least {MIN_DEV_PAPERS} dev papers (files); add a group to "
                           "data.dev_groups")
 
 

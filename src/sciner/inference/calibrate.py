@@ -314,14 +314,16 @@ class CalibratedModel:
         return "\n".join(lines)
 
 
-def dev_units(corpus: "Corpus", unit: str) -> list[str]:
-    """Each dev paragraph's unit: its annotator group (``unit="group"``) or its paper, the file
-    it was read from (``"paper"``)."""
+def dev_units(corpus: "Corpus", unit: str, *, from_files: bool = False) -> list[str]:
+    """Each dev paragraph's unit: its annotator group (``unit="group"``) or its paper
+    (``"paper"``): for a corpus of your own files (``from_files``), the paper the split was made
+    of (a file, or a -DOCSTART- document of one: the corpus's dev sources), else the file it was
+    read from."""
     if unit not in CALIBRATION_UNITS:
         from sciner.errors import ConfigError
 
         raise ConfigError(f"calibrate: unit must be one of {', '.join(CALIBRATION_UNITS)}, not {unit!r}")
-    return list(corpus.dev_group_of) if unit == "group" else [p.source for p in corpus.dev]
+    return list(corpus.dev_group_of) if unit == "group" or from_files else [p.source for p in corpus.dev]
 
 
 def calibrate(model: str | Path, output: str | Path | None = None, *, data: str | Path | None = None,
@@ -367,7 +369,7 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
     # machine's $SCINER_DATA knows better.
     cfg.data.data_dir = str(data_root(data, recorded=cfg.data.data_dir))
     corpus = assemble(cfg.data, seed=cfg.train.seed)  # the corpus training saw
-    units = dev_units(corpus, unit)
+    units = dev_units(corpus, unit, from_files=bool(cfg.data.files))
     names = sorted(set(units))
     if not corpus.dev:
         raise ConfigError(f"{model}: the model's dev split is empty: there is nothing to calibrate on")
@@ -392,8 +394,8 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
                                None if result.cross_fitted is None
                                else classification_report(result.gold, result.cross_fitted),
                                classification_report(result.gold, result.in_sample))
-        paper_record = _fit_paper_level(done, tokens, log_probs, units, [p.source for p in corpus.dev],
-                                        bar.update) if fit_paper else None
+        papers = dev_units(corpus, "paper", from_files=bool(cfg.data.files))  # the documents predict decodes
+        paper_record = _fit_paper_level(done, tokens, log_probs, units, papers, bar.update) if fit_paper else None
     if output is not None:
         copy_model(model, output)
     meta: dict[str, Any] = dict(load_model_meta(done.path)[1])  # the copy's (its encoder may have moved in)
