@@ -18,7 +18,6 @@ in-sample, and records which it did.
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -30,7 +29,7 @@ from sciner.evaluate.metrics import Counts, count_entities
 from sciner.config import CALIBRATION_UNITS
 from sciner.labels import ENTITY_TYPES
 from sciner.model.info import fit_on
-from sciner.model.paper_decoding import PaperLevel, decode_documents, documents_of, occurrence_votes, second_pass
+from sciner.model.paper_decoding import PaperLevel, decode_documents, documents_of, first_pass, paper_pass
 from sciner.model.viterbi import touch_penalty, type_shift, viterbi_tags
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -163,33 +162,6 @@ TOUCH_GRID = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 TOUCH_TOLERANCE = 0.002
 
 
-@dataclass
-class _Prepared:
-    """Biased scores, first-pass tags and each document's votes (they do not depend on the bonuses)."""
-
-    scores: list[np.ndarray]
-    first: list[list[str]]
-    votes: list[list[tuple[int, int, int, Counter[str]]]]
-
-
-def _prepare(documents: Sequence[Sequence[int]], tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray],
-             type_bias: Mapping[str, float], transition: np.ndarray | None, *, votes: bool = True) -> _Prepared:
-    shift = type_shift(type_bias)
-    scores = [lp + shift for lp in log_probs]
-    first = viterbi_tags(scores, transition)
-    if not votes:
-        return _Prepared(scores, first, [])
-    return _Prepared(scores, first, [occurrence_votes([tokens[i] for i in members], [first[i] for i in members])
-                                     for members in documents])
-
-
-def _tags(prepared: _Prepared, documents: Sequence[Sequence[int]], params: PaperLevel,
-          transition: np.ndarray | None) -> list[list[str]]:
-    if not params.consistency:
-        return prepared.first
-    return second_pass(prepared.scores, prepared.first, documents, prepared.votes, params, transition)
-
-
 def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray], gold: Sequence[Sequence[str]],
                     documents: Sequence[Sequence[int]], type_bias: Mapping[str, float], *,
                     consistency: bool = True, whole_names: bool = True, progress: Progress = None) -> PaperLevel:
@@ -205,8 +177,8 @@ def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndar
             scores: list[tuple[float, float]] = []
             for value in TOUCH_GRID:
                 transition = touch_penalty({**penalty, etype: value})
-                prepared = _prepare(documents, tokens, log_probs, type_bias, transition, votes=False)
-                counts = count_entities(gold, _tags(prepared, documents, no_votes, transition)).get(etype)
+                prepared = first_pass(tokens, log_probs, documents, type_bias, transition, votes=False)
+                counts = count_entities(gold, paper_pass(prepared, documents, no_votes, transition)).get(etype)
                 f1 = counts.f1 if counts is not None else 0.0
                 scores.append((value, f1))
                 if progress is not None:
@@ -217,13 +189,13 @@ def fit_paper_level(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndar
     if not consistency:
         return PaperLevel(touch_penalty=penalty)
     transition = touch_penalty(penalty) if penalty else None
-    prepared = _prepare(documents, tokens, log_probs, type_bias, transition)
+    prepared = first_pass(tokens, log_probs, documents, type_bias, transition)
     best_params, best_f1 = PaperLevel(touch_penalty=penalty), -1.0
     for bonus in BONUS_GRID:
         for min_tagged in MIN_TAGGED_GRID if bonus else MIN_TAGGED_GRID[:1]:
             for outside in OUTSIDE_GRID:
                 params = PaperLevel(bonus, min_tagged, outside, penalty)
-                counts = count_entities(gold, _tags(prepared, documents, params, transition))
+                counts = count_entities(gold, paper_pass(prepared, documents, params, transition))
                 f1 = sum(counts.values(), Counts()).f1
                 if progress is not None:
                     progress(1)

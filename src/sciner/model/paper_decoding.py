@@ -79,21 +79,48 @@ def decode_documents(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.nda
                      params: PaperLevel) -> list[list[str]]:
     """BIO tags of every paragraph, each of ``documents`` (lists of paragraph indices) read as
     one paper; the Viterbi passes are batched over all the documents' paragraphs."""
+    transition = _transition(params)
+    first = first_pass(tokens, log_probs, documents, type_bias, transition, votes=params.consistency)
+    return paper_pass(first, documents, params, transition)
+
+
+@dataclass
+class FirstPass:
+    """Biased scores, first-pass tags and each document's votes: all that the paper pass reads,
+    none of it depending on the bonuses (so a fit over the bonuses decodes the first pass once)."""
+
+    scores: list[np.ndarray]
+    first: list[list[str]]
+    votes: list[list[tuple[int, int, int, Counter[str]]]]
+
+
+def first_pass(tokens: Sequence[Sequence[str]], log_probs: Sequence[np.ndarray], documents: Sequence[Sequence[int]],
+               type_bias: Mapping[str, float], transition: np.ndarray | None, *, votes: bool = True) -> FirstPass:
+    """Each paragraph decoded alone with ``type_bias`` (and ``transition``'s touch penalties),
+    and with ``votes``, each document's :func:`occurrence_votes` of those tags."""
     shift = type_shift(type_bias)
     scores = [lp + shift for lp in log_probs]
-    transition = _transition(params)
     first = viterbi_tags(scores, transition)
+    if not votes:
+        return FirstPass(scores, first, [])
+    return FirstPass(scores, first, [occurrence_votes([tokens[i] for i in members], [first[i] for i in members])
+                                     for members in documents])
+
+
+def paper_pass(first: FirstPass, documents: Sequence[Sequence[int]], params: PaperLevel,
+               transition: np.ndarray | None) -> list[list[str]]:
+    """The tags of ``params``: the first pass's, decoded again where the documents' votes add
+    scores (when ``params`` has consistency bonuses)."""
     if not params.consistency:
-        return first
-    votes = [occurrence_votes([tokens[i] for i in members], [first[i] for i in members]) for members in documents]
-    return second_pass(scores, first, documents, votes, params, transition)
+        return first.first
+    return _second_pass(first.scores, first.first, documents, first.votes, params, transition)
 
 
 def _transition(params: PaperLevel) -> np.ndarray | None:
     return touch_penalty(params.touch_penalty) if any(params.touch_penalty.values()) else None
 
 
-def second_pass(scores: Sequence[np.ndarray], first: list[list[str]], documents: Sequence[Sequence[int]],
+def _second_pass(scores: Sequence[np.ndarray], first: list[list[str]], documents: Sequence[Sequence[int]],
                  votes: Sequence[list[tuple[int, int, int, Counter[str]]]], params: PaperLevel,
                  transition: np.ndarray | None) -> list[list[str]]:
     """``first`` decoded again where the documents' ``votes`` (:func:`occurrence_votes` of each
