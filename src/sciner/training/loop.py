@@ -260,7 +260,9 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                                    **dataclasses.asdict(at))
 
     if checkpoint_path is None and getattr(task, "evaluate_first", False):
-        _record_start(task, output, at, show_progress)
+        scored = time.monotonic()
+        if (scores := task.evaluate()) is not None:
+            _record(task, output, at, scores, time.monotonic() - scored, show_progress, start=True)
     with interruptible(command) as stop, log:
         while at.epoch < task.epochs and not _stopped_early(at, task.patience, tc.min_epochs):
             epoch, epoch_started = at.epoch, time.monotonic()
@@ -327,39 +329,28 @@ def _progress(restored: dict[str, Any], per_epoch: int) -> Progress:
 
 
 def _record(task: Task, output: Path, at: Progress, scores: dict[str, Any], seconds: float,
-            show_progress: bool) -> bool:
+            show_progress: bool, *, start: bool = False) -> bool:
     """Add an epoch's dev ``scores`` to the history (and history.json); save the model if they
-    are the best so far, which is returned."""
+    are the best so far, which is returned. ``start``: the scores of the model a run starts
+    from (a trained model trained on), "epoch 0", kept whatever they are: an epoch must beat
+    them to replace it, so training on cannot leave a worse model behind."""
     from tqdm import tqdm
 
     f1 = scores["micro"]["f1"]
-    at.history.append({"epoch": at.epoch + 1, "loss": round(at.running, 5), "dev": scores,
-                       "seconds": round(seconds, 1)})
-    improved = f1 > at.best_f1
+    at.history.append({"epoch": 0 if start else at.epoch + 1, "loss": None if start else round(at.running, 5),
+                       "dev": scores, "seconds": round(seconds, 1)})
+    improved = start or f1 > at.best_f1
     if improved:
-        at.best_f1, at.best_epoch = f1, at.epoch
+        at.best_f1, at.best_epoch = f1, -1 if start else at.epoch
         task.save_best(output, at, scores)
     write_atomic(output / HISTORY_FILE, json.dumps(at.history, indent=2) + "\n")
-    if show_progress:
+    if show_progress and start:
+        print(f"epoch 0 (the model trained on): dev micro F1 {f1:.4f}  macro F1 {scores['macro']['f1']:.4f}",
+              file=sys.stderr)
+    elif show_progress:
         tqdm.write(f"epoch {at.epoch + 1}: loss {at.running:.4f}  dev micro F1 {f1:.4f}"
                    f"  macro F1 {scores['macro']['f1']:.4f}{'  (best, saved)' if improved else ''}")
     return improved
-
-
-def _record_start(task: Task, output: Path, at: Progress, show_progress: bool) -> None:
-    """Score the model a run starts from (a trained model trained on) as "epoch 0" and keep it:
-    an epoch must beat it to replace it, so training on cannot leave a worse model behind."""
-    started = time.monotonic()
-    scores = task.evaluate()
-    if scores is None:
-        return
-    at.best_f1, at.best_epoch = scores["micro"]["f1"], -1
-    at.history.append({"epoch": 0, "loss": None, "dev": scores, "seconds": round(time.monotonic() - started, 1)})
-    task.save_best(output, at, scores)
-    write_atomic(output / HISTORY_FILE, json.dumps(at.history, indent=2) + "\n")
-    if show_progress:
-        print(f"epoch 0 (the model trained on): dev micro F1 {at.best_f1:.4f}  macro F1 {scores['macro']['f1']:.4f}",
-              file=sys.stderr)
 
 
 def _due(step: int, every: int) -> bool:
