@@ -149,12 +149,18 @@ def tag_files(
     ray_address=...)`` tags a corpus into a folder one input at a time, with a manifest to
     resume from (see :func:`tag_corpus_files`).
     """
-    reading = Reading.of(from_format, tokenize=tokenize, include=include)
     step = Tagging(None if model is None else str(model), precision, split_threads(threads, engine.processes),
                    batch_subwords, device, paper_level)
+    return _tag_into(inputs, output, step, Reading.of(from_format, tokenize=tokenize, include=include), to_format,
+                     engine=engine, on_error=on_error, show_progress=show_progress, keep=keep)
+
+
+def _tag_into(inputs: Sequence[str | Path], output: str | Path | None, step: Tagging, reading: Reading,
+              to_format: str | None, **run: Any) -> Run:
+    """``step`` run by the batch layer over ``inputs``, written where ``output`` says (see :func:`tag_files`)."""
     return run_verb(inputs, lambda paths: plan_outputs(paths, None if output is None else str(output), to_format,
                                                        reading.include),
-                    step, reading, engine=engine, on_error=on_error, show_progress=show_progress, keep=keep)
+                    step, reading, **run)
 
 
 def tag_corpus_files(
@@ -181,11 +187,9 @@ def tag_corpus_files(
     formats and ``tokenize`` are :func:`tag_files`'. Inputs that name nothing or fail are the
     run's ``failed`` (and go to ``on_error``).
     """
-    reading = Reading.of(from_format, tokenize=tokenize, include=include)
-    return run_verb(inputs, lambda paths: plan_outputs(paths, None if output_dir is None else str(output_dir),
-                                                       to_format, reading.include),
-                    worker, reading, engine=Engine(workers, resume, ray_address), on_error=on_error,
-                    show_progress=show_progress)
+    return _tag_into(inputs, output_dir, worker, Reading.of(from_format, tokenize=tokenize, include=include),
+                     to_format, engine=Engine(workers, resume, ray_address), on_error=on_error,
+                     show_progress=show_progress)
 
 
 def tag_corpus(
