@@ -16,7 +16,7 @@ and result under ``$OUT``: a machine taken back mid-way costs that call, not a s
                                                          #   tiny data, in seconds (tests/test_distill_gpu.py)
 
 The device call is, for the run command:
-    run(command="python3 benchmarks/distill_gpu.py call", carry=["runs/carry/gpu-call"], timeout_s=540)
+    run(command="python3 benchmarks/distill_gpu.py call", carry=["runs/carry/gpu-call"], timeout_s=560)
 
 An mpnet teacher does not fit this carry (int8 is ~110 MB), so distillation waits for a larger
 carry or a smaller teacher; the compact labels it would bring home exist (`sciner distill compact`).
@@ -42,16 +42,18 @@ MARGIN = 2 * 2**20
 PIECE = 15 * 2**20  # $OUT takes files of at most 16 MiB
 
 # The device call's settings, as `--set` overrides of the carried configs (a test checks each key).
+# Each step ends itself at train.max_minutes (evaluated, saved, its LR decayed by then); limits_s
+# is the hard stop behind it (start-up, saving): 15 + 225 + 190 + 90 s fit a 560 s call.
 GPU = {
     "pretrain": ["pretrain.steps=4000", "pretrain.batch_size=256", "train.threads=8",
-                 "train.checkpoint_every_steps=500"],
-    "train": ["train.threads=8"],
-    "limits_s": {"pretrain": 200, "train": 180, "calibrate": 90},
+                 "train.checkpoint_every_steps=500", "train.max_minutes=3"],
+    "train": ["train.threads=8", "train.max_minutes=2.5"],
+    "limits_s": {"pretrain": 225, "train": 190, "calibrate": 90},
 }
 REHEARSE = {
     "pretrain": ["pretrain.steps=4", "pretrain.batch_size=2", "pretrain.seq_len=32", "pretrain.warmup_steps=1",
                  "pretrain.pool_batches=2", "pretrain.min_segment_words=4", "pretrain.sbo_position_dim=16",
-                 "train.checkpoint_every_steps=2", "train.log_every=1", "train.threads=1"],
+                 "train.checkpoint_every_steps=2", "train.log_every=1", "train.threads=1", "train.max_minutes=5"],
     "train": ["train.epochs=1", "train.max_batches_per_epoch=2", "train.threads=1"],
     "limits_s": {"pretrain": 120, "train": 120, "calibrate": 120},
 }

@@ -231,6 +231,39 @@ def test_the_loop_stops_after_patience_epochs_without_a_better_score(tmp_path):
     assert [h["epoch"] for h in evaluated[-1].progress.history] == [1, 2, 3]
 
 
+def test_a_time_limit_ends_the_run_mid_epoch_evaluated_finished_and_its_lr_decayed(tmp_path, monkeypatch):
+    """train.max_minutes, for a machine lent for minutes: each step takes 10 s of a fake clock, so a
+    one-minute limit ends the 3-epoch run in its first epoch, with an evaluation there, the run
+    finished (a pretraining encoder saved) and the learning rate decayed by the time it ran out."""
+    import sciner.training.loop as loop
+
+    class Clock:
+        now = 0.0
+
+        def monotonic(self) -> float:
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(loop, "time", clock)
+    task = Regression(_toy_config(max_minutes=1.0), scores=[0.4, 0.5, 0.6])
+    real_loss = task.loss
+
+    def slow_loss(batch, step):
+        clock.now += 10.0
+        return real_loss(batch, step)
+
+    task.loss = slow_loss
+    steps = list(training_steps(task, tmp_path, show_progress=False))
+    trained = [s for s in steps if s.losses]
+    assert trained[-1].progress.step == 6 and trained[-1].progress.epoch == 0  # 60 s: six steps, mid-epoch
+    assert [s.scores["micro"]["f1"] for s in steps if s.scores is not None] == [0.4]
+    assert task.finished == 1 and task.saved == [1]
+    lr = [row["lr"] for row in read_loss_curve(tmp_path)]
+    assert lr[-1] < 0.2 * 1e-2  # the step schedule alone (24 steps) would still be near its peak
+    no_limit = Regression(_toy_config(), scores=[0.4, 0.5, 0.6])
+    assert sum(1 for s in training_steps(no_limit, tmp_path / "free", show_progress=False) if s.losses) == 24
+
+
 def test_a_checkpoint_of_an_older_loop_resumes_where_it_stood():
     """NER checkpoints counted epochs and batches, pretraining ones steps: both read as a Progress."""
     from sciner.training.loop import _progress

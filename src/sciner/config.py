@@ -282,6 +282,9 @@ class TrainConfig:
     device: str = "auto"
     # Stop an epoch after this many batches (0 = whole epoch); for quick experiments and tests.
     max_batches_per_epoch: int = 0
+    # Stop the run after this many minutes (0 = no limit), evaluated and finished as after its last
+    # epoch, its learning rate decayed to 0 by then: for a machine lent for minutes (a GPU call).
+    max_minutes: float = 0.0
     # Evaluate on at most this many dev paragraphs (0 = all).
     max_dev_paragraphs: int = 0
     # Use at most this many training paragraphs (0 = all); for ablations on a budget.
@@ -431,7 +434,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "epochs": at_least(1), "patience": at_least(0), "min_epochs": at_least(0), "batch_subwords": at_least(1), "lr": POSITIVE,
         "head_lr": POSITIVE, "weight_decay": at_least(0), "warmup_ratio": between(0, 1, high_open=True),
         "max_grad_norm": POSITIVE,
-        "threads": at_least(1), "max_batches_per_epoch": at_least(0), "max_dev_paragraphs": at_least(0),
+        "threads": at_least(1), "max_batches_per_epoch": at_least(0), "max_minutes": at_least(0), "max_dev_paragraphs": at_least(0),
         "max_train_paragraphs": at_least(0), "checkpoint_every_steps": at_least(0), "log_every": at_least(1),
     },
     "pretrain": {

@@ -57,22 +57,26 @@ def parameter_groups(model: torch.nn.Module, weight_decay: float, lr: float, hea
     ]
 
 
-def linear_schedule(warmup: int, total: int) -> Callable[[int], float]:
-    """Learning-rate factor of each step: linear warmup over ``warmup`` steps, then linear decay to 0 at ``total``."""
+def linear_schedule(warmup: int, total: int, time_left: Callable[[], float] | None = None) -> Callable[[int], float]:
+    """Learning-rate factor of each step: linear warmup over ``warmup`` steps, then linear decay to 0 at ``total``,
+    or sooner where ``time_left`` (the share of a time limit still to run, 1 to 0) is lower: a run with a
+    limit ends its decay when its time does, whichever comes first."""
 
     def factor(step: int) -> float:
         if step < warmup:
             return (step + 1) / max(1, warmup)
-        return max(0.0, (total - step) / max(1, total - warmup))
+        by_steps = max(0.0, (total - step) / max(1, total - warmup))
+        return by_steps if time_left is None else min(by_steps, max(0.0, time_left()))
 
     return factor
 
 
 def make_optimizer(model: torch.nn.Module, *, lr: float, head_lr: float, weight_decay: float,
-                   warmup: int, total: int) -> tuple[torch.optim.Optimizer, Any]:
+                   warmup: int, total: int, time_left: Callable[[], float] | None = None
+                   ) -> tuple[torch.optim.Optimizer, Any]:
     """AdamW over :func:`parameter_groups` and its :func:`linear_schedule`."""
     optimizer = torch.optim.AdamW(parameter_groups(model, weight_decay, lr, head_lr), betas=(0.9, 0.999), eps=1e-8)
-    return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, linear_schedule(warmup, total))
+    return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, linear_schedule(warmup, total, time_left))
 
 
 class StopRequest:
@@ -229,9 +233,16 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
     torch.set_num_threads(tc.threads)
     seed_everything(tc.seed)
     model, schedule = task.prepare(device)
+    # train.max_minutes: the run stops there as if at its last epoch, its LR decayed by then.
+    limit = tc.max_minutes * 60 if tc.max_minutes > 0 else None
+    begun = time.monotonic()
+
+    def time_left() -> float:
+        return 1.0 - (time.monotonic() - begun) / limit if limit else 1.0
+
     optimizer, scheduler = make_optimizer(model, lr=schedule.lr, head_lr=schedule.head_lr,
                                           weight_decay=schedule.weight_decay, warmup=schedule.warmup,
-                                          total=schedule.total)
+                                          total=schedule.total, time_left=time_left if limit else None)
     per_epoch = task.steps_per_epoch()
     at = Progress()
     changes: list[str] = []
@@ -263,6 +274,7 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
         scored = time.monotonic()
         if (scores := task.evaluate()) is not None:
             _record(task, output, at, scores, time.monotonic() - scored, show_progress, start=True)
+    out_of_time = False
     with interruptible(command) as stop, log:
         while at.epoch < task.epochs and not _stopped_early(at, task.patience, tc.min_epochs):
             epoch, epoch_started = at.epoch, time.monotonic()
@@ -294,15 +306,22 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                     yield Step(at.snapshot(), values)
                     if stopping and not epoch_done:
                         return
-            scores = task.evaluate()
+                    if limit and time_left() <= 0 and not epoch_done:
+                        out_of_time = True
+                        break
+            scores = task.evaluate()  # at the epoch's end, or where the time limit cut it
             improved = scores is not None and _record(task, output, at, scores, time.monotonic() - epoch_started,
                                                       show_progress)
-            at.epoch, at.batch = epoch + 1, 0
+            if not out_of_time:
+                at.epoch, at.batch = epoch + 1, 0
             checkpoint()
             yield Step(at.snapshot(), {}, scores, improved)
-            if at.step == last:
+            out_of_time = out_of_time or bool(limit and time_left() <= 0 and at.epoch < task.epochs)
+            if at.step == last or out_of_time:
                 break
-    if at.epoch >= task.epochs or _stopped_early(at, task.patience, tc.min_epochs):
+    if out_of_time and show_progress:
+        print(f"stopped at the time limit (train.max_minutes={tc.max_minutes:g}) at {_where(at)}", file=sys.stderr)
+    if out_of_time or at.epoch >= task.epochs or _stopped_early(at, task.patience, tc.min_epochs):
         task.finish(output, at)
         if not tc.keep_checkpoint:  # the run is done: the model stays, the optimizer's state goes
             (output / CHECKPOINT).unlink(missing_ok=True)
