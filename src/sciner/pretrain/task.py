@@ -56,6 +56,7 @@ class PretrainTask:
         cfg.validate()
         self.cfg = cfg
         self.epochs = 1
+        self.saved_to: Path | None = None  # the final encoder's folder, once finish() wrote it
 
     def prepare(self, device: torch.device) -> tuple[torch.nn.Module, Schedule]:
         from sciner.model.encoder import encoder_folder, load_encoder
@@ -132,6 +133,7 @@ class PretrainTask:
         note = {"made_by": "sciner pretrain", "steps": at.step, "config": self.cfg.to_dict(),
                 "hardware": hardware(self.device)}
         write_atomic(folder / "sciner_pretrain.json", json.dumps(note, indent=2) + "\n")
+        self.saved_to = folder
 
 
 def pretrain(cfg: Config, output: str | Path = DEFAULT_OUTPUT, *, resume: bool = False, progress: bool = True,
@@ -151,7 +153,7 @@ def pretrain(cfg: Config, output: str | Path = DEFAULT_OUTPUT, *, resume: bool =
         if at is None:  # the run's config, with the learning rate it chose, once the checkpoint is read
             write_atomic(output / "config.json", json.dumps(task.cfg.to_dict(), indent=2) + "\n")
         at = step.progress
-    return output / "encoder" if at is not None and at.step >= cfg.pretrain.steps else None
+    return task.saved_to  # None until the run is finished: its steps done, or train.max_minutes reached
 
 
 def open_corpus(cfg: Config, tokenizer: Any) -> Any:

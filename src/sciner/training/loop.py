@@ -296,8 +296,9 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                     at.running = values["loss"] if at.batch == 0 else 0.98 * at.running + 0.02 * values["loss"]
                     at.step, at.batch, at.position = at.step + 1, at.batch + 1, position
                     epoch_done, stopping = at.batch == per_epoch, at.step == last
+                    out_of_time = bool(limit and time_left() <= 0)
                     log.add(at.step, values, scheduler.get_last_lr()[0], time.monotonic() - started,
-                            flush=at.step % tc.log_every == 0 or epoch_done or stopping)
+                            flush=at.step % tc.log_every == 0 or epoch_done or stopping or out_of_time)
                     # An epoch's last step is followed by the epoch's own checkpoint.
                     if not epoch_done and (stopping or _due(at.step, tc.checkpoint_every_steps)):
                         checkpoint()
@@ -306,8 +307,7 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                     yield Step(at.snapshot(), values)
                     if stopping and not epoch_done:
                         return
-                    if limit and time_left() <= 0 and not epoch_done:
-                        out_of_time = True
+                    if out_of_time and not epoch_done:
                         break
             scores = task.evaluate()  # at the epoch's end, or where the time limit cut it
             improved = scores is not None and _record(task, output, at, scores, time.monotonic() - epoch_started,
