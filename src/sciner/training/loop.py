@@ -79,6 +79,53 @@ def make_optimizer(model: torch.nn.Module, *, lr: float, head_lr: float, weight_
     return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, linear_schedule(warmup, total, time_left))
 
 
+def read_ahead(items: Iterator[Any], depth: int = 4) -> Iterator[Any]:
+    """``items`` made by a background thread up to ``depth`` ahead, in their order: a task's batch
+    making (pretraining's span masking) overlaps the optimizer step. Its exception is raised here;
+    closing this generator stops the thread and closes ``items``."""
+    import queue
+    import threading
+
+    done, stop = object(), threading.Event()
+    made: queue.Queue = queue.Queue(maxsize=depth)
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                made.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        try:
+            for item in items:
+                if not put((item, None)):
+                    return
+            put((done, None))
+        except BaseException as error:  # noqa: BLE001 - handed to the consumer
+            put((done, error))
+        finally:
+            close = getattr(items, "close", None)
+            if close is not None:
+                close()
+
+    thread = threading.Thread(target=work, name="sciner-read-ahead", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item, error = made.get()
+            if item is done:
+                if error is not None:
+                    raise error
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()
+
+
 class StopRequest:
     """Set by Ctrl-C or SIGTERM while training; the loop checks it between steps."""
 
