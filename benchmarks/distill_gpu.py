@@ -18,13 +18,21 @@ and result under ``$OUT``: a machine taken back mid-way costs that call, not a s
 The device call is, for the run command:
     run(command="python3 benchmarks/distill_gpu.py call", carry=["runs/carry/gpu-call"], timeout_s=560)
 
-An mpnet teacher does not fit this carry (int8 is ~110 MB), so distillation waits for a larger
-carry or a smaller teacher; the compact labels it would bring home exist (`sciner distill compact`).
+The teacher (issue 29 item 2) does not fit one call (mpnet in int8 is ~110 MB), so it travels
+over several calls in a row on the same warm machine, each storing its piece outside the
+checkout (/dev/shm), and the call that completes the set checks every piece by hash, trains the
+teacher on annotated/, labels raw paragraphs and brings the labels home compact:
+
+    python benchmarks/distill_gpu.py prepare-teacher     # CPU: runs/carry/teacher-1..K, each fits one call
+    python benchmarks/distill_gpu.py teacher-call        # device, K calls in a row, the k-th with
+                                                         #   carry=["runs/carry/teacher-k"]; the last runs
+    python benchmarks/distill_gpu.py unpack-teacher FILES_AT   # CPU: runs/distill/teacher.labels.xz
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import lzma
@@ -50,6 +58,15 @@ GPU = {
     "train": ["train.threads=8", "train.max_minutes=2.5"],
     "limits_s": {"pretrain": 225, "train": 190, "calibrate": 90},
 }
+# The teacher chain's call: mpnet fine-tuned on annotated/ (the [distill] teacher recipe, ended by
+# time), then the carried raw paragraphs labelled. Hard limits sum to under 540 s with unpacking.
+TEACHER = {"train": ["train.threads=8"], "minutes": 4.0, "paragraphs": 40000,
+           "limits_s": {"teacher": 300, "label": 180}}
+REHEARSE_TEACHER = {"train": ["train.threads=1", "train.max_batches_per_epoch=2", "train.epochs=1"],
+                    "minutes": 2.0, "paragraphs": 30, "limits_s": {"teacher": 120, "label": 120}}
+STORE = Path("/dev/shm/sciner-teacher")  # outlives a call on the warm machine, not the machine
+DATA_FILES = ("annotated.tar.xz", "paragraphs.jsonl.xz", "distill.toml")
+
 REHEARSE = {
     "pretrain": ["pretrain.steps=4", "pretrain.batch_size=2", "pretrain.seq_len=32", "pretrain.warmup_steps=1",
                  "pretrain.pool_batches=2", "pretrain.min_segment_words=4", "pretrain.sbo_position_dim=16",
@@ -285,9 +302,165 @@ def unpack(args: argparse.Namespace) -> None:
           f"--run base=src/sciner/models/default --run +pretraining={target / 'gpu-model'}")
 
 
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def prepare_teacher(args: argparse.Namespace) -> None:
+    """Make ``runs/carry/teacher-1..K``: the teacher's encoder packed int8, as a tar cut in byte
+    pieces that each fit a call beside the checkout; the last folder also holds annotated/, the
+    raw paragraphs to label (tokenized here, no spaCy there) and the distillation config."""
+    from sciner.config import data_root
+    from sciner.distill.carry import pack_encoder
+    from sciner.model.encoder import encoder_folder
+
+    data = data_root(args.data)
+    carry_root = args.root / "runs" / "carry"
+    for old in carry_root.glob("teacher-*"):
+        shutil.rmtree(old)
+    build = carry_root / "teacher-build"
+    build.mkdir(parents=True)
+    pack_encoder(encoder_folder(args.teacher_encoder), build / "pack", parts=1)
+    blob = io.BytesIO()
+    with tarfile.open(fileobj=blob, mode="w") as tar:
+        tar.add(build / "pack" / "part-1", arcname="encoder")
+    blob = blob.getvalue()
+    settings = REHEARSE_TEACHER if args.rehearse else TEACHER
+    count = args.paragraphs or settings["paragraphs"]
+    command = [sys.executable, "-m", "sciner", "distill", "paragraphs", "--paragraphs", str(count),
+               "-o", str(build / "paragraphs.jsonl"), "-q"] + (["--raw", str(args.raw)] if args.raw else [])
+    subprocess.run(command, check=True, env={**os.environ, "SCINER_DATA": str(data)})
+    (build / "paragraphs.jsonl.xz").write_bytes(lzma.compress((build / "paragraphs.jsonl").read_bytes(), preset=9))
+    xz_tar(build / "annotated.tar.xz", data, ["annotated"])
+    shutil.copy2(args.distill_config, build / "distill.toml")
+    extra = sum((build / name).stat().st_size for name in DATA_FILES)
+    sent = 0 if args.rehearse else tracked_bytes(args.root)
+    room = args.room or CARRY_LIMIT - MARGIN - sent
+    if room - extra <= 0:
+        raise SystemExit(f"the data alone ({extra / 2**20:.1f} MiB) fills a call's room ({room / 2**20:.1f} MiB)")
+    cuts, start = [], 0
+    while len(blob) - start > room - extra:  # full pieces first; the last leaves room for the data
+        cuts.append((start, start + room))
+        start += room
+    cuts.append((start, len(blob)))
+    pieces = []
+    for k, (a, b) in enumerate(cuts, 1):
+        folder = carry_root / f"teacher-{k}"
+        folder.mkdir()
+        (folder / f"piece-{k:02d}").write_bytes(blob[a:b])
+        pieces.append({"file": f"piece-{k:02d}", "bytes": b - a, "sha256": sha256(folder / f"piece-{k:02d}")})
+    last = carry_root / f"teacher-{len(cuts)}"
+    for name in DATA_FILES:
+        shutil.copy2(build / name, last / name)
+    manifest = {"teacher": str(args.teacher_encoder), "rehearse": args.rehearse, "pieces": pieces,
+                "data": {name: sha256(last / name) for name in DATA_FILES}, "paragraphs": count}
+    for k in range(1, len(cuts) + 1):
+        (carry_root / f"teacher-{k}" / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n",
+                                                                   encoding="utf-8")
+    shutil.rmtree(build)
+    sizes = [sum(p.stat().st_size for p in (carry_root / f"teacher-{k}").iterdir()) for k in range(1, len(cuts) + 1)]
+    print(f"{len(cuts)} calls: " + ", ".join(f"teacher-{k} {size / 2**20:.1f} MiB" for k, size in enumerate(sizes, 1))
+          + f" (+ {sent / 2**20:.1f} MiB of checkout each, limit {CARRY_LIMIT / 2**20:.0f} MiB); "
+          f"{count} paragraphs to label")
+    if max(sizes) + sent > CARRY_LIMIT:
+        raise SystemExit("over the carry limit: carry less")
+
+
+def teacher_call(args: argparse.Namespace) -> None:
+    """One call of the teacher chain: store the carried piece (and data) under ``--store``; the
+    call that completes the set, every piece checked by hash, trains the teacher, labels the
+    paragraphs and leaves ``raw.labels.xz`` under ``$OUT``."""
+    carried = sorted((args.root / "runs" / "carry").glob("teacher-[0-9]*"))
+    out = Path(args.out or os.environ.get("OUT", args.root / "runs" / "out"))
+    out.mkdir(parents=True, exist_ok=True)
+    if len(carried) != 1:
+        raise SystemExit(f"carry exactly one runs/carry/teacher-k folder (found {len(carried)})")
+    store = args.store
+    store.mkdir(parents=True, exist_ok=True)
+    manifest = json.loads((carried[0] / "manifest.json").read_text(encoding="utf-8"))
+    for path in carried[0].iterdir():
+        shutil.copy2(path, store / path.name)
+    want = {p["file"]: p["sha256"] for p in manifest["pieces"]} | manifest["data"]
+    missing = [name for name, digest in want.items() if not (store / name).is_file() or sha256(store / name) != digest]
+    summary: dict = {"carried": carried[0].name, "stored": sorted(set(want) - set(missing)), "missing": missing,
+                     "steps": {}}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    if missing:
+        print(f"{carried[0].name} stored in {store}; still missing: {', '.join(missing)}")
+        return
+    settings = REHEARSE_TEACHER if manifest["rehearse"] else TEACHER
+    device = "cpu" if manifest["rehearse"] else "cuda"
+    work = args.root / "runs" / "work-teacher"
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "data").mkdir(parents=True)
+    log = out / "log.txt"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(args.root / "src"), os.environ.get("PYTHONPATH", "")])}
+    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"],
+                         capture_output=True, text=True, check=False).stdout.strip() if shutil.which("nvidia-smi") else ""
+    summary["device"] = gpu or "cpu"
+
+    def step(name: str, *command: str, limit: float | None = None) -> bool:
+        start = time.perf_counter()
+        status = sciner(*command, log=log, limit=limit, env=env)
+        summary["steps"][name] = {"status": status, "seconds": round(time.perf_counter() - start, 1)}
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        return status == 0
+
+    blob = b"".join((store / p["file"]).read_bytes() for p in manifest["pieces"])
+    with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
+        tar.extractall(work, filter="data")
+    with tarfile.open(store / "annotated.tar.xz") as tar:
+        tar.extractall(work / "data", filter="data")
+    (work / "paragraphs.jsonl").write_bytes(lzma.decompress((store / "paragraphs.jsonl.xz").read_bytes()))
+    step("unpack", "distill", "unpack-encoder", str(work / "encoder"), "-o", str(work / "teacher-encoder"))
+    config = str(store / "distill.toml")
+    sys.path.insert(0, str(args.root / "src"))  # the device has no sciner installed: the checkout's
+    from sciner.config import load_config  # only to read the recipe's teacher overrides
+
+    recipe = [o for o in load_config(Path(config), []).distill.teacher if not o.startswith("model.encoder=")]
+    teacher = [f"model.encoder={work / 'teacher-encoder'}", *recipe, f"train.max_minutes={settings['minutes']:g}",
+               *settings["train"]]
+    limits = settings["limits_s"]
+    step("teacher", "distill", "teacher", "--config", config, "--data", str(work / "data"),
+         "--set", "distill.teacher=" + json.dumps(teacher), "--device", device, "-o", str(work / "teacher"), "-q",
+         limit=limits["teacher"])
+    if (work / "teacher" / "history.json").is_file():
+        shutil.copy2(work / "teacher" / "history.json", out / "teacher-history.json")
+    if not (work / "teacher" / "model.json").is_file():
+        return
+    label = ["distill", "label", "--config", config, "--teacher", str(work / "teacher"), "--input",
+             str(work / "paragraphs.jsonl"), "--device", device, "-o", str(work / "soft"), "-q"]
+    if not step("label", *label, limit=limits["label"]):  # cut by time: its shards stay; close the folder there
+        done = len(list((work / "soft").glob("shard-*.npz"))) if (work / "soft").is_dir() else 0
+        if done:
+            per = load_config(Path(config), []).distill.shard_paragraphs
+            step("label-close", *label, "--paragraphs", str(done * per), limit=60)
+    if (work / "soft" / "manifest.json").is_file():
+        step("compact", "distill", "compact", str(work / "soft"), "-o", str(out / "raw.labels.xz"), "-q")
+    summary["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(summary, indent=2))
+
+
+def unpack_teacher(args: argparse.Namespace) -> None:
+    """The teacher chain's ``$OUT`` (fetched to ``FILES_AT``) -> ``runs/distill/teacher.labels.xz``."""
+    files = Path(args.files_at)
+    if not (files / "raw.labels.xz").is_file():
+        raise SystemExit(f"{files}: no raw.labels.xz (see {files / 'log.txt'} and summary.json)")
+    target = args.root / "runs" / "distill"
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(files / "raw.labels.xz", target / "teacher.labels.xz")
+    for name in ("summary.json", "log.txt", "teacher-history.json"):
+        if (files / name).is_file():
+            shutil.copy2(files / name, target / f"teacher-{name}")
+    print(f"labels in {target / 'teacher.labels.xz'}; next: sciner distill student --config configs/distill.toml "
+          f"--soft {target / 'teacher.labels.xz'} -o runs/distill/student")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=["prepare", "call", "unpack"])
+    parser.add_argument("step", choices=["prepare", "call", "unpack", "prepare-teacher", "teacher-call",
+                                         "unpack-teacher"])
     parser.add_argument("files_at", nargs="?", help="unpack: the folder the $OUT files were fetched to")
     parser.add_argument("--rehearse", action="store_true", help="CPU, a tiny encoder and tiny data: seconds")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout (where runs/ is)")
@@ -296,6 +469,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train-minutes", type=float, default=None, help="call: NER training's time (default 2.5)")
     parser.add_argument("--no-calibrate", dest="calibrate", action="store_false",
                         help="call: leave calibration to the CPU (sciner calibrate MODEL --data ...) after unpack")
+    parser.add_argument("--teacher-encoder", default="all-mpnet-base-v2", help="prepare-teacher: the teacher's encoder")
+    parser.add_argument("--paragraphs", type=int, default=None, help="prepare-teacher: raw paragraphs to label")
+    parser.add_argument("--room", type=int, default=None, help="prepare-teacher: bytes a call carries (default: "
+                        "the limit less the checkout)")
+    parser.add_argument("--store", type=Path, default=STORE, help="teacher-call: where pieces wait between calls")
+    parser.add_argument("--distill-config", type=Path, default=ROOT / "configs" / "distill.toml")
     parser.add_argument("--encoder", default="all-MiniLM-L6-v2")
     parser.add_argument("--data", type=Path, default=None, help="shared data folder (annotated/, raw/)")
     parser.add_argument("--raw", type=Path, default=None, help="raw text folder (default: DATA/raw)")
@@ -303,7 +482,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train-config", type=Path, default=ROOT / "configs" / "default.toml")
     parser.add_argument("--pretrain-config", type=Path, default=ROOT / "configs" / "pretrain.toml")
     args = parser.parse_args(argv)
-    {"prepare": prepare, "call": call, "unpack": unpack}[args.step](args)
+    {"prepare": prepare, "call": call, "unpack": unpack, "prepare-teacher": prepare_teacher,
+     "teacher-call": teacher_call, "unpack-teacher": unpack_teacher}[args.step](args)
     return 0
 
 

@@ -132,3 +132,39 @@ def test_a_first_cache_part_too_big_for_the_carry_is_cut_to_its_first_paragraphs
         assert list(data["ids"]) == list(ids[:subwords])
         assert list(np.unpackbits(data["starts"], count=subwords).astype(bool)) == list(starts[:subwords])
     assert distill_gpu.first_paragraphs(whole, size // 50, size) is None  # not even a tenth fits
+
+
+def test_the_teacher_travels_in_pieces_over_calls_and_the_last_call_brings_back_labels(tmp_path, tiny_encoder_dir,
+                                                                                      tiny_data, raw_text):
+    """Issue 29 item 2 rehearsed: the teacher in byte pieces, one folder a call, each call on a bare
+    checkout that holds only its own piece; pieces wait in a store between calls (the warm
+    machine's /dev/shm), a damaged one is refused by hash, and the call that completes the set
+    trains the teacher, labels the paragraphs and leaves compact labels that a student reads."""
+    from sciner.data.soft_labels import load_soft_labels
+
+    here, store = tmp_path / "here", tmp_path / "shm"
+    config = tmp_path / "distill.toml"
+    config.write_text(TINY_TRAIN + '[distill]\nteacher = ["model.encoder=all-mpnet-base-v2", "train.lr=2e-3"]\n'
+                      "shard_paragraphs = 10\n", encoding="utf-8")
+    distill_gpu.main(["prepare-teacher", "--rehearse", "--root", str(here), "--data", str(tiny_data), "--raw",
+                      str(raw_text), "--teacher-encoder", str(tiny_encoder_dir), "--distill-config", str(config),
+                      "--room", str(400_000)])
+    folders = sorted((here / "runs" / "carry").glob("teacher-*"))
+    assert len(folders) >= 3 and all(sum(p.stat().st_size for p in f.iterdir()) <= 400_000 + 4096 for f in folders)
+
+    def call(k: int) -> dict:
+        bare = tmp_path / f"device-{k}-{len(list(tmp_path.glob('device-*')))}"
+        shutil.copytree(folders[k - 1], bare / "runs" / "carry" / folders[k - 1].name)
+        distill_gpu.main(["teacher-call", "--root", str(bare), "--out", str(bare / "OUT"), "--store", str(store)])
+        return {"out": bare / "OUT", **json.loads((bare / "OUT" / "summary.json").read_text())}
+
+    for k in range(1, len(folders)):
+        assert call(k)["missing"]  # not complete yet: nothing runs
+    (store / "piece-01").write_bytes(b"damaged in the store")
+    assert call(len(folders))["missing"] == ["piece-01"]
+    done = call(1)  # carried again: the set is complete, whichever call completes it runs the work
+    assert done["missing"] == [] and {s: v["status"] for s, v in done["steps"].items()} == {
+        "unpack": 0, "teacher": 0, "label": 0, "compact": 0}, (done["out"] / "log.txt").read_text()[-3000:]
+    distill_gpu.main(["unpack-teacher", str(done["out"]), "--root", str(here)])
+    labels = load_soft_labels(here / "runs" / "distill" / "teacher.labels.xz")
+    assert len(labels) >= 30 and all(len(p.tokens) == len(p.top_ids) for p in labels)
