@@ -260,6 +260,13 @@ def test_a_time_limit_ends_the_run_mid_epoch_evaluated_finished_and_its_lr_decay
     assert task.finished == 1 and task.saved == [1]
     lr = [row["lr"] for row in read_loss_curve(tmp_path)]
     assert lr[-1] < 0.2 * 1e-2  # the step schedule alone (24 steps) would still be near its peak
+    # Time running out on an epoch's last step: that epoch counts as done (8 steps of 10 s, 80 s).
+    clock.now = 0.0
+    at_end = Regression(_toy_config(max_minutes=80 / 60), scores=[0.4, 0.5, 0.6])
+    at_end.loss = lambda batch, step: (setattr(clock, "now", clock.now + 10.0), Regression.loss(at_end, batch, step))[1]
+    ended = list(training_steps(at_end, tmp_path / "at-end", show_progress=False))
+    assert (ended[-1].progress.step, ended[-1].progress.epoch, ended[-1].progress.batch) == (8, 1, 0)
+    assert at_end.finished == 1
     no_limit = Regression(_toy_config(), scores=[0.4, 0.5, 0.6])
     assert sum(1 for s in training_steps(no_limit, tmp_path / "free", show_progress=False) if s.losses) == 24
 

@@ -280,7 +280,7 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
     torch.set_num_threads(tc.threads)
     seed_everything(tc.seed)
     model, schedule = task.prepare(device)
-    # train.max_minutes: the run stops there as if at its last epoch, its LR decayed by then.
+    # train.max_minutes (of this invocation): the run stops there as if at its last epoch, its LR decayed by then.
     limit = tc.max_minutes * 60 if tc.max_minutes > 0 else None
     begun = time.monotonic()
 
@@ -321,7 +321,7 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
         scored = time.monotonic()
         if (scores := task.evaluate()) is not None:
             _record(task, output, at, scores, time.monotonic() - scored, show_progress, start=True)
-    out_of_time = False
+    out_of_time = cut_short = False  # the time limit reached; and reached inside an epoch
     with interruptible(command) as stop, log:
         while at.epoch < task.epochs and not _stopped_early(at, task.patience, tc.min_epochs):
             epoch, epoch_started = at.epoch, time.monotonic()
@@ -355,11 +355,12 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
                     if stopping and not epoch_done:
                         return
                     if out_of_time and not epoch_done:
+                        cut_short = True
                         break
             scores = task.evaluate()  # at the epoch's end, or where the time limit cut it
             improved = scores is not None and _record(task, output, at, scores, time.monotonic() - epoch_started,
                                                       show_progress)
-            if not out_of_time:
+            if not cut_short:
                 at.epoch, at.batch = epoch + 1, 0
             checkpoint()
             yield Step(at.snapshot(), {}, scores, improved)
