@@ -100,6 +100,35 @@ def sciner(*args: str, log: Path, limit: float | None = None, env: dict[str, str
             return 124
 
 
+class Steps:
+    """A device call's steps: each ``sciner`` command run from the checkout's src/ (the machine has
+    torch, transformers, typer and tqdm, KINDS.md), logged to ``OUT/log.txt``, its status and
+    seconds written to ``OUT/summary.json`` as it goes, beside the GPU's name."""
+
+    def __init__(self, root: Path, out: Path, summary: dict) -> None:
+        self.out, self.summary = out, summary
+        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), os.environ.get("PYTHONPATH", "")])}
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"],
+                             capture_output=True, text=True, check=False).stdout.strip() if shutil.which("nvidia-smi") else ""
+        summary["device"] = gpu or "cpu"
+        summary.setdefault("steps", {})
+
+    def __call__(self, name: str, *command: str, limit: float | None = None) -> bool:
+        start = time.perf_counter()
+        status = sciner(*command, log=self.out / "log.txt", limit=limit, env=self.env)
+        self.summary["steps"][name] = {"status": status, "seconds": round(time.perf_counter() - start, 1)}
+        self.save()
+        return status == 0
+
+    def finish(self) -> None:
+        self.summary["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
+        self.save()
+        print(json.dumps(self.summary, indent=2))
+
+    def save(self) -> None:
+        (self.out / "summary.json").write_text(json.dumps(self.summary, indent=2) + "\n", encoding="utf-8")
+
+
 def tracked_bytes(root: Path) -> int:
     """What the checkout sends besides the carry: its tracked and untracked-not-ignored files."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root,
@@ -224,25 +253,13 @@ def call(args: argparse.Namespace) -> None:
     carry = args.root / "runs" / "carry" / "gpu-call"
     out = Path(args.out or os.environ.get("OUT", args.root / "runs" / "out"))
     out.mkdir(parents=True, exist_ok=True)
-    log, summary = out / "log.txt", {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "steps": {}}
+    summary: dict = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
     settings = REHEARSE if args.rehearse else minutes(GPU, args.pretrain_minutes, args.train_minutes)
     device = "cpu" if args.rehearse else "cuda"
     work = args.root / "runs" / "work"
     shutil.rmtree(work, ignore_errors=True)
     (work / "data").mkdir(parents=True)
-    env = dict(os.environ)  # the machine has torch, transformers, typer, tqdm (KINDS.md): sciner runs from src/
-    env["PYTHONPATH"] = os.pathsep.join([str(args.root / "src"), env.get("PYTHONPATH", "")])
-
-    def step(name: str, *command: str, limit: float | None = None) -> bool:
-        start = time.perf_counter()
-        status = sciner(*command, log=log, limit=limit, env=env)
-        summary["steps"][name] = {"status": status, "seconds": round(time.perf_counter() - start, 1)}
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-        return status == 0
-
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"],
-                         capture_output=True, text=True, check=False).stdout.strip() if shutil.which("nvidia-smi") else ""
-    summary["device"] = gpu or "cpu"
+    step = Steps(args.root, out, summary)
     step("unpack", "distill", "unpack-encoder", str(carry / "encoder" / "part-1"), "-o", str(work / "encoder"))
     for archive in ("annotated.tar.xz", "raw-cache.tar.xz"):
         with tarfile.open(carry / archive) as tar:
@@ -280,9 +297,7 @@ def call(args: argparse.Namespace) -> None:
         meta["config"]["model"]["encoder"] = meta["encoder"] = named
         (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         pieces(model, "gpu-model", out / "model.tar", names=("model.json", "weights.safetensors", "history.json"))
-    summary["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(summary, indent=2))
+    step.finish()
 
 
 def unpack(args: argparse.Namespace) -> None:
@@ -393,19 +408,7 @@ def teacher_call(args: argparse.Namespace) -> None:
     work = args.root / "runs" / "work-teacher"
     shutil.rmtree(work, ignore_errors=True)
     (work / "data").mkdir(parents=True)
-    log = out / "log.txt"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(args.root / "src"), os.environ.get("PYTHONPATH", "")])}
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"],
-                         capture_output=True, text=True, check=False).stdout.strip() if shutil.which("nvidia-smi") else ""
-    summary["device"] = gpu or "cpu"
-
-    def step(name: str, *command: str, limit: float | None = None) -> bool:
-        start = time.perf_counter()
-        status = sciner(*command, log=log, limit=limit, env=env)
-        summary["steps"][name] = {"status": status, "seconds": round(time.perf_counter() - start, 1)}
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-        return status == 0
-
+    step = Steps(args.root, out, summary)
     blob = b"".join((store / p["file"]).read_bytes() for p in manifest["pieces"])
     with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
         tar.extractall(work, filter="data")
@@ -437,9 +440,7 @@ def teacher_call(args: argparse.Namespace) -> None:
             step("label-close", *label, "--paragraphs", str(done * per), limit=60)
     if (work / "soft" / "manifest.json").is_file():
         step("compact", "distill", "compact", str(work / "soft"), "-o", str(out / "raw.labels.xz"), "-q")
-    summary["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(summary, indent=2))
+    step.finish()
 
 
 def unpack_teacher(args: argparse.Namespace) -> None:
