@@ -76,13 +76,16 @@ def wall_time(run: Path) -> tuple[float, str]:
 
 
 def step_time(folder: Path) -> tuple[float, str]:
-    """Seconds and hardware of a step that is not a model: labelling (manifest.json) or pretraining (loss.tsv)."""
+    """Seconds and hardware of a step that is not a model: labelling (manifest.json) or pretraining (loss.tsv;
+    a GPU call's folder: pretrain-loss.tsv and summary.json)."""
     if (folder / "manifest.json").exists():
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         return manifest.get("seconds_last_run", 0.0), manifest.get("hardware", "unknown")
-    rows = (folder / "loss.tsv").read_text(encoding="utf-8").splitlines()
-    note = folder / "encoder" / "sciner_pretrain.json"
-    where = json.loads(note.read_text(encoding="utf-8")).get("hardware", "unknown") if note.exists() else "unknown"
+    curve = folder / "loss.tsv" if (folder / "loss.tsv").exists() else folder / "pretrain-loss.tsv"  # a GPU call's
+    rows = curve.read_text(encoding="utf-8").splitlines()
+    note, call = folder / "encoder" / "sciner_pretrain.json", folder / "summary.json"
+    where = (json.loads(note.read_text(encoding="utf-8")).get("hardware", "unknown") if note.exists()
+             else json.loads(call.read_text(encoding="utf-8")).get("device", "unknown") if call.exists() else "unknown")
     return float(rows[-1].split("\t")[-1]) if len(rows) > 1 else 0.0, where
 
 
