@@ -107,10 +107,11 @@ class Steps:
 
     def __init__(self, root: Path, out: Path, summary: dict) -> None:
         self.out, self.summary = out, summary
-        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), os.environ.get("PYTHONPATH", "")])}
-        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"],
-                             capture_output=True, text=True, check=False).stdout.strip() if shutil.which("nvidia-smi") else ""
-        summary["device"] = gpu or "cpu"
+        path = os.pathsep.join([str(root / "src"), os.environ.get("PYTHONPATH", "")])
+        self.env = {**os.environ, "PYTHONPATH": path}
+        query = ["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"]
+        gpu = subprocess.run(query, capture_output=True, text=True, check=False).stdout if shutil.which(query[0]) else ""
+        summary["device"] = gpu.strip() or "cpu"
         summary.setdefault("steps", {})
 
     def __call__(self, name: str, *command: str, limit: float | None = None) -> bool:
@@ -276,9 +277,11 @@ def call(args: argparse.Namespace) -> None:
     if (work / "pretrain" / "loss.tsv").is_file():  # the curve comes back however the rest goes
         shutil.copy2(work / "pretrain" / "loss.tsv", out / "pretrain-loss.tsv")
     encoder = work / "pretrain" / "encoder" if pretrained and (work / "pretrain" / "encoder").is_dir() else work / "encoder"
-    if encoder != work / "encoder":  # the pretrained encoder comes back too (int8, ~23 MB), for students on the CPU
-        if step("pack-encoder", "distill", "pack-encoder", str(encoder), "--parts", "1", "-o", str(work / "encoder-pack")):
-            pieces(work / "encoder-pack" / "part-1", "gpu-encoder", out / "encoder.tar")
+    # The pretrained encoder comes back too (int8, ~23 MB), for students trained on the CPU.
+    packed = work / "encoder-pack"
+    if encoder != work / "encoder" and step("pack-encoder", "distill", "pack-encoder", str(encoder), "--parts", "1",
+                                            "-o", str(packed)):
+        pieces(packed / "part-1", "gpu-encoder", out / "encoder.tar")
     summary["encoder"] = "pretrained" if encoder != work / "encoder" else "as carried (pretraining did not finish)"
     model = work / "model"
     step("train", "train", "--config", str(carry / "configs" / "train.toml"), "--data", str(work / "data"),

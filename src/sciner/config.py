@@ -434,8 +434,9 @@ RULES: dict[str, dict[str, Rule]] = {
         "epochs": at_least(1), "patience": at_least(0), "min_epochs": at_least(0), "batch_subwords": at_least(1), "lr": POSITIVE,
         "head_lr": POSITIVE, "weight_decay": at_least(0), "warmup_ratio": between(0, 1, high_open=True),
         "max_grad_norm": POSITIVE,
-        "threads": at_least(1), "max_batches_per_epoch": at_least(0), "max_minutes": at_least(0), "max_dev_paragraphs": at_least(0),
-        "max_train_paragraphs": at_least(0), "checkpoint_every_steps": at_least(0), "log_every": at_least(1),
+        "threads": at_least(1), "max_batches_per_epoch": at_least(0), "max_minutes": at_least(0),
+        "max_dev_paragraphs": at_least(0), "max_train_paragraphs": at_least(0), "checkpoint_every_steps": at_least(0),
+        "log_every": at_least(1),
     },
     "pretrain": {
         "steps": at_least(1), "seq_len": at_least(8), "batch_size": at_least(1), "lr": at_least(0),
