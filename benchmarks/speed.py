@@ -101,7 +101,7 @@ def padding_share(path: Path) -> str:
     only up to its bucket (sciner.model.windows.bucket_length)."""
     from sciner.formats.registry import read_file
     from sciner.model.batching import BATCH_SUBWORDS, length_batches
-    from sciner.model.fast_bert import WordPieceTokenizer
+    from sciner.model.wordpiece import WordPieceTokenizer
     from sciner.model.encoder import encoder_folder
     from sciner.model.network import featurize_many
     from sciner.model.store import load_model_meta

@@ -14,7 +14,8 @@ import torch
 from sciner.labels import BIO_TAGS
 from sciner.model.decode import _ALLOWED, _START, viterbi
 from sciner.model.encoder import encoder_folder, load_encoder
-from sciner.model.fast_bert import FastBert, WordPieceTokenizer, supports
+from sciner.model.fast_bert import FastBert, supports
+from sciner.model.wordpiece import WordPieceTokenizer
 
 WORDS = ["BERT", "pre-training", "naïve", "F1", "été", "", "ﬁne-tuning", "GLUE", "123.5%", "☃", "x" * 300, "SQuAD"]
 

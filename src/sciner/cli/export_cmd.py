@@ -25,7 +25,8 @@ def export(
     Example: sciner export -o model.onnx
     """
     from sciner.errors import ConfigError
-    from sciner.inference.onnx import ONNX_SUFFIX, export_onnx
+    from sciner.inference.onnx import export_onnx
+    from sciner.model.store import ONNX_SUFFIX
 
     if output.suffix != ONNX_SUFFIX:
         raise ConfigError(f"--output: {output}: an ONNX file name ends in {ONNX_SUFFIX}")

@@ -24,17 +24,11 @@ from torch import nn
 from sciner.errors import MissingExtraError, ModelError
 from sciner.model.network import Encoded, Features, gather_rows, pad
 
-ONNX_SUFFIX = ".onnx"
 # The metadata key holding the model's model.json in the exported graph.
 META_KEY = "sciner_model_json"
 # ONNX operator set: scaled dot-product attention and LayerNorm export as plain ops from 17 on.
 OPSET = 17
 INPUTS = ("input_ids", "attention_mask", "positions", "shapes")
-
-
-def is_onnx(path: str | Path | None) -> bool:
-    """True when a ``--model`` names an exported ONNX tagger rather than a model folder."""
-    return path is not None and str(path).endswith(ONNX_SUFFIX)
 
 
 class TaggerGraph(nn.Module):
@@ -112,7 +106,7 @@ class OnnxNetwork:
     def __init__(self, path: Path, threads: int) -> None:
         from sciner.config import Config
         from sciner.model.encoder import encoder_folder
-        from sciner.model.fast_bert import WordPieceTokenizer
+        from sciner.model.wordpiece import WordPieceTokenizer
         from sciner.model.heads import build_head
 
         ort = _require("onnxruntime")

@@ -76,10 +76,12 @@ class Tagging(Step):
         return LazyTagger(self) if self.keep_tagged else self.tagger()
 
     def tagger(self) -> Tagger:
-        import torch
+        tagger = Tagger.load(self.model, precision=self.precision, device=self.device)
+        if "torch" in sys.modules:  # the NumPy fast model imports none (its threads are NumPy's own)
+            import torch
 
-        torch.set_num_threads(self.threads)
-        return Tagger.load(self.model, precision=self.precision, device=self.device)
+            torch.set_num_threads(self.threads)
+        return tagger
 
     def run(self, state: Any, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
         if not self.keep_tagged:

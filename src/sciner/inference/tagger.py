@@ -51,14 +51,26 @@ class Tagger:
         dev F1, and CPU only); ``auto`` = bf16 on CUDA and where the CPU has native bfloat16,
         else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available, else cpu:
         the default everywhere, in ``sciner predict``, ``sciner.load`` and the spaCy component).
+
+        The fast model (a CNN on the encoder's embeddings) runs in NumPy, fp32, on the CPU
+        (:mod:`sciner.inference.numpy_cnn`: no torch imported, a second sooner) unless
+        ``precision`` (bf16, int8) or ``device`` (cuda) asks for torch.
         """
-        import torch
-
-        from sciner.model.device import pick_device
-
         if precision not in PRECISIONS:
             raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
-        from sciner.inference.onnx import is_onnx, load_onnx
+        from sciner.model.store import is_onnx
+
+        if not is_onnx(path) and precision in ("auto", "fp32") and device in ("auto", "cpu"):
+            from sciner.inference import numpy_cnn
+            from sciner.model.store import load_model_meta
+
+            cfg, meta, directory = load_model_meta(path)
+            if numpy_cnn.applies(cfg):
+                return cls(numpy_cnn.NumpyCNN(cfg, directory), meta, directory, "fp32", "cpu")
+        import torch
+
+        from sciner.inference.onnx import load_onnx
+        from sciner.model.device import pick_device
 
         if is_onnx(path):  # an exported tagger: onnxruntime on the CPU, fp32
             if precision not in ("auto", "fp32") or device == "cuda":
@@ -115,7 +127,6 @@ class Tagger:
         in one call are one document.
         ``paper_level=False`` tags each paragraph on its own, exactly as before.
         """
-        from sciner.inference.batch import predict_spans
         from sciner.model.batching import BATCH_SUBWORDS
 
         items = [paragraphs] if isinstance(paragraphs, str) else list(paragraphs)
@@ -124,8 +135,14 @@ class Tagger:
                             "use Tagger.tag_text(texts) to tokenize and tag text")
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in items]
         params = self.paper_level if paper_level else None
+        if params is None and self._numpy:  # each paragraph alone: the same decoding with no paper-level step
+            from sciner.model.paper_decoding import PaperLevel
+
+            params = PaperLevel()
         with self._precision():
             if params is None:
+                from sciner.inference.batch import predict_spans
+
                 all_spans = predict_spans(self.model, [p.tokens for p in paras],
                                           batch_subwords=batch_subwords or BATCH_SUBWORDS,
                                           progress=progress)
@@ -156,11 +173,9 @@ class Tagger:
     def _tag_papers(self, paras: list[Paragraph], documents: list[Hashable], params: "PaperLevel",
                     batch_subwords: int, progress: Callable[[int], None] | None) -> list[list[Span]]:
         """Spans of ``paras``, decoded document by document (``documents``: one id each) with ``params``."""
-        from sciner.inference.batch import predict_log_probs
         from sciner.model.paper_decoding import decode_documents, documents_of, scored_spans
 
-        log_probs = predict_log_probs(self.model, [p.tokens for p in paras], batch_subwords=batch_subwords,
-                                      progress=progress)
+        log_probs = self._log_probs([p.tokens for p in paras], batch_subwords, progress)
         tags = decode_documents([p.tokens for p in paras], log_probs, documents_of(documents),
                                 self.meta.get("type_bias") or {}, params)
         return [scored_spans(t, lp) for t, lp in zip(tags, log_probs)]
@@ -190,17 +205,32 @@ class Tagger:
                   progress: Callable[[int], None] | None = None) -> list[Any]:
         """Each paragraph's (n_words, T) BIO log-probabilities before any type bias (BIO head
         only), computed exactly as :meth:`tag` computes them; ``progress`` receives token counts."""
-        from sciner.inference.batch import predict_log_probs
+        from sciner.model.batching import BATCH_SUBWORDS
 
         with self._precision():
-            return predict_log_probs(self.model, [list(p) for p in paragraphs], progress=progress)
+            return self._log_probs([list(p) for p in paragraphs], BATCH_SUBWORDS, progress)
+
+    @property
+    def _numpy(self) -> bool:
+        """True when the network is the NumPy one (:mod:`sciner.inference.numpy_cnn`)."""
+        from sciner.inference.numpy_cnn import NumpyCNN
+
+        return isinstance(self.model, NumpyCNN)
+
+    def _log_probs(self, paragraphs: list[list[str]], batch_subwords: int,
+                   progress: Callable[[int], None] | None) -> list[Any]:
+        if self._numpy:
+            return self.model.log_probs(paragraphs, progress=progress)
+        from sciner.inference.batch import predict_log_probs
+
+        return predict_log_probs(self.model, paragraphs, batch_subwords=batch_subwords, progress=progress)
 
     def _precision(self) -> Any:
         """The context ``tag`` runs in: bfloat16 autocast for ``bf16``, nothing otherwise."""
         import contextlib
 
-        import torch
-
         if self.precision == "bf16":
+            import torch
+
             return torch.autocast(self.device, dtype=torch.bfloat16)
         return contextlib.nullcontext()

@@ -148,11 +148,12 @@ def load_inference_encoder(name: str, num_layers: int = 0) -> tuple[Any, Any]:
     :class:`sciner.model.fast_bert.FastBert` without importing transformers, reading the
     weights of their first ``num_layers`` layers only (see :func:`keep_first_layers`)."""
     from sciner.model import fast_bert
+    from sciner.model.wordpiece import WordPieceTokenizer
 
     folder = encoder_folder(name)
     if fast_bert.supports(folder):
         with loading(name, folder):
-            return fast_bert.FastBert.load(folder, num_layers), fast_bert.WordPieceTokenizer(folder)
+            return fast_bert.FastBert.load(folder, num_layers), WordPieceTokenizer(folder)
     return load_encoder(name)
 
 

@@ -25,6 +25,8 @@ WEIGHTS = "weights.safetensors"
 META = "model.json"
 # A model folder may carry its encoder in this subfolder; model.json then names it so.
 CARRIED_ENCODER = "encoder"
+# An exported tagger (`sciner export`, sciner.inference.onnx) is a file with this suffix.
+ONNX_SUFFIX = ".onnx"
 
 
 def build_model(cfg: ModelConfig, *, inference: bool = False) -> Any:
@@ -130,6 +132,11 @@ def copy_model(source: str | Path, target: str | Path, *, carry_encoder: bool = 
         shutil.copyfile(source / WEIGHTS, tmp)
     save_meta(target, meta)
     return target
+
+
+def is_onnx(path: str | Path | None) -> bool:
+    """True when a ``--model`` names an exported ONNX tagger rather than a model folder."""
+    return path is not None and str(path).endswith(ONNX_SUFFIX)
 
 
 def model_directory(model: str | Path | None) -> Path:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import accumulate, chain, repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:  # torch only where rows become tensors: the NumPy tagger imports none
+    import torch
 
 
 def word_pieces(tokenizer: Any, words: list[str], max_per_word: int) -> list[list[int]]:
@@ -101,8 +102,11 @@ def bucket_length(length: int, window: int) -> int:
     return max(length, min(-(-length // BUCKET) * BUCKET, window))
 
 
-def pad_rows(rows: list[list[int]], pad_id: int, length: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+def pad_rows(rows: list[list[int]], pad_id: int,
+             length: int | None = None) -> tuple["torch.Tensor", "torch.Tensor"]:
     """(input_ids, attention_mask) of ``rows`` padded to ``length`` (default: the longest)."""
+    import torch
+
     length = length or max(len(r) for r in rows)
     input_ids = torch.tensor([r + [pad_id] * (length - len(r)) for r in rows], dtype=torch.long)
     attention = torch.tensor([[1] * len(r) + [0] * (length - len(r)) for r in rows], dtype=torch.long)

@@ -13,40 +13,14 @@ word through the convolutions: a paragraph's tags do not depend on what it is ba
 
 from __future__ import annotations
 
-import zlib
 from typing import Any
 
 import torch
 from torch import nn
 
 from sciner.model.heads.base import HeadConfig
+from sciner.model.hashing import FEATURES, SEEDS, hash_rows
 from sciner.model.heads.bio import BIOHead
-
-# The hashed word features, in the order of their tables.
-FEATURES = ("norm", "prefix", "suffix", "shape")
-# Hashes per feature (their rows are summed): two make most collisions harmless (spaCy uses four).
-SEEDS = (0x5C1, 0xE2)
-
-
-def word_shape_string(word: str, limit: int = 4) -> str:
-    """spaCy's shape string: Xx for letters by case, d for digits, other characters kept, runs
-    of the same class cut after ``limit`` ("BERT-base" -> "XXXX-xxxx", "0.001" -> "d.ddd")."""
-    out: list[str] = []
-    last, run = "", 0
-    for c in word:
-        k = "X" if c.isupper() else "x" if c.isalpha() else "d" if c.isdigit() else c
-        run = run + 1 if k == last else 1
-        last = k
-        if run <= limit:
-            out.append(k)
-    return "".join(out)
-
-
-def word_features(word: str) -> tuple[str, str, str, str]:
-    """The strings hashed for ``word``, in :data:`FEATURES` order."""
-    norm = word.lower()
-    return norm, norm[:3], norm[-3:], word_shape_string(word)
-
 
 class CNNHead(BIOHead):
     int8_tables = ("hashes.weight",)
@@ -74,8 +48,7 @@ class CNNHead(BIOHead):
         for word in set(words).difference(cache):
             if len(cache) >= 1_000_000:
                 cache.clear()
-            cache[word] = tuple(f * self.hash_rows + zlib.crc32(text.encode("utf-8", "surrogatepass"), seed)
-                                % self.hash_rows for f, text in enumerate(word_features(word)) for seed in SEEDS)
+            cache[word] = hash_rows(word, self.hash_rows)
         return torch.tensor([cache[w] for w in words], dtype=torch.long).view(len(words), len(FEATURES) * len(SEEDS))
 
     def inputs(self, words: torch.Tensor, mask: torch.Tensor, feats: list[Any],

@@ -1,0 +1,180 @@
+"""The fast model's tag log-probabilities in NumPy: tagging a line without importing torch.
+
+Importing torch takes 1.5 s of the 1.9 s that ``sciner predict --model fast`` spent on one line
+(AMD EPYC Zen 4, 2 cores, docs/fast.md). The fast model (``head = "cnn"``, ``num_layers = -1``)
+has no transformer layer, so its forward pass is a few array operations, computed here in fp32 from the same
+weights and the same windows as the torch path (:class:`sciner.model.network.NERModel` with
+:class:`sciner.model.heads.cnn.CNNHead`):
+
+1. each word's vector is its first subword's embedding row plus the position row of its place
+   in its window (:func:`sciner.model.windows.window_rows`) and the first token-type row,
+   through the embeddings' LayerNorm;
+2. its shape embedding, and the sums of its hash-table rows (:mod:`sciner.model.hashing`);
+3. one linear layer, ``depth`` residual convolutions over 3 words (LayerNorm, exact GELU), the
+   BIO layer, log-softmax.
+
+Decoding (type biases, constrained Viterbi, the paper-level pass) is :mod:`sciner.model.paper_decoding`'s,
+NumPy already. ``tests/test_numpy_cnn.py`` holds these log-probabilities to the torch path's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from sciner.config import Config
+from sciner.model.hashing import FEATURES, SEEDS, hash_rows
+from sciner.model.shape import word_shape
+from sciner.model.windows import window_rows, word_pieces
+
+# nn.LayerNorm's default, which the CNN head's norms use.
+HEAD_EPS = 1e-5
+
+
+def applies(cfg: Config) -> bool:
+    """True when the model of ``cfg`` is one this module computes: a CNN head on the encoder's
+    embeddings alone."""
+    return cfg.model.head == "cnn" and cfg.model.num_layers == -1
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """erf to within 1.2e-7 (Numerical Recipes' erfc by Chebyshev fit), in float64."""
+    z = np.abs(x)
+    t = 1.0 / (1.0 + 0.5 * z)
+    poly = -z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (
+        -0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
+    return np.sign(x) * (1.0 - t * np.exp(poly))
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """GELU as torch computes it by default (with erf, not the tanh approximation)."""
+    return (0.5 * x * (1.0 + _erf(x.astype(np.float64) / math.sqrt(2.0)))).astype(np.float32)
+
+
+class NumpyCNN:
+    """A fast model's network as arrays, with the attributes a :class:`~sciner.inference.tagger.Tagger`
+    reads (``cfg``, ``tokenizer``); :meth:`log_probs` is :func:`sciner.inference.batch.predict_log_probs`."""
+
+    def __init__(self, cfg: Config, directory: Path) -> None:
+        from safetensors import safe_open
+        from safetensors.numpy import load_file
+
+        from sciner.model.encoder import encoder_folder
+        from sciner.model.store import SCALE, WEIGHTS
+        from sciner.model.wordpiece import WordPieceTokenizer
+
+        self.cfg = cfg.model
+        state = load_file(str(directory / WEIGHTS))
+        for key in [k for k in state if k.endswith(SCALE)]:  # int8 tables (store.int8_rows) back to numbers
+            table = key[: -len(SCALE)]
+            state[table] = state[table].astype(np.float32) * state.pop(key).astype(np.float32)[:, None]
+        w = {k: v.astype(np.float32) for k, v in state.items()}
+        folder = encoder_folder(cfg.model.encoder)
+        if "encoder.embeddings.word_embeddings.weight" in w:  # not frozen: the model's own
+            self.word_table = w["encoder.embeddings.word_embeddings.weight"]
+        else:  # frozen: the encoder package's, read alone (most of the package is layers this model drops)
+            with safe_open(str(folder / "model.safetensors"), framework="numpy") as f:
+                key = next(k for k in f.keys() if k.removeprefix("bert.") == "embeddings.word_embeddings.weight")
+                self.word_table = f.get_tensor(key).astype(np.float32)
+        encoder_config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        self.eps = float(encoder_config.get("layer_norm_eps", 1e-12))
+        self.tokenizer = WordPieceTokenizer(folder)
+        self.w = w
+        self.hash_rows = cfg.model.head_settings.hash_rows
+        self.depth = cfg.model.head_settings.depth
+        self.kernel = cfg.model.head_settings.kernel
+        self._rows: dict[str, tuple[int, ...]] = {}
+
+    def word_vectors(self, tokens: list[list[str]]) -> tuple[np.ndarray, list[int]]:
+        """(W, D) the head's inputs of every word of the non-empty paragraphs ``tokens``, in
+        order (the mask channel left out), and each paragraph's word count."""
+        pieces = word_pieces(self.tokenizer, list(dict.fromkeys(t for p in tokens for t in p)),
+                             self.cfg.max_subwords_per_word)
+        by_word = dict(zip(dict.fromkeys(t for p in tokens for t in p), pieces))
+        rows, owners = window_rows([[by_word[t] for t in p] for p in tokens], self.tokenizer.cls_token_id,
+                                   self.tokenizer.sep_token_id, self.cfg.window, self.cfg.window_overlap)
+        ids = np.fromiter((rows[r][pos] for _, _, r, pos in owners), dtype=np.int64, count=len(owners))
+        positions = np.fromiter((pos for *_, pos in owners), dtype=np.int64, count=len(owners))
+        w = self.w
+        x = (self.word_table[ids] + w["encoder.embeddings.position_embeddings.weight"][positions]
+             + w["encoder.embeddings.token_type_embeddings.weight"][0])
+        x = _layer_norm(x, w["encoder.embeddings.LayerNorm.weight"], w["encoder.embeddings.LayerNorm.bias"], self.eps)
+        words = [t for p in tokens for t in p]
+        parts = [x]
+        if self.cfg.shape_dim > 0:
+            parts.append(w["shape.weight"][np.array([word_shape(t) for t in words], dtype=np.int64)])
+        cache = self._rows
+        for word in set(words).difference(cache):
+            cache[word] = hash_rows(word, self.hash_rows)
+        hashed = w["head.hashes.weight"][np.array([cache[t] for t in words], dtype=np.int64)]  # (W, F*S, dim)
+        parts.append(hashed.reshape(len(words), len(FEATURES), len(SEEDS), -1).sum(axis=2).reshape(len(words), -1))
+        return np.concatenate(parts, axis=1).astype(np.float32), [len(p) for p in tokens]
+
+    def forward(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
+        """(W, T) tag log-probabilities of the words ``inputs`` (paragraphs of ``counts`` words,
+        in order): the convolutions see zeros beyond a paragraph's ends, as its padding."""
+        w, half = self.w, self.kernel // 2
+        width = w["head.project.bias"].shape[0]
+        # Paragraphs laid end to end with `half` zero rows between and around them: a paragraph's
+        # words never see another's, exactly as the padded batch of the torch path.
+        starts = np.cumsum([0, *[n + half for n in counts]])[:-1] + half
+        total = int(starts[-1] + counts[-1] + half) if counts else 0
+        keep = np.zeros((total, 1), dtype=np.float32)
+        where = np.concatenate([np.arange(s, s + n) for s, n in zip(starts, counts)])
+        keep[where] = 1.0
+        x = np.zeros((total, width), dtype=np.float32)
+        x[where] = inputs @ w["head.project.weight"].T + w["head.project.bias"]
+        for k in range(self.depth):
+            weight = w[f"head.convs.{k}.weight"]  # (out, in, kernel)
+            step = np.zeros_like(x)
+            step += w[f"head.convs.{k}.bias"]
+            for j in range(self.kernel):
+                shift = j - half
+                lo, hi = max(0, -shift), total - max(0, shift)
+                step[lo:hi] += x[lo + shift:hi + shift] @ weight[:, :, j].T
+            normed = _layer_norm(step, w[f"head.norms.{k}.weight"], w[f"head.norms.{k}.bias"], HEAD_EPS)
+            x = x + _gelu(normed) * keep
+        logits = x[where] @ w["head.out.weight"].T + w["head.out.bias"]
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        return (shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))).astype(np.float32)
+
+    def log_probs(self, paragraphs: Sequence[Sequence[str]], *,
+                  progress: Callable[[int], None] | None = None, chunk_words: int = 20000) -> list[np.ndarray]:
+        """Each paragraph's (n_words, T) BIO log-probabilities, as the torch path computes them."""
+        from sciner.labels import BIO_TAGS
+
+        out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in paragraphs]
+        chunk: list[int] = []
+        words = 0
+
+        def run(indices: list[int]) -> None:
+            if not indices:
+                return
+            inputs, counts = self.word_vectors([list(paragraphs[i]) for i in indices])
+            scores = self.forward(inputs, counts)
+            for i, part in zip(indices, np.split(scores, np.cumsum(counts)[:-1])):
+                out[i] = part
+            if progress is not None:
+                progress(sum(counts))
+
+        for i, p in enumerate(paragraphs):
+            if not p:
+                continue
+            chunk.append(i)
+            words += len(p)
+            if words >= chunk_words:
+                run(chunk)
+                chunk, words = [], 0
+        run(chunk)
+        return out
+

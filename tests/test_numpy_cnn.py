@@ -1,0 +1,76 @@
+"""The fast model in NumPy (sciner.inference.numpy_cnn): the torch path's numbers and tags, with no
+torch imported, and torch kept where a precision or a device asks for it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import numpy as np
+import pytest
+
+from sciner.inference.numpy_cnn import NumpyCNN
+from sciner.inference.tagger import Tagger
+
+TEXT = """We fine-tune BERT-base on SQuAD v1.1 with a learning rate of 3e-5 and a batch size of 32 .
+Our model reaches 84.6 % accuracy on MNLI and an F1 of 91.2 on the test set .
+Table 2 : BLEU scores of the Transformer ( big ) on WMT 2014 English - German translation .
+We use Adam with β1 = 0.9 , dropout 0.1 and train for 3 epochs .
+The results show that RoBERTa outperforms XLNet on named entity recognition ( CoNLL-2003 ) .
+Word embeddings are initialised with GloVe ; the LSTM has 512 hidden units .
+Following Devlin et al. ( 2019 ) , we report exact match ( EM ) and macro - F1 .
+ROUGE-L of 41.3 on CNN / DailyMail summarization , against 40.1 for BART ."""
+
+
+def torch_tagger() -> Tagger:
+    """The fast model on the torch path, fp32, as Tagger.load built it before the NumPy one."""
+    from sciner.model.store import load_model
+
+    model, meta, directory = load_model("fast")
+    return Tagger(model.eval(), meta, directory, "fp32", "cpu")
+
+
+@pytest.fixture(scope="module")
+def paragraphs() -> list[list[str]]:
+    paras = [line.split() for line in TEXT.splitlines()]
+    long = [t for p in paras for t in p] * 4  # several windows of 256 subwords: the window plan and its owners
+    return [*paras, long, [], ["x"], ["Ünïcödé", "-", "ÅBC", "0.5%"]]
+
+
+def test_log_probs_are_the_torch_paths(paragraphs):
+    fast = Tagger.load("fast")
+    assert isinstance(fast.model, NumpyCNN)
+    ours, theirs = fast.log_probs(paragraphs), torch_tagger().log_probs(paragraphs)
+    assert [a.shape for a in ours] == [b.shape for b in theirs]
+    assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < 1e-4
+
+
+def test_tags_are_the_torch_paths_with_and_without_the_paper_level_pass(paragraphs):
+    fast, slow = Tagger.load("fast"), torch_tagger()
+    for paper_level in (True, False):
+        ours = fast.tag(paragraphs, paper_level=paper_level)
+        theirs = slow.tag(paragraphs, paper_level=paper_level)
+        assert [p.tags for p in ours] == [p.tags for p in theirs]
+        assert [[(s.start, s.end, s.label) for s in p.spans] for p in ours] == [
+            [(s.start, s.end, s.label) for s in p.spans] for p in theirs]
+
+
+def test_a_line_tagged_with_the_fast_model_imports_no_torch(tmp_path):
+    line = tmp_path / "line.txt"
+    line.write_text("We fine - tune BERT on SQuAD with a learning rate of 3e-5 and report F1 .\n", encoding="utf-8")
+    code = ("import sys; from sciner.cli import main; sys.argv = ['sciner', 'predict', sys.argv[1], '-o', sys.argv[2], "
+            "'--model', 'fast', '-q']\ntry:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "assert 'torch' not in sys.modules, 'torch was imported'")
+    done = subprocess.run([sys.executable, "-c", code, str(line), str(tmp_path / "out.conll")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "B-MethodName" in (tmp_path / "out.conll").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("options", [{"precision": "bf16"}, {"precision": "int8"}])
+def test_a_precision_that_needs_torch_still_gets_it(options):
+    tagger = Tagger.load("fast", **options)
+    assert not isinstance(tagger.model, NumpyCNN) and tagger.precision == options["precision"]
+
+
+def test_the_default_model_is_not_taken_for_the_fast_one():
+    assert not isinstance(Tagger.load("default").model, NumpyCNN)
