@@ -74,3 +74,17 @@ def test_a_precision_that_needs_torch_still_gets_it(options):
 
 def test_the_default_model_is_not_taken_for_the_fast_one():
     assert not isinstance(Tagger.load("default").model, NumpyCNN)
+
+
+def test_threads_bound_the_numpy_models_blas_threads():
+    """`sciner predict --threads N` with the fast model: torch's threads do not reach NumPy's."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from sciner.inference.predict import Tagging
+
+    before = {p["prefix"]: p["num_threads"] for p in threadpool_info()}
+    try:
+        tagger = Tagging(model="fast", threads=1).tagger()
+        assert not tagger.uses_torch and {p["num_threads"] for p in threadpool_info()} == {1}
+    finally:
+        threadpool_limits(before)

@@ -77,10 +77,14 @@ class Tagging(Step):
 
     def tagger(self) -> Tagger:
         tagger = Tagger.load(self.model, precision=self.precision, device=self.device)
-        if "torch" in sys.modules:  # the NumPy fast model imports none (its threads are NumPy's own)
+        if tagger.uses_torch:
             import torch
 
             torch.set_num_threads(self.threads)
+        else:  # the NumPy fast model imports no torch: its matrix products run on BLAS's threads
+            from threadpoolctl import threadpool_limits
+
+            threadpool_limits(self.threads)
         return tagger
 
     def run(self, state: Any, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:

@@ -6,7 +6,6 @@ precision and the tagging entry points.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
@@ -135,7 +134,7 @@ class Tagger:
                             "use Tagger.tag_text(texts) to tokenize and tag text")
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in items]
         params = self.paper_level if paper_level else None
-        if params is None and self._numpy:  # each paragraph alone: the same decoding with no paper-level step
+        if params is None and not self.uses_torch:  # each paragraph alone: the same decoding with no paper-level step
             from sciner.model.paper_decoding import PaperLevel
 
             params = PaperLevel()
@@ -211,15 +210,15 @@ class Tagger:
             return self._log_probs([list(p) for p in paragraphs], BATCH_SUBWORDS, progress)
 
     @property
-    def _numpy(self) -> bool:
-        """True when the network is the NumPy one (:mod:`sciner.inference.numpy_cnn`)."""
+    def uses_torch(self) -> bool:
+        """False when the network is the NumPy one (:mod:`sciner.inference.numpy_cnn`)."""
         from sciner.inference.numpy_cnn import NumpyCNN
 
-        return isinstance(self.model, NumpyCNN)
+        return not isinstance(self.model, NumpyCNN)
 
     def _log_probs(self, paragraphs: list[list[str]], batch_subwords: int,
                    progress: Callable[[int], None] | None) -> list[Any]:
-        if self._numpy:
+        if not self.uses_torch:
             return self.model.log_probs(paragraphs, progress=progress)
         from sciner.inference.batch import predict_log_probs
 
