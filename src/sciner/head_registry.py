@@ -55,6 +55,16 @@ class HeadSpec:
     scores_tags: bool = False
     # It reads each paragraph's subword states; the encoder keeps them only for such heads.
     needs_subword_states: bool = False
+    # The same network in NumPy ("module:Class"), for a model on the encoder's embeddings alone
+    # (model.num_layers = -1): tagging with it imports no torch (sciner.inference.numpy_cnn).
+    numpy_network: str | None = None
+
+    def numpy_class(self) -> type | None:
+        """The head's NumPy network class, None where it has none."""
+        if self.numpy_network is None:
+            return None
+        module, _, name = self.numpy_network.partition(":")
+        return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
 
     def head_class(self) -> type:
         """The head's network class (importing its module, and torch, when named by path)."""
@@ -68,11 +78,11 @@ HEADS: dict[str, HeadSpec] = {}
 
 
 def register_head(name: str, network: str | type, *, settings: type = NoSettings, scores_tags: bool = False,
-                  needs_subword_states: bool = False) -> HeadSpec:
+                  needs_subword_states: bool = False, numpy_network: str | None = None) -> HeadSpec:
     """Make the head ``network`` (a Head subclass, or its ``"module:Class"`` path) buildable as
     ``model.head = name``, with its settings and properties (see :class:`HeadSpec`); a later
     head of the same name replaces it."""
-    spec = HeadSpec(name, network, settings, scores_tags, needs_subword_states)
+    spec = HeadSpec(name, network, settings, scores_tags, needs_subword_states, numpy_network)
     HEADS[name] = spec
     return spec
 

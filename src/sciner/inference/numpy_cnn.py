@@ -1,9 +1,10 @@
 """The fast model's tag log-probabilities in NumPy: tagging a line without importing torch.
 
 Importing torch takes 1.5 s of the 1.9 s that ``sciner predict --model fast`` spent on one line
-(AMD EPYC Zen 4, 2 cores, docs/fast.md). The fast model (``head = "cnn"``, ``num_layers = -1``)
-has no transformer layer, so its forward pass is a few array operations, computed here in fp32 from the same
-weights and the same windows as the torch path (:class:`sciner.model.network.NERModel` with
+(AMD EPYC Zen 4, 2 cores, docs/fast.md). The fast model (the CNN head, registered with this
+class as its ``numpy_network``, on ``num_layers = -1``) has no transformer layer, so its forward
+pass is a few array operations, computed here in fp32 from the same weights and the same windows
+as the torch path (:class:`sciner.model.network.NERModel` with
 :class:`sciner.model.heads.cnn.CNNHead`):
 
 1. each word's vector is its first subword's embedding row plus the position row of its place
@@ -33,12 +34,6 @@ from sciner.model.windows import window_rows, word_pieces
 
 # nn.LayerNorm's default, which the CNN head's norms use.
 HEAD_EPS = 1e-5
-
-
-def applies(cfg: Config) -> bool:
-    """True when the model of ``cfg`` is one this module computes: a CNN head on the encoder's
-    embeddings alone."""
-    return cfg.model.head == "cnn" and cfg.model.num_layers == -1
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:

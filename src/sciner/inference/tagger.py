@@ -60,12 +60,13 @@ class Tagger:
         from sciner.model.store import is_onnx
 
         if not is_onnx(path) and precision in ("auto", "fp32") and device in ("auto", "cpu"):
-            from sciner.inference import numpy_cnn
+            from sciner.model.heads import head_spec
             from sciner.model.store import load_model_meta
 
             cfg, meta, directory = load_model_meta(path)
-            if numpy_cnn.applies(cfg):
-                return cls(numpy_cnn.NumpyCNN(cfg, directory), meta, directory, "fp32", "cpu")
+            network = head_spec(cfg.model.head).numpy_class() if cfg.model.num_layers == -1 else None
+            if network is not None:
+                return cls(network(cfg, directory), meta, directory, "fp32", "cpu")
         import torch
 
         from sciner.inference.onnx import load_onnx
@@ -211,10 +212,11 @@ class Tagger:
 
     @property
     def uses_torch(self) -> bool:
-        """False when the network is the NumPy one (:mod:`sciner.inference.numpy_cnn`)."""
-        from sciner.inference.numpy_cnn import NumpyCNN
+        """False when the network is a head's NumPy one (:mod:`sciner.inference.numpy_cnn`)."""
+        from sciner.model.heads import head_spec
 
-        return not isinstance(self.model, NumpyCNN)
+        numpy_class = head_spec(self.model.cfg.head).numpy_class()
+        return numpy_class is None or not isinstance(self.model, numpy_class)
 
     def _log_probs(self, paragraphs: list[list[str]], batch_subwords: int,
                    progress: Callable[[int], None] | None) -> list[Any]:
