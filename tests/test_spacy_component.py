@@ -70,7 +70,10 @@ def count_tag_calls(component, monkeypatch) -> list[int]:
     """The number of docs of each ``Tagger.tag`` call the component makes from now on."""
     calls: list[int] = []
     real_tag = component.tagger.tag
-    monkeypatch.setattr(component.tagger, "tag",
+    # In the instance's __dict__, removed again after the test: monkeypatch.setattr on an instance
+    # would leave the original bound method there, shadowing later patches of Tagger.tag (the
+    # session's shipped tagger is shared; test_paper_level_tagging's spy then saw no call).
+    monkeypatch.setitem(vars(component.tagger), "tag",
                         lambda paragraphs, **kw: calls.append(len(paragraphs)) or real_tag(paragraphs, **kw))
     return calls
 
