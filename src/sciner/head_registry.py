@@ -61,17 +61,17 @@ class HeadSpec:
 
     def numpy_class(self) -> type | None:
         """The head's NumPy network class, None where it has none."""
-        if self.numpy_network is None:
-            return None
-        module, _, name = self.numpy_network.partition(":")
-        return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+        return None if self.numpy_network is None else _imported(self.numpy_network)
 
     def head_class(self) -> type:
         """The head's network class (importing its module, and torch, when named by path)."""
-        if not isinstance(self.network, str):
-            return self.network
-        module, _, name = self.network.partition(":")
-        return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+        return self.network if not isinstance(self.network, str) else _imported(self.network)
+
+
+def _imported(path: str) -> type:
+    """The class a ``"module:Class"`` path names, its module imported."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
 
 
 HEADS: dict[str, HeadSpec] = {}
