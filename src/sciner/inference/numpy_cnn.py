@@ -65,15 +65,11 @@ class NumpyCNN:
         from safetensors.numpy import load_file
 
         from sciner.model.encoder import encoder_folder
-        from sciner.model.store import SCALE, WEIGHTS
+        from sciner.model.store import WEIGHTS, from_int8_rows
         from sciner.model.wordpiece import WordPieceTokenizer
 
         self.cfg = cfg.model
-        state = load_file(str(directory / WEIGHTS))
-        for key in [k for k in state if k.endswith(SCALE)]:  # int8 tables (store.int8_rows) back to numbers
-            table = key[: -len(SCALE)]
-            state[table] = state[table].astype(np.float32) * state.pop(key).astype(np.float32)[:, None]
-        w = {k: v.astype(np.float32) for k, v in state.items()}
+        w = {k: v.astype(np.float32) for k, v in from_int8_rows(load_file(str(directory / WEIGHTS))).items()}
         folder = encoder_folder(cfg.model.encoder)
         if "encoder.embeddings.word_embeddings.weight" in w:  # not frozen: the model's own
             self.word_table = w["encoder.embeddings.word_embeddings.weight"]
@@ -93,9 +89,8 @@ class NumpyCNN:
     def word_vectors(self, tokens: list[list[str]]) -> tuple[np.ndarray, list[int]]:
         """(W, D) the head's inputs of every word of the non-empty paragraphs ``tokens``, in
         order (the mask channel left out), and each paragraph's word count."""
-        pieces = word_pieces(self.tokenizer, list(dict.fromkeys(t for p in tokens for t in p)),
-                             self.cfg.max_subwords_per_word)
-        by_word = dict(zip(dict.fromkeys(t for p in tokens for t in p), pieces))
+        distinct = list(dict.fromkeys(t for p in tokens for t in p))
+        by_word = dict(zip(distinct, word_pieces(self.tokenizer, distinct, self.cfg.max_subwords_per_word)))
         rows, owners = window_rows([[by_word[t] for t in p] for p in tokens], self.tokenizer.cls_token_id,
                                    self.tokenizer.sep_token_id, self.cfg.window, self.cfg.window_overlap)
         ids = np.fromiter((rows[r][pos] for _, _, r, pos in owners), dtype=np.int64, count=len(owners))

@@ -87,11 +87,15 @@ def int8_rows(table: Any) -> tuple[Any, Any]:
 
 
 def from_int8_rows(state: dict[str, Any]) -> dict[str, Any]:
-    """``state`` with every table stored by :func:`int8_rows` (KEY int8, KEY + :data:`SCALE`
-    its scales) turned back into fp32 numbers under KEY."""
+    """``state`` (torch tensors or NumPy arrays) with every table stored by :func:`int8_rows`
+    (KEY int8, KEY + :data:`SCALE` its scales) turned back into fp32 numbers under KEY."""
+
+    def fp32(x: Any) -> Any:
+        return x.float() if hasattr(x, "float") else x.astype("float32")
+
     for key in [k for k in state if k.endswith(SCALE)]:
         table = key[: -len(SCALE)]
-        state[table] = state[table].float() * state.pop(key).float()[:, None]
+        state[table] = fp32(state[table]) * fp32(state.pop(key))[:, None]
     return state
 
 
