@@ -82,7 +82,8 @@ def minutes(settings: dict, pretrain: float | None, train: float | None) -> dict
     settings = {**settings, "limits_s": dict(settings["limits_s"])}
     for name, value in (("pretrain", pretrain), ("train", train)):
         if value is not None:
-            settings[name] = [*settings[name], f"train.max_minutes={value:g}"]  # the last --set wins
+            settings[name] = [*(o for o in settings[name] if not o.startswith("train.max_minutes=")),
+                              f"train.max_minutes={value:g}"]
             settings["limits_s"][name] = value * 60 + 45
     return settings
 
@@ -226,15 +227,26 @@ def prepare(args: argparse.Namespace) -> None:
         raise SystemExit("over the carry limit: carry less")
 
 
-def pieces(folder: Path, name: str, target: Path, names: tuple[str, ...] | None = None) -> None:
-    """``folder``'s files (or its ``names``) as the tar ``target`` under ``name/``, written as
-    ``target.part-NN`` pieces that $OUT takes back (16 MiB a file)."""
+def tar_bytes(folder: Path, name: str, names: tuple[str, ...] | None = None) -> bytes:
+    """An uncompressed tar of ``folder``'s files (or of its ``names``) under ``name/``."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
         for path in sorted(folder.iterdir()):
             if path.is_file() and (names is None or path.name in names):
                 tar.add(path, arcname=f"{name}/{path.name}")
-    data = buffer.getvalue()
+    return buffer.getvalue()
+
+
+def untar(parts: list[Path], target: Path) -> None:
+    """Extract into ``target`` the tar that the byte pieces ``parts`` make, in their order."""
+    with tarfile.open(fileobj=io.BytesIO(b"".join(p.read_bytes() for p in parts))) as tar:
+        tar.extractall(target, filter="data")
+
+
+def pieces(folder: Path, name: str, target: Path, names: tuple[str, ...] | None = None) -> None:
+    """:func:`tar_bytes` of ``folder`` written as ``target.part-NN`` pieces that $OUT takes back
+    (16 MiB a file)."""
+    data = tar_bytes(folder, name, names)
     for k in range(0, len(data), PIECE):
         target.with_name(f"{target.name}.part-{k // PIECE:02d}").write_bytes(data[k:k + PIECE])
 
@@ -242,11 +254,9 @@ def pieces(folder: Path, name: str, target: Path, names: tuple[str, ...] | None 
 def joined(files: Path, stem: str, target: Path) -> bool:
     """Unpack the pieces ``files/stem.part-*`` into ``target``; False when there are none."""
     parts = sorted(files.glob(f"{stem}.part-*"))
-    if not parts:
-        return False
-    with tarfile.open(fileobj=io.BytesIO(b"".join(p.read_bytes() for p in parts))) as tar:
-        tar.extractall(target, filter="data")
-    return True
+    if parts:
+        untar(parts, target)
+    return bool(parts)
 
 
 def call(args: argparse.Namespace) -> None:
@@ -339,10 +349,7 @@ def prepare_teacher(args: argparse.Namespace) -> None:
     build = carry_root / "teacher-build"
     build.mkdir(parents=True)
     pack_encoder(encoder_folder(args.teacher_encoder), build / "pack", parts=1)
-    blob = io.BytesIO()
-    with tarfile.open(fileobj=blob, mode="w") as tar:
-        tar.add(build / "pack" / "part-1", arcname="encoder")
-    blob = blob.getvalue()
+    blob = tar_bytes(build / "pack" / "part-1", "encoder")
     settings = REHEARSE_TEACHER if args.rehearse else TEACHER
     count = args.paragraphs or settings["paragraphs"]
     command = [sys.executable, "-m", "sciner", "distill", "paragraphs", "--paragraphs", str(count),
@@ -412,9 +419,7 @@ def teacher_call(args: argparse.Namespace) -> None:
     shutil.rmtree(work, ignore_errors=True)
     (work / "data").mkdir(parents=True)
     step = Steps(args.root, out, summary)
-    blob = b"".join((store / p["file"]).read_bytes() for p in manifest["pieces"])
-    with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
-        tar.extractall(work, filter="data")
+    untar([store / p["file"] for p in manifest["pieces"]], work)
     with tarfile.open(store / "annotated.tar.xz") as tar:
         tar.extractall(work / "data", filter="data")
     (work / "paragraphs.jsonl").write_bytes(lzma.decompress((store / "paragraphs.jsonl.xz").read_bytes()))
