@@ -162,22 +162,22 @@ def reading_format(name: str | None) -> str | None:
 
 def suffix_format(path: str | Path) -> Format | None:
     """The format whose suffix ``path`` ends with, or None."""
-    name = Path(path).name.lower()
-    for suffix, fmt in _SUFFIXES:
-        if name.endswith(suffix) and len(name) > len(suffix):
-            return FORMATS[fmt]
-    return None
+    match = _matching_suffix(Path(path).name)
+    return FORMATS[match[1]] if match else None
+
+
+def _matching_suffix(name: str) -> tuple[str, str] | None:
+    """(suffix, format name) of the longest format suffix ``name`` ends in (case-insensitive),
+    with something before it; None when there is none."""
+    lowered = name.lower()
+    return next(((s, f) for s, f in _SUFFIXES if lowered.endswith(s) and len(lowered) > len(s)), None)
 
 
 def without_suffix(name: str) -> str:
     """``name`` less the suffix of the format it would be read as (``a/x.conll`` -> ``a/x``);
     a name with no such suffix stays whole."""
-    fmt = suffix_format(name)
-    lowered = name.lower()
-    for suffix in fmt.suffixes if fmt else ():
-        if lowered.endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)]
-    return name
+    match = _matching_suffix(Path(name).name)
+    return name[: -len(match[0])] if match else name
 
 
 def _first_line(path: Path) -> str | None:

@@ -60,8 +60,4 @@ def paper_name(doc: str) -> str:
     -> ``x``); a name without one (``arxiv_1603.01360``, ``x#2``) stays whole."""
     from sciner.formats.registry import without_suffix
 
-    name = Path(doc).name
-    stem = without_suffix(name)
-    if stem == name and name.lower().endswith(".pdf") and len(name) > len(".pdf"):
-        return name[: -len(".pdf")]
-    return stem
+    return without_suffix(Path(doc).name)  # .pdf is a format suffix too
