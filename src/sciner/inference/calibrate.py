@@ -394,7 +394,7 @@ def _fit_paper_level(done: CalibratedModel, tokens: Sequence[Sequence[str]], log
     if done.paper_cross_fitted.micro.f1 > done.cross_fitted.micro.f1:
         done.paper_level = fit_paper_level(tokens, log_probs, result.gold, documents_of(docs), result.chosen,
                                            progress=progress)
-    return {"documents": "one per dev file", "kept": done.paper_level is not None,
+    return {"documents": "one per dev paper", "kept": done.paper_level is not None,
             "cross_fitted_params": {u: p.to_meta() for u, p in paper_used.items()},
             "dev_cross_fitted": done.paper_cross_fitted.to_dict()}
 
