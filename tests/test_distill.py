@@ -237,6 +237,22 @@ def test_int8_packed_encoder_unpacks_to_nearly_the_same_weights(tmp_path, tiny_e
     load_encoder(str(tmp_path / "enc"))  # loads as any HF folder
 
 
+def test_a_part_packed_by_an_older_sciner_is_refused_not_unpacked_into_broken_weights(tmp_path):
+    """Regression: packs once named an int8 matrix KEY.int8 (scales KEY.scale); read with today's
+    layout those keys passed through into model.safetensors as if they were weights."""
+    from safetensors.torch import save_file
+
+    from sciner.errors import InputFormatError
+
+    part = tmp_path / "part-1"
+    part.mkdir()
+    save_file({"encoder.layer.0.weight.int8": torch.zeros(4, 4, dtype=torch.int8),
+               "encoder.layer.0.weight.scale": torch.ones(4)}, str(part / "weights.safetensors"))
+    with pytest.raises(InputFormatError, match="packed by an older sciner"):
+        unpack_encoder([part], tmp_path / "enc")
+    assert not (tmp_path / "enc" / "model.safetensors").exists()
+
+
 def test_quantize_rows():
     w = torch.tensor([[1.0, -0.5, 0.25], [0.0, 0.0, 0.0]])
     q, scale = int8_rows(w)

@@ -16,12 +16,14 @@ from pathlib import Path
 
 import torch
 
-from sciner.errors import InputNotFoundError
+from sciner.errors import InputFormatError, InputNotFoundError
 from sciner.model.store import SCALE, from_int8_rows, int8_rows
 from sciner.outputs import atomic_target
 
 WEIGHTS = "model.safetensors"
 PART_WEIGHTS = "weights.safetensors"
+# How packs before store.int8_rows named an int8 matrix (KEY.int8, its scales KEY.scale).
+OLD_QUANT = ".int8"
 
 
 def pack_encoder(folder: Path, output: Path, parts: int = 2) -> list[Path]:
@@ -54,7 +56,11 @@ def unpack_encoder(parts: Sequence[Path], output: Path) -> Path:
     for part in parts:
         if not (part / PART_WEIGHTS).is_file():
             raise InputNotFoundError(f"{part}: not a packed encoder part ({PART_WEIGHTS} missing)")
-        packed.update(load_file(str(part / PART_WEIGHTS)))
+        tensors = load_file(str(part / PART_WEIGHTS))
+        if any(name.endswith(OLD_QUANT) for name in tensors):  # its *.int8/*.scale would pass through as weights
+            raise InputFormatError(f"{part}: packed by an older sciner (*{OLD_QUANT} tensors); pack the encoder "
+                                   "again with `sciner distill pack-encoder`")
+        packed.update(tensors)
         for path in part.iterdir():
             if path.is_file() and path.name != PART_WEIGHTS:
                 output.mkdir(parents=True, exist_ok=True)
