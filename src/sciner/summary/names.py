@@ -237,10 +237,12 @@ class Gazetteer:
 
     def _load(self) -> dict[str, dict[str, str]]:
         if self._names is None:
+            if self.folder is None:  # the shipped lists as read (cached, only ever looked up): no copy a paper
+                self._names = read_shipped() if self.shipped else {}
+                return self._names
             names = {label: dict(found) for label, found in read_shipped().items()} if self.shipped else {}
-            if self.folder is not None:
-                for label, found in read_folder(self.folder).items():
-                    names.setdefault(label, {}).update(found)
+            for label, found in read_folder(self.folder).items():
+                names.setdefault(label, {}).update(found)
             self._names = names
         return self._names
 
