@@ -11,11 +11,14 @@ seconds: on a busy machine they are the steadier measure. The CPU, its cores and
 average before and after are printed (a quiet machine has a load well under its cores).
 
     python benchmarks/speed.py [--input ../shared/data/test-inputs/2022-official-test.txt]
-        [--threads 1] [--repeat 3] [--models default,fast] [--pipeline] [--paragraph-local]
+        [--threads 1] [--repeat 3] [--models default,fast] [--precision fp32] [--pipeline] [--paragraph-local]
 
---threads is sciner's --threads (spaCy runs on one thread). --pipeline also times transformers'
-token-classification pipeline on the same encoder (all-MiniLM-L6-v2); --paragraph-local times
-the default model with `--paragraph-local` (no paper-level pass) as well.
+--precision is sciner's --precision (with auto or fp32 the fast model computes in NumPy, fp32):
+`--precision fp32` times the default model as `auto` runs it on a CPU without native bf16 (an
+AVX2-only one), on a CPU that has it. --threads is sciner's --threads (spaCy runs on one
+thread). --pipeline also times transformers' token-classification pipeline on the same encoder
+(all-MiniLM-L6-v2); --paragraph-local times the default model with `--paragraph-local` (no
+paper-level pass) as well.
 """
 
 from __future__ import annotations
@@ -126,6 +129,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="Alternate the commands this many times.")
     parser.add_argument("--models", default="default,fast", help="sciner models to time (comma-separated).")
+    parser.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16", "int8"],
+                        help="sciner's --precision (auto: bf16 where the CPU has it natively, else fp32).")
     parser.add_argument("--spacy-model", type=Path, default=SPACY_MODEL)
     parser.add_argument("--pipeline", action="store_true", help="Also time transformers' pipeline.")
     parser.add_argument("--paragraph-local", action="store_true",
@@ -150,11 +155,12 @@ def main() -> None:
         commands: dict[str, list[str]] = {}
         for model in [m for m in args.models.split(",") if m]:
             commands[f"sciner --model {model}"] = [sys.executable, "-m", "sciner", "predict", str(args.input), "-o",
-                                                   str(out), "-q", "--model", model, "--threads", str(args.threads)]
+                                                   str(out), "-q", "--model", model, "--threads", str(args.threads),
+                                                   "--precision", args.precision]
         if args.paragraph_local:
             commands["sciner --paragraph-local"] = [*commands.get("sciner --model default", [
                 sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q",
-                "--threads", str(args.threads)]), "--paragraph-local"]
+                "--threads", str(args.threads), "--precision", args.precision]), "--paragraph-local"]
         commands["spaCy CNN"] = [sys.executable, str(ROOT / "benchmarks" / "spacy_peer.py"), "tag", str(spacy_model),
                                  str(args.input), str(out)]
         if args.pipeline:
@@ -165,7 +171,8 @@ def main() -> None:
             for name, cmd in commands.items():
                 runs[name].append(run(cmd, env))
     load_after = os.getloadavg()
-    print(f"input: {args.input} ({n_tokens} tokens); sciner --threads {args.threads}, spaCy 1 thread; "
+    print(f"input: {args.input} ({n_tokens} tokens); sciner --threads {args.threads} --precision {args.precision}, "
+          "spaCy 1 thread; "
           f"runs: {args.repeat} each, alternating (medians)")
     print(f"CPU: {cpu_name()}; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
           f"({'BUSY' if max(load_before[0], load_after[0]) > (os.cpu_count() or 1) * 0.5 else 'quiet'})")

@@ -44,6 +44,36 @@ def test_log_probs_are_the_torch_paths(paragraphs):
     assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < 1e-4
 
 
+def test_dilated_convolutions_are_the_torch_paths(paragraphs):
+    """`[model.heads.cnn] dilation`: layer k's words 2**k apart, the paragraphs still kept apart."""
+    fast, slow = Tagger.load("fast"), torch_tagger()
+    fast.model.dilation = 2
+    for k, conv in enumerate(slow.model.head.convs):
+        conv.dilation, conv.padding = (2**k,), (conv.kernel_size[0] // 2 * 2**k,)
+    ours, theirs = fast.log_probs(paragraphs), slow.log_probs(paragraphs)
+    undilated = Tagger.load("fast").log_probs(paragraphs)
+    assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < 1e-4
+    assert max(float(np.abs(a - b).max()) for a, b in zip(ours, undilated) if len(a)) > 1e-2
+
+
+@pytest.mark.parametrize("dilation, reach", [(1, 3), (2, 7)])
+def test_a_dilated_cnn_sees_as_far_as_its_dilations_reach(dilation, reach):
+    """3 convolutions of kernel 3: a word sees 3 words either side, or 1 + 2 + 4 = 7 with dilation 2."""
+    import torch
+
+    from sciner.model.heads.cnn import CNNHead
+
+    torch.manual_seed(0)
+    head = CNNHead(8, 0.0, hash_rows=16, hash_dim=4, width=8, depth=3, kernel=3, dilation=dilation).eval()
+    inputs = torch.randn(1, 20, 8 + 4 * 4)
+    inputs = torch.cat([inputs, torch.ones(1, 20, 1)], dim=-1)  # the mask channel: every word real
+    moved = inputs.clone()
+    moved[0, 10, :-1] += 1.0
+    with torch.no_grad():
+        changed = (head(inputs) - head(moved)).abs().amax(dim=-1)[0] > 1e-6
+    assert changed.nonzero().flatten().tolist() == list(range(10 - reach, 10 + reach + 1))
+
+
 def test_tags_are_the_torch_paths_with_and_without_the_paper_level_pass(paragraphs):
     fast, slow = Tagger.load("fast"), torch_tagger()
     for paper_level in (True, False):

@@ -163,10 +163,13 @@ class CNNSettings:
     width: int = 128
     depth: int = 4
     kernel: int = 3
+    # Convolution k looks at words dilation**k apart (1 = neighbours in every layer; 2 = 1, 2, 4,
+    # ... apart, so 4 layers of kernel 3 see 15 words either side instead of 4).
+    dilation: int = 1
 
     RULES: typing.ClassVar[dict[str, Rule]] = {
         "hash_rows": at_least(1), "hash_dim": at_least(1), "width": at_least(1), "depth": at_least(0),
-        "kernel": at_least(1),
+        "kernel": at_least(1), "dilation": at_least(1),
     }
 
 

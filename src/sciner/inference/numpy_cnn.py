@@ -11,7 +11,8 @@ as the torch path (:class:`sciner.model.network.NERModel` with
    in its window (:func:`sciner.model.windows.window_rows`) and the first token-type row,
    through the embeddings' LayerNorm;
 2. its shape embedding, and the sums of its hash-table rows (:mod:`sciner.model.hashing`);
-3. one linear layer, ``depth`` residual convolutions over 3 words (LayerNorm, exact GELU), the
+3. one linear layer, ``depth`` residual convolutions over ``kernel`` words, ``dilation**k`` apart
+   in layer k (LayerNorm, exact GELU), the
    BIO layer, log-softmax.
 
 Decoding (type biases, constrained Viterbi, the paper-level pass) is :mod:`sciner.model.paper_decoding`'s,
@@ -84,6 +85,7 @@ class NumpyCNN:
         self.hash_rows = cfg.model.head_settings.hash_rows
         self.depth = cfg.model.head_settings.depth
         self.kernel = cfg.model.head_settings.kernel
+        self.dilation = cfg.model.head_settings.dilation
         self._rows: dict[str, tuple[int, ...]] = {}
 
     def word_vectors(self, tokens: list[list[str]]) -> tuple[np.ndarray, list[int]]:
@@ -113,7 +115,8 @@ class NumpyCNN:
     def forward(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
         """(W, T) tag log-probabilities of the words ``inputs`` (paragraphs of ``counts`` words,
         in order): the convolutions see zeros beyond a paragraph's ends, as its padding."""
-        w, half = self.w, self.kernel // 2
+        w = self.w
+        half = self.kernel // 2 * self.dilation ** max(self.depth - 1, 0)  # the widest layer's reach
         width = w["head.project.bias"].shape[0]
         # Paragraphs laid end to end with `half` zero rows between and around them: a paragraph's
         # words never see another's, exactly as the padded batch of the torch path.
@@ -129,7 +132,7 @@ class NumpyCNN:
             step = np.zeros_like(x)
             step += w[f"head.convs.{k}.bias"]
             for j in range(self.kernel):
-                shift = j - half
+                shift = (j - self.kernel // 2) * self.dilation**k
                 lo, hi = max(0, -shift), total - max(0, shift)
                 step[lo:hi] += x[lo + shift:hi + shift] @ weight[:, :, j].T
             normed = _layer_norm(step, w[f"head.norms.{k}.weight"], w[f"head.norms.{k}.bias"], HEAD_EPS)

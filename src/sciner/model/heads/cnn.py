@@ -4,8 +4,9 @@ spaCy's efficiency NER in our own network: each word is its encoder vector (with
 ``model.num_layers = -1``, the encoder's embedding of the word's first subword, no transformer
 layer), its shape embedding, and hash embeddings of its lower-cased form, prefix, suffix and
 spaCy-style shape string; a linear layer maps them to ``width``, ``depth`` residual convolutions
-over ``kernel`` neighbouring words give them context, and the BIO head's linear layer,
-constrained Viterbi, type biases and soft-label loss follow unchanged (:class:`BIOHead`).
+over ``kernel`` words give them context (layer k's words ``dilation**k`` apart), and the BIO
+head's linear layer, constrained Viterbi, type biases and soft-label loss follow unchanged
+(:class:`BIOHead`).
 
 The word mask travels with the inputs as their last channel, so padding never reaches a real
 word through the convolutions: a paragraph's tags do not depend on what it is batched with.
@@ -26,13 +27,14 @@ class CNNHead(BIOHead):
     int8_tables = ("hashes.weight",)
 
     def __init__(self, dim: int, dropout: float, *, hash_rows: int, hash_dim: int, width: int, depth: int,
-                 kernel: int) -> None:
+                 kernel: int, dilation: int = 1) -> None:
         super().__init__(width, dropout)
         self.hash_rows = hash_rows
         self.hashes = nn.EmbeddingBag(len(FEATURES) * hash_rows, hash_dim, mode="sum")
         nn.init.normal_(self.hashes.weight, std=0.1)
         self.project = nn.Linear(dim + len(FEATURES) * hash_dim, width)
-        self.convs = nn.ModuleList(nn.Conv1d(width, width, kernel, padding=kernel // 2) for _ in range(depth))
+        self.convs = nn.ModuleList(nn.Conv1d(width, width, kernel, padding=kernel // 2 * dilation**k,
+                                             dilation=dilation**k) for k in range(depth))
         self.norms = nn.ModuleList(nn.LayerNorm(width) for _ in range(depth))
         self._rows: dict[str, tuple[int, ...]] = {}
 
@@ -40,7 +42,7 @@ class CNNHead(BIOHead):
     def build(cls, cfg: HeadConfig, dim: int) -> "CNNHead":
         s = cfg.head_settings
         return cls(dim, cfg.dropout, hash_rows=s.hash_rows, hash_dim=s.hash_dim, width=s.width, depth=s.depth,
-                   kernel=s.kernel)
+                   kernel=s.kernel, dilation=s.dilation)
 
     def rows(self, words: list[str]) -> torch.Tensor:
         """(len(words), features x seeds) hash-table rows of ``words``: each feature in its own table."""
