@@ -8,7 +8,8 @@ efficiency`), said so in the output: the same network, so the same time. The com
 the median of the ratios of the runs taken side by side, so a machine whose load drifts still
 compares like with like. CPU seconds (user + system of the child) are printed beside wall
 seconds: on a busy machine they are the steadier measure. The CPU, its cores and the load
-average before and after are printed (a quiet machine has a load well under its cores).
+average before and after are printed; the machine is called quiet when the load before the run
+is under half its cores (the load after counts the run's own processes).
 
     python benchmarks/speed.py [--input ../shared/data/test-inputs/2022-official-test.txt]
         [--threads 1] [--repeat 3] [--models default,fast] [--precision fp32] [--pipeline] [--paragraph-local]
@@ -175,7 +176,7 @@ def main() -> None:
           "spaCy 1 thread; "
           f"runs: {args.repeat} each, alternating (medians)")
     print(f"CPU: {cpu_name()}; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
-          f"({'BUSY' if max(load_before[0], load_after[0]) > (os.cpu_count() or 1) * 0.5 else 'quiet'})")
+          f"({'BUSY' if load_before[0] > (os.cpu_count() or 1) * 0.5 else 'quiet'} before the run)")
     print(f"spaCy: {spacy_label}")
     base = runs["spaCy CNN"]
     print(f"{'command':<28}{'wall s':>9}{'cpu s':>9}{'tokens/s':>10}{'peak MB':>9}{'wall/spaCy':>12}{'cpu/spaCy':>11}")
