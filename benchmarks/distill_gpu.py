@@ -392,26 +392,29 @@ def prepare_teacher(args: argparse.Namespace) -> None:
 
 
 def teacher_call(args: argparse.Namespace) -> None:
-    """One call of the teacher chain: store the carried piece (and data) under ``--store``; the
+    """One call of the teacher chain: store the carried pieces (and data) under ``--store``; the
     call that completes the set, every piece checked by hash, trains the teacher, labels the
     paragraphs and leaves ``raw.labels.xz`` under ``$OUT``."""
+    # Every teacher-k folder in the checkout: the call's own, and on a warm machine those of the
+    # calls before it, which the device keeps in the checkout (ignored paths stay between calls).
     carried = sorted((args.root / "runs" / "carry").glob("teacher-[0-9]*"))
     out = Path(args.out or os.environ.get("OUT", args.root / "runs" / "out"))
     out.mkdir(parents=True, exist_ok=True)
-    if len(carried) != 1:
-        raise SystemExit(f"carry exactly one runs/carry/teacher-k folder (found {len(carried)})")
+    if not carried:
+        raise SystemExit("carry a runs/carry/teacher-k folder (none in runs/carry)")
     store = args.store
     store.mkdir(parents=True, exist_ok=True)
     manifest = json.loads((carried[0] / "manifest.json").read_text(encoding="utf-8"))
-    for path in carried[0].iterdir():
-        shutil.copy2(path, store / path.name)
+    for folder in carried:
+        for path in folder.iterdir():
+            shutil.copy2(path, store / path.name)
     want = {p["file"]: p["sha256"] for p in manifest["pieces"]} | manifest["data"]
     missing = [name for name, digest in want.items() if not (store / name).is_file() or sha256(store / name) != digest]
-    summary: dict = {"carried": carried[0].name, "stored": sorted(set(want) - set(missing)), "missing": missing,
-                     "steps": {}}
+    names = [folder.name for folder in carried]
+    summary: dict = {"carried": names, "stored": sorted(set(want) - set(missing)), "missing": missing, "steps": {}}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     if missing:
-        print(f"{carried[0].name} stored in {store}; still missing: {', '.join(missing)}")
+        print(f"{', '.join(names)} stored in {store}; still missing: {', '.join(missing)}")
         return
     settings = REHEARSE_TEACHER if manifest["rehearse"] else TEACHER
     device = "cpu" if manifest["rehearse"] else "cuda"

@@ -168,3 +168,27 @@ def test_the_teacher_travels_in_pieces_over_calls_and_the_last_call_brings_back_
     distill_gpu.main(["unpack-teacher", str(done["out"]), "--root", str(here)])
     labels = load_soft_labels(here / "runs" / "distill" / "teacher.labels.xz")
     assert len(labels) >= 30 and all(len(p.tokens) == len(p.top_ids) for p in labels)
+
+
+def test_teacher_calls_on_a_warm_machine_see_the_folders_of_the_calls_before(tmp_path, tiny_encoder_dir, tiny_data,
+                                                                             raw_text):
+    """Regression (issue 29, 2026-11-26 on an H200): the warm device keeps each call's carried
+    folder in its checkout, so call 2 found teacher-1 and teacher-2 and refused to run ("carry
+    exactly one"). Every folder present is stored now; the set completes on the last call."""
+    here, store, device = tmp_path / "here", tmp_path / "shm", tmp_path / "device"
+    config = tmp_path / "distill.toml"
+    config.write_text(TINY_TRAIN + '[distill]\nteacher = ["model.encoder=all-mpnet-base-v2", "train.lr=2e-3"]\n'
+                      "shard_paragraphs = 10\n", encoding="utf-8")
+    distill_gpu.main(["prepare-teacher", "--rehearse", "--root", str(here), "--data", str(tiny_data), "--raw",
+                      str(raw_text), "--teacher-encoder", str(tiny_encoder_dir), "--distill-config", str(config),
+                      "--room", str(400_000)])
+    folders = sorted((here / "runs" / "carry").glob("teacher-*"))
+    for k, folder in enumerate(folders, 1):  # one checkout for every call, as on the warm machine
+        shutil.copytree(folder, device / "runs" / "carry" / folder.name)
+        distill_gpu.main(["teacher-call", "--root", str(device), "--out", str(device / f"OUT-{k}"),
+                          "--store", str(store)])
+        summary = json.loads((device / f"OUT-{k}" / "summary.json").read_text())
+        assert summary["carried"] == [f.name for f in folders[:k]]
+        assert bool(summary["missing"]) == (k < len(folders))
+    assert (device / f"OUT-{len(folders)}" / "raw.labels.xz").is_file(), (
+        device / f"OUT-{len(folders)}" / "log.txt").read_text()[-3000:]
