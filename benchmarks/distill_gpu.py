@@ -313,6 +313,69 @@ def call(args: argparse.Namespace) -> None:
     step.finish()
 
 
+def prepare_student(args: argparse.Namespace) -> None:
+    """Make the student call's carry folder (issue 29 item 3): the encoder to start from (packed
+    int8: ``--student-encoder``, default the pretrained one `call` brought back), annotated/, the
+    teacher chain's labels and the distillation recipe; refuse it when over the carry limit."""
+    from sciner.config import data_root
+    from sciner.distill.carry import pack_encoder
+    from sciner.model.encoder import encoder_folder
+
+    carry = args.root / "runs" / "carry" / "gpu-student"
+    shutil.rmtree(carry, ignore_errors=True)
+    (carry / "configs").mkdir(parents=True)
+    shutil.copy2(args.distill_config, carry / "configs" / "distill.toml")
+    start = Path(args.student_encoder) if args.student_encoder else args.root / "runs" / "distill" / "gpu-encoder"
+    if (start / "weights.safetensors").is_file() and not (start / "model.safetensors").is_file():
+        shutil.copytree(start, carry / "encoder" / "part-1")  # packed already (`call`'s pretrained encoder)
+    else:
+        pack_encoder(encoder_folder(str(start)), carry / "encoder", parts=1)
+    xz_tar(carry / "annotated.tar.xz", data_root(args.data), ["annotated"])
+    labels = Path(args.soft) if args.soft else args.root / "runs" / "distill" / "teacher.labels.xz"
+    shutil.copy2(labels, carry / "soft.labels.xz")
+    sent = 0 if args.rehearse else tracked_bytes(args.root)
+    total = sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
+    plan = {"encoder": str(args.encoder), "rehearse": args.rehearse, "start": str(start), "labels": str(labels),
+            "carry_bytes": total, "checkout_bytes": sent}
+    (carry / "plan.json").write_text(json.dumps(plan, indent=2) + "\n", encoding="utf-8")
+    print(f"{carry}: {total / 2**20:.1f} MiB carried + {sent / 2**20:.1f} MiB of checkout "
+          f"(limit {CARRY_LIMIT / 2**20:.0f} MiB)")
+    if total + sent > CARRY_LIMIT:
+        raise SystemExit("over the carry limit: carry less")
+
+
+def student_call(args: argparse.Namespace) -> None:
+    """The student's device call: the MiniLM student trained on gold and the carried soft labels
+    (`sciner distill student`, ended by train.max_minutes), back under ``$OUT`` as `call`'s model
+    is (``unpack`` reads it; calibrate on the CPU)."""
+    carry = args.root / "runs" / "carry" / "gpu-student"
+    out = Path(args.out or os.environ.get("OUT", args.root / "runs" / "out"))
+    out.mkdir(parents=True, exist_ok=True)
+    summary: dict = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    settings = REHEARSE if args.rehearse else minutes(GPU, None, args.train_minutes)
+    device = "cpu" if args.rehearse else "cuda"
+    work = args.root / "runs" / "work-student"
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "data").mkdir(parents=True)
+    step = Steps(args.root, out, summary)
+    step("unpack", "distill", "unpack-encoder", str(carry / "encoder" / "part-1"), "-o", str(work / "encoder"))
+    with tarfile.open(carry / "annotated.tar.xz") as tar:
+        tar.extractall(work / "data", filter="data")
+    model = work / "model"
+    overrides = [f"model.encoder={work / 'encoder'}", *settings["train"]]
+    step("student", "distill", "student", "--config", str(carry / "configs" / "distill.toml"), "--soft",
+         str(carry / "soft.labels.xz"), "--data", str(work / "data"),
+         *[arg for override in overrides for arg in ("--set", override)], "--device", device, "-o", str(model), "-q",
+         limit=settings["limits_s"]["train"] + 75)  # + reading 40,000 soft-labelled paragraphs before the clock
+    if (model / "model.json").is_file():  # named by the carried encoder's PyPI name, as `call` does
+        named = json.loads((carry / "plan.json").read_text(encoding="utf-8"))["encoder"]
+        meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
+        meta["config"]["model"]["encoder"] = meta["encoder"] = named
+        (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        pieces(model, "gpu-model", out / "model.tar", names=("model.json", "weights.safetensors", "history.json"))
+    step.finish()
+
+
 def unpack(args: argparse.Namespace) -> None:
     """The call's ``$OUT`` files (fetched to ``FILES_AT``) -> ``runs/distill/gpu-model``."""
     files = Path(args.files_at)
@@ -472,6 +535,7 @@ def unpack_teacher(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=["prepare", "call", "unpack", "prepare-teacher", "teacher-call",
+                                         "prepare-student", "student-call",
                                          "unpack-teacher"])
     parser.add_argument("files_at", nargs="?", help="unpack: the folder the $OUT files were fetched to")
     parser.add_argument("--rehearse", action="store_true", help="CPU, a tiny encoder and tiny data: seconds")
@@ -488,6 +552,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--store", type=Path, default=STORE, help="teacher-call: where pieces wait between calls")
     parser.add_argument("--distill-config", type=Path, default=ROOT / "configs" / "distill.toml")
     parser.add_argument("--encoder", default="all-MiniLM-L6-v2")
+    parser.add_argument("--student-encoder", default=None, help="prepare-student: the encoder to start from "
+                        "(default: runs/distill/gpu-encoder, the pretrained one `call` brought back)")
+    parser.add_argument("--soft", default=None, help="prepare-student: the soft labels (default: "
+                        "runs/distill/teacher.labels.xz)")
     parser.add_argument("--data", type=Path, default=None, help="shared data folder (annotated/, raw/)")
     parser.add_argument("--raw", type=Path, default=None, help="raw text folder (default: DATA/raw)")
     parser.add_argument("--raw-cache", type=Path, default=None, help="a tokenized raw/ cache already made")
@@ -495,7 +563,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pretrain-config", type=Path, default=ROOT / "configs" / "pretrain.toml")
     args = parser.parse_args(argv)
     {"prepare": prepare, "call": call, "unpack": unpack, "prepare-teacher": prepare_teacher,
-     "teacher-call": teacher_call, "unpack-teacher": unpack_teacher}[args.step](args)
+     "teacher-call": teacher_call, "unpack-teacher": unpack_teacher, "prepare-student": prepare_student,
+     "student-call": student_call}[args.step](args)
     return 0
 
 

@@ -170,7 +170,7 @@ def test_the_teacher_travels_in_pieces_over_calls_and_the_last_call_brings_back_
     assert len(labels) >= 30 and all(len(p.tokens) == len(p.top_ids) for p in labels)
 
 
-def test_teacher_calls_on_a_warm_machine_see_the_folders_of_the_calls_before(tmp_path, tiny_encoder_dir, tiny_data,
+def test_teacher_calls_on_a_warm_machine_see_the_folders_of_the_calls_before_and_the_student_follows(tmp_path, tiny_encoder_dir, tiny_data,
                                                                              raw_text):
     """Regression (issue 29, 2026-11-26 on an H200): the warm device keeps each call's carried
     folder in its checkout, so call 2 found teacher-1 and teacher-2 and refused to run ("carry
@@ -190,5 +190,19 @@ def test_teacher_calls_on_a_warm_machine_see_the_folders_of_the_calls_before(tmp
         summary = json.loads((device / f"OUT-{k}" / "summary.json").read_text())
         assert summary["carried"] == [f.name for f in folders[:k]]
         assert bool(summary["missing"]) == (k < len(folders))
-    assert (device / f"OUT-{len(folders)}" / "raw.labels.xz").is_file(), (
-        device / f"OUT-{len(folders)}" / "log.txt").read_text()[-3000:]
+    last = device / f"OUT-{len(folders)}"
+    assert (last / "raw.labels.xz").is_file(), (last / "log.txt").read_text()[-3000:]
+
+    # Item 3 from there: the labels home, the student's carry made, its call, its model home.
+    distill_gpu.main(["unpack-teacher", str(last), "--root", str(here)])
+    distill_gpu.main(["prepare-student", "--rehearse", "--root", str(here), "--data", str(tiny_data),
+                      "--student-encoder", str(tiny_encoder_dir), "--distill-config", str(config)])
+    student = tmp_path / "device-student"
+    shutil.copytree(here / "runs" / "carry" / "gpu-student", student / "runs" / "carry" / "gpu-student")
+    distill_gpu.main(["student-call", "--rehearse", "--root", str(student), "--out", str(student / "OUT")])
+    summary = json.loads((student / "OUT" / "summary.json").read_text())
+    assert {s: v["status"] for s, v in summary["steps"].items()} == {"unpack": 0, "student": 0}, (
+        student / "OUT" / "log.txt").read_text()[-3000:]
+    distill_gpu.main(["unpack", str(student / "OUT"), "--root", str(here)])
+    meta = json.loads((here / "runs" / "distill" / "gpu-model" / "model.json").read_text())
+    assert meta["encoder"] == "all-MiniLM-L6-v2" and meta["config"]["distill"]["soft_labels"]
