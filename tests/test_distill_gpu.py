@@ -134,6 +134,17 @@ def test_a_first_cache_part_too_big_for_the_carry_is_cut_to_its_first_paragraphs
     assert distill_gpu.first_paragraphs(whole, size // 50, size) is None  # not even a tenth fits
 
 
+def teacher_pieces(tmp_path: Path, here: Path, encoder: Path, data: Path, raw: Path) -> tuple[Path, list[Path]]:
+    """`prepare-teacher --rehearse` in ``here`` (a tiny teacher in pieces of 400,000 bytes): the
+    distillation config it carries and the teacher-k folders."""
+    config = tmp_path / "distill.toml"
+    config.write_text(TINY_TRAIN + '[distill]\nteacher = ["model.encoder=all-mpnet-base-v2", "train.lr=2e-3"]\n'
+                      "shard_paragraphs = 10\n", encoding="utf-8")
+    distill_gpu.main(["prepare-teacher", "--rehearse", "--root", str(here), "--data", str(data), "--raw", str(raw),
+                      "--teacher-encoder", str(encoder), "--distill-config", str(config), "--room", str(400_000)])
+    return config, sorted((here / "runs" / "carry").glob("teacher-*"))
+
+
 def test_the_teacher_travels_in_pieces_over_calls_and_the_last_call_brings_back_labels(tmp_path, tiny_encoder_dir,
                                                                                       tiny_data, raw_text):
     """Issue 29 item 2 rehearsed: the teacher in byte pieces, one folder a call, each call on a bare
@@ -143,13 +154,7 @@ def test_the_teacher_travels_in_pieces_over_calls_and_the_last_call_brings_back_
     from sciner.data.soft_labels import load_soft_labels
 
     here, store = tmp_path / "here", tmp_path / "shm"
-    config = tmp_path / "distill.toml"
-    config.write_text(TINY_TRAIN + '[distill]\nteacher = ["model.encoder=all-mpnet-base-v2", "train.lr=2e-3"]\n'
-                      "shard_paragraphs = 10\n", encoding="utf-8")
-    distill_gpu.main(["prepare-teacher", "--rehearse", "--root", str(here), "--data", str(tiny_data), "--raw",
-                      str(raw_text), "--teacher-encoder", str(tiny_encoder_dir), "--distill-config", str(config),
-                      "--room", str(400_000)])
-    folders = sorted((here / "runs" / "carry").glob("teacher-*"))
+    config, folders = teacher_pieces(tmp_path, here, tiny_encoder_dir, tiny_data, raw_text)
     assert len(folders) >= 3 and all(sum(p.stat().st_size for p in f.iterdir()) <= 400_000 + 4096 for f in folders)
 
     def call(k: int) -> dict:
@@ -170,19 +175,13 @@ def test_the_teacher_travels_in_pieces_over_calls_and_the_last_call_brings_back_
     assert len(labels) >= 30 and all(len(p.tokens) == len(p.top_ids) for p in labels)
 
 
-def test_teacher_calls_on_a_warm_machine_see_the_folders_of_the_calls_before_and_the_student_follows(tmp_path, tiny_encoder_dir, tiny_data,
-                                                                             raw_text):
+def test_teacher_calls_on_a_warm_machine_see_the_folders_of_the_calls_before_and_the_student_follows(
+        tmp_path, tiny_encoder_dir, tiny_data, raw_text):
     """Regression (issue 29, 2026-11-26 on an H200): the warm device keeps each call's carried
     folder in its checkout, so call 2 found teacher-1 and teacher-2 and refused to run ("carry
     exactly one"). Every folder present is stored now; the set completes on the last call."""
     here, store, device = tmp_path / "here", tmp_path / "shm", tmp_path / "device"
-    config = tmp_path / "distill.toml"
-    config.write_text(TINY_TRAIN + '[distill]\nteacher = ["model.encoder=all-mpnet-base-v2", "train.lr=2e-3"]\n'
-                      "shard_paragraphs = 10\n", encoding="utf-8")
-    distill_gpu.main(["prepare-teacher", "--rehearse", "--root", str(here), "--data", str(tiny_data), "--raw",
-                      str(raw_text), "--teacher-encoder", str(tiny_encoder_dir), "--distill-config", str(config),
-                      "--room", str(400_000)])
-    folders = sorted((here / "runs" / "carry").glob("teacher-*"))
+    config, folders = teacher_pieces(tmp_path, here, tiny_encoder_dir, tiny_data, raw_text)
     for k, folder in enumerate(folders, 1):  # one checkout for every call, as on the warm machine
         shutil.copytree(folder, device / "runs" / "carry" / folder.name)
         distill_gpu.main(["teacher-call", "--root", str(device), "--out", str(device / f"OUT-{k}"),
