@@ -145,55 +145,44 @@ def teacher_pieces(tmp_path: Path, here: Path, encoder: Path, data: Path, raw: P
     return config, sorted((here / "runs" / "carry").glob("teacher-*"))
 
 
-def test_the_teacher_travels_in_pieces_over_calls_and_the_last_call_brings_back_labels(tmp_path, tiny_encoder_dir,
-                                                                                      tiny_data, raw_text):
-    """Issue 29 item 2 rehearsed: the teacher in byte pieces, one folder a call, each call on a bare
-    checkout that holds only its own piece; pieces wait in a store between calls (the warm
-    machine's /dev/shm), a damaged one is refused by hash, and the call that completes the set
-    trains the teacher, labels the paragraphs and leaves compact labels that a student reads."""
+def test_the_teacher_travels_in_pieces_over_calls_on_a_warm_machine_and_the_student_follows(
+        tmp_path, tiny_encoder_dir, tiny_data, raw_text):
+    """Issue 29 items 2 and 3 rehearsed: the teacher in byte pieces, one folder a call; pieces wait
+    in a store between calls (the warm machine's /dev/shm); the call that completes the set trains
+    the teacher, labels the paragraphs and leaves compact labels that a student reads.
+    Regression (2026-11-26 on an H200): the warm device keeps each call's carried
+    folder in its checkout, so call 2 found teacher-1 and teacher-2 and refused to run ("carry
+    exactly one"). Every folder present is stored now; a piece damaged on its way is refused by
+    hash until it is carried again; then the student's call follows, as item 3 on the device."""
     from sciner.data.soft_labels import load_soft_labels
 
-    here, store = tmp_path / "here", tmp_path / "shm"
-    config, folders = teacher_pieces(tmp_path, here, tiny_encoder_dir, tiny_data, raw_text)
-    assert len(folders) >= 3 and all(sum(p.stat().st_size for p in f.iterdir()) <= 400_000 + 4096 for f in folders)
-
-    def call(k: int) -> dict:
-        bare = tmp_path / f"device-{k}-{len(list(tmp_path.glob('device-*')))}"
-        shutil.copytree(folders[k - 1], bare / "runs" / "carry" / folders[k - 1].name)
-        distill_gpu.main(["teacher-call", "--root", str(bare), "--out", str(bare / "OUT"), "--store", str(store)])
-        return {"out": bare / "OUT", **json.loads((bare / "OUT" / "summary.json").read_text())}
-
-    for k in range(1, len(folders)):
-        assert call(k)["missing"]  # not complete yet: nothing runs
-    (store / "piece-01").write_bytes(b"damaged in the store")
-    assert call(len(folders))["missing"] == ["piece-01"]
-    done = call(1)  # carried again: the set is complete, whichever call completes it runs the work
-    assert done["missing"] == [] and {s: v["status"] for s, v in done["steps"].items()} == {
-        "unpack": 0, "teacher": 0, "label": 0, "compact": 0}, (done["out"] / "log.txt").read_text()[-3000:]
-    distill_gpu.main(["unpack-teacher", str(done["out"]), "--root", str(here)])
-    labels = load_soft_labels(here / "runs" / "distill" / "teacher.labels.xz")
-    assert len(labels) >= 30 and all(len(p.tokens) == len(p.top_ids) for p in labels)
-
-
-def test_teacher_calls_on_a_warm_machine_see_the_folders_of_the_calls_before_and_the_student_follows(
-        tmp_path, tiny_encoder_dir, tiny_data, raw_text):
-    """Regression (issue 29, 2026-11-26 on an H200): the warm device keeps each call's carried
-    folder in its checkout, so call 2 found teacher-1 and teacher-2 and refused to run ("carry
-    exactly one"). Every folder present is stored now; the set completes on the last call."""
     here, store, device = tmp_path / "here", tmp_path / "shm", tmp_path / "device"
     config, folders = teacher_pieces(tmp_path, here, tiny_encoder_dir, tiny_data, raw_text)
-    for k, folder in enumerate(folders, 1):  # one checkout for every call, as on the warm machine
-        shutil.copytree(folder, device / "runs" / "carry" / folder.name)
+    assert len(folders) >= 3 and all(sum(p.stat().st_size for p in f.iterdir()) <= 400_000 + 4096 for f in folders)
+    def call(k: int) -> dict:
         distill_gpu.main(["teacher-call", "--root", str(device), "--out", str(device / f"OUT-{k}"),
                           "--store", str(store)])
-        summary = json.loads((device / f"OUT-{k}" / "summary.json").read_text())
+        return json.loads((device / f"OUT-{k}" / "summary.json").read_text())
+
+    kept = device / "runs" / "carry"
+    for k, folder in enumerate(folders, 1):  # one checkout for every call, as on the warm machine
+        shutil.copytree(folder, kept / folder.name)
+        if k == len(folders):  # a piece damaged on its way is refused by hash ...
+            (kept / folders[0].name / "piece-01").write_bytes(b"damaged on the way")
+        summary = call(k)
         assert summary["carried"] == [f.name for f in folders[:k]]
-        assert bool(summary["missing"]) == (k < len(folders))
-    last = device / f"OUT-{len(folders)}"
+        assert summary["missing"] == (["piece-01"] if k == len(folders) else summary["missing"]) and summary["missing"]
+    shutil.rmtree(kept / folders[0].name)  # ... and carried again, the set completes
+    shutil.copytree(folders[0], kept / folders[0].name)
+    assert call(len(folders) + 1)["missing"] == []
+    last = device / f"OUT-{len(folders) + 1}"
     assert (last / "raw.labels.xz").is_file(), (last / "log.txt").read_text()[-3000:]
 
-    # Item 3 from there: the labels home, the student's carry made, its call, its model home.
+    # Item 3 from there: the labels home (as a student reads them), the student's carry made, its
+    # call, its model home.
     distill_gpu.main(["unpack-teacher", str(last), "--root", str(here)])
+    labels = load_soft_labels(here / "runs" / "distill" / "teacher.labels.xz")
+    assert len(labels) >= 30 and all(len(p.tokens) == len(p.top_ids) for p in labels)
     distill_gpu.main(["prepare-student", "--rehearse", "--root", str(here), "--data", str(tiny_data),
                       "--student-encoder", str(tiny_encoder_dir), "--distill-config", str(config)])
     student = tmp_path / "device-student"
