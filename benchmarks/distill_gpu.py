@@ -172,6 +172,23 @@ def xz_tar(target: Path, folder: Path, names: list[str]) -> int:
     return target.stat().st_size
 
 
+def folder_bytes(folder: Path) -> int:
+    """Bytes of every file under ``folder``."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def carry_line(carry: Path, total: int, sent: int) -> str:
+    """What a carry folder weighs beside the checkout that travels with it."""
+    return (f"{carry}: {total / 2**20:.1f} MiB carried + {sent / 2**20:.1f} MiB of checkout "
+            f"(limit {CARRY_LIMIT / 2**20:.0f} MiB)")
+
+
+def refuse_over_limit(largest: int, sent: int) -> None:
+    """Stop before the device does: the largest carry and the checkout over what one call takes."""
+    if largest + sent > CARRY_LIMIT:
+        raise SystemExit("over the carry limit: carry less")
+
+
 def prepare(args: argparse.Namespace) -> None:
     """Make the carry folder: the encoder (int8), annotated/, the raw/ cache's first parts (as
     many as fit) and the configs; refuse it when over the carry limit."""
@@ -193,7 +210,7 @@ def prepare(args: argparse.Namespace) -> None:
                         "--set", f"model.encoder={args.encoder}", "--set", f"pretrain.raw_data={args.raw or data / 'raw'}",
                         "--set", f"pretrain.raw_cache={cache}", "--cache-only", "-q"], check=True)
     sent = 0 if args.rehearse else tracked_bytes(args.root)
-    room = CARRY_LIMIT - MARGIN - sent - sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
+    room = CARRY_LIMIT - MARGIN - sent - folder_bytes(carry)
     meta = json.loads((cache / "cache.json").read_text(encoding="utf-8"))
     kept: list[dict] = []
     contents: dict[str, bytes] = {}
@@ -216,15 +233,13 @@ def prepare(args: argparse.Namespace) -> None:
         for part in kept:
             add_bytes(tar, f"raw-cache/{part['file']}", contents[part["file"]])
         add_bytes(tar, "raw-cache/cache.json", listing)
-    total = sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
+    total = folder_bytes(carry)
     plan = {"encoder": str(args.encoder), "rehearse": args.rehearse, "raw_parts": len(kept),
             "raw_subwords": sum(p["subwords"] for p in kept), "carry_bytes": total, "checkout_bytes": sent}
     (carry / "plan.json").write_text(json.dumps(plan, indent=2) + "\n", encoding="utf-8")
-    print(f"{carry}: {total / 2**20:.1f} MiB carried + {sent / 2**20:.1f} MiB of checkout "
-          f"(limit {CARRY_LIMIT / 2**20:.0f} MiB); raw/ cache: {len(kept)} of {len(meta['parts'])} parts, "
+    print(f"{carry_line(carry, total, sent)}; raw/ cache: {len(kept)} of {len(meta['parts'])} parts, "
           f"{plan['raw_subwords'] / 1e6:.1f}M subwords")
-    if total + sent > CARRY_LIMIT:
-        raise SystemExit("over the carry limit: carry less")
+    refuse_over_limit(total, sent)
 
 
 def tar_bytes(folder: Path, name: str, names: tuple[str, ...] | None = None) -> bytes:
@@ -329,7 +344,7 @@ def prepare_student(args: argparse.Namespace) -> None:
     int8: ``--student-encoder``, default the pretrained one `call` brought back), annotated/, the
     teacher chain's labels and the distillation recipe; refuse it when over the carry limit."""
     from sciner.config import data_root
-    from sciner.distill.carry import pack_encoder
+    from sciner.distill.carry import PART_WEIGHTS, WEIGHTS, pack_encoder
     from sciner.model.encoder import encoder_folder
 
     carry = args.root / "runs" / "carry" / "gpu-student"
@@ -337,7 +352,7 @@ def prepare_student(args: argparse.Namespace) -> None:
     (carry / "configs").mkdir(parents=True)
     shutil.copy2(args.distill_config, carry / "configs" / "distill.toml")
     start = Path(args.student_encoder) if args.student_encoder else args.root / "runs" / "distill" / "gpu-encoder"
-    if (start / "weights.safetensors").is_file() and not (start / "model.safetensors").is_file():
+    if (start / PART_WEIGHTS).is_file() and not (start / WEIGHTS).is_file():
         shutil.copytree(start, carry / "encoder" / "part-1")  # packed already (`call`'s pretrained encoder)
     else:
         pack_encoder(encoder_folder(str(start)), carry / "encoder", parts=1)
@@ -345,14 +360,12 @@ def prepare_student(args: argparse.Namespace) -> None:
     labels = Path(args.soft) if args.soft else args.root / "runs" / "distill" / "teacher.labels.xz"
     shutil.copy2(labels, carry / "soft.labels.xz")
     sent = 0 if args.rehearse else tracked_bytes(args.root)
-    total = sum(p.stat().st_size for p in carry.rglob("*") if p.is_file())
+    total = folder_bytes(carry)
     plan = {"encoder": str(args.encoder), "rehearse": args.rehearse, "start": str(start), "labels": str(labels),
             "carry_bytes": total, "checkout_bytes": sent}
     (carry / "plan.json").write_text(json.dumps(plan, indent=2) + "\n", encoding="utf-8")
-    print(f"{carry}: {total / 2**20:.1f} MiB carried + {sent / 2**20:.1f} MiB of checkout "
-          f"(limit {CARRY_LIMIT / 2**20:.0f} MiB)")
-    if total + sent > CARRY_LIMIT:
-        raise SystemExit("over the carry limit: carry less")
+    print(carry_line(carry, total, sent))
+    refuse_over_limit(total, sent)
 
 
 def student_call(args: argparse.Namespace) -> None:
@@ -445,12 +458,11 @@ def prepare_teacher(args: argparse.Namespace) -> None:
         (carry_root / f"teacher-{k}" / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n",
                                                                    encoding="utf-8")
     shutil.rmtree(build)
-    sizes = [sum(p.stat().st_size for p in (carry_root / f"teacher-{k}").iterdir()) for k in range(1, len(cuts) + 1)]
+    sizes = [folder_bytes(carry_root / f"teacher-{k}") for k in range(1, len(cuts) + 1)]
     print(f"{len(cuts)} calls: " + ", ".join(f"teacher-{k} {size / 2**20:.1f} MiB" for k, size in enumerate(sizes, 1))
           + f" (+ {sent / 2**20:.1f} MiB of checkout each, limit {CARRY_LIMIT / 2**20:.0f} MiB); "
           f"{count} paragraphs to label")
-    if max(sizes) + sent > CARRY_LIMIT:
-        raise SystemExit("over the carry limit: carry less")
+    refuse_over_limit(max(sizes), sent)
 
 
 def teacher_call(args: argparse.Namespace) -> None:

@@ -153,15 +153,13 @@ def main() -> None:
         if not spacy_model.exists():
             spacy_model = untrained_spacy(Path(tmp))
             spacy_label = "spaCy CNN (UNTRAINED efficiency pipeline: timing only)"
-        commands: dict[str, list[str]] = {}
-        for model in [m for m in args.models.split(",") if m]:
-            commands[f"sciner --model {model}"] = [sys.executable, "-m", "sciner", "predict", str(args.input), "-o",
-                                                   str(out), "-q", "--model", model, "--threads", str(args.threads),
-                                                   "--precision", args.precision]
+        def predict(model: str) -> list[str]:
+            return [sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q", "--model", model,
+                    "--threads", str(args.threads), "--precision", args.precision]
+
+        commands: dict[str, list[str]] = {f"sciner --model {m}": predict(m) for m in args.models.split(",") if m}
         if args.paragraph_local:
-            commands["sciner --paragraph-local"] = [*commands.get("sciner --model default", [
-                sys.executable, "-m", "sciner", "predict", str(args.input), "-o", str(out), "-q",
-                "--threads", str(args.threads), "--precision", args.precision]), "--paragraph-local"]
+            commands["sciner --paragraph-local"] = [*predict("default"), "--paragraph-local"]
         commands["spaCy CNN"] = [sys.executable, str(ROOT / "benchmarks" / "spacy_peer.py"), "tag", str(spacy_model),
                                  str(args.input), str(out)]
         if args.pipeline:

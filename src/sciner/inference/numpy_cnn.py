@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from sciner.config import Config
-from sciner.model.hashing import FEATURES, SEEDS, hash_rows
+from sciner.model.hashing import FEATURES, SEEDS, cached_rows
 from sciner.model.shape import word_shape
 from sciner.model.windows import window_rows, word_pieces
 
@@ -70,7 +70,7 @@ class NumpyCNN:
         from sciner.model.wordpiece import WordPieceTokenizer
 
         self.cfg = cfg.model
-        w = {k: v.astype(np.float32) for k, v in from_int8_rows(load_file(str(directory / WEIGHTS))).items()}
+        w = {k: v.astype(np.float32, copy=False) for k, v in from_int8_rows(load_file(str(directory / WEIGHTS))).items()}
         folder = encoder_folder(cfg.model.encoder)
         if "encoder.embeddings.word_embeddings.weight" in w:  # not frozen: the model's own
             self.word_table = w["encoder.embeddings.word_embeddings.weight"]
@@ -105,10 +105,8 @@ class NumpyCNN:
         parts = [x]
         if self.cfg.shape_dim > 0:
             parts.append(w["shape.weight"][np.array([word_shape(t) for t in words], dtype=np.int64)])
-        cache = self._rows
-        for word in set(words).difference(cache):
-            cache[word] = hash_rows(word, self.hash_rows)
-        hashed = w["head.hashes.weight"][np.array([cache[t] for t in words], dtype=np.int64)]  # (W, F*S, dim)
+        table_rows = np.array(cached_rows(self._rows, words, self.hash_rows), dtype=np.int64)
+        hashed = w["head.hashes.weight"][table_rows]  # (W, F*S, dim)
         parts.append(hashed.reshape(len(words), len(FEATURES), len(SEEDS), -1).sum(axis=2).reshape(len(words), -1))
         return np.concatenate(parts, axis=1).astype(np.float32), [len(p) for p in tokens]
 

@@ -6,6 +6,7 @@ precision and the tagging entry points.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
@@ -210,9 +211,10 @@ class Tagger:
         with self._precision():
             return self._log_probs([list(p) for p in paragraphs], BATCH_SUBWORDS, progress)
 
-    @property
+    @functools.cached_property
     def uses_torch(self) -> bool:
-        """False when the network is a head's NumPy one (:mod:`sciner.inference.numpy_cnn`)."""
+        """False when the network is a head's NumPy one (:mod:`sciner.inference.numpy_cnn`); asked
+        once, not on every tag call."""
         from sciner.model.heads import head_spec
 
         numpy_class = head_spec(self.model.cfg.head).numpy_class()

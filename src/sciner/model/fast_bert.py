@@ -24,7 +24,6 @@ from torch import nn
 from torch.nn import functional as F
 
 
-
 def kept_layers(n: int, total: int) -> int:
     """How many of ``total`` transformer layers ``model.num_layers = n`` keeps: the first ``n``
     (0 or more than there are: all; -1: none, the embeddings only)."""

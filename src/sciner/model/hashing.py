@@ -37,3 +37,17 @@ def hash_rows(word: str, rows: int) -> tuple[int, ...]:
     rows ``f * rows`` to ``(f + 1) * rows``), one row for each of :data:`SEEDS`."""
     return tuple(f * rows + zlib.crc32(text.encode("utf-8", "surrogatepass"), seed) % rows
                  for f, text in enumerate(word_features(word)) for seed in SEEDS)
+
+
+# Words whose rows a tagger keeps at most (then it starts afresh): a long-running one stays bounded.
+CACHE_WORDS = 1_000_000
+
+
+def cached_rows(cache: dict[str, tuple[int, ...]], words: list[str], rows: int) -> list[tuple[int, ...]]:
+    """:func:`hash_rows` of each of ``words``, remembered in ``cache`` (emptied when it holds
+    :data:`CACHE_WORDS`)."""
+    for word in set(words).difference(cache):
+        if len(cache) >= CACHE_WORDS:
+            cache.clear()
+        cache[word] = hash_rows(word, rows)
+    return [cache[w] for w in words]

@@ -19,8 +19,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from sciner.model.hashing import FEATURES, SEEDS, cached_rows
 from sciner.model.heads.base import HeadConfig
-from sciner.model.hashing import FEATURES, SEEDS, hash_rows
 from sciner.model.heads.bio import BIOHead
 
 class CNNHead(BIOHead):
@@ -46,12 +46,8 @@ class CNNHead(BIOHead):
 
     def rows(self, words: list[str]) -> torch.Tensor:
         """(len(words), features x seeds) hash-table rows of ``words``: each feature in its own table."""
-        cache = self._rows
-        for word in set(words).difference(cache):
-            if len(cache) >= 1_000_000:
-                cache.clear()
-            cache[word] = hash_rows(word, self.hash_rows)
-        return torch.tensor([cache[w] for w in words], dtype=torch.long).view(len(words), len(FEATURES) * len(SEEDS))
+        return torch.tensor(cached_rows(self._rows, words, self.hash_rows), dtype=torch.long).view(
+            len(words), len(FEATURES) * len(SEEDS))
 
     def inputs(self, words: torch.Tensor, mask: torch.Tensor, feats: list[Any],
                subwords: torch.Tensor | None) -> torch.Tensor:
