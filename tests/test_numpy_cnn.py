@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from sciner.inference.numpy_cnn import NumpyCNN
+from sciner.inference.numpy_cnn import NumpyCNN, _gelu
 from sciner.inference.tagger import Tagger
 
 TEXT = """We fine-tune BERT-base on SQuAD v1.1 with a learning rate of 3e-5 and a batch size of 32 .
@@ -42,6 +42,18 @@ def test_log_probs_are_the_torch_paths(paragraphs):
     ours, theirs = fast.log_probs(paragraphs), torch_tagger().log_probs(paragraphs)
     assert [a.shape for a in ours] == [b.shape for b in theirs]
     assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < 1e-4
+
+
+def test_gelu_is_torchs_exact_gelu_in_float32():
+    """The float32 erf fit stays within a few float32 steps of torch's exact GELU, tails included."""
+    import torch
+
+    x = np.concatenate([np.linspace(-12, 12, 100001), [-80.0, -30.0, 30.0, 80.0, 0.0]]).astype(np.float32)
+    got = _gelu(x)
+    want = torch.nn.functional.gelu(torch.from_numpy(x)).numpy()
+    assert got.dtype == np.float32 and np.isfinite(got).all()
+    assert np.abs(got - want).max() < 2e-6 * max(1.0, float(np.abs(x).max()) / 12)
+    assert np.abs(got - want)[np.abs(x) < 1].max() < 3e-7
 
 
 def test_dilated_convolutions_are_the_torch_paths(paragraphs):

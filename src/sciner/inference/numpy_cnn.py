@@ -43,18 +43,28 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
     return (x - mean) / np.sqrt(var + eps) * weight + bias
 
 
-def _erf(x: np.ndarray) -> np.ndarray:
-    """erf to within 1.2e-7 (Numerical Recipes' erfc by Chebyshev fit), in float64."""
-    z = np.abs(x)
-    t = 1.0 / (1.0 + 0.5 * z)
-    poly = -z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (
-        -0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
-    return np.sign(x) * (1.0 - t * np.exp(poly))
+# Abramowitz and Stegun 7.1.26: erf(z) = 1 - poly(t) exp(-z^2), t = 1 / (1 + P z), for z >= 0,
+# within 1.5e-7 of erf; computed in float32 (float64 doubled the fast model's GELU time).
+_AS_P = np.float32(0.3275911)
+_AS_A = [np.float32(a) for a in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)]
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """GELU as torch computes it by default (with erf, not the tanh approximation)."""
-    return (0.5 * x * (1.0 + _erf(x.astype(np.float64) / math.sqrt(2.0)))).astype(np.float32)
+    """GELU as torch computes it by default (with erf, not the tanh approximation), in float32."""
+    z = np.abs(x, dtype=np.float32) * np.float32(1 / math.sqrt(2.0))
+    t = 1.0 / (1.0 + _AS_P * z)
+    poly = np.full_like(t, _AS_A[0])
+    for a in _AS_A[1:]:
+        poly *= t
+        poly += a
+    poly *= t
+    np.square(z, out=z)
+    np.negative(z, out=z)
+    np.exp(z, out=z)
+    poly *= z  # 1 - erf(|x| / sqrt 2)
+    # 0.5 x (1 + erf(x / sqrt 2)): for x >= 0, x (1 - poly / 2); for x < 0, x poly / 2
+    half = np.float32(0.5) * poly
+    return np.where(x >= 0, x - x * half, x * half).astype(np.float32, copy=False)
 
 
 class NumpyCNN:
