@@ -114,11 +114,12 @@ class NumpyCNN:
         words = [t for p in tokens for t in p]
         parts = [x]
         if self.cfg.shape_dim > 0:
-            parts.append(w["shape.weight"][np.array([word_shape(t) for t in words], dtype=np.int64)])
+            shape_of = {t: word_shape(t) for t in distinct}  # a word's shape once, not at every occurrence
+            parts.append(w["shape.weight"][np.array([shape_of[t] for t in words], dtype=np.int64)])
         table_rows = np.array(cached_rows(self._rows, words, self.hash_rows), dtype=np.int64)
         hashed = w["head.hashes.weight"][table_rows]  # (W, F*S, dim)
         parts.append(hashed.reshape(len(words), len(FEATURES), len(SEEDS), -1).sum(axis=2).reshape(len(words), -1))
-        return np.concatenate(parts, axis=1).astype(np.float32), [len(p) for p in tokens]
+        return np.concatenate(parts, axis=1).astype(np.float32, copy=False), [len(p) for p in tokens]
 
     def forward(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
         """(W, T) tag log-probabilities of the words ``inputs`` (paragraphs of ``counts`` words,
