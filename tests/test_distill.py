@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from sciner.config import Config, load_config
-from sciner.distill.carry import pack_encoder, unpack_encoder
+from sciner.distill.carry import unpack_encoder
 from sciner.model.store import int8_rows
 from sciner.distill.label import FileSource, RawSource, label, split_like_training
 from sciner.data.soft_labels import (
@@ -162,10 +162,16 @@ def test_compact_file_carries_a_soft_label_folder_and_trains_a_student(tmp_path,
     assert f"{len(folder)} paragraphs written" in result.stdout
     back = load_soft_labels(packed)
     assert [p.tokens for p in back] == [p.tokens for p in folder]
-    assert all((b.top_ids[:, 0] == f.top_ids[:, 0]).all() for b, f in zip(back, folder))
-    tokens = sum(len(p.tokens) for p in folder)
-    assert packed.stat().st_size < (soft_dir / "shard-00000.npz").stat().st_size + tokens  # a byte a token, and xz
+    # Every kept tag, each probability to 1/510: what the student learns is the folder's, not its top tag alone.
+    assert all(b.top_ids.shape == f.top_ids.shape == (len(f.tokens), 4) for b, f in zip(back, folder))
+    assert all((b.top_ids == f.top_ids).all() for b, f in zip(back, folder))
+    assert max(np.abs(b.dense() - f.dense()).max() for b, f in zip(back, folder)) <= 1 / 510 + 1e-3
+    assert packed.stat().st_size < (soft_dir / "shard-00000.npz").stat().st_size
     assert read_manifest(packed)["teachers"] == read_manifest(soft_dir)["teachers"]
+    top1 = tmp_path / "top1.labels.xz"  # made from the compact file: a smaller one to carry, without the folder
+    assert cli("distill", "compact", packed, "-o", top1, "--top-k", "1").returncode == 0
+    assert {p.top_ids.shape[1] for p in load_soft_labels(top1)} == {1} and read_manifest(top1)["top_k"] == 1
+    assert top1.stat().st_size < packed.stat().st_size
     cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1, max_batches_per_epoch=3, patience=5)
     cfg.distill.soft_labels, cfg.distill.soft_ratio = str(packed), 1.0
     assert train(cfg, tmp_path / "student", show_progress=False).history
@@ -174,6 +180,26 @@ def test_compact_file_carries_a_soft_label_folder_and_trains_a_student(tmp_path,
     (tmp_path / "bad.labels.xz").write_bytes(b"not xz")
     refused = cli("distill", "student", "--soft", tmp_path / "bad.labels.xz", "-o", tmp_path / "s2")
     assert refused.returncode != 0 and "not a compact soft-label file" in refused.stderr
+
+
+def test_a_format_1_compact_file_still_reads_as_top_1_labels(tmp_path, soft_dir):
+    """Regression: the labels brought home from the GPU on 2026-11-26 are format 1 (a byte a
+    token); format 2 must not make them unreadable."""
+    import io
+    import lzma
+
+    folder = load_soft_labels(soft_dir)
+    manifest = {**read_manifest(soft_dir), "format": "sciner-compact-labels/1", "tags": list(BIO_TAGS)}
+    text = "\n".join(t for p in folder for t in p.tokens).encode("utf-8")
+    buffer = io.BytesIO()
+    np.savez(buffer, tokens=np.frombuffer(text, dtype=np.uint8),
+             labels=np.concatenate([pack_labels(p.top_ids, p.top_probs) for p in folder]),
+             lengths=np.array([len(p.tokens) for p in folder], dtype=np.int32))
+    old = tmp_path / "old.labels.xz"
+    old.write_bytes(json.dumps(manifest).encode("utf-8") + b"\n" + lzma.compress(buffer.getvalue()))
+    back = load_soft_labels(old)
+    assert [p.tokens for p in back] == [p.tokens for p in folder]
+    assert all(b.top_ids.shape[1] == 1 and (b.top_ids[:, 0] == f.top_ids[:, 0]).all() for b, f in zip(back, folder))
 
 
 def test_soft_loss_is_zero_gradient_at_the_teacher_and_scaled_by_t_squared():
