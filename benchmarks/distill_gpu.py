@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -524,8 +525,18 @@ def teacher_call(args: argparse.Namespace) -> None:
             per = load_config(Path(config), []).distill.shard_paragraphs
             step("label-close", *label, "--paragraphs", str(done * per), limit=60)
     if (work / "soft" / "manifest.json").is_file():
-        step("compact", "distill", "compact", str(work / "soft"), "-o", str(out / "raw.labels.xz"), "-q")
+        compact_to_fit(step, work / "soft", out / "raw.labels.xz")
     step.finish()
+
+
+def compact_to_fit(step: Callable[..., bool], soft: Path, labels: Path, limit: int = PIECE) -> None:
+    """Compact ``soft`` into ``labels`` with every tag the folder keeps, or, where that file is
+    over ``limit`` (``$OUT`` leaves bigger files behind), with the top 2 tags, then the top one."""
+    for top in (0, 2, 1):
+        name = "compact" if not top else f"compact-top{top}"
+        step(name, "distill", "compact", str(soft), "-o", str(labels), "--top-k", str(top), "-q")
+        if not labels.is_file() or labels.stat().st_size <= limit:
+            return
 
 
 def unpack_teacher(args: argparse.Namespace) -> None:

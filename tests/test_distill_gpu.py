@@ -194,3 +194,26 @@ def test_the_teacher_travels_in_pieces_over_calls_on_a_warm_machine_and_the_stud
     distill_gpu.main(["unpack", str(student / "OUT"), "--root", str(here)])
     meta = json.loads((here / "runs" / "distill" / "gpu-model" / "model.json").read_text())
     assert meta["encoder"] == "all-MiniLM-L6-v2" and meta["config"]["distill"]["soft_labels"]
+
+
+def test_labels_too_big_for_out_are_compacted_again_with_fewer_tags(tmp_path):
+    """$OUT leaves files over 16 MiB behind: the teacher chain's labels come back with fewer
+    tags a token rather than not at all."""
+    sizes = {"0": 900, "2": 500, "1": 200}  # the file each --top-k would write, in bytes
+    calls: list[str] = []
+
+    def step(name: str, *command: str, limit: float | None = None) -> bool:
+        top = command[command.index("--top-k") + 1]
+        calls.append(name)
+        Path(command[command.index("-o") + 1]).write_bytes(b"x" * sizes[top])
+        return True
+
+    labels = tmp_path / "raw.labels.xz"
+    distill_gpu.compact_to_fit(step, tmp_path / "soft", labels, limit=1000)
+    assert calls == ["compact"] and labels.stat().st_size == 900
+    calls.clear()
+    distill_gpu.compact_to_fit(step, tmp_path / "soft", labels, limit=600)
+    assert calls == ["compact", "compact-top2"] and labels.stat().st_size == 500
+    calls.clear()
+    distill_gpu.compact_to_fit(step, tmp_path / "soft", labels, limit=300)
+    assert calls == ["compact", "compact-top2", "compact-top1"] and labels.stat().st_size == 200
