@@ -36,7 +36,7 @@ def continue_training(words: int, steps: int, lr: float, out: Path) -> float:
     from sciner.config import load_config
     from sciner.inference.tagger import Tagger
     from sciner.model.heads import bio
-    from sciner.model.network import featurize_many
+    from sciner.model.windows import featurize_many
     from sciner.training.loop import run
     from sciner.training.ner import NerTask
 

@@ -24,7 +24,8 @@ def main() -> None:
     from sciner.config import ModelConfig
     from sciner.formats.paragraphs import read_paragraphs
     from sciner.model.encoder import ENCODERS
-    from sciner.model.network import NERModel, featurize_many
+    from sciner.model.network import NERModel
+    from sciner.model.windows import featurize_many
     from sciner.inference.batch import predict_spans
 
     torch.set_num_threads(args.threads)

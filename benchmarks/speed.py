@@ -107,7 +107,7 @@ def padding_share(path: Path) -> str:
     from sciner.model.batching import BATCH_SUBWORDS, length_batches
     from sciner.model.wordpiece import WordPieceTokenizer
     from sciner.model.encoder import encoder_folder
-    from sciner.model.network import featurize_many
+    from sciner.model.windows import featurize_many
     from sciner.model.store import load_model_meta
     from sciner.model.windows import bucket_length, window_rows
 

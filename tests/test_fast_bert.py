@@ -131,7 +131,7 @@ def test_bf16_tags_do_not_depend_on_the_rest_of_the_batch(shared_data, bf16_tagg
 
 
 def test_a_window_row_gets_the_same_bf16_states_alone_or_beside_a_longer_row(bf16_tagger):
-    from sciner.model.network import featurize_many
+    from sciner.model.windows import featurize_many
 
     model = bf16_tagger.model
     short = "We fine-tune BERT on SQuAD and report F1 .".split() * 8

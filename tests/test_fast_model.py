@@ -29,7 +29,7 @@ def tiny_cnn_model(tiny_encoder_dir):
 
 
 def test_the_cnn_model_keeps_no_transformer_layer_and_trains(tiny_cnn_model, tiny_encoder_dir):
-    from sciner.model.network import featurize_many
+    from sciner.model.windows import featurize_many
     from sciner.model.store import build_model
 
     assert len(tiny_cnn_model.encoder.encoder.layer) == 0  # num_layers = -1: the embeddings only

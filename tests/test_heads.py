@@ -103,7 +103,7 @@ def tiny_head_config(encoder: Path, head: str, **changes) -> ModelConfig:
 @pytest.mark.parametrize("head", HEAD_NAMES)
 def test_each_head_trains_and_decodes_through_the_one_encoder_path(tiny_encoder_dir, head):
     from sciner.inference.batch import predict_spans
-    from sciner.model.network import featurize_many
+    from sciner.model.windows import featurize_many
     from sciner.model.store import build_model
 
     cfg = tiny_head_config(tiny_encoder_dir, head, freeze_word_embeddings=False)
@@ -124,7 +124,7 @@ def test_each_head_trains_and_decodes_through_the_one_encoder_path(tiny_encoder_
 def test_span_finetune_runs_the_encoder_once_for_words_and_subwords(tiny_encoder_dir):
     """Regression: with a head that needs subword states, ``encode`` ran the encoder twice (once
     for the word vectors, once for the subwords). Word vectors are their first subword's states."""
-    from sciner.model.network import featurize_many
+    from sciner.model.windows import featurize_many
     from sciner.model.store import build_model
 
     cfg = tiny_head_config(tiny_encoder_dir, "span_finetune")

@@ -192,16 +192,14 @@ def write_compact(folder: str | Path, path: str | Path, top: int = 0) -> int:
         raise ConfigError(f"{path}: a compact soft-label file ends in {COMPACT_SUFFIX}")
     if top < 0:
         raise ConfigError(f"--top-k must be 1 or more (0: all the folder keeps), not {top}")
-    paragraphs = load_soft_labels(folder)
-    kept = min(top or len(BIO_TAGS), min((p.top_ids.shape[1] for p in paragraphs), default=1))
+    paragraphs = load_soft_labels(folder)  # never empty: it refuses a folder without paragraphs
+    kept = min(top or len(BIO_TAGS), min(p.top_ids.shape[1] for p in paragraphs))
     manifest = {**read_manifest(folder), "format": COMPACT_FORMAT, "tags": list(BIO_TAGS), "top_k": kept}
     text = "\n".join(t for p in paragraphs for t in p.tokens).encode("utf-8")
-    ids = (np.concatenate([p.top_ids[:, :kept] for p in paragraphs]) if paragraphs
-           else np.zeros((0, kept), dtype=np.uint8))
-    probs = (np.concatenate([quantize_probs(p.top_probs[:, :kept]) for p in paragraphs]) if paragraphs
-             else np.zeros((0, kept), dtype=np.uint8))
+    ids = np.concatenate([p.top_ids[:, :kept] for p in paragraphs])
+    probs = quantize_probs(np.concatenate([p.top_probs[:, :kept] for p in paragraphs]))
     buffer = io.BytesIO()
-    np.savez(buffer, tokens=np.frombuffer(text, dtype=np.uint8), ids=ids.astype(np.uint8), probs=probs,
+    np.savez(buffer, tokens=np.frombuffer(text, dtype=np.uint8), ids=ids, probs=probs,
              lengths=np.array([len(p.tokens) for p in paragraphs], dtype=np.int32))
     with atomic_target(path) as tmp:
         Path(tmp).write_bytes(json.dumps(manifest).encode("utf-8") + b"\n" + lzma.compress(buffer.getvalue(), preset=9))

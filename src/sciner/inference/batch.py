@@ -11,7 +11,8 @@ from sciner.document import Span
 from sciner.errors import ModelError
 from sciner.labels import BIO_TAGS
 from sciner.model.heads import head_spec
-from sciner.model.network import Encoded, Features, featurize_many
+from sciner.model.network import Encoded
+from sciner.model.windows import Features, featurize_many
 
 # Paragraphs are encoded a chunk at a time (in input order), so that the word vectors held
 # at once stay small however many papers are tagged: this many batches' worth of subwords.

@@ -30,8 +30,7 @@ import numpy as np
 
 from sciner.config import Config
 from sciner.model.hashing import FEATURES, SEEDS, cached_rows
-from sciner.model.shape import word_shape
-from sciner.model.windows import window_rows, word_pieces
+from sciner.model.windows import featurize_many, window_rows
 
 # nn.LayerNorm's default, which the CNN head's norms use.
 HEAD_EPS = 1e-5
@@ -63,8 +62,8 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     np.exp(z, out=z)
     poly *= z  # 1 - erf(|x| / sqrt 2)
     # 0.5 x (1 + erf(x / sqrt 2)): for x >= 0, x (1 - poly / 2); for x < 0, x poly / 2
-    half = np.float32(0.5) * poly
-    return np.where(x >= 0, x - x * half, x * half).astype(np.float32, copy=False)
+    poly *= np.float32(0.5)
+    return (x * np.where(x >= 0, np.float32(1) - poly, poly)).astype(np.float32, copy=False)
 
 
 class NumpyCNN:
@@ -101,9 +100,8 @@ class NumpyCNN:
     def word_vectors(self, tokens: list[list[str]]) -> tuple[np.ndarray, list[int]]:
         """(W, D) the head's inputs of every word of the non-empty paragraphs ``tokens``, in
         order (the mask channel left out), and each paragraph's word count."""
-        distinct = list(dict.fromkeys(t for p in tokens for t in p))
-        by_word = dict(zip(distinct, word_pieces(self.tokenizer, distinct, self.cfg.max_subwords_per_word)))
-        rows, owners = window_rows([[by_word[t] for t in p] for p in tokens], self.tokenizer.cls_token_id,
+        feats = featurize_many(self.tokenizer, tokens, self.cfg)  # the torch path's subwords and shapes
+        rows, owners = window_rows([f.pieces for f in feats], self.tokenizer.cls_token_id,
                                    self.tokenizer.sep_token_id, self.cfg.window, self.cfg.window_overlap)
         ids = np.fromiter((rows[r][pos] for _, _, r, pos in owners), dtype=np.int64, count=len(owners))
         positions = np.fromiter((pos for *_, pos in owners), dtype=np.int64, count=len(owners))
@@ -114,8 +112,7 @@ class NumpyCNN:
         words = [t for p in tokens for t in p]
         parts = [x]
         if self.cfg.shape_dim > 0:
-            shape_of = {t: word_shape(t) for t in distinct}  # a word's shape once, not at every occurrence
-            parts.append(w["shape.weight"][np.array([shape_of[t] for t in words], dtype=np.int64)])
+            parts.append(w["shape.weight"][np.array([s for f in feats for s in f.shapes], dtype=np.int64)])
         table_rows = np.array(cached_rows(self._rows, words, self.hash_rows), dtype=np.int64)
         hashed = w["head.hashes.weight"][table_rows]  # (W, F*S, dim)
         parts.append(hashed.reshape(len(words), len(FEATURES), len(SEEDS), -1).sum(axis=2).reshape(len(words), -1))

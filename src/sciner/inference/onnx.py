@@ -22,7 +22,8 @@ import torch
 from torch import nn
 
 from sciner.errors import MissingExtraError, ModelError
-from sciner.model.network import Encoded, Features, gather_rows, pad
+from sciner.model.network import Encoded, gather_rows, pad
+from sciner.model.windows import Features
 
 # The metadata key holding the model's model.json in the exported graph.
 META_KEY = "sciner_model_json"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import torch
@@ -17,35 +16,8 @@ from torch import nn
 from sciner.config import ModelConfig
 from sciner.model.batching import length_batches
 from sciner.model.heads import build_head, head_spec
-from sciner.model.shape import SHAPES, word_shape
-from sciner.model.windows import bucket_length, pad_rows, window_rows, word_pieces
-
-
-@dataclass
-class Features:
-    """A paragraph made ready for the network: subword ids per word and word shapes."""
-
-    pieces: list[list[int]]
-    shapes: list[int]
-    tokens: list[str]
-    tags: list[str] | None = None
-
-    @cached_property
-    def n_subwords(self) -> int:
-        return sum(len(p) for p in self.pieces)
-
-
-def featurize_many(tokenizer: Any, paragraphs: list[list[str]], cfg: ModelConfig,
-                   tags: list[list[str] | None] | None = None) -> list[Features]:
-    """Paragraphs made ready for the network; each distinct word is cut into subwords once."""
-    distinct = list(dict.fromkeys(w for tokens in paragraphs for w in tokens))
-    pieces = dict(zip(distinct, word_pieces(tokenizer, distinct, cfg.max_subwords_per_word)))
-    shapes = {w: word_shape(w) for w in distinct}
-    return [
-        Features(pieces=[pieces[w] for w in tokens], shapes=[shapes[w] for w in tokens], tokens=list(tokens),
-                 tags=tags[i] if tags is not None else None)
-        for i, tokens in enumerate(paragraphs)
-    ]
+from sciner.model.shape import SHAPES
+from sciner.model.windows import Features, bucket_length, pad_rows, window_rows
 
 
 @dataclass

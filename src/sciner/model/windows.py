@@ -1,4 +1,4 @@
-"""Words -> subwords -> encoder windows -> one vector per word.
+"""Words -> subwords (and word shapes: :func:`featurize_many`) -> encoder windows -> one vector per word.
 
 Each word is cut into subwords (at most ``max_subwords_per_word``; an empty result becomes
 [UNK]). A paragraph longer than one window is covered by windows that overlap by about
@@ -10,11 +10,16 @@ paragraph gets a vector, whatever the paragraph's length: nothing is truncated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import accumulate, chain, repeat
 from typing import TYPE_CHECKING, Any
 
+from sciner.model.shape import word_shape
+
 if TYPE_CHECKING:  # torch only where rows become tensors: the NumPy tagger imports none
     import torch
+
+    from sciner.config import ModelConfig
 
 
 def word_pieces(tokenizer: Any, words: list[str], max_per_word: int) -> list[list[int]]:
@@ -22,6 +27,33 @@ def word_pieces(tokenizer: Any, words: list[str], max_per_word: int) -> list[lis
     ids = tokenizer(words, add_special_tokens=False)["input_ids"] if words else []
     unk = tokenizer.unk_token_id
     return [(p[:max_per_word] if p else [unk]) for p in ids]
+
+
+@dataclass
+class Features:
+    """A paragraph made ready for the network: subword ids per word and word shapes."""
+
+    pieces: list[list[int]]
+    shapes: list[int]
+    tokens: list[str]
+    tags: list[str] | None = None
+
+    @cached_property
+    def n_subwords(self) -> int:
+        return sum(len(p) for p in self.pieces)
+
+
+def featurize_many(tokenizer: Any, paragraphs: list[list[str]], cfg: "ModelConfig",
+                   tags: list[list[str] | None] | None = None) -> list[Features]:
+    """Paragraphs made ready for the network; each distinct word is cut into subwords once."""
+    distinct = list(dict.fromkeys(w for tokens in paragraphs for w in tokens))
+    pieces = dict(zip(distinct, word_pieces(tokenizer, distinct, cfg.max_subwords_per_word)))
+    shapes = {w: word_shape(w) for w in distinct}
+    return [
+        Features(pieces=[pieces[w] for w in tokens], shapes=[shapes[w] for w in tokens], tokens=list(tokens),
+                 tags=tags[i] if tags is not None else None)
+        for i, tokens in enumerate(paragraphs)
+    ]
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,7 @@ class NerTask:
         self.evaluate_first = bool(cfg.train.init)
 
     def prepare(self, device: Any) -> tuple[Any, Schedule]:
-        from sciner.model.network import featurize_many
+        from sciner.model.windows import featurize_many
         from sciner.model.store import build_model
 
         tc = self.cfg.train

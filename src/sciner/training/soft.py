@@ -26,7 +26,7 @@ class SoftBatches:
     """Soft-labelled paragraphs made ready for the network, and the soft batches of each step."""
 
     def __init__(self, model: Any, paragraphs: list[SoftParagraph], cfg: Config) -> None:
-        from sciner.model.network import featurize_many
+        from sciner.model.windows import featurize_many
 
         if not head_spec(cfg.model.head).scores_tags:
             raise ConfigError(f"distill.soft_labels: the student's head must score BIO tags, not {cfg.model.head!r}")
