@@ -175,7 +175,8 @@ class CNNSettings:
 
 # BIO tagging with constrained Viterbi (the shipped model's head); its only setting is the
 # network's shared model.dropout.
-register_head("bio", "sciner.model.heads.bio:BIOHead", scores_tags=True)
+register_head("bio", "sciner.model.heads.bio:BIOHead", scores_tags=True,
+              numpy_network="sciner.inference.numpy_network:NumpyNetwork")
 # Span classification: every span up to max_span_width words, the best non-overlapping set.
 SPAN = register_head("span", "sciner.model.heads.span:SpanHead", settings=SpanSettings)
 # BIO tagging over word vectors joined with hierarchical-CNN segment vectors.
@@ -185,7 +186,7 @@ SPAN_FINETUNE = register_head("span_finetune", "sciner.model.heads.span_finetune
 # BIO tagging over hashed word features and a window CNN (the fast model's head: spaCy's
 # efficiency NER with the encoder's embeddings, model.num_layers = -1).
 CNN = register_head("cnn", "sciner.model.heads.cnn:CNNHead", settings=CNNSettings, scores_tags=True,
-                    numpy_network="sciner.inference.numpy_cnn:NumpyCNN")
+                    numpy_network="sciner.inference.numpy_network:NumpyNetwork")
 
 # These heads' settings were once keys of [model] itself (model.max_span_width): older
 # config files, model.json files and --set items that write them so still read.

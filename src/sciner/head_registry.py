@@ -55,8 +55,9 @@ class HeadSpec:
     scores_tags: bool = False
     # It reads each paragraph's subword states; the encoder keeps them only for such heads.
     needs_subword_states: bool = False
-    # The same network in NumPy ("module:Class"), for a model on the encoder's embeddings alone
-    # (model.num_layers = -1): tagging with it imports no torch (sciner.inference.numpy_cnn).
+    # The same network in NumPy ("module:Class"), for a model of few transformer layers (at most
+    # sciner.inference.numpy_network.MAX_LAYERS; the fast model has none): tagging with it
+    # imports no torch.
     numpy_network: str | None = None
 
     def numpy_class(self) -> type | None:

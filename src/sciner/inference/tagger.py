@@ -52,8 +52,9 @@ class Tagger:
         else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available, else cpu:
         the default everywhere, in ``sciner predict``, ``sciner.load`` and the spaCy component).
 
-        The fast model (a CNN on the encoder's embeddings) runs in NumPy, fp32, on the CPU
-        (:mod:`sciner.inference.numpy_cnn`: no torch imported, a second sooner) unless
+        A model of at most 2 transformer layers whose head has a NumPy network (the fast model)
+        runs in NumPy, fp32, on the CPU (:mod:`sciner.inference.numpy_network`: no torch
+        imported, a second and a half sooner) unless
         ``precision`` (bf16, int8) or ``device`` (cuda) asks for torch.
         """
         if precision not in PRECISIONS:
@@ -65,7 +66,9 @@ class Tagger:
             from sciner.model.store import load_model_meta
 
             cfg, meta, directory = load_model_meta(path)
-            network = head_spec(cfg.model.head).numpy_class() if cfg.model.num_layers == -1 else None
+            from sciner.inference.numpy_network import runs_in_numpy
+
+            network = head_spec(cfg.model.head).numpy_class() if runs_in_numpy(cfg.model.num_layers) else None
             if network is not None:
                 return cls(network(cfg, directory), meta, directory, "fp32", "cpu")
         import torch
@@ -213,7 +216,7 @@ class Tagger:
 
     @functools.cached_property
     def uses_torch(self) -> bool:
-        """False when the network is a head's NumPy one (:mod:`sciner.inference.numpy_cnn`); asked
+        """False when the network is a head's NumPy one (:mod:`sciner.inference.numpy_network`); asked
         once, not on every tag call."""
         from sciner.model.heads import head_spec
 

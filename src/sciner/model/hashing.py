@@ -1,6 +1,6 @@
 """The fast model's hashed word features, without torch: the strings each word is hashed by and
 the hash-table rows they land in (:class:`~sciner.model.heads.cnn.CNNHead` looks the rows up;
-the NumPy tagger (:mod:`sciner.inference.numpy_cnn`) does the same with no torch imported)."""
+the NumPy tagger (:mod:`sciner.inference.numpy_network`) does the same with no torch imported)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The fast model in NumPy (sciner.inference.numpy_cnn): the torch path's numbers and tags, with no
+"""The fast model in NumPy (sciner.inference.numpy_network): the torch path's numbers and tags, with no
 torch imported, and torch kept where a precision or a device asks for it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from sciner.inference.numpy_cnn import NumpyCNN, _gelu
+from sciner.inference.numpy_network import NumpyNetwork, _gelu
 from sciner.inference.tagger import Tagger
 
 TEXT = """We fine-tune BERT-base on SQuAD v1.1 with a learning rate of 3e-5 and a batch size of 32 .
@@ -38,7 +38,7 @@ def paragraphs() -> list[list[str]]:
 
 def test_log_probs_are_the_torch_paths(paragraphs):
     fast = Tagger.load("fast")
-    assert isinstance(fast.model, NumpyCNN)
+    assert isinstance(fast.model, NumpyNetwork)
     ours, theirs = fast.log_probs(paragraphs), torch_tagger().log_probs(paragraphs)
     assert [a.shape for a in ours] == [b.shape for b in theirs]
     assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < 1e-4
@@ -111,11 +111,11 @@ def test_a_line_tagged_with_the_fast_model_imports_no_torch(tmp_path):
 @pytest.mark.parametrize("options", [{"precision": "bf16"}, {"precision": "int8"}])
 def test_a_precision_that_needs_torch_still_gets_it(options):
     tagger = Tagger.load("fast", **options)
-    assert not isinstance(tagger.model, NumpyCNN) and tagger.precision == options["precision"]
+    assert not isinstance(tagger.model, NumpyNetwork) and tagger.precision == options["precision"]
 
 
 def test_the_default_model_is_not_taken_for_the_fast_one():
-    assert not isinstance(Tagger.load("default").model, NumpyCNN)
+    assert not isinstance(Tagger.load("default").model, NumpyNetwork)
 
 
 def test_threads_bound_the_numpy_models_blas_threads():
@@ -130,3 +130,47 @@ def test_threads_bound_the_numpy_models_blas_threads():
         assert not tagger.uses_torch and {p["num_threads"] for p in threadpool_info()} == {1}
     finally:
         threadpool_limits(before)
+
+
+@pytest.fixture(scope="module", params=[("bio", 1), ("bio", 2), ("cnn", 1)], ids=lambda p: f"{p[0]}-{p[1]}-layers")
+def layered_model(request, tmp_path_factory, tiny_encoder_dir):
+    """A model keeping transformer layers of the tiny encoder, in windows of 24 subwords (a
+    long paragraph takes several), with each head that has a NumPy network."""
+    import torch
+
+    from sciner.config import Config
+    from sciner.labels import BIO_TAGS
+    from sciner.model.store import build_model, save_model
+
+    head, layers = request.param
+    torch.manual_seed(3)
+    cfg = Config()
+    cfg.model.encoder, cfg.model.head, cfg.model.num_layers = str(tiny_encoder_dir), head, layers
+    cfg.model.window, cfg.model.window_overlap = 24, 6
+    model = build_model(cfg.model)
+    with torch.no_grad():  # an untrained head scores every tag alike; spread them so tags differ
+        model.head.out.weight.normal_(0, 2.0)
+    folder = tmp_path_factory.mktemp(f"{head}-{layers}")
+    save_model(model, folder, {"labels": list(BIO_TAGS), "config": cfg.to_dict()})
+    return folder
+
+
+def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragraphs):
+    from sciner.model.store import load_model
+
+    ours = Tagger.load(layered_model)
+    assert isinstance(ours.model, NumpyNetwork) and len(ours.model.layers) == ours.model.cfg.num_layers
+    model, meta, directory = load_model(layered_model)
+    theirs = Tagger(model.eval(), meta, directory, "fp32", "cpu")
+    mine, torchs = ours.log_probs(paragraphs), theirs.log_probs(paragraphs)
+    assert [a.shape for a in mine] == [b.shape for b in torchs]
+    for a, b in zip(mine, torchs):  # the spread head makes log-probabilities of -50: relative
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-4)
+    assert [p.tags for p in ours.tag(paragraphs)] == [p.tags for p in theirs.tag(paragraphs)]
+
+
+def test_only_models_of_few_layers_run_in_numpy():
+    from sciner.inference.numpy_network import MAX_LAYERS, runs_in_numpy
+
+    assert runs_in_numpy(-1) and runs_in_numpy(1) and runs_in_numpy(MAX_LAYERS)
+    assert not runs_in_numpy(0) and not runs_in_numpy(MAX_LAYERS + 1)  # 0: every layer of the encoder

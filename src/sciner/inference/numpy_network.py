@@ -1,0 +1,294 @@
+"""A small model's tag log-probabilities in NumPy: tagging without importing torch.
+
+Importing torch takes 1.5 s of the 1.9 s that ``sciner predict --model fast`` spent on one line
+(AMD EPYC Zen 4, 2 cores, docs/fast.md). A model with few transformer layers (at most
+:data:`MAX_LAYERS`; the fast model has none) and a head registered with this class as its
+``numpy_network`` (the BIO and the CNN head) is computed here in fp32, from the same weights and
+the same windows as the torch path (:class:`sciner.model.network.NERModel`):
+
+1. the windows of subwords (:func:`sciner.model.windows.window_rows`) through the encoder's
+   embeddings (word, position and first token-type rows, LayerNorm) and its first layers
+   (BERT's: self-attention over the window, then the feed-forward block, each with its
+   residual LayerNorm); a word's vector is its first subword's, from the window that owns it.
+   With no layer (``num_layers = -1``) only the words' own rows are computed;
+2. its shape embedding; for the CNN head the sums of its hash-table rows (:mod:`sciner.model.hashing`),
+   one linear layer and ``depth`` residual convolutions over ``kernel`` words, ``dilation**k``
+   apart in layer k (LayerNorm, exact GELU);
+3. the BIO layer, log-softmax.
+
+Decoding (type biases, constrained Viterbi, the paper-level pass) is :mod:`sciner.model.paper_decoding`'s,
+NumPy already. ``tests/test_numpy_network.py`` holds these log-probabilities to the torch path's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from sciner.config import Config
+from sciner.model.batching import BATCH_SUBWORDS
+from sciner.model.hashing import FEATURES, SEEDS, cached_rows
+from sciner.model.windows import Features, bucket_length, featurize_many, window_rows
+
+# nn.LayerNorm's default, which the CNN head's norms use.
+HEAD_EPS = 1e-5
+# The most transformer layers a model may keep and still be computed here when --precision is
+# auto or fp32: each layer in NumPy fp32 costs about what importing torch saves (1.7 s on the
+# 2022 test file, Zen 4, 2 cores); deeper models run faster in torch (bf16 where the CPU has it).
+MAX_LAYERS = 2
+
+
+def runs_in_numpy(num_layers: int) -> bool:
+    """Whether a model keeping ``num_layers`` transformer layers (``model.num_layers``: -1 none,
+    0 all) is computed in NumPy when its head has a NumPy network."""
+    return num_layers == -1 or 1 <= num_layers <= MAX_LAYERS
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    x = x - mean
+    var = np.square(x).mean(axis=-1, keepdims=True)
+    x /= np.sqrt(var + eps)
+    x *= weight
+    x += bias
+    return x
+
+
+# Abramowitz and Stegun 7.1.26: erf(z) = 1 - poly(t) exp(-z^2), t = 1 / (1 + P z), for z >= 0,
+# within 1.5e-7 of erf; computed in float32 (float64 doubled the fast model's GELU time).
+_AS_P = np.float32(0.3275911)
+_AS_A = [np.float32(a) for a in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)]
+
+
+# GELU's ten passes run over blocks of this many numbers, which stay in the core's cache: on
+# a transformer layer's (subwords x 1536) activations this halved its time (Zen 4).
+GELU_BLOCK = 1 << 15
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """GELU as torch computes it by default (with erf, not the tanh approximation), in float32."""
+    x = np.ascontiguousarray(x, dtype=np.float32)
+    if x.size <= GELU_BLOCK:
+        return _gelu_block(x)
+    flat, out = x.reshape(-1), np.empty(x.size, dtype=np.float32)
+    for i in range(0, x.size, GELU_BLOCK):
+        out[i:i + GELU_BLOCK] = _gelu_block(flat[i:i + GELU_BLOCK])
+    return out.reshape(x.shape)
+
+
+def _gelu_block(x: np.ndarray) -> np.ndarray:
+    z = np.abs(x, dtype=np.float32) * np.float32(1 / math.sqrt(2.0))
+    t = 1.0 / (1.0 + _AS_P * z)
+    poly = np.full_like(t, _AS_A[0])
+    for a in _AS_A[1:]:
+        poly *= t
+        poly += a
+    poly *= t
+    np.square(z, out=z)
+    np.negative(z, out=z)
+    np.exp(z, out=z)
+    poly *= z  # 1 - erf(|x| / sqrt 2)
+    # 0.5 x (1 + erf(x / sqrt 2)): for x >= 0, x (1 - poly / 2); for x < 0, x poly / 2
+    poly *= np.float32(0.5)
+    return (x * np.where(x >= 0, np.float32(1) - poly, poly)).astype(np.float32, copy=False)
+
+
+class NumpyNetwork:
+    """A small model's network as arrays, with the attributes a :class:`~sciner.inference.tagger.Tagger`
+    reads (``cfg``, ``tokenizer``); :meth:`log_probs` is :func:`sciner.inference.batch.predict_log_probs`."""
+
+    def __init__(self, cfg: Config, directory: Path) -> None:
+        from safetensors import safe_open
+        from safetensors.numpy import load_file
+
+        from sciner.model.encoder import encoder_folder
+        from sciner.model.store import WEIGHTS, from_int8_rows
+        from sciner.model.wordpiece import WordPieceTokenizer
+
+        self.cfg = cfg.model
+        w = {k: v.astype(np.float32, copy=False) for k, v in from_int8_rows(load_file(str(directory / WEIGHTS))).items()}
+        folder = encoder_folder(cfg.model.encoder)
+        encoder_config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        if "encoder.embeddings.word_embeddings.weight" in w:  # not frozen: the model's own
+            self.word_table = w["encoder.embeddings.word_embeddings.weight"]
+        else:  # frozen: the encoder package's, read alone (most of the package is layers this model drops)
+            with safe_open(str(folder / "model.safetensors"), framework="numpy") as f:
+                key = next(k for k in f.keys() if k.removeprefix("bert.") == "embeddings.word_embeddings.weight")
+                self.word_table = f.get_tensor(key).astype(np.float32)
+        self.eps = float(encoder_config.get("layer_norm_eps", 1e-12))
+        self.heads = int(encoder_config["num_attention_heads"])
+        self.tokenizer = WordPieceTokenizer(folder)
+        self.w = w
+        self.layers = [self._layer(w, f"encoder.encoder.layer.{i}.") for i in range(self._count_layers(w))]
+        self.head = cfg.model.head
+        if self.head == "cnn":
+            self.hash_rows = cfg.model.head_settings.hash_rows
+            self.depth = cfg.model.head_settings.depth
+            self.kernel = cfg.model.head_settings.kernel
+            self.dilation = cfg.model.head_settings.dilation
+        self._rows: dict[str, tuple[int, ...]] = {}
+
+    @staticmethod
+    def _count_layers(w: dict[str, np.ndarray]) -> int:
+        return len({k.split(".")[3] for k in w if k.startswith("encoder.encoder.layer.")})
+
+    @staticmethod
+    def _layer(w: dict[str, np.ndarray], p: str) -> dict[str, np.ndarray]:
+        """One BERT layer's weights, transposed for ``x @ W``, query/key/value side by side."""
+        att = p + "attention."
+        return {
+            "qkv": np.concatenate([w[f"{att}self.{n}.weight"] for n in ("query", "key", "value")]).T.copy(),
+            "qkv_b": np.concatenate([w[f"{att}self.{n}.bias"] for n in ("query", "key", "value")]),
+            "out": w[f"{att}output.dense.weight"].T.copy(), "out_b": w[f"{att}output.dense.bias"],
+            "ln1": w[f"{att}output.LayerNorm.weight"], "ln1_b": w[f"{att}output.LayerNorm.bias"],
+            "up": w[p + "intermediate.dense.weight"].T.copy(), "up_b": w[p + "intermediate.dense.bias"],
+            "down": w[p + "output.dense.weight"].T.copy(), "down_b": w[p + "output.dense.bias"],
+            "ln2": w[p + "output.LayerNorm.weight"], "ln2_b": w[p + "output.LayerNorm.bias"],
+        }
+
+    def _embed(self, ids: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        w = self.w
+        x = self.word_table[ids] + w["encoder.embeddings.position_embeddings.weight"][positions]
+        x += w["encoder.embeddings.token_type_embeddings.weight"][0]
+        return _layer_norm(x, w["encoder.embeddings.LayerNorm.weight"], w["encoder.embeddings.LayerNorm.bias"], self.eps)
+
+    def _encode(self, ids: np.ndarray, mask: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+        """(P, H) the states at the flat positions ``wanted`` (row * L + position) of the windows
+        ``ids`` (B, L) with real subwords where ``mask``. The last layer computes its attention
+        output and feed-forward block at those positions only (the words' first subwords): the
+        same numbers, a third less work."""
+        b, n = ids.shape
+        hidden = self.w["encoder.embeddings.LayerNorm.bias"].shape[0]
+        d = hidden // self.heads
+        x = self._embed(ids, np.arange(n)[None, :]).reshape(b * n, hidden)
+        blocked = np.where(mask, np.float32(0), np.float32(-1e30))[:, None, None, :]  # padding gets no attention
+        for i, layer in enumerate(self.layers):
+            qkv = (x @ layer["qkv"] + layer["qkv_b"]).reshape(b, n, 3, self.heads, d)
+            # (B, heads, L, d), contiguous: NumPy's stacked matmul calls BLAS only on contiguous matrices
+            q, k, v = (np.ascontiguousarray(qkv[:, :, j].transpose(0, 2, 1, 3)) for j in range(3))
+            scores = q @ k.transpose(0, 1, 3, 2)
+            scores *= np.float32(1 / math.sqrt(d))
+            scores += blocked
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(axis=-1, keepdims=True)
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(b * n, hidden)
+            if i == len(self.layers) - 1:
+                context, x = context[wanted], x[wanted]
+            x = _layer_norm(context @ layer["out"] + layer["out_b"] + x, layer["ln1"], layer["ln1_b"], self.eps)
+            up = _gelu(x @ layer["up"] + layer["up_b"])
+            x = _layer_norm(up @ layer["down"] + layer["down_b"] + x, layer["ln2"], layer["ln2_b"], self.eps)
+        return x
+
+    def _states(self, rows: list[list[int]], owners: list[tuple[int, int, int, int]]) -> np.ndarray:
+        """(W, H) each owned word's vector: its first subword's state in its window."""
+        at_row = np.fromiter((r for _, _, r, _ in owners), dtype=np.int64, count=len(owners))
+        at_pos = np.fromiter((pos for *_, pos in owners), dtype=np.int64, count=len(owners))
+        if not self.layers:  # the embeddings only: just the owned subwords' rows
+            ids = np.fromiter((rows[r][pos] for _, _, r, pos in owners), dtype=np.int64, count=len(owners))
+            return self._embed(ids, at_pos)
+        out = np.zeros((len(owners), self.w["encoder.embeddings.LayerNorm.bias"].shape[0]), dtype=np.float32)
+        order = np.argsort(at_row, kind="stable")
+        first = np.searchsorted(at_row[order], np.arange(len(rows) + 1))
+        by_length: dict[int, list[int]] = {}
+        for r, row in enumerate(rows):  # rows padded to their bucket, as the torch path's exact batches
+            by_length.setdefault(bucket_length(len(row), self.cfg.window), []).append(r)
+        for length, members in by_length.items():
+            per_batch = max(1, BATCH_SUBWORDS // length)
+            for i in range(0, len(members), per_batch):
+                batch = members[i:i + per_batch]
+                ids = np.full((len(batch), length), self.tokenizer.pad_token_id, dtype=np.int64)
+                mask = np.zeros((len(batch), length), dtype=bool)
+                words = [order[first[r]:first[r + 1]] for r in batch]
+                for j, r in enumerate(batch):
+                    ids[j, :len(rows[r])] = rows[r]
+                    mask[j, :len(rows[r])] = True
+                wanted = np.concatenate([j * length + at_pos[w] for j, w in enumerate(words)])
+                out[np.concatenate(words)] = self._encode(ids, mask, wanted)
+        return out
+
+    def word_vectors(self, tokens: list[list[str]]) -> tuple[np.ndarray, list[int]]:
+        """(W, D) the head's inputs of every word of the non-empty paragraphs ``tokens``, in
+        order (the mask channel left out), and each paragraph's word count."""
+        feats: list[Features] = featurize_many(self.tokenizer, tokens, self.cfg)  # the torch path's subwords and shapes
+        rows, owners = window_rows([f.pieces for f in feats], self.tokenizer.cls_token_id,
+                                   self.tokenizer.sep_token_id, self.cfg.window, self.cfg.window_overlap)
+        parts = [self._states(rows, owners)]
+        w = self.w
+        if self.cfg.shape_dim > 0:
+            parts.append(w["shape.weight"][np.array([s for f in feats for s in f.shapes], dtype=np.int64)])
+        if self.head == "cnn":
+            words = [t for p in tokens for t in p]
+            table_rows = np.array(cached_rows(self._rows, words, self.hash_rows), dtype=np.int64)
+            hashed = w["head.hashes.weight"][table_rows]  # (W, F*S, dim)
+            parts.append(hashed.reshape(len(words), len(FEATURES), len(SEEDS), -1).sum(axis=2).reshape(len(words), -1))
+        return np.concatenate(parts, axis=1).astype(np.float32, copy=False), [len(p) for p in tokens]
+
+    def forward(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
+        """(W, T) tag log-probabilities of the words ``inputs`` (paragraphs of ``counts`` words, in order)."""
+        x = self._convolve(inputs, counts) if self.head == "cnn" else inputs
+        logits = x @ self.w["head.out.weight"].T + self.w["head.out.bias"]
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        return (shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))).astype(np.float32)
+
+    def _convolve(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
+        """The CNN head's words after its convolutions: they see zeros beyond a paragraph's ends,
+        as its padding."""
+        w = self.w
+        half = self.kernel // 2 * self.dilation ** max(self.depth - 1, 0)  # the widest layer's reach
+        width = w["head.project.bias"].shape[0]
+        # Paragraphs laid end to end with `half` zero rows between and around them: a paragraph's
+        # words never see another's, exactly as the padded batch of the torch path.
+        starts = np.cumsum([0, *[n + half for n in counts]])[:-1] + half
+        total = int(starts[-1] + counts[-1] + half) if counts else 0
+        keep = np.zeros((total, 1), dtype=np.float32)
+        where = np.concatenate([np.arange(s, s + n) for s, n in zip(starts, counts)])
+        keep[where] = 1.0
+        x = np.zeros((total, width), dtype=np.float32)
+        x[where] = inputs @ w["head.project.weight"].T + w["head.project.bias"]
+        for k in range(self.depth):
+            weight = w[f"head.convs.{k}.weight"]  # (out, in, kernel)
+            step = np.zeros_like(x)
+            step += w[f"head.convs.{k}.bias"]
+            for j in range(self.kernel):
+                shift = (j - self.kernel // 2) * self.dilation**k
+                lo, hi = max(0, -shift), total - max(0, shift)
+                step[lo:hi] += x[lo + shift:hi + shift] @ weight[:, :, j].T
+            normed = _layer_norm(step, w[f"head.norms.{k}.weight"], w[f"head.norms.{k}.bias"], HEAD_EPS)
+            x = x + _gelu(normed) * keep
+        return x[where]
+
+    def log_probs(self, paragraphs: Sequence[Sequence[str]], *,
+                  progress: Callable[[int], None] | None = None, chunk_words: int = 20000) -> list[np.ndarray]:
+        """Each paragraph's (n_words, T) BIO log-probabilities, as the torch path computes them."""
+        from sciner.labels import BIO_TAGS
+
+        out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in paragraphs]
+        chunk: list[int] = []
+        words = 0
+
+        def run(indices: list[int]) -> None:
+            if not indices:
+                return
+            inputs, counts = self.word_vectors([list(paragraphs[i]) for i in indices])
+            scores = self.forward(inputs, counts)
+            for i, part in zip(indices, np.split(scores, np.cumsum(counts)[:-1])):
+                out[i] = part
+            if progress is not None:
+                progress(sum(counts))
+
+        for i, p in enumerate(paragraphs):
+            if not p:
+                continue
+            chunk.append(i)
+            words += len(p)
+            if words >= chunk_words:
+                run(chunk)
+                chunk, words = [], 0
+        run(chunk)
+        return out
+
