@@ -158,8 +158,15 @@ def layered_model(request, tmp_path_factory, tiny_encoder_dir):
 def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragraphs):
     from sciner.model.store import load_model
 
-    ours = Tagger.load(layered_model)
-    assert isinstance(ours.model, NumpyNetwork) and len(ours.model.layers) == ours.model.cfg.num_layers
+    from sciner.inference.numpy_network import runs_in_numpy
+    from sciner.model.store import load_model_meta
+
+    from sciner.model.heads import head_spec
+
+    cfg, meta, directory = load_model_meta(layered_model)
+    ours = Tagger(head_spec(cfg.model.head).numpy_class()(cfg, directory), meta, directory, "fp32", "cpu")
+    assert len(ours.model.layers) == cfg.model.num_layers
+    assert isinstance(Tagger.load(layered_model).model, NumpyNetwork) == runs_in_numpy(cfg.model.num_layers)
     model, meta, directory = load_model(layered_model)
     theirs = Tagger(model.eval(), meta, directory, "fp32", "cpu")
     mine, torchs = ours.log_probs(paragraphs), theirs.log_probs(paragraphs)

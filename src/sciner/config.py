@@ -186,7 +186,7 @@ SPAN_FINETUNE = register_head("span_finetune", "sciner.model.heads.span_finetune
 # BIO tagging over hashed word features and a window CNN (the fast model's head: spaCy's
 # efficiency NER with the encoder's embeddings, model.num_layers = -1).
 CNN = register_head("cnn", "sciner.model.heads.cnn:CNNHead", settings=CNNSettings, scores_tags=True,
-                    numpy_network="sciner.inference.numpy_network:NumpyNetwork")
+                    numpy_network="sciner.inference.numpy_network:NumpyCNN")
 
 # These heads' settings were once keys of [model] itself (model.max_span_width): older
 # config files, model.json files and --set items that write them so still read.

@@ -37,9 +37,11 @@ from sciner.model.windows import Features, bucket_length, featurize_many, window
 # nn.LayerNorm's default, which the CNN head's norms use.
 HEAD_EPS = 1e-5
 # The most transformer layers a model may keep and still be computed here when --precision is
-# auto or fp32: each layer in NumPy fp32 costs about what importing torch saves (1.7 s on the
-# 2022 test file, Zen 4, 2 cores); deeper models run faster in torch (bf16 where the CPU has it).
-MAX_LAYERS = 2
+# auto or fp32 (deeper ones run in torch). The fast model's one layer took 5.9 s in NumPy on the
+# 2022 test file against 5.4 s in torch bf16 (`farm-bench -n 5`, Zen 4, 2 cores): NumPy keeps
+# the same tags on every CPU and a first line without importing torch (1.7 s). Two layers took
+# 11.3 s against 8.2 s (measured before the last layer ran at the words' positions only).
+MAX_LAYERS = 1
 
 
 def runs_in_numpy(num_layers: int) -> bool:
@@ -124,13 +126,6 @@ class NumpyNetwork:
         self.tokenizer = WordPieceTokenizer(folder)
         self.w = w
         self.layers = [self._layer(w, f"encoder.encoder.layer.{i}.") for i in range(self._count_layers(w))]
-        self.head = cfg.model.head
-        if self.head == "cnn":
-            self.hash_rows = cfg.model.head_settings.hash_rows
-            self.depth = cfg.model.head_settings.depth
-            self.kernel = cfg.model.head_settings.kernel
-            self.dilation = cfg.model.head_settings.dilation
-        self._rows: dict[str, tuple[int, ...]] = {}
 
     @staticmethod
     def _count_layers(w: dict[str, np.ndarray]) -> int:
@@ -221,46 +216,24 @@ class NumpyNetwork:
         w = self.w
         if self.cfg.shape_dim > 0:
             parts.append(w["shape.weight"][np.array([s for f in feats for s in f.shapes], dtype=np.int64)])
-        if self.head == "cnn":
-            words = [t for p in tokens for t in p]
-            table_rows = np.array(cached_rows(self._rows, words, self.hash_rows), dtype=np.int64)
-            hashed = w["head.hashes.weight"][table_rows]  # (W, F*S, dim)
-            parts.append(hashed.reshape(len(words), len(FEATURES), len(SEEDS), -1).sum(axis=2).reshape(len(words), -1))
+        parts.extend(self.head_inputs(tokens))
         return np.concatenate(parts, axis=1).astype(np.float32, copy=False), [len(p) for p in tokens]
 
     def forward(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
         """(W, T) tag log-probabilities of the words ``inputs`` (paragraphs of ``counts`` words, in order)."""
-        x = self._convolve(inputs, counts) if self.head == "cnn" else inputs
+        x = self.head_states(inputs, counts)
         logits = x @ self.w["head.out.weight"].T + self.w["head.out.bias"]
         shifted = logits - logits.max(axis=1, keepdims=True)
         return (shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))).astype(np.float32)
 
-    def _convolve(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
-        """The CNN head's words after its convolutions: they see zeros beyond a paragraph's ends,
-        as its padding."""
-        w = self.w
-        half = self.kernel // 2 * self.dilation ** max(self.depth - 1, 0)  # the widest layer's reach
-        width = w["head.project.bias"].shape[0]
-        # Paragraphs laid end to end with `half` zero rows between and around them: a paragraph's
-        # words never see another's, exactly as the padded batch of the torch path.
-        starts = np.cumsum([0, *[n + half for n in counts]])[:-1] + half
-        total = int(starts[-1] + counts[-1] + half) if counts else 0
-        keep = np.zeros((total, 1), dtype=np.float32)
-        where = np.concatenate([np.arange(s, s + n) for s, n in zip(starts, counts)])
-        keep[where] = 1.0
-        x = np.zeros((total, width), dtype=np.float32)
-        x[where] = inputs @ w["head.project.weight"].T + w["head.project.bias"]
-        for k in range(self.depth):
-            weight = w[f"head.convs.{k}.weight"]  # (out, in, kernel)
-            step = np.zeros_like(x)
-            step += w[f"head.convs.{k}.bias"]
-            for j in range(self.kernel):
-                shift = (j - self.kernel // 2) * self.dilation**k
-                lo, hi = max(0, -shift), total - max(0, shift)
-                step[lo:hi] += x[lo + shift:hi + shift] @ weight[:, :, j].T
-            normed = _layer_norm(step, w[f"head.norms.{k}.weight"], w[f"head.norms.{k}.bias"], HEAD_EPS)
-            x = x + _gelu(normed) * keep
-        return x[where]
+    def head_inputs(self, tokens: list[list[str]]) -> list[np.ndarray]:
+        """What the head adds to each word's vector and shape (the BIO head: nothing)."""
+        return []
+
+    def head_states(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
+        """(W, D) what the BIO layer reads, from the words ``inputs`` (paragraphs of ``counts``
+        words, in order); the BIO head reads them as they are."""
+        return inputs
 
     def log_probs(self, paragraphs: Sequence[Sequence[str]], *,
                   progress: Callable[[int], None] | None = None, chunk_words: int = 20000) -> list[np.ndarray]:
@@ -292,3 +265,48 @@ class NumpyNetwork:
         run(chunk)
         return out
 
+
+class NumpyCNN(NumpyNetwork):
+    """The CNN head's network (:class:`sciner.model.heads.cnn.CNNHead`) on the same encoder path:
+    each word's hash embeddings join its vector, then a projection and the convolutions."""
+
+    def __init__(self, cfg: Config, directory: Path) -> None:
+        super().__init__(cfg, directory)
+        settings = cfg.model.head_settings
+        self.hash_rows, self.depth = settings.hash_rows, settings.depth
+        self.kernel, self.dilation = settings.kernel, settings.dilation
+        self._rows: dict[str, tuple[int, ...]] = {}
+
+    def head_inputs(self, tokens: list[list[str]]) -> list[np.ndarray]:
+        """Each word's hash embeddings: the sums of its rows of each feature's table."""
+        words = [t for p in tokens for t in p]
+        table_rows = np.array(cached_rows(self._rows, words, self.hash_rows), dtype=np.int64)
+        hashed = self.w["head.hashes.weight"][table_rows]  # (W, F*S, dim)
+        return [hashed.reshape(len(words), len(FEATURES), len(SEEDS), -1).sum(axis=2).reshape(len(words), -1)]
+
+    def head_states(self, inputs: np.ndarray, counts: list[int]) -> np.ndarray:
+        """The words after the projection and the convolutions: they see zeros beyond a
+        paragraph's ends, as its padding."""
+        w = self.w
+        half = self.kernel // 2 * self.dilation ** max(self.depth - 1, 0)  # the widest layer's reach
+        width = w["head.project.bias"].shape[0]
+        # Paragraphs laid end to end with `half` zero rows between and around them: a paragraph's
+        # words never see another's, exactly as the padded batch of the torch path.
+        starts = np.cumsum([0, *[n + half for n in counts]])[:-1] + half
+        total = int(starts[-1] + counts[-1] + half) if counts else 0
+        keep = np.zeros((total, 1), dtype=np.float32)
+        where = np.concatenate([np.arange(s, s + n) for s, n in zip(starts, counts)])
+        keep[where] = 1.0
+        x = np.zeros((total, width), dtype=np.float32)
+        x[where] = inputs @ w["head.project.weight"].T + w["head.project.bias"]
+        for k in range(self.depth):
+            weight = w[f"head.convs.{k}.weight"]  # (out, in, kernel)
+            step = np.zeros_like(x)
+            step += w[f"head.convs.{k}.bias"]
+            for j in range(self.kernel):
+                shift = (j - self.kernel // 2) * self.dilation**k
+                lo, hi = max(0, -shift), total - max(0, shift)
+                step[lo:hi] += x[lo + shift:hi + shift] @ weight[:, :, j].T
+            normed = _layer_norm(step, w[f"head.norms.{k}.weight"], w[f"head.norms.{k}.bias"], HEAD_EPS)
+            x = x + _gelu(normed) * keep
+        return x[where]
