@@ -1,10 +1,11 @@
 """A small model's tag log-probabilities in NumPy: tagging without importing torch.
 
-Importing torch takes 1.5 s of the 1.9 s that ``sciner predict --model fast`` spent on one line
-(AMD EPYC Zen 4, 2 cores, docs/fast.md). A model with few transformer layers (at most
-:data:`MAX_LAYERS`; the fast model has none) and a head registered with this class as its
-``numpy_network`` (the BIO and the CNN head) is computed here in fp32, from the same weights and
-the same windows as the torch path (:class:`sciner.model.network.NERModel`):
+Importing torch takes 1.7 s on these machines, more than the fast model takes to tag a line
+without it (0.6 s; AMD EPYC Zen 4, 2 cores, docs/fast.md). A model with few transformer layers
+(at most :data:`MAX_LAYERS`: the fast model's one, or none) and a head whose registered
+``numpy_network`` is one of these classes (the BIO head's :class:`NumpyNetwork`, the CNN head's
+:class:`NumpyCNN`) is computed here in fp32, from the same weights and the same windows as the
+torch path (:class:`sciner.model.network.NERModel`):
 
 1. the windows of subwords (:func:`sciner.model.windows.window_rows`) through the encoder's
    embeddings (word, position and first token-type rows, LayerNorm) and its first layers
@@ -122,7 +123,7 @@ class NumpyNetwork:
                 key = next(k for k in f.keys() if k.removeprefix("bert.") == "embeddings.word_embeddings.weight")
                 self.word_table = f.get_tensor(key).astype(np.float32)
         self.eps = float(encoder_config.get("layer_norm_eps", 1e-12))
-        self.heads = int(encoder_config["num_attention_heads"])
+        self.attention_heads = int(encoder_config["num_attention_heads"])
         self.tokenizer = WordPieceTokenizer(folder)
         self.w = w
         self.layers = [self._layer(w, f"encoder.encoder.layer.{i}.") for i in range(self._count_layers(w))]
@@ -154,15 +155,15 @@ class NumpyNetwork:
     def _encode(self, ids: np.ndarray, mask: np.ndarray, wanted: np.ndarray) -> np.ndarray:
         """(P, H) the states at the flat positions ``wanted`` (row * L + position) of the windows
         ``ids`` (B, L) with real subwords where ``mask``. The last layer computes its attention
-        output and feed-forward block at those positions only (the words' first subwords): the
-        same numbers, a third less work."""
+        output and feed-forward block at those positions only (the words' first subwords, which
+        the head reads): the same numbers on fewer rows."""
         b, n = ids.shape
         hidden = self.w["encoder.embeddings.LayerNorm.bias"].shape[0]
-        d = hidden // self.heads
+        d = hidden // self.attention_heads
         x = self._embed(ids, np.arange(n)[None, :]).reshape(b * n, hidden)
         blocked = np.where(mask, np.float32(0), np.float32(-1e30))[:, None, None, :]  # padding gets no attention
         for i, layer in enumerate(self.layers):
-            qkv = (x @ layer["qkv"] + layer["qkv_b"]).reshape(b, n, 3, self.heads, d)
+            qkv = (x @ layer["qkv"] + layer["qkv_b"]).reshape(b, n, 3, self.attention_heads, d)
             # (B, heads, L, d), contiguous: NumPy's stacked matmul calls BLAS only on contiguous matrices
             q, k, v = (np.ascontiguousarray(qkv[:, :, j].transpose(0, 2, 1, 3)) for j in range(3))
             scores = q @ k.transpose(0, 1, 3, 2)
