@@ -31,9 +31,9 @@ from pathlib import Path
 import numpy as np
 
 from sciner.config import Config
-from sciner.model.batching import BATCH_SUBWORDS
+from sciner.model.batching import BATCH_SUBWORDS, length_batches
 from sciner.model.hashing import FEATURES, SEEDS, cached_rows
-from sciner.model.windows import Features, bucket_length, featurize_many, window_rows
+from sciner.model.windows import bucket_length, featurize_many, window_rows
 
 # nn.LayerNorm's default, which the CNN head's norms use.
 HEAD_EPS = 1e-5
@@ -124,6 +124,7 @@ class NumpyNetwork:
                 self.word_table = f.get_tensor(key).astype(np.float32)
         self.eps = float(encoder_config.get("layer_norm_eps", 1e-12))
         self.attention_heads = int(encoder_config["num_attention_heads"])
+        self.hidden = int(encoder_config["hidden_size"])
         self.tokenizer = WordPieceTokenizer(folder)
         self.w = w
         self.layers = [self._layer(w, f"encoder.encoder.layer.{i}.") for i in range(self._count_layers(w))]
@@ -158,7 +159,7 @@ class NumpyNetwork:
         output and feed-forward block at those positions only (the words' first subwords, which
         the head reads): the same numbers on fewer rows."""
         b, n = ids.shape
-        hidden = self.w["encoder.embeddings.LayerNorm.bias"].shape[0]
+        hidden = self.hidden
         d = hidden // self.attention_heads
         x = self._embed(ids, np.arange(n)[None, :]).reshape(b * n, hidden)
         blocked = np.where(mask, np.float32(0), np.float32(-1e30))[:, None, None, :]  # padding gets no attention
@@ -187,30 +188,27 @@ class NumpyNetwork:
         if not self.layers:  # the embeddings only: just the owned subwords' rows
             ids = np.fromiter((rows[r][pos] for _, _, r, pos in owners), dtype=np.int64, count=len(owners))
             return self._embed(ids, at_pos)
-        out = np.zeros((len(owners), self.w["encoder.embeddings.LayerNorm.bias"].shape[0]), dtype=np.float32)
+        out = np.zeros((len(owners), self.hidden), dtype=np.float32)
         order = np.argsort(at_row, kind="stable")
         first = np.searchsorted(at_row[order], np.arange(len(rows) + 1))
-        by_length: dict[int, list[int]] = {}
-        for r, row in enumerate(rows):  # rows padded to their bucket, as the torch path's exact batches
-            by_length.setdefault(bucket_length(len(row), self.cfg.window), []).append(r)
-        for length, members in by_length.items():
-            per_batch = max(1, BATCH_SUBWORDS // length)
-            for i in range(0, len(members), per_batch):
-                batch = members[i:i + per_batch]
-                ids = np.full((len(batch), length), self.tokenizer.pad_token_id, dtype=np.int64)
-                mask = np.zeros((len(batch), length), dtype=bool)
-                words = [order[first[r]:first[r + 1]] for r in batch]
-                for j, r in enumerate(batch):
-                    ids[j, :len(rows[r])] = rows[r]
-                    mask[j, :len(rows[r])] = True
-                wanted = np.concatenate([j * length + at_pos[w] for j, w in enumerate(words)])
-                out[np.concatenate(words)] = self._encode(ids, mask, wanted)
+        padded = [bucket_length(len(row), self.cfg.window) for row in rows]
+        # The torch path's exact batches (sciner.model.network.gather_rows): rows of one padded length.
+        for batch in length_batches(padded, BATCH_SUBWORDS, same_length=True):
+            length = padded[batch[0]]
+            ids = np.full((len(batch), length), self.tokenizer.pad_token_id, dtype=np.int64)
+            mask = np.zeros((len(batch), length), dtype=bool)
+            words = [order[first[r]:first[r + 1]] for r in batch]
+            for j, r in enumerate(batch):
+                ids[j, :len(rows[r])] = rows[r]
+                mask[j, :len(rows[r])] = True
+            wanted = np.concatenate([j * length + at_pos[w] for j, w in enumerate(words)])
+            out[np.concatenate(words)] = self._encode(ids, mask, wanted)
         return out
 
     def word_vectors(self, tokens: list[list[str]]) -> tuple[np.ndarray, list[int]]:
         """(W, D) the head's inputs of every word of the non-empty paragraphs ``tokens``, in
         order (the mask channel left out), and each paragraph's word count."""
-        feats: list[Features] = featurize_many(self.tokenizer, tokens, self.cfg)  # the torch path's subwords and shapes
+        feats = featurize_many(self.tokenizer, tokens, self.cfg)  # the torch path's subwords and shapes
         rows, owners = window_rows([f.pieces for f in feats], self.tokenizer.cls_token_id,
                                    self.tokenizer.sep_token_id, self.cfg.window, self.cfg.window_overlap)
         parts = [self._states(rows, owners)]
