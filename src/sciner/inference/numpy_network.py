@@ -41,7 +41,9 @@ HEAD_EPS = 1e-5
 # auto or fp32 (deeper ones run in torch). The fast model's one layer took 5.9 s in NumPy on the
 # 2022 test file against 5.4 s in torch bf16 (`farm-bench -n 5`, Zen 4, 2 cores): NumPy keeps
 # the same tags on every CPU and a first line without importing torch (1.7 s). Two layers took
-# 11.3 s against 8.2 s (measured before the last layer ran at the words' positions only).
+# 11.3 s against 8.2 s (measured before the last layer ran at the words' positions only). Without
+# the start-up, NumPy fp32 runs one layer 1.13x and six 1.21x torch fp32's time
+# (`python benchmarks/numpy_layers.py`; docs/benchmarks.md).
 MAX_LAYERS = 1
 
 
