@@ -1,10 +1,11 @@
-"""The fast model in NumPy (sciner.inference.numpy_network): the torch path's numbers and tags, with no
-torch imported, and torch kept where a precision or a device asks for it."""
+"""The fast model in NumPy (sciner.inference.numpy_network): the torch path's numbers and tags,
+with no torch imported, and torch kept where a precision or a device asks for it."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+
 import numpy as np
 import pytest
 

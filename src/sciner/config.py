@@ -184,7 +184,7 @@ SPAN_FINETUNE = register_head("span_finetune", "sciner.model.heads.span_finetune
                               settings=SpanFinetuneSettings, needs_subword_states=True)
 
 # BIO tagging over hashed word features and a window CNN (the fast model's head: spaCy's
-# efficiency NER with the encoder's embeddings, model.num_layers = -1).
+# efficiency NER on the encoder's first layer, model.num_layers = 1).
 CNN = register_head("cnn", "sciner.model.heads.cnn:CNNHead", settings=CNNSettings, scores_tags=True,
                     numpy_network="sciner.inference.numpy_network:NumpyCNN")
 

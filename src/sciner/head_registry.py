@@ -56,7 +56,7 @@ class HeadSpec:
     # It reads each paragraph's subword states; the encoder keeps them only for such heads.
     needs_subword_states: bool = False
     # The same network in NumPy ("module:Class"), for a model of few transformer layers (at most
-    # sciner.inference.numpy_network.MAX_LAYERS; the fast model has none): tagging with it
+    # sciner.inference.numpy_network.MAX_LAYERS, as the fast model's one): tagging with it
     # imports no torch.
     numpy_network: str | None = None
 

@@ -52,10 +52,10 @@ class Tagger:
         else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available, else cpu:
         the default everywhere, in ``sciner predict``, ``sciner.load`` and the spaCy component).
 
-        A model of at most one transformer layer whose head has a NumPy network (the fast model)
-        runs in NumPy, fp32, on the CPU (:mod:`sciner.inference.numpy_network`: no torch
-        imported, a second and a half sooner) unless
-        ``precision`` (bf16, int8) or ``device`` (cuda) asks for torch.
+        A model of few transformer layers (``numpy_network.runs_in_numpy``: the fast model's one)
+        whose head has a NumPy network runs in NumPy, fp32, on the CPU
+        (:mod:`sciner.inference.numpy_network`: no torch imported, a second and a half sooner)
+        unless ``precision`` (bf16, int8) or ``device`` (cuda) asks for torch.
         """
         if precision not in PRECISIONS:
             raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")

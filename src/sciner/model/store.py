@@ -19,7 +19,7 @@ from sciner.model.heads import head_spec
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_MODEL = MODELS / "default"
 # The models shipped inside the package, by the name `--model` takes: the default (MiniLM, 6
-# layers) and the fast one (no transformer layer: hashed word features and a window CNN).
+# layers) and the fast one (one layer under hashed word features and a window CNN).
 SHIPPED = {"default": DEFAULT_MODEL, "fast": MODELS / "fast"}
 WEIGHTS = "weights.safetensors"
 META = "model.json"

@@ -1,12 +1,12 @@
 """CNN tagging head (the fast model's): hashed word features and a window CNN under the BIO head.
 
-spaCy's efficiency NER in our own network: each word is its encoder vector (with
-``model.num_layers = -1``, the encoder's embedding of the word's first subword, no transformer
-layer), its shape embedding, and hash embeddings of its lower-cased form, prefix, suffix and
-spaCy-style shape string; a linear layer maps them to ``width``, ``depth`` residual convolutions
-over ``kernel`` words give them context (layer k's words ``dilation**k`` apart), and the BIO
-head's linear layer, constrained Viterbi, type biases and soft-label loss follow unchanged
-(:class:`BIOHead`).
+spaCy's efficiency NER in our own network: each word is its encoder vector (its first
+subword's state after ``model.num_layers`` layers: the fast model keeps one; -1 keeps none, the
+encoder's embedding), its shape embedding, and hash embeddings of its lower-cased form, prefix,
+suffix and spaCy-style shape string; a linear layer maps them to ``width``, ``depth`` residual
+convolutions over ``kernel`` words give them context (layer k's words ``dilation**k`` apart), and
+the BIO head's linear layer, constrained Viterbi, type biases and soft-label loss follow
+unchanged (:class:`BIOHead`).
 
 The word mask travels with the inputs as their last channel, so padding never reaches a real
 word through the convolutions: a paragraph's tags do not depend on what it is batched with.
