@@ -5,7 +5,8 @@
 
 Tags the first --lines paragraphs of the 2022 test file in one process, alternating the two
 paths --repeat times: the NumPy network (as ``Tagger.load`` builds it for a model of at most
-MAX_LAYERS layers) and the torch network in fp32. Prints the CPU, each path's median seconds
+MAX_LAYERS layers, and for a deeper one's calls of at most SMALL_CALL_WORDS words) and the
+torch network in fp32. Prints the CPU, each path's median seconds
 (tokenizing, network, decoding; no start-up), how many tags differ, and where the NumPy path's
 time went (cProfile's cumulative seconds of its GELU and LayerNorm within the encoder).
 """
@@ -51,7 +52,7 @@ def main() -> None:
     paragraphs = [p.tokens for p in read_file(args.input, None)][: args.lines]
     with mock.patch.object(numpy_network, "runs_in_numpy", return_value=True):
         in_numpy = Tagger.load(path, precision="fp32")
-    with mock.patch.object(numpy_network, "runs_in_numpy", return_value=False):
+    with mock.patch.object(numpy_network, "bert_layers", return_value=False):  # torch for calls of every size
         in_torch = Tagger.load(path, precision="fp32")
     print(f"CPU: {cpu_name()}; {args.threads} thread(s); {args.model}: "
           f"{sum(map(len, paragraphs))} tokens in {len(paragraphs)} paragraphs")

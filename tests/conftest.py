@@ -78,7 +78,7 @@ def shipped_tagger():
     (2 s a load). Tests that check a precision, a device or loading itself load their own."""
     from sciner.inference.tagger import Tagger
 
-    return Tagger.load(precision="fp32", device="cpu")
+    return Tagger.load(precision="fp32", device="cpu").preload()  # its torch network of large calls too
 
 
 def serve_shipped(monkeypatch: pytest.MonkeyPatch, tagger) -> None:

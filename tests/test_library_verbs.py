@@ -64,7 +64,8 @@ def test_extract_writes_any_registered_format_that_holds_a_papers_paragraphs(
 class _StubTagger:
     """Tags ``BERT`` as a method, nothing else: tag_files's work without a model to load."""
 
-    uses_torch = False  # as the NumPy fast model: predict bounds BLAS's threads, imports no torch
+    def limit_threads(self, threads):  # as the NumPy fast model: nothing to bound, no torch to import
+        pass
 
     def tag(self, paragraphs, *, batch_subwords=None, progress=None, paper_level=True, documents=None):
         out = []

@@ -1,5 +1,6 @@
-"""The fast model in NumPy (sciner.inference.numpy_network): the torch path's numbers and tags,
-with no torch imported, and torch kept where a precision or a device asks for it."""
+"""Models in NumPy (sciner.inference.numpy_network): the torch path's numbers and tags, with no
+torch imported; the default's small calls only; torch kept where a precision, a device or a
+large call of a deep model asks for it."""
 
 from __future__ import annotations
 
@@ -97,11 +98,12 @@ def test_tags_are_the_torch_paths_with_and_without_the_paper_level_pass(paragrap
             [(s.start, s.end, s.label) for s in p.spans] for p in theirs]
 
 
-def test_a_line_tagged_with_the_fast_model_imports_no_torch(tmp_path):
+@pytest.mark.parametrize("model", ["fast", "default"])
+def test_a_line_tagged_with_either_shipped_model_imports_no_torch(tmp_path, model):
     line = tmp_path / "line.txt"
     line.write_text("We fine - tune BERT on SQuAD with a learning rate of 3e-5 and report F1 .\n", encoding="utf-8")
     code = ("import sys; from sciner.cli import main; sys.argv = ['sciner', 'predict', sys.argv[1], '-o', sys.argv[2], "
-            "'--model', 'fast', '-q']\ntry:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            f"'--model', '{model}', '-q']\ntry:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
             "assert 'torch' not in sys.modules, 'torch was imported'")
     done = subprocess.run([sys.executable, "-c", code, str(line), str(tmp_path / "out.conll")], capture_output=True,
                           text=True, timeout=120)
@@ -115,8 +117,63 @@ def test_a_precision_that_needs_torch_still_gets_it(options):
     assert not isinstance(tagger.model, NumpyNetwork) and tagger.precision == options["precision"]
 
 
-def test_the_default_model_is_not_taken_for_the_fast_one():
-    assert not isinstance(Tagger.load("default").model, NumpyNetwork)
+def test_the_default_model_runs_small_calls_in_numpy_and_large_ones_in_torch(paragraphs, monkeypatch):
+    """All six layers in NumPy for a call of at most SMALL_CALL_WORDS words (a line: no torch to
+    import), the torch network, loaded at the first larger call, for the rest; fp32 both."""
+    from sciner.inference import tagger as tagger_module
+
+    tagger = Tagger.load("default", precision="fp32")
+    assert isinstance(tagger.model, NumpyNetwork) and "w" not in vars(tagger.model)  # headers read, no array
+    small = tagger.tag(paragraphs[:2])
+    assert len(tagger.model.layers) == 6
+    assert tagger._bulk is None
+    monkeypatch.setattr(tagger_module, "SMALL_CALL_WORDS", 10)
+    large = tagger.tag(paragraphs[:2])
+    assert tagger._bulk is not None and not isinstance(tagger._bulk.model, NumpyNetwork)
+    assert tagger.precision_for(11) == "fp32" and tagger.precision_for(10) == "fp32"
+    assert [p.tags for p in small] == [p.tags for p in large]
+    mine, torchs = tagger.log_probs(paragraphs[:1]), tagger._bulk.log_probs(paragraphs[:1])
+    monkeypatch.setattr(tagger_module, "SMALL_CALL_WORDS", 10**6)
+    np.testing.assert_allclose(tagger.log_probs(paragraphs[:1])[0], mine[0], atol=1e-4)
+    np.testing.assert_allclose(mine[0], torchs[0], atol=0)  # the large call was the torch network's
+
+
+def test_a_weight_missing_is_one_line_at_the_first_call(tmp_path, layered_model):
+    """The headers checked at load show shapes, not what the network needs: a weight left out is
+    found by the first call's word through the network, as a ModelError naming it."""
+    import shutil
+
+    from safetensors.numpy import load_file, save_file
+
+    from sciner.errors import ModelError
+
+    broken = tmp_path / "broken"
+    shutil.copytree(layered_model, broken)
+    state = load_file(str(broken / "weights.safetensors"))
+    del state["head.out.bias"]
+    save_file(state, str(broken / "weights.safetensors"))
+    tagger = Tagger.load(broken)
+    with pytest.raises(ModelError, match="missing 'head.out.bias'"):
+        tagger.tag([["We", "use", "BERT", "."]])
+
+
+def test_only_a_plain_bert_encoder_in_safetensors_runs_in_numpy(tmp_path, tiny_encoder_dir):
+    """MPNet's attention is not the BERT layer NumPy computes, and NumPy reads no pickled weights:
+    a model on such an encoder never takes that path."""
+    import json
+    import shutil
+
+    from sciner.inference.numpy_network import bert_layers
+
+    encoder = tmp_path / "encoder"
+    shutil.copytree(tiny_encoder_dir, encoder)
+    assert bert_layers(str(encoder))
+    config = json.loads((encoder / "config.json").read_text(encoding="utf-8"))
+    (encoder / "config.json").write_text(json.dumps({**config, "model_type": "mpnet"}), encoding="utf-8")
+    assert not bert_layers(str(encoder))
+    (encoder / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    (encoder / "model.safetensors").rename(encoder / "pytorch_model.bin")
+    assert not bert_layers(str(encoder))
 
 
 def test_threads_bound_the_numpy_models_blas_threads():
@@ -131,6 +188,26 @@ def test_threads_bound_the_numpy_models_blas_threads():
         assert not tagger.uses_torch and {p["num_threads"] for p in threadpool_info()} == {1}
     finally:
         threadpool_limits(before)
+
+
+def test_threads_reach_the_torch_network_a_large_call_loads(monkeypatch):
+    import torch
+
+    from sciner.inference import tagger as tagger_module
+    from sciner.inference.predict import Tagging
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    before, torch_before = {p["prefix"]: p["num_threads"] for p in threadpool_info()}, torch.get_num_threads()
+    try:
+        tagger = Tagging(model="default", threads=1, precision="fp32").tagger()
+        torch.set_num_threads(2)  # (threadpoolctl's limit on BLAS may reach torch's OpenMP pool: undo it)
+        assert tagger._bulk is None
+        monkeypatch.setattr(tagger_module, "SMALL_CALL_WORDS", 0)
+        tagger.tag([["We", "use", "BERT", "."]])
+        assert tagger._bulk is not None and torch.get_num_threads() == 1
+    finally:
+        threadpool_limits(before)
+        torch.set_num_threads(torch_before)
 
 
 @pytest.fixture(scope="module", params=[("bio", 1), ("bio", 2), ("cnn", 1)], ids=lambda p: f"{p[0]}-{p[1]}-layers")
@@ -167,7 +244,8 @@ def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragrap
     cfg, meta, directory = load_model_meta(layered_model)
     ours = Tagger(head_spec(cfg.model.head).numpy_class()(cfg, directory), meta, directory, "fp32", "cpu")
     assert len(ours.model.layers) == cfg.model.num_layers
-    assert isinstance(Tagger.load(layered_model).model, NumpyNetwork) == runs_in_numpy(cfg.model.num_layers)
+    loaded = Tagger.load(layered_model)  # NumPy for every call, or (deeper) for small ones only
+    assert isinstance(loaded.model, NumpyNetwork) and (loaded._load_bulk is None) == runs_in_numpy(cfg.model.num_layers)
     model, meta, directory = load_model(layered_model)
     theirs = Tagger(model.eval(), meta, directory, "fp32", "cpu")
     mine, torchs = ours.log_probs(paragraphs), theirs.log_probs(paragraphs)

@@ -40,8 +40,6 @@ def serve(
 
     Example: sciner serve --port 8000
     """
-    import torch
-
     from sciner.inference.tagger import Tagger
     from sciner.server import Limits, serve as run
 
@@ -51,8 +49,9 @@ def serve(
         from sciner.index.web import corpus_router
 
         routers.append(corpus_router(index))  # a bad index is refused before the model loads
-    torch.set_num_threads(threads)
     tagger = Tagger.load(model, precision=precision, device=device)
+    tagger.limit_threads(threads)
+    tagger.preload()  # no request waits for a network to load
     limits = Limits(max_body_bytes=int(max_body_mb * 1024 * 1024), max_tokens=max_tokens, timeout_s=timeout)
     run(tagger, host=host, port=port, limits=limits, quiet=quiet, routers=routers)
 

@@ -321,7 +321,6 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
     :func:`~sciner.model.store.copy_model`). ``threads`` defaults to the model's training
     config; ``show_progress`` prints the dev split and progress bars on stderr.
     """
-    import torch
     from tqdm import tqdm
 
     from sciner.config import data_root
@@ -335,8 +334,8 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
     cfg, _, _ = load_model_meta(model)
     if not head_spec(cfg.model.head).scores_tags:  # before any weights load
         raise ModelError(f"{model}: calibrate needs a BIO model, not head {cfg.model.head!r}")
-    torch.set_num_threads(threads or cfg.train.threads)
     tagger = Tagger.load(model, precision=precision, device=device)
+    tagger.limit_threads(threads or cfg.train.threads)
     # The data folder recorded in a model is where it lay when the model was trained: this
     # machine's $SCINER_DATA knows better.
     cfg.data.data_dir = str(data_root(data, recorded=cfg.data.data_dir))
@@ -375,7 +374,7 @@ def calibrate(model: str | Path, output: str | Path | None = None, *, data: str 
     meta.pop("paper_level", None)
     if done.paper_level is not None:
         meta["paper_level"] = done.paper_level.to_meta()
-    meta["calibration"] = _record(done, tagger.precision, paper_record)
+    meta["calibration"] = _record(done, tagger.precision_for(sum(map(len, tokens))), paper_record)
     save_meta(done.path, meta)
     return done
 

@@ -1,11 +1,13 @@
-"""A small model's tag log-probabilities in NumPy: tagging without importing torch.
+"""A model's tag log-probabilities in NumPy: tagging without importing torch.
 
 Importing torch takes 1.7 s on these machines, more than the fast model takes to tag a line
-without it (0.6 s; AMD EPYC Zen 4, 2 cores, docs/fast.md). A model with few transformer layers
-(at most :data:`MAX_LAYERS`: the fast model's one, or none) and a head whose registered
-``numpy_network`` is one of these classes (the BIO head's :class:`NumpyNetwork`, the CNN head's
-:class:`NumpyCNN`) is computed here in fp32, from the same weights and the same windows as the
-torch path (:class:`sciner.model.network.NERModel`):
+without it (0.6 s; AMD EPYC Zen 4, 2 cores, docs/fast.md). A model on a plain BERT encoder
+(MiniLM) whose head's registered ``numpy_network`` is one of these classes (the BIO head's
+:class:`NumpyNetwork`, the CNN head's :class:`NumpyCNN`) is computed here in fp32, from the same
+weights and the same windows as the torch path (:class:`sciner.model.network.NERModel`): in
+calls of every size for a model of few transformer layers (at most :data:`MAX_LAYERS`: the fast
+model's one, or none), in small calls (:data:`sciner.inference.tagger.SMALL_CALL_WORDS`) for a
+deeper one (the default's six):
 
 1. the windows of subwords (:func:`sciner.model.windows.window_rows`) through the encoder's
    embeddings (word, position and first token-type rows, LayerNorm) and its first layers
@@ -23,6 +25,7 @@ NumPy already. ``tests/test_numpy_network.py`` holds these log-probabilities to 
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -34,11 +37,13 @@ from sciner.config import Config
 from sciner.model.batching import BATCH_SUBWORDS, length_batches
 from sciner.model.hashing import FEATURES, SEEDS, cached_rows
 from sciner.model.windows import bucket_length, featurize_many, window_rows
+from sciner.model.wordpiece import WordPieceTokenizer
 
 # nn.LayerNorm's default, which the CNN head's norms use.
 HEAD_EPS = 1e-5
-# The most transformer layers a model may keep and still be computed here when --precision is
-# auto or fp32 (deeper ones run in torch). The fast model's one layer took 5.9 s in NumPy on the
+# The most transformer layers a model may keep and still be computed here in calls of every size
+# when --precision is auto or fp32 (deeper ones run in torch, but for calls of at most
+# sciner.inference.tagger.SMALL_CALL_WORDS words). The fast model's one layer took 5.9 s in NumPy on the
 # 2022 test file against 5.4 s in torch bf16 (`farm-bench -n 5`, Zen 4, 2 cores): NumPy keeps
 # the same tags on every CPU and a first line without importing torch (1.7 s). Two layers took
 # 11.3 s against 8.2 s (measured before the last layer ran at the words' positions only). Without
@@ -49,8 +54,18 @@ MAX_LAYERS = 1
 
 def runs_in_numpy(num_layers: int) -> bool:
     """Whether a model keeping ``num_layers`` transformer layers (``model.num_layers``: -1 none,
-    0 all) is computed in NumPy when its head has a NumPy network."""
+    0 all) is computed in NumPy in calls of every size when its head has a NumPy network (a
+    deeper one: in small calls, :data:`sciner.inference.tagger.SMALL_CALL_WORDS`)."""
     return num_layers == -1 or 1 <= num_layers <= MAX_LAYERS
+
+
+def bert_layers(encoder: str) -> bool:
+    """Whether the encoder ``encoder`` (a name or folder) is the plain BERT computed here
+    (MiniLM; not MPNet, whose attention adds relative-position biases, nor a folder whose
+    weights are not safetensors): :func:`sciner.model.encoder.plain_bert`."""
+    from sciner.model.encoder import encoder_folder, plain_bert
+
+    return plain_bert(encoder_folder(encoder))
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
@@ -103,33 +118,107 @@ def _gelu_block(x: np.ndarray) -> np.ndarray:
 
 
 class NumpyNetwork:
-    """A small model's network as arrays, with the attributes a :class:`~sciner.inference.tagger.Tagger`
-    reads (``cfg``, ``tokenizer``); :meth:`log_probs` is :func:`sciner.inference.batch.predict_log_probs`."""
+    """A model's network as arrays (read at its first call), with the attributes a
+    :class:`~sciner.inference.tagger.Tagger` reads (``cfg``, ``tokenizer``); :meth:`log_probs` is
+    :func:`sciner.inference.batch.predict_log_probs`."""
 
     def __init__(self, cfg: Config, directory: Path) -> None:
-        from safetensors import safe_open
-        from safetensors.numpy import load_file
-
         from sciner.model.encoder import encoder_folder
-        from sciner.model.store import WEIGHTS, from_int8_rows
-        from sciner.model.wordpiece import WordPieceTokenizer
+        from sciner.model.store import WEIGHTS
 
         self.cfg = cfg.model
-        w = {k: v.astype(np.float32, copy=False) for k, v in from_int8_rows(load_file(str(directory / WEIGHTS))).items()}
-        folder = encoder_folder(cfg.model.encoder)
-        encoder_config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        if "encoder.embeddings.word_embeddings.weight" in w:  # not frozen: the model's own
-            self.word_table = w["encoder.embeddings.word_embeddings.weight"]
-        else:  # frozen: the encoder package's, read alone (most of the package is layers this model drops)
-            with safe_open(str(folder / "model.safetensors"), framework="numpy") as f:
-                key = next(k for k in f.keys() if k.removeprefix("bert.") == "embeddings.word_embeddings.weight")
-                self.word_table = f.get_tensor(key).astype(np.float32)
+        self.path = directory / WEIGHTS
+        self.folder = encoder_folder(cfg.model.encoder)
+        encoder_config = json.loads((self.folder / "config.json").read_text(encoding="utf-8"))
         self.eps = float(encoder_config.get("layer_norm_eps", 1e-12))
         self.attention_heads = int(encoder_config["num_attention_heads"])
         self.hidden = int(encoder_config["hidden_size"])
-        self.tokenizer = WordPieceTokenizer(folder)
-        self.w = w
-        self.layers = [self._layer(w, f"encoder.encoder.layer.{i}.") for i in range(self._count_layers(w))]
+        self._arrays_checked = False
+
+    @classmethod
+    def load(cls, cfg: Config, directory: Path) -> NumpyNetwork:
+        """The network of the model in ``directory`` (config ``cfg``), its weights file checked
+        (:meth:`check`); the arrays are read at the first call, which a deep model's large calls
+        never make (they run in torch)."""
+        network = cls(cfg, directory)
+        network.check()
+        return network
+
+    def head_width(self) -> int:
+        """The BIO layer's inputs: the encoder's state and the word-shape embedding."""
+        return self.hidden + self.cfg.shape_dim
+
+    def check(self) -> None:
+        """Refuse, in one line, a weights file that safetensors cannot read or whose weights do
+        not fit the config (a shape other than the encoder package's or the BIO layer's), from
+        the files' headers: no array is read."""
+        from safetensors import SafetensorError, safe_open
+
+        from sciner.labels import BIO_TAGS
+        from sciner.model.encoder import loading
+        from sciner.model.store import unreadable, wrong_shape
+
+        try:
+            with safe_open(str(self.path), framework="numpy") as f:
+                shapes = {k: list(f.get_slice(k).get_shape()) for k in f.keys()}
+        except (SafetensorError, OSError) as err:
+            raise unreadable(self.path, err) from None
+        with loading(self.cfg.encoder, self.folder), \
+                safe_open(str(self.folder / "model.safetensors"), framework="numpy") as f:
+            package = {k.removeprefix("bert."): list(f.get_slice(k).get_shape()) for k in f.keys()}
+        needs = {"encoder." + k: v for k, v in package.items()}
+        needs.update({"head.out.weight": [len(BIO_TAGS), self.head_width()], "head.out.bias": [len(BIO_TAGS)]})
+        for key, shape in shapes.items():
+            if key in needs and shape != needs[key]:
+                raise wrong_shape(self.path, key, shape, needs[key])
+
+    @functools.cached_property
+    def w(self) -> dict[str, np.ndarray]:
+        """The model's weights, fp32 (read at the first call)."""
+        from sciner.model.store import read_weights
+
+        return {k: v.astype(np.float32, copy=False) for k, v in read_weights(self.path).items()}
+
+    def _check_arrays(self) -> None:
+        """One word through the network before the first call's: a misfit that the headers did not
+        show (a missing weight) is a one-line error, not a traceback halfway through an input."""
+        if self._arrays_checked:
+            return
+        from sciner.errors import ModelError
+        from sciner.model.store import META
+
+        try:
+            self.forward(*self.word_vectors([["a"]]))
+        except KeyError as err:
+            raise ModelError(f"{self.path}: weights do not match the model of {META} (missing {err})") from None
+        except (ValueError, IndexError) as err:
+            raise ModelError(f"{self.path}: weights do not match the model of {META} "
+                             f"({str(err).splitlines()[0][:160]})") from None
+        self._arrays_checked = True
+
+    @functools.cached_property
+    def word_table(self) -> np.ndarray:
+        """The word embeddings: the model's own, or where frozen the encoder package's, read alone
+        (most of the package is layers this model drops)."""
+        from safetensors import safe_open
+
+        from sciner.model.encoder import loading
+
+        own = self.w.get("encoder.embeddings.word_embeddings.weight")
+        if own is not None:
+            return own
+        with loading(self.cfg.encoder, self.folder), \
+                safe_open(str(self.folder / "model.safetensors"), framework="numpy") as f:
+            key = next(k for k in f.keys() if k.removeprefix("bert.") == "embeddings.word_embeddings.weight")
+            return f.get_tensor(key).astype(np.float32)
+
+    @functools.cached_property
+    def tokenizer(self) -> WordPieceTokenizer:
+        return WordPieceTokenizer(self.folder)
+
+    @functools.cached_property
+    def layers(self) -> list[dict[str, np.ndarray]]:
+        return [self._layer(self.w, f"encoder.encoder.layer.{i}.") for i in range(self._count_layers(self.w))]
 
     @staticmethod
     def _count_layers(w: dict[str, np.ndarray]) -> int:
@@ -241,6 +330,8 @@ class NumpyNetwork:
         """Each paragraph's (n_words, T) BIO log-probabilities, as the torch path computes them."""
         from sciner.labels import BIO_TAGS
 
+        self._check_arrays()
+
         out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in paragraphs]
         chunk: list[int] = []
         words = 0
@@ -276,7 +367,12 @@ class NumpyCNN(NumpyNetwork):
         settings = cfg.model.head_settings
         self.hash_rows, self.depth = settings.hash_rows, settings.depth
         self.kernel, self.dilation = settings.kernel, settings.dilation
+        self.width = settings.width
         self._rows: dict[str, tuple[int, ...]] = {}
+
+    def head_width(self) -> int:
+        """The BIO layer's inputs: the convolutions' channels."""
+        return self.width
 
     def head_inputs(self, tokens: list[list[str]]) -> list[np.ndarray]:
         """Each word's hash embeddings: the sums of its rows of each feature's table."""

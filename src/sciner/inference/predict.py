@@ -77,14 +77,7 @@ class Tagging(Step):
 
     def tagger(self) -> Tagger:
         tagger = Tagger.load(self.model, precision=self.precision, device=self.device)
-        if tagger.uses_torch:
-            import torch
-
-            torch.set_num_threads(self.threads)
-        else:  # the NumPy fast model imports no torch: its matrix products run on BLAS's threads
-            from threadpoolctl import threadpool_limits
-
-            threadpool_limits(self.threads)
+        tagger.limit_threads(self.threads)
         return tagger
 
     def run(self, state: Any, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:

@@ -21,6 +21,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
+# A model deeper than NumPy runs in bulk (numpy_network.MAX_LAYERS; the default's six layers) runs
+# calls of at most this many words in NumPy too, loaded for precision auto or fp32 on the CPU:
+# importing torch and building its network takes longer than NumPy's six layers take on them. On
+# AMD EPYC Zen 4 (2 cores), where torch runs bf16 natively and so gains most with size, whole
+# `sciner predict` runs took 1.98 s in NumPy against 2.67 s in torch on 3,905 words, and 3.18 s
+# against 2.89 s on 7,920 (`python benchmarks/first_tag.py`, docs/fast.md); without native bf16
+# torch runs fp32 and NumPy stays ahead longer. A larger call loads the torch network.
+SMALL_CALL_WORDS = 4000
+
 
 def native_bf16() -> bool:
     """True when this CPU computes bfloat16 natively (AVX512-BF16 or AMX)."""
@@ -40,6 +49,11 @@ class Tagger:
         self.path = path
         self.precision = precision
         self.device = device
+        # A NumPy network that runs only small calls (SMALL_CALL_WORDS): what loads the torch tagger of
+        # larger ones, and that tagger once loaded; the threads limit_threads set, for it too.
+        self._load_bulk: Callable[[], Tagger] | None = None
+        self._bulk: Tagger | None = None
+        self._threads: int | None = None
 
     @classmethod
     def load(cls, path: str | Path | None = None, *, precision: str = "auto", device: str = "auto") -> "Tagger":
@@ -52,10 +66,13 @@ class Tagger:
         else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available, else cpu:
         the default everywhere, in ``sciner predict``, ``sciner.load`` and the spaCy component).
 
-        A model of few transformer layers (``numpy_network.runs_in_numpy``: the fast model's one)
-        whose head has a NumPy network runs in NumPy, fp32, on the CPU
+        A model whose head has a NumPy network runs in NumPy, fp32, on the CPU
         (:mod:`sciner.inference.numpy_network`: no torch imported, a second and a half sooner)
-        unless ``precision`` (bf16, int8) or ``device`` (cuda) asks for torch.
+        unless ``precision`` (bf16, int8) or ``device`` (cuda) asks for torch: a model of few
+        transformer layers (``numpy_network.runs_in_numpy``: the fast model's one) always, a
+        deeper one (the default's six) in calls of at most :data:`SMALL_CALL_WORDS` words; its
+        first larger call loads it in torch (``precision`` and ``device`` as asked), which runs
+        every larger call after it.
         """
         if precision not in PRECISIONS:
             raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
@@ -66,15 +83,24 @@ class Tagger:
             from sciner.model.store import load_model_meta
 
             cfg, meta, directory = load_model_meta(path)
-            from sciner.inference.numpy_network import runs_in_numpy
+            from sciner.inference.numpy_network import bert_layers, runs_in_numpy
 
-            network = head_spec(cfg.model.head).numpy_class() if runs_in_numpy(cfg.model.num_layers) else None
-            if network is not None:
-                return cls(network(cfg, directory), meta, directory, "fp32", "cpu")
+            network = head_spec(cfg.model.head).numpy_class()
+            if network is not None and bert_layers(cfg.model.encoder):
+                tagger = cls(network.load(cfg, directory), meta, directory, "fp32", "cpu")
+                if not runs_in_numpy(cfg.model.num_layers):
+                    tagger._load_bulk = functools.partial(cls._load_torch, path, precision, device)
+                return tagger
+        return cls._load_torch(path, precision, device)
+
+    @classmethod
+    def _load_torch(cls, path: str | Path | None, precision: str, device: str) -> "Tagger":
+        """The model at ``path`` in torch (or onnxruntime, for an exported one)."""
         import torch
 
         from sciner.inference.onnx import load_onnx
         from sciner.model.device import pick_device
+        from sciner.model.store import is_onnx
 
         if is_onnx(path):  # an exported tagger: onnxruntime on the CPU, fp32
             if precision not in ("auto", "fp32") or device == "cuda":
@@ -138,6 +164,10 @@ class Tagger:
             raise TypeError("Tagger.tag takes tokenized paragraphs (lists of tokens or Paragraphs), not text; "
                             "use Tagger.tag_text(texts) to tokenize and tag text")
         paras = [p if isinstance(p, Paragraph) else Paragraph(tokens=list(p)) for p in items]
+        runner = self._runner(sum(len(p.tokens) for p in paras))
+        if runner is not self:
+            return runner.tag(paras, batch_subwords=batch_subwords, progress=progress, paper_level=paper_level,
+                              documents=documents)
         params = self.paper_level if paper_level else None
         if params is None and not self.uses_torch:  # each paragraph alone: the same decoding with no paper-level step
             from sciner.model.paper_decoding import PaperLevel
@@ -211,8 +241,49 @@ class Tagger:
         only), computed exactly as :meth:`tag` computes them; ``progress`` receives token counts."""
         from sciner.model.batching import BATCH_SUBWORDS
 
+        paragraphs = [list(p) for p in paragraphs]
+        runner = self._runner(sum(map(len, paragraphs)))
+        if runner is not self:
+            return runner.log_probs(paragraphs, progress=progress)
         with self._precision():
-            return self._log_probs([list(p) for p in paragraphs], BATCH_SUBWORDS, progress)
+            return self._log_probs(paragraphs, BATCH_SUBWORDS, progress)
+
+    def preload(self) -> "Tagger":
+        """Load now what a large call would load at its first (a deep model's torch network), so
+        that no call waits for it (a server's first large request); returns this tagger."""
+        self._runner(SMALL_CALL_WORDS + 1)
+        return self
+
+    def precision_for(self, words: int) -> str:
+        """The precision a call of ``words`` words runs in (``fp32`` in NumPy; a deeper model's
+        larger calls in the precision its torch network was loaded with)."""
+        return self._runner(words).precision
+
+    def limit_threads(self, threads: int) -> None:
+        """Compute on at most ``threads`` threads: torch's, or BLAS's for a NumPy network (and
+        torch's once a large call loads a deeper model's torch network)."""
+        self._threads = threads
+        if self.uses_torch:
+            import torch
+
+            torch.set_num_threads(threads)
+        else:  # NumPy's matrix products run on BLAS's threads, which torch's setting does not reach
+            from threadpoolctl import threadpool_limits
+
+            threadpool_limits(threads)
+        if self._bulk is not None:
+            self._bulk.limit_threads(threads)
+
+    def _runner(self, words: int) -> "Tagger":
+        """The tagger that runs a call of ``words`` words: this one, or for a large call of a deep
+        model that NumPy runs only in small calls, its torch tagger (loaded at the first)."""
+        if self._load_bulk is None or words <= SMALL_CALL_WORDS:
+            return self
+        if self._bulk is None:
+            self._bulk = self._load_bulk()
+            if self._threads is not None:
+                self._bulk.limit_threads(self._threads)
+        return self._bulk
 
     @functools.cached_property
     def uses_torch(self) -> bool:

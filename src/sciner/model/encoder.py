@@ -85,6 +85,20 @@ def check_encoder_folder(folder: Path) -> None:
                              "a model's code: use an encoder that transformers builds by itself")
 
 
+def plain_bert(folder: Path) -> bool:
+    """True when the encoder in ``folder`` is a plain BERT (absolute positions, exact GELU) in
+    ``model.safetensors`` with a ``tokenizer.json``: what :class:`sciner.model.fast_bert.FastBert`
+    (torch) and :mod:`sciner.inference.numpy_network` reproduce exactly."""
+    raw = read_json_object(folder / "config.json")
+    return (
+        raw.get("model_type") == "bert"
+        and raw.get("hidden_act") == "gelu"
+        and raw.get("position_embedding_type", "absolute") == "absolute"
+        and (folder / "model.safetensors").exists()
+        and (folder / "tokenizer.json").exists()
+    )
+
+
 def load_encoder(name: str) -> tuple[Any, Any]:
     """The transformers model and fast tokenizer of encoder ``name``, loaded offline."""
     from transformers import AutoModel, AutoTokenizer
@@ -151,7 +165,7 @@ def load_inference_encoder(name: str, num_layers: int = 0) -> tuple[Any, Any]:
     from sciner.model.wordpiece import WordPieceTokenizer
 
     folder = encoder_folder(name)
-    if fast_bert.supports(folder):
+    if plain_bert(folder):
         with loading(name, folder):
             return fast_bert.FastBert.load(folder, num_layers), WordPieceTokenizer(folder)
     return load_encoder(name)

@@ -49,18 +49,6 @@ class BertConfig:
         return cls(**{name: raw[name] for name in cls.__dataclass_fields__})
 
 
-def supports(folder: Path) -> bool:
-    """True when the encoder in ``folder`` is a plain BERT that this module reproduces exactly."""
-    raw = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    return (
-        raw.get("model_type") == "bert"
-        and raw.get("hidden_act") == "gelu"
-        and raw.get("position_embedding_type", "absolute") == "absolute"
-        and (folder / "model.safetensors").exists()
-        and (folder / "tokenizer.json").exists()
-    )
-
-
 class _Embeddings(nn.Module):
     def __init__(self, c: BertConfig) -> None:
         super().__init__()

@@ -205,6 +205,12 @@ def _check_type_bias(bias: Any, cfg: Config, path: Path) -> None:
         raise ModelError(f"{path}: type_bias: expected an object of numbers, got {bias!r:.60}")
     if not head_spec(cfg.model.head).scores_tags:
         raise ModelError(f"{path}: type_bias: needs a head that scores BIO tags, not {cfg.model.head!r}")
+    from sciner.model.viterbi import type_shift
+
+    try:  # entity types only: checked here, where every path (torch or NumPy) reads model.json
+        type_shift(bias)
+    except ValueError as err:
+        raise ModelError(f"{path}: type_bias: {err}") from None
 
 
 def _check_paper_level(params: Any, path: Path) -> None:
@@ -246,6 +252,28 @@ def load_weights(model: Any, directory: str | Path) -> None:
     _load_weights(model, Path(directory) / WEIGHTS, assign=False)
 
 
+def read_weights(path: Path) -> dict[str, Any]:
+    """``weights.safetensors`` at ``path`` as NumPy arrays, its int8 tables turned back into fp32
+    numbers (:func:`from_int8_rows`); an unreadable file is a one-line :class:`ModelError`."""
+    from safetensors import SafetensorError
+    from safetensors.numpy import load_file
+
+    try:
+        return from_int8_rows(load_file(str(path)))
+    except (SafetensorError, OSError) as err:
+        raise unreadable(path, err) from None
+
+
+def unreadable(path: Path, err: Exception) -> ModelError:
+    """The error of a weights file that safetensors cannot read."""
+    return ModelError(f"{path}: not a readable safetensors file ({err})")
+
+
+def wrong_shape(path: Path, key: str, shape: Any, needed: Any) -> ModelError:
+    """The error of a weight whose shape is not the one its model's config needs."""
+    return ModelError(f"{path}: {key}: shape {list(shape)}, but the config in {META} needs {list(needed)}")
+
+
 def _load_weights(model: Any, path: Path, encoder_dtype: Any = None, *, assign: bool = True) -> None:
     """Load ``weights.safetensors`` into ``model``: every tensor of the right shape, and every
     weight not frozen present (frozen word embeddings come from the encoder package); the
@@ -259,13 +287,12 @@ def _load_weights(model: Any, path: Path, encoder_dtype: Any = None, *, assign: 
     try:
         state = load_file(str(path))
     except (SafetensorError, OSError) as err:
-        raise ModelError(f"{path}: not a readable safetensors file ({err})") from None
+        raise unreadable(path, err) from None
     state = from_int8_rows(state)
     expected = model.state_dict()
     for key, tensor in state.items():
         if key in expected and tensor.shape != expected[key].shape:
-            raise ModelError(f"{path}: {key}: shape {list(tensor.shape)}, but the config in {META} "
-                             f"needs {list(expected[key].shape)}")
+            raise wrong_shape(path, key, tensor.shape, expected[key].shape)
     # Assigned, not copied into the modules' own tensors: each weight is converted once.
     def dtype(key: str) -> Any:
         return encoder_dtype if encoder_dtype is not None and key.startswith("encoder.") else torch.float32
