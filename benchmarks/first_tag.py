@@ -32,14 +32,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-RUN = """import sys
+RUN = """import contextlib
+import sys
 from unittest import mock
 from sciner.inference import numpy_network, tagger
 from sciner.cli import main
 mode = sys.argv.pop(1)
 if mode == "numpy":
     tagger.SMALL_CALL_WORDS = 10 ** 12
-patch = mock.patch.object(numpy_network, "bert_layers", return_value=False) if mode == "torch" else mock.MagicMock()
+patch = mock.patch.object(numpy_network, "bert_layers", return_value=False) if mode == "torch" else contextlib.nullcontext()
 with patch:
     try:
         main()

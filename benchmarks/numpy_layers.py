@@ -57,6 +57,8 @@ def main() -> None:
     print(f"CPU: {cpu_name()}; {args.threads} thread(s); {args.model}: "
           f"{sum(map(len, paragraphs))} tokens in {len(paragraphs)} paragraphs")
 
+    for tagger in (in_numpy, in_torch):  # NumPy reads its arrays at its first call: not timed
+        tagger.tag(paragraphs[:1])
     seconds: dict[str, list[float]] = {"numpy": [], "torch": []}
     tags: dict[str, list[list[str]]] = {}
     for _ in range(args.repeat):

@@ -26,7 +26,6 @@ NumPy already. ``tests/test_numpy_network.py`` holds these log-probabilities to 
 from __future__ import annotations
 
 import functools
-import json
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -123,13 +122,13 @@ class NumpyNetwork:
     :func:`sciner.inference.batch.predict_log_probs`."""
 
     def __init__(self, cfg: Config, directory: Path) -> None:
-        from sciner.model.encoder import encoder_folder
+        from sciner.model.encoder import encoder_folder, read_json_object
         from sciner.model.store import WEIGHTS
 
         self.cfg = cfg.model
         self.path = directory / WEIGHTS
         self.folder = encoder_folder(cfg.model.encoder)
-        encoder_config = json.loads((self.folder / "config.json").read_text(encoding="utf-8"))
+        encoder_config = read_json_object(self.folder / "config.json")
         self.eps = float(encoder_config.get("layer_norm_eps", 1e-12))
         self.attention_heads = int(encoder_config["num_attention_heads"])
         self.hidden = int(encoder_config["hidden_size"])

@@ -17,7 +17,7 @@ from sciner.files.run import Engine, Input, Run, Step, run_files, run_verb, spli
 from sciner.inference.tagger import Tagger
 from sciner.model.batching import BATCH_SUBWORDS
 
-# predict's default torch CPU threads (the --workers share them out).
+# predict's default CPU threads, torch's or a NumPy network's BLAS's (the --workers share them out).
 THREADS = 2
 
 
