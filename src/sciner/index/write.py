@@ -21,8 +21,8 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.index.schema import as_error
-from sciner.summary.assemble import mention_text, summarize_paper
-from sciner.summary.names import Gazetteer, fold
+from sciner.summary.assemble import summarize_paper
+from sciner.summary.names import Gazetteer, fold, mention_text
 
 # Metrics where a smaller number is better, as folded-name fragments: a leaderboard of one of
 # these is sorted ascending. Short ones must be the whole name or its first or last word.

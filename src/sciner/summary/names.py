@@ -1,7 +1,8 @@
-"""One name per entity: spelling variants folded, abbreviations linked to their long forms,
-and a canonical spelling from the shared gazetteers where one matches.
+"""A paper's entities, one name each: its tagged name mentions cleaned, spelling variants
+folded, abbreviations linked to their long forms, and a canonical spelling from the shared
+gazetteers where one matches.
 
-Three steps, each small:
+Four steps, each small:
 
 * :func:`fold` is the key two spellings share when they are the same name: case, hyphens,
   spaces and punctuation dropped, a plural last word made singular ("BERT-base",
@@ -14,6 +15,10 @@ Three steps, each small:
   (``gazetteers/leaderboards_*.tsv`` and Papers with Code's metric and task lists of the
   shared data, shipped compacted in ``resources/gazetteer.tsv.gz``), read on first use; a
   user's gazetteer folder (``--data``) adds to them.
+* :func:`paper_entities` cleans a paper's mentions (:func:`clean_mentions`, ``CLEAN_RULES``)
+  and groups them into :class:`Entity` s: spellings that fold alike, a name with and without
+  a head word, an abbreviation and its long form are one entity (a union-find over
+  (type, folded name) keys), named by its short form, else its most frequent spelling.
 """
 
 from __future__ import annotations
@@ -21,11 +26,16 @@ from __future__ import annotations
 import csv
 import gzip
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+
+from sciner.document import Paragraph, Span
+from sciner.labels import NAME_TYPES
+from sciner.summary.values import Place
 
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 # A last word that is not a plural though it ends in s (a handful seen in NLP papers).
@@ -524,3 +534,143 @@ def same_but_heads(mentions: Sequence[Mention]) -> list[tuple[tuple[str, str], t
             if short in keys and short[1]:
                 pairs.append((short, (m.label, fold(m.text))))
     return pairs
+
+
+# --- a paper's entities --------------------------------------------------------------------
+
+@dataclass
+class Entity:
+    """One thing a paper names, however it spells it."""
+
+    type: str
+    name: str
+    surface: list[str]
+    places: list[Place]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "name": self.name, "mentions": len(self.places), "surface": self.surface}
+
+
+# A folded spelling -> each type the paper tags it with, and under that type the entity's name
+# and its number of mentions.
+_Known = dict[str, dict[str, tuple[str, int]]]
+
+
+@dataclass(frozen=True)
+class PaperNames:
+    """A paper's entities, and what each spelling it tags names (``known``, by folded spelling)."""
+
+    entities: list[Entity]
+    known: _Known
+
+    def known_as(self, text: str) -> dict[str, tuple[str, int]]:
+        """Each type the paper tags ``text`` with, and the entity's name and mentions under it."""
+        return self.known.get(fold(text), {})
+
+    def name_of(self, p: Paragraph, s: Span) -> str | None:
+        """The name of the entity span ``s`` of ``p`` names, or None."""
+        return self.known_as(mention_text(p, s)).get(s.label, (None, 0))[0]
+
+
+class _Groups:
+    """Union-find over (type, folded name) keys: the spellings that name one entity."""
+
+    def __init__(self) -> None:
+        self.parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def find(self, key: tuple[str, str]) -> tuple[str, str]:
+        self.parent.setdefault(key, key)
+        while self.parent[key] != key:
+            self.parent[key] = self.parent[self.parent[key]]
+            key = self.parent[key]
+        return key
+
+    def union(self, a: tuple[str, str], b: tuple[str, str]) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def mention_text(p: Paragraph, s: Span) -> str:
+    """A name's mention as the paper spells it, without the punctuation and function words a
+    span may have taken in at its ends ("( CLS" -> "CLS")."""
+    tokens = p.tokens[s.start:s.end]
+    start, end = trim(tokens)
+    return " ".join(tokens[start:end]).replace(" - ", "-")  # the tokenizer's "LSTM - CRF" is LSTM-CRF
+
+
+def _overlapping(p: Paragraph, where: tuple[int, int]) -> list[Span]:
+    return [s for s in p.spans or [] if s.start < where[1] and where[0] < s.end and s.label in NAME_TYPES]
+
+
+def link_abbreviations(paragraphs: Sequence[Paragraph], groups: _Groups) -> set[tuple[str, str]]:
+    """Join each abbreviation defined in the paper with its long form, for the type the short
+    form is tagged with there; returns the short forms' keys (a name is spelled as its short form)."""
+    shorts: set[tuple[str, str]] = set()
+    for p in paragraphs:
+        for abbreviation in find_abbreviations(p.tokens):
+            tagged_short = _overlapping(p, abbreviation.short_range)
+            tagged_long = _overlapping(p, abbreviation.long_range)
+            for label in {s.label for s in tagged_short} | {s.label for s in tagged_long}:
+                short_key = (label, fold(abbreviation.short))
+                groups.union(short_key, (label, fold(abbreviation.long)))
+                for s in tagged_long + tagged_short:
+                    if s.label == label:
+                        groups.union(short_key, (label, fold(mention_text(p, s))))
+                shorts.add(short_key)
+    return shorts
+
+
+def _name(spellings: Counter[str], short_keys: set[str], label: str, gazetteer: Gazetteer) -> str:
+    """A group's name: its short form if it has one, else its most frequent spelling (a tie goes
+    to the first seen), in the gazetteer's spelling where the gazetteer lists it."""
+    ranked = sorted(spellings, key=lambda s: (fold(s) not in short_keys, -spellings[s]))
+    best = ranked[0]
+    return gazetteer.canonical(label, best) or best
+
+
+def paper_entities(paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None = None,
+                   clean: Collection[str] = CLEAN_RULES) -> PaperNames:
+    """The entities of one tagged paper (``paragraphs`` in reading order), its name mentions
+    cleaned by the rules ``clean`` (:data:`CLEAN_RULES`) and grouped (see the module)."""
+    gazetteer = gazetteer or Gazetteer.empty()
+    tagged = [Mention(s.label, mention_text(p, s), (i, s.start, s.end), s.score, s.start, s.end)
+              for i, p in enumerate(paragraphs) for s in p.spans or [] if s.label in NAME_TYPES]
+    cleaned = clean_mentions([p.tokens for p in paragraphs], [m for m in tagged if is_name(m.text)], clean, gazetteer)
+    as_tagged = {m.place: m.text for m in tagged}  # each span's text before the rules
+    groups = _Groups()
+    mentions: list[tuple[tuple[str, str], str, Place]] = []
+    for m in cleaned:
+        key = (m.label, fold(m.text))
+        groups.find(key)
+        mentions.append((key, m.text, m.place))
+        raw = as_tagged[m.place]
+        if "heads" in clean and without_head(m.label, raw) != raw:  # "labeled attachment score ( LAS )"
+            groups.union(key, (m.label, fold(raw)))
+    for a, b in same_but_heads(cleaned) if "heads" in clean else ():
+        groups.union(a, b)
+    shorts = link_abbreviations(paragraphs, groups)
+    by_group: dict[tuple[str, str], list[tuple[str, Place]]] = defaultdict(list)
+    for key, text, place in mentions:
+        by_group[groups.find(key)].append((text, place))
+    entities = []
+    for (label, _), found in by_group.items():
+        spellings = Counter(text for text, _ in found)
+        short_keys = {k for lab, k in shorts if lab == label}
+        entities.append(Entity(label, _name(spellings, short_keys, label, gazetteer), list(spellings),
+                               [place for _, place in found]))
+    entities.sort(key=lambda e: (NAME_TYPES.index(e.type), -len(e.places), e.name.lower()))
+    return PaperNames(entities, _known(entities, cleaned, as_tagged))
+
+
+def _known(entities: Sequence[Entity], cleaned: Sequence[Mention], as_tagged: dict[Place, str]) -> _Known:
+    """Each spelling the paper tags, folded: the entity it names under each type, and its mentions."""
+    known: _Known = defaultdict(dict)
+    for e in entities:
+        for text in e.surface:
+            known[fold(text)][e.type] = (e.name, len(e.places))
+    for m in cleaned:  # a span as tagged names what its cleaned text names (values are paired by it)
+        named = known[fold(m.text)].get(m.label)
+        if named is not None:
+            known[fold(as_tagged[m.place])].setdefault(m.label, named)
+    return known

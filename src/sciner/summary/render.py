@@ -19,8 +19,9 @@ from typing import Any
 
 from sciner.formats.html import escape, page, render_tokens
 from sciner.formats.registry import SUMMARY_FORMATS
-from sciner.summary.assemble import CORPUS_TYPES, Entity, PaperSummary, Place
-from sciner.summary.values import Result
+from sciner.summary.assemble import CORPUS_TYPES, PaperSummary
+from sciner.summary.names import Entity
+from sciner.summary.values import Place, Result
 
 RENDER_FORMATS: tuple[str, ...] = SUMMARY_FORMATS
 SUFFIXES: dict[str, str] = {".json": "json", ".csv": "csv", ".html": "html", ".htm": "html"}

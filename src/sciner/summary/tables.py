@@ -40,6 +40,7 @@ from sciner.document import Paragraph
 from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import Gazetteer, fold
+from sciner.summary.ours import CITATION, CITED
 from sciner.summary.values import NotResult, Result, Value
 
 # Column heads that name a split or an aggregate, never the metric itself, though leaderboards
@@ -87,9 +88,6 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
 )
-# A row label citing prior work ("GCN ( Zhang et al . , 2018 )"): a baseline, not the paper's own.
-_CITATION = re.compile(r"\(\s?[^()]*(?:et al|\d{4}[a-z]?)[^()]*\)")  # "( Li et al . , 2016 )"
-CITED = re.compile(r"\bet al\b|\(\s?(?:19|20)\d\d[a-z]?\s?\)|,\s?(?:19|20)\d\d[a-z]?\s?\)")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
@@ -647,7 +645,7 @@ class _Table:
                 named = self.namer.names(cell, gazetteer=False)
                 kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
             if kind is not None:
-                typed.setdefault(kind, []).append(_CITATION.sub("", text).strip() if kind != "MethodName" else text)
+                typed.setdefault(kind, []).append(CITATION.sub("", text).strip() if kind != "MethodName" else text)
                 if kind == "MethodName":
                     model_cells.append(cell)
                 continue

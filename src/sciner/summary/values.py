@@ -51,7 +51,7 @@ class Result:
     value: str
     model: str | None
     place: Place
-    ours: bool = False  # the paper's own method (see :func:`sciner.summary.assemble.mark_ours`)
+    ours: bool = False  # the paper's own method (see :func:`sciner.summary.ours.mark_ours`)
     table: str | None = None  # the table it was read off ("table 2"), None for a sentence
 
     def to_json(self) -> dict[str, Any]:
