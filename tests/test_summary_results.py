@@ -14,7 +14,7 @@ from sciner.document import Paragraph, Span
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.papers import read_papers
-from sciner.summary.tables import cell_numbers, is_language, metric_like, not_score_head
+from sciner.summary.tables.cells import cell_numbers, is_language, metric_like, not_score_head
 from test_summarize import caption, row, tagged  # a table row as --include tables writes it
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"

@@ -11,7 +11,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ours, proposed_methods
-from sciner.summary.tables import read_tables
+from sciner.summary.tables.reader import read_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 
 # The corpus table's columns and the entity type each counts.

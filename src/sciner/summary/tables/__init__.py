@@ -1,0 +1,36 @@
+"""Values and results read off a paper's tables (PDFs read with ``--include tables``).
+
+A table row carries its ``table`` and its ``cells`` (token ranges and the columns each covers;
+see :mod:`sciner.pdf.tables`). Small stages over a table that does not change while it is read:
+cells.py (what a cell prints: numbers, metric heads, languages; the rows of each table),
+caption.py (what the caption says), namer.py (what a cell names, by type), header.py (the
+heads over each column), reader.py (:func:`~sciner.summary.tables.reader.read_tables`: the
+rows read top to bottom into values, results and not results). Rows are read top to bottom:
+
+* a row holding a number is a *data row*: the cells left of its first number are its label;
+* the rows above the first data row are the table's *header*; a row of several cells without
+  numbers below data rows starts a new header block (stacked sub-tables: "Test P R F1" under
+  the "Dev" block);
+* a row of one cell in the label column and no number is a *group label* ("Published",
+  "Ours", "Dev (all lengths)"): a group labelled "Ours" holds the paper's own rows.
+
+A cell's text is a name of the type the paper tags it with most often, else of the type the
+model tagged in it here, else a metric when it reads as one (``metric_like``: "BLEU",
+"R-1", "EM", "Acc.", "MF1"), else of a type the shared gazetteers list it under; split names
+("Dev", "Test") name nothing, for they head columns of every metric. Every number of a data
+row's body is then accounted for, as
+
+* a *result* (a MetricValue): its metric is the lowest metric head above it (a sub-metric such
+  as "F1" under a spanning "MUC" is "MUC F1"), else its row's, else the one its caption gives
+  its dataset or the table ("F1 scores are reported for QQP and MRPC", "All values are F1
+  scores"), else the paper's only metric; its dataset, task and model come from the heads,
+  the row's label and the caption, a head that names nothing ("Laptop", "Arabic") qualifying
+  the dataset; where a head names the method ("SSK-T1" over a column), the row's label is
+  the dataset; an "x / y" cell is two results;
+* a HyperparameterValue when its column's heads name a HyperparameterName and no metric;
+* else a :class:`~sciner.summary.values.NotResult` with its reason: a "difference" ("+0.25",
+  a Δ column, "(19 %)" after a score), a "deviation" (the "± 0.17" of a score, a "std"
+  column), a "count" ("#Docs", "N"), a "p-value", a "size", a "time", a "setting" (a
+  hyperparameter's value; a number labelling its row, such as a threshold), or "no metric".
+"""
+

@@ -1,0 +1,207 @@
+"""A table's header: its head rows joined and widened over the columns they head
+(:func:`join_split_heads`, :func:`widen`), and what the heads over a column say of its
+numbers (:meth:`Header.column`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sciner.summary.names import fold
+from sciner.summary.tables.caption import Caption
+from sciner.summary.tables.cells import (
+    ENUMERATOR, LABEL_HEADS, Known, TableCell, metric_like, not_score_head, says_nothing,
+)
+from sciner.summary.tables.namer import Namer
+
+# Sub-metrics that a spanning metric head above qualifies ("MUC" over "F1" is "MUC F1").
+_SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recall", "acc", "accuracy", "em",
+                         "uas", "las", "map", "ndcg"})
+
+
+@dataclass(frozen=True)
+class Column:
+    """What the heads over a column say: a name of each type, why its numbers are no scores
+    (None: they may be), and the heads over it that name nothing (they qualify its dataset)."""
+
+    names: dict[str, str]
+    reason: str | None
+    unnamed: list[str]
+
+
+@dataclass(frozen=True)
+class Header:
+    """The heads over a table's data rows (its cells top to bottom), read with the table's
+    namer and caption; ``statistics``: the header heads two columns or more of counts (a table
+    of data statistics: its numbers are no scores)."""
+
+    cells: Sequence[TableCell]
+    namer: Namer
+    caption: Caption
+    statistics: bool = False
+
+    def text(self, cell: TableCell) -> str:
+        return cell.text(self.namer.paragraphs)
+
+    def row_kind(self, head: TableCell) -> str | None:
+        """The type most heads of ``head``'s row name (two at least, and more than half of its
+        heads right of the label column): the heads of one row are one kind of thing."""
+        siblings = [h for h in self.cells if h.paragraph == head.paragraph and h.first > 0]
+        kinds = [k for h in siblings for k in self.namer.names(h) if k in ("MethodName", "DatasetName")]
+        best = max(dict.fromkeys(kinds), key=kinds.count, default=None)  # ties: the first named, whatever the hash seed
+        return best if best is not None and kinds.count(best) >= 2 and 2 * kinds.count(best) > len(siblings) else None
+
+    def label_head(self, cell: TableCell) -> str | None:
+        """What the head over a label cell's column says it is: "Model", "Methods", "System"
+        (MethodName), "Dataset", "Data", "Corpus", "Language", "Treebank" (DatasetName), "Task"
+        (TaskName), "Category", "Field", "Doc length" (the part of the data: "qualifier"), "Domain",
+        "Reference" (a setting: "setting"), or None."""
+        for head in reversed(self.cells):  # the lowest head over the column says it
+            if head.first <= cell.first and cell.last <= head.last and head.last - head.first <= cell.last - cell.first:
+                text = self.text(head)
+                if "→" in text:  # "Task →": what the heads right of it are; "Model ↓ / Metric →": the rows
+                    text = text.split("/")[0] if "↓" in text.split("/")[0] else ""
+                key = fold(text)
+                if key in ("model", "models", "method", "methods", "system", "systems", "approach", "algorithm"):
+                    return "MethodName"
+                if key in ("dataset", "datasets", "data", "corpus", "language", "lang", "treebank", "benchmark"):
+                    return "DatasetName"
+                if key in ("task", "tasks", "subtask"):
+                    return "TaskName"
+                if key in ("category", "field", "structure", "subset", "doclength", "segmentlength", "length"):
+                    return "qualifier"  # "Abstract" under "Category": the part of the data measured
+                if key in ("field", "domain", "reference", "ref", "citation", "source", "year", "type", "thr",
+                           "threshold", "beam", "k", "n") or key in LABEL_HEADS \
+                        or "HyperparameterName" in self.namer.names(head):
+                    return "setting"  # "Doc length", "Category", "Thr.": the row's setting, not its model
+        return None
+
+    def column(self, first: int, last: int) -> Column:
+        """The names the heads over these columns give (top to bottom: the lowest of a type
+        wins, a sub-metric under a wider metric head is qualified by it), why its numbers are
+        no scores, and its heads that name nothing."""
+        above = [head for head in self.cells if head.first <= last and first <= head.last]
+        joined: dict[TableCell, str] = {}  # "S2ORC-" over "SCIBERT": one head, "S2ORC-SCIBERT"
+        for upper, lower in zip(above, above[1:]):
+            if re.search(r"[-–]$", self.text(upper)) and (upper.first, upper.last) == (lower.first, lower.last):
+                joined[lower] = self.text(upper) + self.text(lower)
+                joined[upper] = ""
+        names: dict[str, str] = {}
+        reason: str | None = None
+        unnamed: list[str] = []
+        metric_width = 0
+        for head in above:
+            text = joined.get(head, self.text(head))
+            if says_nothing(text):
+                continue
+            why = not_score_head(text)
+            if head in joined:
+                named = dict([found]) if (found := self.namer.name(text, None)) else {}
+                if not named and (kind := self.row_kind(head)) is not None:
+                    named = {kind: text}
+            elif text == "B" and any(re.match(r"(?:MUC|CEAF)", self.text(h)) for h in self.cells
+                                     if h.paragraph == head.paragraph):
+                named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
+            else:
+                named = self.namer.names(head)
+            if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
+                reason = why
+                names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
+                continue
+            if "MetricName" in named:
+                reason = None
+            legend = self.caption.legend.get(fold(text))
+            if legend is not None and "MetricName" in named and not metric_like(legend):
+                named = {"TaskName": legend}  # "CITE" defined as "Citation prediction": a task, not a metric
+            metric = named.get("MetricName")
+            if metric is not None and fold(metric) in self.caption.by_name:  # "MRPC": the caption's dataset
+                named["DatasetName"] = named.pop("MetricName")
+                metric = None
+            if metric is not None:
+                width = head.last - head.first
+                if "MetricName" in names and width < metric_width and fold(metric) in _SUB_METRIC \
+                        and fold(metric) != fold(names["MetricName"]):
+                    named["MetricName"] = f"{names['MetricName']} {metric}"
+                metric_width = width
+            nameless = not named and not self.namer.all_names(head)
+            if nameless and (kind := self.row_kind(head)) is not None:
+                named = {kind: ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
+            if named:
+                names.update(named)
+            elif nameless and len(text.split()) <= 4 \
+                    and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
+                    and not re.fullmatch(r"\(.*\)", text):
+                unnamed.append(ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
+        return Column(names, reason, unnamed)
+
+
+def counts_heads(cells: Sequence[TableCell], text: Callable[[TableCell], str]) -> bool:
+    """Whether two different heads or more of ``cells`` head counts ("# Docs", "Words", "Sents")."""
+    # distinct heads: "Words" after each of three "R-1 R-2 R-L BS" groups is one count column, repeated
+    return len({fold(text(h)) for h in cells if not_score_head(text(h)) == "count"}) >= 2
+
+
+def join_split_heads(row: list[TableCell], text: Callable[[TableCell], str], known: Known) -> list[TableCell]:
+    """A head row with the words of one head that the layout set in two columns joined again: a
+    head of one word in lower case continues the head left of it where the two are a name the
+    paper tags or a metric ("Citation" "prediction": one head "Citation prediction" over both
+    columns; "CEAF" "φ4"; not "Dev" "layers", two heads)."""
+    joined: list[TableCell] = []
+    for cell in row:
+        words = text(cell)
+        if joined and re.fullmatch(r"[^\W\d_]\w*", words) and words[0].islower() and joined[-1].first > 0 \
+                and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
+                and (known(both := f"{text(joined[-1])} {words}") or metric_like(both)):
+            left = joined.pop()
+            cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last)
+        joined.append(cell)
+    return joined
+
+
+def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[TableCell]:
+    """A header block with each head set over one column of a group of sub-heads widened over
+    the whole group: the lowest head row repeats a pattern ("EM F1 EM F1", "P R F1 P R F1 ...
+    Avg. F1"), each repeat is a group, and a head of a row above that falls within one group,
+    alone in its row, heads all of it ("Laptop" set at the left of its "EM F1", "RoBERTa" in
+    the middle of its "P R F1": dataset and model heads that span several columns)."""
+    rows: dict[int, list[TableCell]] = {}
+    for cell in header:
+        rows.setdefault(cell.paragraph, []).append(cell)
+    ordered = [sorted(row, key=lambda c: c.first) for row in rows.values()]
+    if len(ordered) < 2:
+        return header
+    sub = [c for c in ordered[-1] if c.first > 0]
+    keys = [fold(text(c)) for c in sub]
+    # The longest run of a repeated pattern, wherever it starts ("F1 F1 MAP nDCG MAP nDCG ...":
+    # "MAP nDCG" from the third head on).
+    period, offset, repeats = 0, 0, 0
+    for at in range(len(keys)):
+        for n in range(2, (len(keys) - at) // 2 + 1):
+            if keys[at + n:at + 2 * n] != keys[at:at + n] or len(set(keys[at:at + n])) < 2:
+                continue
+            count = 2
+            while keys[at + count * n:at + (count + 1) * n] == keys[at:at + n]:
+                count += 1
+            if count * n > period * repeats:
+                period, offset, repeats = n, at, count
+    groups = [(sub[offset + k * period].first, sub[offset + (k + 1) * period - 1].last) for k in range(repeats)]
+    whole = (sub[0].first, sub[-1].last) if sub else None
+    widened = list(ordered[-1])
+    for row in ordered[:-1]:
+        for cell in row:
+            inside = [g for g in groups if g[0] <= cell.last and cell.first <= g[1]]
+            if len(inside) != 1 and whole is not None and whole[0] <= cell.last and cell.first <= whole[1] and (
+                    cell.first == cell.last or abs(
+                    cell.first + cell.last - sum(whole)) <= (whole[1] - whole[0] + 1) / 3):
+                # Over no group or several, over one column (its width unknown) or set about the
+                # middle of all heads ("English" over its block's "Dev Test"): all of them
+                # ("Recomm ." set over the last two of twelve: its own).
+                inside = [whole]
+            alone = len(inside) == 1 and not any(o is not cell and inside[0][0] <= o.last and o.first <= inside[0][1]
+                                                 for o in row)
+            if cell.first > 0 and alone:
+                first, last = min(cell.first, inside[0][0]), max(cell.last, inside[0][1])
+                cell = TableCell(cell.paragraph, cell.start, cell.end, first, last)
+            widened.append(cell)
+    return sorted(widened, key=lambda c: (header.index(next(h for h in header if h.paragraph == c.paragraph)), c.first))

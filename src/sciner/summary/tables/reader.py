@@ -1,0 +1,353 @@
+"""A table's rows read into values, results and not results (see the package): the header
+and group label in force over each data row (:func:`data_rows`), then each data row's
+label and numbers (:func:`read_row`, :func:`read_number`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from sciner.document import Paragraph
+from sciner.summary.names import Gazetteer, fold
+from sciner.summary.ours import CITATION, CITED
+from sciner.summary.tables.caption import Caption, caption_of, read_caption
+from sciner.summary.tables.cells import (
+    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_language, is_language_pair, metric_like, row_reason,
+    says_nothing, split_name, table_rows,
+)
+from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
+from sciner.summary.tables.namer import Namer
+from sciner.summary.values import NotResult, Result, Value
+
+# A year in a head ("SemEval 2010"): a name's part, not a number of the body.
+_YEAR = re.compile(r"^(?:19|20)\d\d[a-z]?$")
+_LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a table, a row or a number gives: values, results, and the numbers that are no result."""
+
+    values: tuple[Value, ...] = ()
+    results: tuple[Result, ...] = ()
+    others: tuple[NotResult, ...] = ()
+
+    def __add__(self, other: Found) -> Found:
+        return Found(self.values + other.values, self.results + other.results, self.others + other.others)
+
+    def add(self, others: Iterable[NotResult]) -> Found:
+        return Found(self.values, self.results, self.others + tuple(others))
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a paper as read before its rows are: its rows' cells and texts, which cells
+    hold a number (``numbers``; ``numeric``: a number of the body, not a year), the cells of
+    numbers of its data rows (a column holding none is a column of labels), and whether some
+    data row has a label (``labelled``: an unlabelled row then continues a label above it, a
+    beam size under "Basic", and is not the caption's one method as in a table of one model's
+    numbers)."""
+
+    namer: Namer
+    caption: Caption
+    label: str
+    paper_metric: str | None
+    rows: list[list[TableCell]]
+    texts: list[list[str]]
+    numbers: list[list[bool]]
+    numeric: list[list[bool]]
+    number_cells: list[TableCell] = field(repr=False)
+    labelled: bool
+
+    @classmethod
+    def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
+           paper_metric: str | None) -> Table:
+        texts = [[c.text(namer.paragraphs) for c in row] for row in rows]
+        numbers = [[bool(cell_numbers(t)) for t in row_texts] for row_texts in texts]
+        numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
+                   for flags, row_texts in zip(numbers, texts)]
+        number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
+        labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
+                       for flags, row_texts in zip(numbers, texts))
+        return cls(namer, caption, label, paper_metric, rows, texts, numbers, numeric, number_cells, labelled)
+
+    def text(self, cell: TableCell) -> str:
+        return cell.text(self.namer.paragraphs)
+
+    def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
+        return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
+
+
+@dataclass(frozen=True)
+class Group:
+    """The group label over data rows: "Ours" (the paper's own rows), the data or task it names."""
+
+    ours: bool = False
+    names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DataRow:
+    """A data row (a row holding a number) with the header and group label over it."""
+
+    cells: list[TableCell]
+    texts: list[str]
+    header: Header
+    group: Group
+
+
+def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer | None = None,
+                paper_metric: str | None = None) -> tuple[list[Value], list[Result], list[NotResult]]:
+    """Every number of the paper's tables: the values that belong to a name, each MetricValue's
+    result, and the numbers that are no result with why (see the package), in reading order.
+    ``paper_metric``: the paper's only metric, for tables whose heads and caption name none."""
+    namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
+    found = Found()
+    for (page, label), rows in table_rows(paragraphs).items():
+        at = caption_of(paragraphs, page, label)
+        caption = read_caption(paragraphs[at] if at is not None else None, known)
+        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric))
+    return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
+            sorted(found.others, key=lambda o: o.place))
+
+
+def read_table(table: Table) -> Found:
+    """A table's data rows read top to bottom (a row labelled "+ X" adds to the model above it)."""
+    found = Found()
+    base: str | None = None
+    for row in data_rows(table):
+        read, base = read_row(table, row.header, row.cells, row.texts, row.group, base)
+        found = found + read
+    return found
+
+
+def data_rows(table: Table) -> Iterator[DataRow]:
+    """The table's data rows, each with the header and group label over it: the rows above the
+    first data row are the header; a row of several cells without numbers below data rows
+    starts a new header block; a row of one cell is a group label (see the package)."""
+    namer = table.namer
+    header = Header([], namer, table.caption)
+    block: list[TableCell] = []  # the header rows read since the last data row
+    seen_data = False
+    label_end = 0  # the first column of numbers in the last data row
+    group_ours = after_group = False
+    group_names: dict[str, str] = {}
+    data = [any(flags) for flags in table.numeric]
+    for index, row in enumerate(table.rows):
+        texts = table.texts[index]
+        if data[index]:
+            if block:
+                if not any(namer.is_metric(c) for c in block):
+                    # A block naming only the data ("Chinese" over the English block's "UAS LAS
+                    # ..."): the metric rows of the header above still head its columns.
+                    rows = {c.paragraph for c in header.cells if namer.is_metric(c)}
+                    block = block + [c for c in header.cells if c.paragraph in rows]
+                cells, block = widen(block, table.text), []
+                header = Header(cells, namer, table.caption, header.statistics or counts_heads(cells, table.text))
+            seen_data = True
+            label_end = min(c.first for c, n in zip(row, table.numbers[index]) if n)
+            yield DataRow(row, texts, header, Group(group_ours, group_names))
+            continue
+        if seen_data and (len(row) > 1 or row[0].first > 0 or texts[0].startswith("(")) \
+                and all(c.last < label_end for c in row):
+            # "( final ) ensemble", "4 model", "( final ; run 2 )" under "System Configuration": a
+            # row's labels set on several lines, no heads and no group label
+            continue
+        next_is_data = index + 1 < len(table.rows) and data[index + 1] and not any(
+            re.search(r"[-–]$", table.text(c)) and (c.first, c.last) == (row[0].first, row[0].last)
+            for c in (table.rows[index - 1] if index else []))  # "S2ORC-" over "SCIBERT": one head
+        if len(row) == 1 and (seen_data or header.cells or block) and (row[0].first == 0 or seen_data or next_is_data):
+            # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )", "Chinese".
+            text = texts[0]
+            group_ours = bool(re.search(r"\bours?\b", text, re.I))
+            group_names = {k: v for k, v in namer.names(row[0], "label").items() if k in ("DatasetName", "TaskName")}
+            if is_language(text) or is_language_pair(text):  # "Chinese", "English - Estonian"
+                group_names["DatasetName"] = text.replace(" - ", "-")
+            after_group = True
+            continue
+        if seen_data and not block and not after_group:
+            group_ours, group_names = False, {}
+        after_group = False
+        words = texts[0].split()
+        if row[0].first == 0 and len(row) > 1 and len(words) > 1 and fold(words[-1]) in SPLITS \
+                and all(namer.is_metric(c) or metric_like(table.text(c)) for c in row[1:]):
+            # "WSJ Test" left of its block's "P R F1": the data of the block's rows
+            group_names = {"DatasetName": " ".join(words[:-1])}
+        block += join_split_heads(row, table.text, namer.known)
+        if not seen_data:
+            cells = widen(block, table.text)
+            header = replace(header, cells=cells, statistics=counts_heads(cells, table.text))
+    # A table of heads only (no data row) holds no number to account for.
+
+
+def read_row(table: Table, header: Header, row: list[TableCell], texts: list[str], group: Group,
+             base: str | None) -> tuple[Found, str | None]:
+    """The values, results and not results of one data row under ``header`` in ``group``, and
+    the model the rows below labelled "+ X" add to (``base``: the one above's)."""
+    found = Found()
+    numbered = [cell for cell, text in zip(row, texts) if cell_numbers(text)]
+    numbered_label = bool(numbered and numbered[0].first == 0 and row[0] is numbered[0] and len(numbered) > 1)
+    if numbered_label:
+        # A number in the label column labels its row ("0.55" a threshold, "128" a length).
+        found = found.add(others=[table.not_result(row[0], texts[0], "setting")])
+        numbered = numbered[1:]
+    first_number = min(cell.first for cell in numbered)
+    inner = next((k for k, (cell, text) in enumerate(zip(row, texts)) if cell.first > first_number
+                  and not cell_numbers(text) and not says_nothing(text) and re.search(r"[A-Za-z]{2}", text)
+                  and not any(c.first <= cell.first <= c.last for c in table.number_cells)), None)
+    if inner is not None and any(cell_numbers(t) for t in texts[inner + 1:]):
+        # A label in a column of labels amid the row ("Gold L" under "Target" in the right one
+        # of two tables set side by side): the numbers right of it are its row's, not this one's.
+        inside, base = read_row(table, header, row[inner:], texts[inner:], group, base)
+        found = found + inside
+        row, texts = row[:inner], texts[:inner]
+        numbered = [cell for cell in numbered if cell in row]
+        if not numbered:
+            return found, base
+    labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
+    row_names: dict[str, str] = {}
+    model_cells = []
+    row_language: list[str] = []
+    typed: dict[str, list[str]] = {}
+    for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
+        text = ENUMERATOR.sub("", table.text(cell))
+        if is_language(text):  # "ro" down a treebank table: the data's language
+            row_language.append(text)
+            continue
+        kind = header.label_head(cell)  # "Dataset" over the cell ("( a ) CA", "BC5CDR ( Li et al . , 2016 )")
+        if kind in ("DatasetName", "TaskName"):  # "SQuAD" under "TASK" is still the data it names
+            named = table.namer.names(cell, "label")
+            kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
+        if kind is not None:
+            typed.setdefault(kind, []).append(CITATION.sub("", text).strip() if kind != "MethodName" else text)
+            if kind == "MethodName":
+                model_cells.append(cell)
+            continue
+        named = table.namer.names(cell, "label")
+        for kind, name in named.items():
+            row_names.setdefault(kind, name)
+        if not named or "MethodName" in named or not set(named) <= {"DatasetName", "TaskName", "MetricName"}:
+            model_cells.append(cell)
+    if "MethodName" in typed:  # "Methods" over the labels: a label tagged as data is still a method
+        row_names.pop("DatasetName", None)
+    for kind in ("DatasetName", "TaskName"):
+        if kind in typed:
+            row_names[kind] = " ".join(typed[kind])
+    for kind in ("DatasetName", "TaskName"):
+        # A metric the label gives its row: "DEP ( LAS )", "GENIA - LAS".
+        if kind in row_names and (named_metric := _LABEL_METRIC.match(row_names[kind])) \
+                and metric_like(metric := named_metric.group(2) or named_metric.group(3)):
+            row_names[kind] = named_metric.group(1)
+            row_names.setdefault("MetricName", metric)
+    if "DatasetName" in typed:  # a "Dataset" column says it, whatever the caption names
+        row_names["TypedDataset"] = row_names["DatasetName"]
+    if "qualifier" in typed:
+        row_names["Qualifier"] = " ".join(typed["qualifier"])
+    label_text = " ".join(ENUMERATOR.sub("", table.text(cell)) for cell in model_cells) or None
+    if label_text and re.match(r"[+＋]\s", label_text) and base:
+        label_text = f"{base} {label_text}"  # "+ D&M" under "LISA": "LISA + D&M"
+    elif label_text:
+        # The model rows below starting with "+" add to (not one citing prior work: whose the
+        # additions are is not known).
+        base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
+    ours = group.ours and not (label_text and CITED.search(label_text)) \
+        or bool(label_text and re.search(r"\bours\b", label_text, re.I))
+    label_reason = row_reason(" ".join(table.text(cell) for cell in labels))
+    for cell in numbered:
+        if cell.last < first_number:
+            continue
+        if label_reason is not None:  # "Proportion 26 % 12 % ...", "% of training set 1 % 10 % ..."
+            found = found.add(others=[table.not_result(cell, number, label_reason)
+                                      for number, _ in cell_numbers(table.text(cell))])
+            continue
+        column = header.column(cell.first, cell.last)
+        if row_language:
+            column = Column(column.names, column.reason, [*column.unnamed, *row_language])
+        parts = cell_numbers(table.text(cell))
+        scores = sum(why is None for _, why in parts)
+        index = 0
+        for number, why in parts:
+            if why is not None:
+                found = found.add(others=[table.not_result(cell, number, why)])
+                continue
+            found = found + read_number(table, header, cell, number, column, row_names, group.names, label_text,
+                                        ours, part=(index, scores) if scores > 1 else None,
+                                        numbered_label=numbered_label)
+            index += 1
+    return found, base
+
+
+def read_number(table: Table, header: Header, cell: TableCell, number: str, column: Column, row: dict[str, str],
+                group: dict[str, str], label_text: str | None, ours: bool, part: tuple[int, int] | None,
+                numbered_label: bool) -> Found:
+    """One score of a data row's cell (``part``: which of its cell's scores, of how many):
+    a result, a hyperparameter's value, or a number that is no result (see the package)."""
+    place = (cell.paragraph, cell.start, cell.end)
+    heads = dict(column.names)
+    if column.reason is not None and "MetricName" not in heads:
+        return Found(others=(table.not_result(cell, number, column.reason),))
+    if header.statistics:
+        # A table of counts ("Samples Docs Words Sents ... Coverage Density"): its other
+        # columns are statistics of the data too, not scores.
+        return Found(others=(table.not_result(cell, number, "statistic"),))
+    if "MetricName" not in heads and "HyperparameterName" in heads:
+        return Found((Value("HyperparameterValue", number, heads["HyperparameterName"], place),), (),
+                     (table.not_result(cell, number, "setting"),))
+    # The caption's one method ("Results of the ScienceParse system") where no row names one: rows
+    # labelled with a part of the data only ("title" under "Field") are its too.
+    model = label_text or (None if numbered_label or (table.labelled and "Qualifier" not in row)
+                           else table.caption.names.get("MethodName"))
+    if model is None and "DatasetName" in row and ("DatasetName" in heads or column.unnamed) \
+            and "MethodName" not in heads:
+        # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
+        model, row = row["DatasetName"], {k: v for k, v in row.items() if k != "DatasetName"}
+    if "MethodName" in heads and "MethodName" not in row:
+        # A method over the column ("SSK-T1"): the row's label is what it was measured on.
+        model = heads["MethodName"]
+        if label_text and "DatasetName" not in row and "TaskName" not in row:
+            row = {**row, "DatasetName": label_text}
+    dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.get("DatasetName") \
+        or table.caption.names.get("DatasetName") or row.get("DatasetName")
+    task = heads.get("TaskName") or row.get("TaskName") or group.get("TaskName") or table.caption.names.get("TaskName")
+    unnamed = [u for u in column.unnamed if not metric_like(u)]
+    if task and is_language(task):  # "Chinese" over a column: the data, not a task
+        unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
+    if "DatasetName" in group:  # "Chinese" over its rows: the "English" head above is another block's
+        unnamed = [u for u in unnamed if not is_language(u)]
+    if unnamed and "DatasetName" not in heads:
+        dataset = " ".join(([dataset] if dataset else []) + unnamed)
+    if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
+        # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
+        qualifier = row["Qualifier"].strip("() ")
+        dataset = qualifier if fold(dataset) in fold(qualifier) else f"{dataset} {qualifier}"
+    if "MetricName" not in heads and "MetricName" not in row and table.caption.by_name and any(
+            fold(table.text(h)) in ("average", "avg", "mean") for h in header.cells
+            if h.first <= cell.first and cell.last <= h.last):
+        heads["MetricName"] = "average"  # GLUE's "Average" over F1s, accuracies and correlations: no one of them
+    metric = heads.get("MetricName") or row.get("MetricName") or caption_metric(table.caption, dataset, task, row, model) \
+        or (table.paper_metric if "DatasetName" in heads and fold(table.paper_metric or "") not in table.caption.legend
+            else None)
+    if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
+        metric = metric.strip("() ")  # "( Acc )"
+    if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
+        dataset, metric = split_name(dataset, part), split_name(metric, part)
+    if metric is None:
+        return Found(others=(table.not_result(cell, number, "no metric"),))
+    return Found((Value("MetricValue", number, metric, place),),
+                 (Result(task, dataset, metric, number, model, place, ours, table.label),))
+
+
+def caption_metric(caption: Caption, dataset: str | None, task: str | None, row: dict[str, str],
+                   model: str | None = None) -> str | None:
+    """The metric the caption gives a result measured on these (its default for the others),
+    else its one metric, else None."""
+    # "average F 1 for Coref" with "Coref" labelling a row (tagged as a method there)
+    for name in (dataset, task, row.get("DatasetName"), row.get("TaskName"), model):
+        if name and fold(name) in caption.by_name:
+            return caption.by_name[fold(name)]
+        if name and (key := next((k for k in caption.by_name if k and k in fold(name)), None)):
+            return caption.by_name[key]
+    if caption.by_name:
+        return caption.default
+    return caption.names.get("MetricName")
