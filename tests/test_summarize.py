@@ -14,7 +14,7 @@ import pytest
 import sciner
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
-from sciner.summary.names import Gazetteer, best_long_form, find_abbreviations, fold
+from sciner.summary.names import Gazetteer, best_long_form, find_abbreviations, fold, paper_entities
 from sciner.summary.score import line, score_all
 from sciner.summary.values import pair_values
 
@@ -80,6 +80,18 @@ def test_an_abbreviation_and_its_long_form_are_one_entity():
     assert names["BERT"].surface == ["Bidirectional Encoder Representations from Transformers", "BERT"]
     assert len(names["BERT"].places) == 3
     assert names["BERT-base"].surface == ["BERT-base", "BERTBASE"]
+
+
+def test_each_tagged_span_names_its_entity_however_the_paper_spells_it():
+    paragraphs = [
+        tagged("We present Bidirectional Encoder Representations from Transformers ( BERT ) .",
+               ("MethodName", 2, 7), ("MethodName", 8, 9)),
+        tagged("the BERT model and ( BERT", ("MethodName", 0, 2), ("MethodName", 4, 6)),
+    ]
+    names = paper_entities(paragraphs)
+    assert [(e.type, e.name, len(e.places)) for e in names.entities] == [("MethodName", "BERT", 4)]
+    assert [names.name_of(p, s) for p in paragraphs for s in p.spans or []] == ["BERT"] * 4
+    assert names.known_as("bert") == {"MethodName": ("BERT", 4)} and names.known_as("ELMo") == {}
 
 
 def test_the_gazetteer_gives_the_canonical_spelling(tmp_path):

@@ -14,7 +14,10 @@ from sciner.document import Paragraph, Span
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.papers import read_papers
-from sciner.summary.tables.cells import cell_numbers, is_language, metric_like, not_score_head
+from sciner.summary.tables.caption import read_caption
+from sciner.summary.tables.cells import cell_numbers, is_language, metric_like, not_score_head, table_rows
+from sciner.summary.tables.namer import Namer
+from sciner.summary.tables.reader import Table, data_rows, read_table
 from test_summarize import caption, row, tagged  # a table row as --include tables writes it
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
@@ -221,16 +224,54 @@ def test_stacked_blocks_beam_sizes_and_a_metric_head_tagged_as_a_method(papers):
     assert not [n for n in parser.not_results if n.table == "table 7" and n.reason == "no metric"]
 
 
-def test_a_block_naming_only_its_data_keeps_the_metric_heads_above():
+def stacked_blocks() -> list[Paragraph]:
     """As Stack-pointer Table 7 would be set without repeating its heads: "English" over the
     first rows, "Chinese" over the next, "UAS LAS" once at the top."""
-    rows = [row([("English", 1)]), row([("Model", 0), ("UAS", 1), ("LAS", 2)]),
+    return [row([("English", 1)]), row([("Model", 0), ("UAS", 1), ("LAS", 2)]),
             row([("BiAF", 0), ("95.73", 1), ("93.97", 2)], ("MethodName", 0, 1)),
             row([("Chinese", 1)]),
             row([("BiAF", 0), ("90.20", 1), ("88.94", 2)], ("MethodName", 0, 1))]
-    summary = summarize_paper("p", rows)
+
+
+def test_a_block_naming_only_its_data_keeps_the_metric_heads_above():
+    summary = summarize_paper("p", stacked_blocks())
     assert [(r.dataset, r.metric, r.value) for r in summary.results] == [
         ("English", "UAS", "95.73"), ("English", "LAS", "93.97"), ("Chinese", "UAS", "90.20"), ("Chinese", "LAS", "88.94")]
+
+
+def table_of(paragraphs: list[Paragraph], gazetteer: Gazetteer | None = None) -> Table:
+    """The paper's one table as the reader reads it, nothing tagged in the paper's text."""
+    namer = Namer(paragraphs, lambda text: {}, gazetteer or Gazetteer.empty())
+    [((page, label), rows)] = table_rows(paragraphs).items()
+    return Table.of(namer, rows, read_caption(paragraphs, page, label, namer.known), label, None)
+
+
+def test_each_data_row_is_read_under_the_header_and_the_group_label_above_it():
+    table = table_of(stacked_blocks())
+    read = [([table.text(c) for c in r.cells], [table.text(h) for h in r.header.cells], r.group.names)
+            for r in data_rows(table)]
+    assert read == [
+        (["BiAF", "95.73", "93.97"], ["English", "Model", "UAS", "LAS"], {}),
+        (["BiAF", "90.20", "88.94"], ["English", "Model", "UAS", "LAS"], {"DatasetName": "Chinese"})]
+
+
+def test_reading_a_table_leaves_it_as_it_was():
+    """The reader's stages are functions of the table: read twice, it gives the same."""
+    table = table_of(stacked_blocks())
+    first = read_table(table)
+    assert [(r.dataset, r.metric, r.value) for r in first.results] == [
+        ("English", "UAS", "95.73"), ("English", "LAS", "93.97"), ("Chinese", "UAS", "90.20"), ("Chinese", "LAS", "88.94")]
+    assert read_table(table) == first
+
+
+def test_a_head_is_named_from_the_gazetteers_and_a_row_label_is_not():
+    """"SQuAD" untagged: over a column the shipped gazetteer makes it a dataset; at the left of
+    a row only the paper and the model name it, and neither does."""
+    paragraphs = [row([("Model", 0), ("SQuAD", 1)]), row([("SQuAD", 0), ("88.5", 1)])]
+    table = table_of(paragraphs, Gazetteer())
+    head, label = table.rows[0][1], table.rows[1][0]
+    assert table.namer.names(head, "head") == {"DatasetName": "SQuAD"}
+    assert table.namer.names(label, "label") == {}
 
 
 def test_a_head_cell_over_several_columns_naming_one_of_them_names_none(papers):

@@ -34,11 +34,12 @@ def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int
     return next((i for i in found if paragraphs[i].meta.get("page") == page), found[0] if found else None)
 
 
-def read_caption(p: Paragraph | None, known: Known) -> Caption:
-    """What the caption paragraph ``p`` says of its table (see :class:`Caption`); nothing
-    without one."""
-    if p is None:
+def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, known: Known) -> Caption:
+    """What the caption of table ``label`` says of it (see :class:`Caption`); nothing without one."""
+    at = caption_of(paragraphs, page, label)
+    if at is None:
         return Caption()
+    p = paragraphs[at]
     # Not a name that modifies the next word ("Document - level evaluation": no task "Document").
     spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
                     and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])),

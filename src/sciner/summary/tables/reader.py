@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from sciner.document import Paragraph
 from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED
-from sciner.summary.tables.caption import Caption, caption_of, read_caption
+from sciner.summary.tables.caption import Caption, read_caption
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_language, is_language_pair, metric_like, row_reason,
     says_nothing, split_name, table_rows,
@@ -36,7 +36,7 @@ class Found:
     def __add__(self, other: Found) -> Found:
         return Found(self.values + other.values, self.results + other.results, self.others + other.others)
 
-    def add(self, others: Iterable[NotResult]) -> Found:
+    def with_others(self, others: Iterable[NotResult]) -> Found:
         return Found(self.values, self.results, self.others + tuple(others))
 
 
@@ -105,8 +105,7 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
     for (page, label), rows in table_rows(paragraphs).items():
-        at = caption_of(paragraphs, page, label)
-        caption = read_caption(paragraphs[at] if at is not None else None, known)
+        caption = read_caption(paragraphs, page, label, known)
         found = found + read_table(Table.of(namer, rows, caption, label, paper_metric))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
@@ -190,7 +189,7 @@ def read_row(table: Table, header: Header, row: list[TableCell], texts: list[str
     numbered_label = bool(numbered and numbered[0].first == 0 and row[0] is numbered[0] and len(numbered) > 1)
     if numbered_label:
         # A number in the label column labels its row ("0.55" a threshold, "128" a length).
-        found = found.add(others=[table.not_result(row[0], texts[0], "setting")])
+        found = found.with_others([table.not_result(row[0], texts[0], "setting")])
         numbered = numbered[1:]
     first_number = min(cell.first for cell in numbered)
     inner = next((k for k, (cell, text) in enumerate(zip(row, texts)) if cell.first > first_number
@@ -206,6 +205,56 @@ def read_row(table: Table, header: Header, row: list[TableCell], texts: list[str
         if not numbered:
             return found, base
     labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
+    label = read_label(table, header, labels)
+    row_names = label.names
+    label_text = label.model
+    if label_text and re.match(r"[+＋]\s", label_text) and base:
+        label_text = f"{base} {label_text}"  # "+ D&M" under "LISA": "LISA + D&M"
+    elif label_text:
+        # The model rows below starting with "+" add to (not one citing prior work: whose the
+        # additions are is not known).
+        base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
+    ours = group.ours and not (label_text and CITED.search(label_text)) \
+        or bool(label_text and re.search(r"\bours\b", label_text, re.I))
+    label_reason = row_reason(" ".join(table.text(cell) for cell in labels))
+    for cell in numbered:
+        if cell.last < first_number:
+            continue
+        if label_reason is not None:  # "Proportion 26 % 12 % ...", "% of training set 1 % 10 % ..."
+            found = found.with_others([table.not_result(cell, number, label_reason)
+                                       for number, _ in cell_numbers(table.text(cell))])
+            continue
+        column = header.column(cell.first, cell.last)
+        if label.languages:
+            column = Column(column.names, column.reason, [*column.unnamed, *label.languages])
+        parts = cell_numbers(table.text(cell))
+        scores = sum(why is None for _, why in parts)
+        index = 0
+        for number, why in parts:
+            if why is not None:
+                found = found.with_others([table.not_result(cell, number, why)])
+                continue
+            found = found + read_number(table, header, cell, number, column, row_names, group.names, label_text,
+                                        ours, part=(index, scores) if scores > 1 else None,
+                                        numbered_label=numbered_label)
+            index += 1
+    return found, base
+
+
+@dataclass(frozen=True)
+class RowLabel:
+    """What a data row's label cells say: a name of each type (under a "Dataset" column also
+    "TypedDataset", under a "Category" column "Qualifier"), the model they name (None: none),
+    and the languages they name (the data's, down a treebank table)."""
+
+    names: dict[str, str]
+    model: str | None
+    languages: list[str]
+
+
+def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> RowLabel:
+    """What a data row's ``labels`` (its cells left of its numbers that say something) name:
+    what the paper or the model says, no gazetteer; what the heads over them say they are."""
     row_names: dict[str, str] = {}
     model_cells = []
     row_language: list[str] = []
@@ -244,38 +293,8 @@ def read_row(table: Table, header: Header, row: list[TableCell], texts: list[str
         row_names["TypedDataset"] = row_names["DatasetName"]
     if "qualifier" in typed:
         row_names["Qualifier"] = " ".join(typed["qualifier"])
-    label_text = " ".join(ENUMERATOR.sub("", table.text(cell)) for cell in model_cells) or None
-    if label_text and re.match(r"[+＋]\s", label_text) and base:
-        label_text = f"{base} {label_text}"  # "+ D&M" under "LISA": "LISA + D&M"
-    elif label_text:
-        # The model rows below starting with "+" add to (not one citing prior work: whose the
-        # additions are is not known).
-        base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
-    ours = group.ours and not (label_text and CITED.search(label_text)) \
-        or bool(label_text and re.search(r"\bours\b", label_text, re.I))
-    label_reason = row_reason(" ".join(table.text(cell) for cell in labels))
-    for cell in numbered:
-        if cell.last < first_number:
-            continue
-        if label_reason is not None:  # "Proportion 26 % 12 % ...", "% of training set 1 % 10 % ..."
-            found = found.add(others=[table.not_result(cell, number, label_reason)
-                                      for number, _ in cell_numbers(table.text(cell))])
-            continue
-        column = header.column(cell.first, cell.last)
-        if row_language:
-            column = Column(column.names, column.reason, [*column.unnamed, *row_language])
-        parts = cell_numbers(table.text(cell))
-        scores = sum(why is None for _, why in parts)
-        index = 0
-        for number, why in parts:
-            if why is not None:
-                found = found.add(others=[table.not_result(cell, number, why)])
-                continue
-            found = found + read_number(table, header, cell, number, column, row_names, group.names, label_text,
-                                        ours, part=(index, scores) if scores > 1 else None,
-                                        numbered_label=numbered_label)
-            index += 1
-    return found, base
+    model = " ".join(ENUMERATOR.sub("", table.text(cell)) for cell in model_cells) or None
+    return RowLabel(row_names, model, row_language)
 
 
 def read_number(table: Table, header: Header, cell: TableCell, number: str, column: Column, row: dict[str, str],
