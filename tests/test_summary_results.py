@@ -248,7 +248,7 @@ def table_of(paragraphs: list[Paragraph], gazetteer: Gazetteer | None = None) ->
 
 def test_each_data_row_is_read_under_the_header_and_the_group_label_above_it():
     table = table_of(stacked_blocks())
-    read = [([table.text(c) for c in r.cells], [table.text(h) for h in r.header.cells], r.group.names)
+    read = [([c.text for c in r.cells], [h.text for h in r.header.cells], r.group.names)
             for r in data_rows(table)]
     assert read == [
         (["BiAF", "95.73", "93.97"], ["English", "Model", "UAS", "LAS"], {}),

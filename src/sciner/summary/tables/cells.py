@@ -131,16 +131,14 @@ def cell_numbers(text: str) -> list[tuple[str, str | None]]:
 
 @dataclass(frozen=True)
 class TableCell:
-    """One cell of a tagged table row: its paragraph, token range and columns."""
+    """One cell of a tagged table row: its paragraph, token range, columns and text."""
 
     paragraph: int
     start: int
     end: int
     first: int
     last: int
-
-    def text(self, paragraphs: Sequence[Paragraph]) -> str:
-        return " ".join(paragraphs[self.paragraph].tokens[self.start:self.end])
+    text: str
 
 
 def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list[list[TableCell]]]:
@@ -150,8 +148,8 @@ def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list
         cells, label = p.meta.get("cells"), p.meta.get("table")
         if not cells or not isinstance(label, str):
             continue
-        row = [TableCell(i, start, min(end, len(p.tokens)), first, last) for start, end, first, last in cells
-               if start < min(end, len(p.tokens))]
+        row = [TableCell(i, start, min(end, len(p.tokens)), first, last, " ".join(p.tokens[start:end]))
+               for start, end, first, last in cells if start < min(end, len(p.tokens))]
         tables.setdefault((p.meta.get("page"), label), []).append(row)
     return tables
 

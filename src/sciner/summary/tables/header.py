@@ -5,8 +5,8 @@ numbers (:meth:`Header.column`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
@@ -41,9 +41,6 @@ class Header:
     caption: Caption
     statistics: bool = False
 
-    def text(self, cell: TableCell) -> str:
-        return cell.text(self.namer.paragraphs)
-
     def row_kind(self, head: TableCell) -> str | None:
         """The type most heads of ``head``'s row name (two at least, and more than half of its
         heads right of the label column): the heads of one row are one kind of thing."""
@@ -59,7 +56,7 @@ class Header:
         "Reference" (a setting: "setting"), or None."""
         for head in reversed(self.cells):  # the lowest head over the column says it
             if head.first <= cell.first and cell.last <= head.last and head.last - head.first <= cell.last - cell.first:
-                text = self.text(head)
+                text = head.text
                 if "→" in text:  # "Task →": what the heads right of it are; "Model ↓ / Metric →": the rows
                     text = text.split("/")[0] if "↓" in text.split("/")[0] else ""
                 key = fold(text)
@@ -84,15 +81,15 @@ class Header:
         above = [head for head in self.cells if head.first <= last and first <= head.last]
         joined: dict[TableCell, str] = {}  # "S2ORC-" over "SCIBERT": one head, "S2ORC-SCIBERT"
         for upper, lower in zip(above, above[1:]):
-            if re.search(r"[-–]$", self.text(upper)) and (upper.first, upper.last) == (lower.first, lower.last):
-                joined[lower] = self.text(upper) + self.text(lower)
+            if re.search(r"[-–]$", upper.text) and (upper.first, upper.last) == (lower.first, lower.last):
+                joined[lower] = upper.text + lower.text
                 joined[upper] = ""
         names: dict[str, str] = {}
         reason: str | None = None
         unnamed: list[str] = []
         metric_width = 0
         for head in above:
-            text = joined.get(head, self.text(head))
+            text = joined.get(head, head.text)
             if says_nothing(text):
                 continue
             why = not_score_head(text)
@@ -100,7 +97,7 @@ class Header:
                 named = dict([found]) if (found := self.namer.name(text, None)) else {}
                 if not named and (kind := self.row_kind(head)) is not None:
                     named = {kind: text}
-            elif text == "B" and any(re.match(r"(?:MUC|CEAF)", self.text(h)) for h in self.cells
+            elif text == "B" and any(re.match(r"(?:MUC|CEAF)", h.text) for h in self.cells
                                      if h.paragraph == head.paragraph):
                 named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
             else:
@@ -136,30 +133,30 @@ class Header:
         return Column(names, reason, unnamed)
 
 
-def counts_heads(cells: Sequence[TableCell], text: Callable[[TableCell], str]) -> bool:
+def counts_heads(cells: Sequence[TableCell]) -> bool:
     """Whether two different heads or more of ``cells`` head counts ("# Docs", "Words", "Sents")."""
     # distinct heads: "Words" after each of three "R-1 R-2 R-L BS" groups is one count column, repeated
-    return len({fold(text(h)) for h in cells if not_score_head(text(h)) == "count"}) >= 2
+    return len({fold(h.text) for h in cells if not_score_head(h.text) == "count"}) >= 2
 
 
-def join_split_heads(row: list[TableCell], text: Callable[[TableCell], str], known: Known) -> list[TableCell]:
+def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
     """A head row with the words of one head that the layout set in two columns joined again: a
     head of one word in lower case continues the head left of it where the two are a name the
     paper tags or a metric ("Citation" "prediction": one head "Citation prediction" over both
     columns; "CEAF" "φ4"; not "Dev" "layers", two heads)."""
     joined: list[TableCell] = []
     for cell in row:
-        words = text(cell)
+        words = cell.text
         if joined and re.fullmatch(r"[^\W\d_]\w*", words) and words[0].islower() and joined[-1].first > 0 \
                 and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
-                and (known(both := f"{text(joined[-1])} {words}") or metric_like(both)):
+                and (known(both := f"{joined[-1].text} {words}") or metric_like(both)):
             left = joined.pop()
-            cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last)
+            cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last, both)
         joined.append(cell)
     return joined
 
 
-def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[TableCell]:
+def widen(header: list[TableCell]) -> list[TableCell]:
     """A header block with each head set over one column of a group of sub-heads widened over
     the whole group: the lowest head row repeats a pattern ("EM F1 EM F1", "P R F1 P R F1 ...
     Avg. F1"), each repeat is a group, and a head of a row above that falls within one group,
@@ -172,7 +169,7 @@ def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[Tab
     if len(ordered) < 2:
         return header
     sub = [c for c in ordered[-1] if c.first > 0]
-    keys = [fold(text(c)) for c in sub]
+    keys = [fold(c.text) for c in sub]
     # The longest run of a repeated pattern, wherever it starts ("F1 F1 MAP nDCG MAP nDCG ...":
     # "MAP nDCG" from the third head on).
     period, offset, repeats = 0, 0, 0
@@ -202,6 +199,6 @@ def widen(header: list[TableCell], text: Callable[[TableCell], str]) -> list[Tab
                                                  for o in row)
             if cell.first > 0 and alone:
                 first, last = min(cell.first, inside[0][0]), max(cell.last, inside[0][1])
-                cell = TableCell(cell.paragraph, cell.start, cell.end, first, last)
+                cell = replace(cell, first=first, last=last)
             widened.append(cell)
     return sorted(widened, key=lambda c: (header.index(next(h for h in header if h.paragraph == c.paragraph)), c.first))

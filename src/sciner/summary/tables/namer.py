@@ -52,14 +52,14 @@ class Namer:
                 return {}  # "SemEval 2010 KBP37 TACRED" over three columns, "SemEval" tagged: whose is not known
         # Several names of one type in a cell over one column ("SSK – MIL", both tagged as methods):
         # the cell's whole text is the one name.
-        return {label: next(iter(names)) if len(names) == 1 else ENUMERATOR.sub("", cell.text(self.paragraphs))
+        return {label: next(iter(names)) if len(names) == 1 else ENUMERATOR.sub("", cell.text)
                 for label, names in found.items() if len(names) == 1 or cell.first == cell.last}
 
     def all_names(self, cell: TableCell, role: Role = "head") -> dict[str, set[str]]:
         """Every name of each type in the cell (a head is looked up in the gazetteer too)."""
         head = role == "head"
         p = self.paragraphs[cell.paragraph]
-        text = cell.text(self.paragraphs)
+        text = cell.text
         pieces = [(" ".join(p.tokens[max(s.start, cell.start):min(s.end, cell.end)]), s.label) for s in p.spans or []
                   if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end]
         if len(pieces) == 1 and (self.known(text) or (head and metric_like(text))

@@ -42,7 +42,7 @@ class Found:
 
 @dataclass(frozen=True)
 class Table:
-    """One table of a paper as read before its rows are: its rows' cells and texts, which cells
+    """One table of a paper as read before its rows are: its rows' cells, which cells
     hold a number (``numbers``; ``numeric``: a number of the body, not a year), the cells of
     numbers of its data rows (a column holding none is a column of labels), and whether some
     data row has a label (``labelled``: an unlabelled row then continues a label above it, a
@@ -54,7 +54,6 @@ class Table:
     label: str
     paper_metric: str | None
     rows: list[list[TableCell]]
-    texts: list[list[str]]
     numbers: list[list[bool]]
     numeric: list[list[bool]]
     number_cells: list[TableCell] = field(repr=False)
@@ -63,17 +62,14 @@ class Table:
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
            paper_metric: str | None) -> Table:
-        texts = [[c.text(namer.paragraphs) for c in row] for row in rows]
+        texts = [[c.text for c in row] for row in rows]
         numbers = [[bool(cell_numbers(t)) for t in row_texts] for row_texts in texts]
         numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
                    for flags, row_texts in zip(numbers, texts)]
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
-        return cls(namer, caption, label, paper_metric, rows, texts, numbers, numeric, number_cells, labelled)
-
-    def text(self, cell: TableCell) -> str:
-        return cell.text(self.namer.paragraphs)
+        return cls(namer, caption, label, paper_metric, rows, numbers, numeric, number_cells, labelled)
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -92,7 +88,6 @@ class DataRow:
     """A data row (a row holding a number) with the header and group label over it."""
 
     cells: list[TableCell]
-    texts: list[str]
     header: Header
     group: Group
 
@@ -116,7 +111,7 @@ def read_table(table: Table) -> Found:
     found = Found()
     base: str | None = None
     for row in data_rows(table):
-        read, base = read_row(table, row.header, row.cells, row.texts, row.group, base)
+        read, base = read_row(table, row.header, row.cells, row.group, base)
         found = found + read
     return found
 
@@ -134,7 +129,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
     group_names: dict[str, str] = {}
     data = [any(flags) for flags in table.numeric]
     for index, row in enumerate(table.rows):
-        texts = table.texts[index]
+        texts = [c.text for c in row]
         if data[index]:
             if block:
                 if not any(namer.is_metric(c) for c in block):
@@ -142,11 +137,11 @@ def data_rows(table: Table) -> Iterator[DataRow]:
                     # ..."): the metric rows of the header above still head its columns.
                     rows = {c.paragraph for c in header.cells if namer.is_metric(c)}
                     block = block + [c for c in header.cells if c.paragraph in rows]
-                cells, block = widen(block, table.text), []
-                header = Header(cells, namer, table.caption, header.statistics or counts_heads(cells, table.text))
+                cells, block = widen(block), []
+                header = Header(cells, namer, table.caption, header.statistics or counts_heads(cells))
             seen_data = True
             label_end = min(c.first for c, n in zip(row, table.numbers[index]) if n)
-            yield DataRow(row, texts, header, Group(group_ours, group_names))
+            yield DataRow(row, header, Group(group_ours, group_names))
             continue
         if seen_data and (len(row) > 1 or row[0].first > 0 or texts[0].startswith("(")) \
                 and all(c.last < label_end for c in row):
@@ -154,7 +149,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
             # row's labels set on several lines, no heads and no group label
             continue
         next_is_data = index + 1 < len(table.rows) and data[index + 1] and not any(
-            re.search(r"[-–]$", table.text(c)) and (c.first, c.last) == (row[0].first, row[0].last)
+            re.search(r"[-–]$", c.text) and (c.first, c.last) == (row[0].first, row[0].last)
             for c in (table.rows[index - 1] if index else []))  # "S2ORC-" over "SCIBERT": one head
         if len(row) == 1 and (seen_data or header.cells or block) and (row[0].first == 0 or seen_data or next_is_data):
             # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )", "Chinese".
@@ -170,21 +165,22 @@ def data_rows(table: Table) -> Iterator[DataRow]:
         after_group = False
         words = texts[0].split()
         if row[0].first == 0 and len(row) > 1 and len(words) > 1 and fold(words[-1]) in SPLITS \
-                and all(namer.is_metric(c) or metric_like(table.text(c)) for c in row[1:]):
+                and all(namer.is_metric(c) or metric_like(c.text) for c in row[1:]):
             # "WSJ Test" left of its block's "P R F1": the data of the block's rows
             group_names = {"DatasetName": " ".join(words[:-1])}
-        block += join_split_heads(row, table.text, namer.known)
+        block += join_split_heads(row, namer.known)
         if not seen_data:
-            cells = widen(block, table.text)
-            header = replace(header, cells=cells, statistics=counts_heads(cells, table.text))
+            cells = widen(block)
+            header = replace(header, cells=cells, statistics=counts_heads(cells))
     # A table of heads only (no data row) holds no number to account for.
 
 
-def read_row(table: Table, header: Header, row: list[TableCell], texts: list[str], group: Group,
+def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
              base: str | None) -> tuple[Found, str | None]:
     """The values, results and not results of one data row under ``header`` in ``group``, and
     the model the rows below labelled "+ X" add to (``base``: the one above's)."""
     found = Found()
+    texts = [cell.text for cell in row]
     numbered = [cell for cell, text in zip(row, texts) if cell_numbers(text)]
     numbered_label = bool(numbered and numbered[0].first == 0 and row[0] is numbered[0] and len(numbered) > 1)
     if numbered_label:
@@ -198,7 +194,7 @@ def read_row(table: Table, header: Header, row: list[TableCell], texts: list[str
     if inner is not None and any(cell_numbers(t) for t in texts[inner + 1:]):
         # A label in a column of labels amid the row ("Gold L" under "Target" in the right one
         # of two tables set side by side): the numbers right of it are its row's, not this one's.
-        inside, base = read_row(table, header, row[inner:], texts[inner:], group, base)
+        inside, base = read_row(table, header, row[inner:], group, base)
         found = found + inside
         row, texts = row[:inner], texts[:inner]
         numbered = [cell for cell in numbered if cell in row]
@@ -216,18 +212,18 @@ def read_row(table: Table, header: Header, row: list[TableCell], texts: list[str
         base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
     ours = group.ours and not (label_text and CITED.search(label_text)) \
         or bool(label_text and re.search(r"\bours\b", label_text, re.I))
-    label_reason = row_reason(" ".join(table.text(cell) for cell in labels))
+    label_reason = row_reason(" ".join(cell.text for cell in labels))
     for cell in numbered:
         if cell.last < first_number:
             continue
         if label_reason is not None:  # "Proportion 26 % 12 % ...", "% of training set 1 % 10 % ..."
             found = found.with_others([table.not_result(cell, number, label_reason)
-                                       for number, _ in cell_numbers(table.text(cell))])
+                                       for number, _ in cell_numbers(cell.text)])
             continue
         column = header.column(cell.first, cell.last)
         if label.languages:
             column = Column(column.names, column.reason, [*column.unnamed, *label.languages])
-        parts = cell_numbers(table.text(cell))
+        parts = cell_numbers(cell.text)
         scores = sum(why is None for _, why in parts)
         index = 0
         for number, why in parts:
@@ -260,7 +256,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     row_language: list[str] = []
     typed: dict[str, list[str]] = {}
     for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
-        text = ENUMERATOR.sub("", table.text(cell))
+        text = ENUMERATOR.sub("", cell.text)
         if is_language(text):  # "ro" down a treebank table: the data's language
             row_language.append(text)
             continue
@@ -293,7 +289,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
         row_names["TypedDataset"] = row_names["DatasetName"]
     if "qualifier" in typed:
         row_names["Qualifier"] = " ".join(typed["qualifier"])
-    model = " ".join(ENUMERATOR.sub("", table.text(cell)) for cell in model_cells) or None
+    model = " ".join(ENUMERATOR.sub("", cell.text) for cell in model_cells) or None
     return RowLabel(row_names, model, row_language)
 
 
@@ -341,7 +337,7 @@ def read_number(table: Table, header: Header, cell: TableCell, number: str, colu
         qualifier = row["Qualifier"].strip("() ")
         dataset = qualifier if fold(dataset) in fold(qualifier) else f"{dataset} {qualifier}"
     if "MetricName" not in heads and "MetricName" not in row and table.caption.by_name and any(
-            fold(table.text(h)) in ("average", "avg", "mean") for h in header.cells
+            fold(h.text) in ("average", "avg", "mean") for h in header.cells
             if h.first <= cell.first and cell.last <= h.last):
         heads["MetricName"] = "average"  # GLUE's "Average" over F1s, accuracies and correlations: no one of them
     metric = heads.get("MetricName") or row.get("MetricName") or caption_metric(table.caption, dataset, task, row, model) \
