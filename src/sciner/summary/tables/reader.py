@@ -202,7 +202,6 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
             return found, base
     labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
     label = read_label(table, header, labels)
-    row_names = label.names
     label_text = label.model
     if label_text and re.match(r"[+＋]\s", label_text) and base:
         label_text = f"{base} {label_text}"  # "+ D&M" under "LISA": "LISA + D&M"
@@ -212,6 +211,7 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
     ours = group.ours and not (label_text and CITED.search(label_text)) \
         or bool(label_text and re.search(r"\bours\b", label_text, re.I))
+    label = replace(label, model=label_text, ours=ours, numbered=numbered_label)
     label_reason = row_reason(" ".join(cell.text for cell in labels))
     for cell in numbered:
         if cell.last < first_number:
@@ -230,9 +230,8 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
             if why is not None:
                 found = found.with_others([table.not_result(cell, number, why)])
                 continue
-            found = found + read_number(table, header, cell, number, column, row_names, group.names, label_text,
-                                        ours, part=(index, scores) if scores > 1 else None,
-                                        numbered_label=numbered_label)
+            found = found + read_number(table, header, group, label, cell, number, column,
+                                        part=(index, scores) if scores > 1 else None)
             index += 1
     return found, base
 
@@ -240,12 +239,15 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
 @dataclass(frozen=True)
 class RowLabel:
     """What a data row's label cells say: a name of each type (under a "Dataset" column also
-    "TypedDataset", under a "Category" column "Qualifier"), the model they name (None: none),
-    and the languages they name (the data's, down a treebank table)."""
+    "TypedDataset", under a "Category" column "Qualifier"), the model they name (None: none;
+    "+ X" under a row of model Y: "Y + X"), the languages they name (the data's, down a
+    treebank table), and whether the row is the paper's own."""
 
     names: dict[str, str]
     model: str | None
     languages: list[str]
+    ours: bool = False  # the paper's own row
+    numbered: bool = False  # a number in the label column labels the row (a threshold)
 
 
 def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> RowLabel:
@@ -293,11 +295,11 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     return RowLabel(row_names, model, row_language)
 
 
-def read_number(table: Table, header: Header, cell: TableCell, number: str, column: Column, row: dict[str, str],
-                group: dict[str, str], label_text: str | None, ours: bool, part: tuple[int, int] | None,
-                numbered_label: bool) -> Found:
-    """One score of a data row's cell (``part``: which of its cell's scores, of how many):
-    a result, a hyperparameter's value, or a number that is no result (see the package)."""
+def read_number(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell, number: str,
+                column: Column, part: tuple[int, int] | None) -> Found:
+    """One score of a data row's cell under ``column`` (``part``: which of its cell's scores, of
+    how many): a result, a hyperparameter's value, or a number that is no result (see the package)."""
+    row, label_text = label.names, label.model
     place = (cell.paragraph, cell.start, cell.end)
     heads = dict(column.names)
     if column.reason is not None and "MetricName" not in heads:
@@ -311,7 +313,7 @@ def read_number(table: Table, header: Header, cell: TableCell, number: str, colu
                      (table.not_result(cell, number, "setting"),))
     # The caption's one method ("Results of the ScienceParse system") where no row names one: rows
     # labelled with a part of the data only ("title" under "Field") are its too.
-    model = label_text or (None if numbered_label or (table.labelled and "Qualifier" not in row)
+    model = label_text or (None if label.numbered or (table.labelled and "Qualifier" not in row)
                            else table.caption.names.get("MethodName"))
     if model is None and "DatasetName" in row and ("DatasetName" in heads or column.unnamed) \
             and "MethodName" not in heads:
@@ -322,13 +324,13 @@ def read_number(table: Table, header: Header, cell: TableCell, number: str, colu
         model = heads["MethodName"]
         if label_text and "DatasetName" not in row and "TaskName" not in row:
             row = {**row, "DatasetName": label_text}
-    dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.get("DatasetName") \
+    dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.names.get("DatasetName") \
         or table.caption.names.get("DatasetName") or row.get("DatasetName")
-    task = heads.get("TaskName") or row.get("TaskName") or group.get("TaskName") or table.caption.names.get("TaskName")
+    task = heads.get("TaskName") or row.get("TaskName") or group.names.get("TaskName") or table.caption.names.get("TaskName")
     unnamed = [u for u in column.unnamed if not metric_like(u)]
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
-    if "DatasetName" in group:  # "Chinese" over its rows: the "English" head above is another block's
+    if "DatasetName" in group.names:  # "Chinese" over its rows: the "English" head above is another block's
         unnamed = [u for u in unnamed if not is_language(u)]
     if unnamed and "DatasetName" not in heads:
         dataset = " ".join(([dataset] if dataset else []) + unnamed)
@@ -350,7 +352,7 @@ def read_number(table: Table, header: Header, cell: TableCell, number: str, colu
     if metric is None:
         return Found(others=(table.not_result(cell, number, "no metric"),))
     return Found((Value("MetricValue", number, metric, place),),
-                 (Result(task, dataset, metric, number, model, place, ours, table.label),))
+                 (Result(task, dataset, metric, number, model, place, label.ours, table.label),))
 
 
 def caption_metric(caption: Caption, dataset: str | None, task: str | None, row: dict[str, str],
