@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sciner.document import Paragraph
+from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import fold
@@ -44,70 +44,26 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
     spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
                     and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])),
                    key=lambda s: s.start)
+    named = {s: _span_name(p, s, known) for s in spans}
     names: dict[str, set[str]] = {}
-    texts = {}
-    labels = {}
-    for s in spans:
-        text = " ".join(p.tokens[s.start:s.end])
-        label = s.label
-        if label == "DatasetName" and [w.lower() for w in p.tokens[s.end:s.end + 1]] in (
-                ["system"], ["model"], ["parser"], ["tool"]):
-            label = "MethodName"  # "Results of the ScienceParse system": a method, whatever it was tagged
-        texts[s] = known(text).get(label, (text, 0))[0]
-        if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
-            before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
-            if before[-1:] in (["average"], ["averaged"], ["mean"]) and not text.lower().startswith(before[-1]):
-                texts[s] = f"{p.tokens[s.start - 1]} {texts[s]}"  # "average F 1 for Coref"
-            after = [w.lower() for w in p.tokens[s.end:s.end + 1]]
-            if before[-2:] == ["area", "under"] or before[-3:] == ["area", "under", "the"]:
-                curve = "curve" in text.lower().split() or after != ["curve"]
-                texts[s] = f"area under {texts[s].replace(' / ', '/')}{'' if curve else ' curve'}"
-        names.setdefault(label, set()).add(texts[s])
-        labels[s] = label
+    for kind, name in named.values():
+        names.setdefault(kind, set()).add(name)
     # One metric spelled twice ("EM ( Exact Match )") or named by two spans ("Accuracy of
     # Exact Matching") is one.
     metrics = [s for s in spans if s.label == "MetricName"]
     for a, b in zip(metrics, metrics[1:]):
         between = p.tokens[a.end:b.start]
         if between == ["("]:
-            names["MetricName"].discard(texts[b])
+            names["MetricName"].discard(named[b][1])
         elif between == ["of"]:
-            names["MetricName"] -= {texts[a], texts[b]}
-            names["MetricName"].add(f"{texts[a]} of {texts[b]}")
-    one = {label: found.pop() for label, found in names.items() if len(found) == 1}
-    by_name: dict[str, str] = {}
-    default: str | None = None
-    legend: dict[str, str] = {}
-    if "MetricName" not in names:  # "All values are F1 scores": a metric no tag gives
-        # a word ("accuracies") or said of the numbers ("F1 scores", "values are", "in terms of"),
-        # not "RL trained models"
-        said = {"score", "scores", "values", "value", "are", "in", "report", "reported", "measured", "(", "%"}
-        words = [m for i, w in enumerate(p.tokens[4:], 4) if (m := metric_like(w)) and len(w) > 1
-                 and w.lower() not in ("p", "r")
-                 and (len(w) >= 5 or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
-        if len(set(words)) == 1:
-            one["MetricName"] = words[0]
-    # Each metric and the datasets and tasks after it up to the next metric or ";": its own.
-    metric: str | None = None
-    end = 0
-    for s in spans:
-        if s.label == "MetricName":
-            metric, end = texts[s], s.end
-            if any(w.lower() in ("other", "others", "remaining", "rest") for w in p.tokens[s.end:s.end + 8]):
-                default = metric
-        elif metric is not None and labels[s] in ("DatasetName", "TaskName", "MethodName"):
-            if any(w in (";", ".") for w in p.tokens[end:s.start]):
-                metric = None
-                continue
-            by_name.setdefault(fold(texts[s]), metric)
-            end = s.end
-    # A legend of the heads' abbreviations ("CLS : classification , USR : User activity"):
-    # what each short head stands for.
-    text = " ".join(p.tokens)
-    for short, long in re.findall(r"(?:^|[,;.:(]\s)([A-Z][A-Za-z0-9\-]{1,7})\s:\s([^,;:.()]{3,60}?)(?=\s[,;.)]|$)", text):
-        legend[fold(short)] = long.strip()
-    if (metric := one.get("MetricName")) and fold(metric) in legend \
-            and not metric_like(legend[fold(metric)]):
+            names["MetricName"] -= {named[a][1], named[b][1]}
+            names["MetricName"].add(f"{named[a][1]} of {named[b][1]}")
+    one = {kind: found.pop() for kind, found in names.items() if len(found) == 1}
+    if "MetricName" not in names and (said := _said_metric(p)) is not None:
+        one["MetricName"] = said
+    by_name, default = _metric_by_name(p, spans, named)
+    legend = _legend(p)
+    if (metric := one.get("MetricName")) and fold(metric) in legend and not metric_like(legend[fold(metric)]):
         del one["MetricName"]  # "REC : Recommendation" names a task
     if len(set(by_name.values()) | ({default} if default else set())) > 1:
         one.pop("MetricName", None)  # several metrics: each for its own datasets
@@ -115,3 +71,63 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         by_name, default = {}, None
     return Caption(one, by_name, default, legend)
 
+
+def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
+    """(type, name) of a name the caption tags: the paper's name for it; "X system" is a
+    method whatever it was tagged; a metric with the average or area it is said of."""
+    text = " ".join(p.tokens[s.start:s.end])
+    label = s.label
+    if label == "DatasetName" and [w.lower() for w in p.tokens[s.end:s.end + 1]] in (
+            ["system"], ["model"], ["parser"], ["tool"]):
+        label = "MethodName"  # "Results of the ScienceParse system": a method, whatever it was tagged
+    name = known(text).get(label, (text, 0))[0]
+    if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
+        before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
+        if before[-1:] in (["average"], ["averaged"], ["mean"]) and not text.lower().startswith(before[-1]):
+            name = f"{p.tokens[s.start - 1]} {name}"  # "average F 1 for Coref"
+        after = [w.lower() for w in p.tokens[s.end:s.end + 1]]
+        if before[-2:] == ["area", "under"] or before[-3:] == ["area", "under", "the"]:
+            curve = "curve" in text.lower().split() or after != ["curve"]
+            name = f"area under {name.replace(' / ', '/')}{'' if curve else ' curve'}"
+    return label, name
+
+
+def _said_metric(p: Paragraph) -> str | None:
+    """The one metric a caption no tag gives a metric names ("All values are F1 scores"): a
+    word ("accuracies") or one said of the numbers ("F1 scores", "values are", "in terms of"),
+    not "RL trained models"; None when it names none or several."""
+    said = {"score", "scores", "values", "value", "are", "in", "report", "reported", "measured", "(", "%"}
+    words = [m for i, w in enumerate(p.tokens[4:], 4) if (m := metric_like(w)) and len(w) > 1
+             and w.lower() not in ("p", "r")
+             and (len(w) >= 5 or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
+    return words[0] if len(set(words)) == 1 else None
+
+
+def _metric_by_name(p: Paragraph, spans: Sequence[Span],
+                    named: dict[Span, tuple[str, str]]) -> tuple[dict[str, str], str | None]:
+    """Each metric and the datasets and tasks after it up to the next metric or ";": its own
+    (folded name -> metric); and the metric said of "the other" ones (None: none)."""
+    by_name: dict[str, str] = {}
+    default: str | None = None
+    metric: str | None = None
+    end = 0
+    for s in spans:
+        if s.label == "MetricName":
+            metric, end = named[s][1], s.end
+            if any(w.lower() in ("other", "others", "remaining", "rest") for w in p.tokens[s.end:s.end + 8]):
+                default = metric
+        elif metric is not None and named[s][0] in ("DatasetName", "TaskName", "MethodName"):
+            if any(w in (";", ".") for w in p.tokens[end:s.start]):
+                metric = None
+                continue
+            by_name.setdefault(fold(named[s][1]), metric)
+            end = s.end
+    return by_name, default
+
+
+def _legend(p: Paragraph) -> dict[str, str]:
+    """A legend of the heads' abbreviations ("CLS : classification , USR : User activity"):
+    what each short head stands for, by its folded short form."""
+    text = " ".join(p.tokens)
+    return {fold(short): long.strip() for short, long in
+            re.findall(r"(?:^|[,;.:(]\s)([A-Z][A-Za-z0-9\-]{1,7})\s:\s([^,;:.()]{3,60}?)(?=\s[,;.)]|$)", text)}
