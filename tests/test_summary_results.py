@@ -13,6 +13,7 @@ import pytest
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
+from sciner.summary.ours import CITATION, CITED, cited_names
 from sciner.summary.papers import read_papers
 from sciner.summary.tables.caption import read_caption
 from sciner.summary.tables.cells import cell_numbers, is_language, metric_like, not_score_head, table_rows
@@ -126,6 +127,22 @@ def test_cited_rows_are_baselines_and_ours_rows_are_ours(papers):
     aggcn = papers["arxiv_1906.07510_aggcn_relation_extraction_acl2019"]
     assert {(r.model, r.metric, r.value) for r in aggcn.results if r.ours} >= {("C - AGGCN ( ours )", "F1", "68.2")}
     assert not any(r.ours for r in aggcn.results if "Zhang" in (r.model or ""))
+
+
+@pytest.mark.parametrize(("text", "cited"), [
+    ("C - GCN ( Zhang et al . , 2018 )", True), ("LISA ( 2018 )", True), ("Zhang et al . 2018", True),
+    ("C - AGGCN ( ours )", False), ("BERT LARGE ( 340M )", False), ("Model ( 1024 )", False),
+])
+def test_a_row_label_citing_prior_work_is_a_baseline(text, cited):
+    assert bool(CITED.search(text)) is cited
+
+
+def test_a_proposed_name_followed_by_a_citation_is_built_on():
+    paragraphs = [tagged("We build on BERT ( Devlin et al . , 2019 ) and LSTM [ 12 ] .",
+                         ("MethodName", 3, 4), ("MethodName", 13, 14)),
+                  tagged("Our SpanBERT beats ELMo ( 2018 ) .", ("MethodName", 1, 2), ("MethodName", 3, 4))]
+    assert cited_names(paragraphs, ["BERT", "LSTM", "SpanBERT"]) == {"BERT", "LSTM"}
+    assert CITATION.sub("", "BC5CDR ( Li et al . , 2016 )").strip() == "BC5CDR"
 
 
 def test_gains_in_sentences_are_no_results(papers):

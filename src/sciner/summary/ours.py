@@ -19,15 +19,16 @@ from sciner.summary.values import Result
 
 # --- citations --------------------------------------------------------------------------------
 
-_YEAR = r"(?:19|20)\d\d[a-z]?"
+# A year as papers print it in a citation or a name ("2019", "2016a").
+YEAR = r"(?:19|20)\d\d[a-z]?"
 # A citation in parentheses within a text, cut from a table's row label: "GCN ( Zhang et al . ,
 # 2018 )", "BC5CDR ( Li et al . , 2016 )" (any four digits: "( 2016a )").
 CITATION = re.compile(r"\(\s?[^()]*(?:et al|\d{4}[a-z]?)[^()]*\)")
 # A text that cites prior work ("et al", "( 2018 )", ", 2018 )"): a row labelled so is a baseline.
-CITED = re.compile(rf"\bet al\b|\(\s?{_YEAR}\s?\)|,\s?{_YEAR}\s?\)")
+CITED = re.compile(rf"\bet al\b|\(\s?{YEAR}\s?\)|,\s?{YEAR}\s?\)")
 # A citation right after a name: "BERT ( Devlin et al . , 2019 )", "LSTM ( Hochreiter and
 # Schmidhuber , 1997 )", "[ 12 ]".
-_CITATION_AFTER = re.compile(rf"^\s*(?:\(\s?[^()]*(?:et al|{_YEAR})[^()]*\)|\[\s?\d+(?:\s?,\s?\d+)*\s?\])")
+_CITATION_AFTER = re.compile(rf"^\s*(?:\(\s?[^()]*(?:et al|{YEAR})[^()]*\)|\[\s?\d+(?:\s?,\s?\d+)*\s?\])")
 
 # --- the paper's own method -------------------------------------------------------------------
 

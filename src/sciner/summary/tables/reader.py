@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from sciner.document import Paragraph
 from sciner.summary.names import Gazetteer, fold
-from sciner.summary.ours import CITATION, CITED
+from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.tables.caption import Caption, read_caption
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_language, is_language_pair, metric_like, row_reason,
@@ -21,7 +21,7 @@ from sciner.summary.tables.namer import Namer
 from sciner.summary.values import NotResult, Result, Value
 
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
-_YEAR = re.compile(r"^(?:19|20)\d\d[a-z]?$")
+_YEAR = re.compile(rf"^{YEAR}$")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
