@@ -23,8 +23,8 @@ Role = Literal["head", "label"]
 HEAD_ORDER = ("MetricName", "DatasetName", "TaskName", "HyperparameterName", "MethodName")
 ROW_ORDER = ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName")
 # The types a gazetteer may give a header cell the paper does not tag, in the order tried; no
-# metric ("List", "Table" and "Title" are metrics of some leaderboard: :func:`metric_like`
-# reads the heads that are), and a row label takes none.
+# metric ("List", "Table" and "Title" are metrics of some leaderboard: cells.metric_like reads
+# the heads that are), and a row label takes none.
 GAZETTEER_ORDER = ("DatasetName", "TaskName", "MethodName")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
