@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 import sciner  # noqa: E402
 from sciner.errors import InputFormatError  # noqa: E402
-from sciner.index.web import MAX_LIMIT, corpus_router  # noqa: E402
+from sciner.serve.corpus import MAX_LIMIT, corpus_router  # noqa: E402
 from test_index import write_corpus  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -130,7 +130,7 @@ def test_serve_refuses_a_bad_index_in_one_line_before_loading_the_model(cli, tmp
 
 
 def test_the_server_s_page_and_the_corpus_routes_are_one_app(db: Path) -> None:
-    from sciner.server import create_app
+    from sciner.serve.app import create_app
 
     app = create_app(object(), routers=[corpus_router(db)])  # the tagger is not asked here
     client = TestClient(app)
