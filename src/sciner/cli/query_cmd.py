@@ -15,7 +15,10 @@ import typer.core
 from sciner.cli.app import CONTEXT, app
 from sciner.cli.options import Quiet
 from sciner.errors import InputFormatError
+from sciner.formats.registry import renderer_for
 from sciner.index.questions import QUESTIONS, Param, Question
+from sciner.index.render import table
+from sciner.outputs import Outputs
 
 
 class _QueryGroup(typer.core.TyperGroup):
@@ -48,12 +51,9 @@ def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], outp
             quiet: bool, asked_as: str = "") -> None:
     """Open the index, ask, and print or write the answer (the group's -o, --json, -q count too);
     ``asked_as``: how the command line named the question (an HTML answer's title), if not by name."""
-    # Imported here: the index reader needs SQLite and the summary's name folding, which the
-    # other verbs' start-up does without.
-    from sciner.formats.registry import renderer_for
+    # Imported here: the index reader needs the summary's name folding, which the other verbs'
+    # start-up does without.
     from sciner.index.query import Index
-    from sciner.index.render import table
-    from sciner.outputs import Outputs
 
     db: Path = ctx.obj["db"]
     output = output or ctx.obj["output"]

@@ -186,21 +186,23 @@ class Question:
     """One question to the index: its name (the subcommand, the route's last part and the
     :class:`Index` method), its help (the subcommand's, ending with an example), its
     parameters, the dataclass of its answer's rows, the columns the terminal table shows
-    (None: all), its route (None: not over HTTP) and whether it answers one row (or raises
-    :class:`NotFound`) rather than a list."""
+    (None: all), whether it is asked over HTTP (and at which route, when not
+    ``/v1/corpus/{name}``) and whether it answers one row (or raises :class:`NotFound`)
+    rather than a list."""
 
     name: str
     help: str
     params: tuple[Param, ...]
     answer: type
     columns: tuple[str, ...] | None = None
-    route: str | None = ""
+    http: bool = True
+    route: str = ""
     one: bool = False
 
     @property
     def path(self) -> str | None:
-        """The route's path (``/v1/corpus/{name}`` unless the question names another), or None."""
-        return None if self.route is None else self.route or f"/v1/corpus/{self.name}"
+        """The route's path, or None for a question not asked over HTTP."""
+        return (self.route or f"/v1/corpus/{self.name}") if self.http else None
 
     def param(self, name: str) -> Param:
         """The parameter called ``name``."""
@@ -279,5 +281,5 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
         'Example: sciner query corpus.sqlite sql "SELECT doc, title FROM papers LIMIT 5"',
         (Param("query", str, REQUIRED, "The SQL to run (read-only).", argument=True),
          Param("limit", int, None, "Most rows to answer (default: all).", ("--limit", "-n"), minimum=1)),
-        SqlResult, route=None),
+        SqlResult, http=False),
 )}

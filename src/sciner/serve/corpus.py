@@ -57,7 +57,7 @@ def url_value(param: Param, raw: str | None) -> Any:
     name = param.url_name
     if raw is None or not raw.strip():
         if param.required:
-            raise RequestError(422, "missing", f"give {name}= ({param.help.rstrip('.').lower()})")
+            raise RequestError(422, "missing", f"{name} is required: {param.help}")
         return param.default
     if param.type is str:
         if len(raw) > MAX_TEXT:
