@@ -368,7 +368,7 @@ def test_an_input_that_fails_in_a_worker_is_said_once_and_not_read_again_here(tm
 # --- one question table: the command line is made from it ---
 
 
-def test_every_question_is_a_subcommand_with_its_parameters_and_o_json_q() -> None:
+def test_every_question_is_a_subcommand_with_its_parameters_and_o_to_json_q() -> None:
     from typer.testing import CliRunner
 
     from sciner.cli import app
@@ -378,7 +378,7 @@ def test_every_question_is_a_subcommand_with_its_parameters_and_o_json_q() -> No
         shown = " ".join(CliRunner().invoke(app, ["query", question.name, "-h"]).stdout.split())
         for param in question.params:
             assert (param.name if param.argument else ", ".join(sorted(param.cli_flags, key=len))) in shown, question.name
-        assert all(flag in shown for flag in ("-o, --output", "--json", "-q, --quiet")), question.name
+        assert all(flag in shown for flag in ("-o, --output", "--to [json|csv|html]", "--json", "-q, --quiet")), question.name
 
 
 def test_every_question_answers_rows_of_its_dataclass(corpus: Path) -> None:
@@ -409,5 +409,11 @@ def test_leaderboards_and_a_paragraph_are_asked_from_the_command_line(cli, corpu
     quiet = cli("query", corpus, "leaderboards", "-o", tmp_path / "quiet.csv", "-q")
     assert loud.stderr.startswith("wrote ") and quiet.stderr == ""
     assert (tmp_path / "quiet.csv").read_text().splitlines()[:2] == ["task,dataset,metric,papers", ",SQuAD,F1,3"]
+    # --to names the format: printed, or written whatever -o's extension.
+    assert cli("query", corpus, "leaderboards", "--to", "csv").stdout == (tmp_path / "quiet.csv").read_text()
+    assert cli("query", corpus, "leaderboards", "-o", tmp_path / "boards.txt", "--to", "csv", "-q").returncode == 0
+    assert (tmp_path / "boards.txt").read_text() == (tmp_path / "quiet.csv").read_text()
+    unknown = cli("query", corpus, "leaderboards", "-o", tmp_path / "boards.txt")
+    assert unknown.returncode != 0 and "name it with --to (json, csv, html)" in unknown.stderr
     sql = cli("query", corpus, "sql", "SELECT doc FROM papers ORDER BY doc", "--json")
     assert sql.stdout == cli("query", corpus, "--sql", "SELECT doc FROM papers ORDER BY doc", "--json").stdout

@@ -181,7 +181,8 @@ def test_an_unknown_output_suffix_or_name_is_a_one_line_error_naming_the_choices
     from sciner.errors import InputFormatError
     from sciner.formats.registry import renderer_for
 
-    with pytest.raises(InputFormatError, match=rf"x\.txt: cannot tell the {kind} format .*\.csv, \.htm, \.html, \.json$"):
+    with pytest.raises(InputFormatError, match=rf"x\.txt: cannot tell the {kind} format from the extension; expected "
+                                               r"\.csv, \.htm, \.html, \.json, or name it with --to \(json, csv, html\)$"):
         renderer_for(kind, "x.txt")
     with pytest.raises(InputFormatError, match=rf"unknown {kind} format 'xml'; expected one of json, csv, html"):
         renderer_for(kind, "x.json", given="xml")

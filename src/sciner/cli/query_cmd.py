@@ -1,6 +1,6 @@
 """``sciner query``: questions to a corpus index (``sciner index``), answered as a table, JSON,
 CSV or HTML. One subcommand per question of :data:`sciner.index.questions.QUESTIONS`, made from
-its declaration; each takes ``-o``, ``--json`` and ``-q`` besides its own parameters."""
+its declaration; each takes ``-o``, ``--to``, ``--json`` and ``-q`` besides its own parameters."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import typer
 import typer.core
 
 from sciner.cli.app import CONTEXT, app
-from sciner.cli.options import Quiet
+from sciner.cli.options import Quiet, one_of
 from sciner.errors import InputFormatError
-from sciner.formats.registry import renderer_for
+from sciner.formats.registry import RENDERERS, renderer_for
 from sciner.index.questions import QUESTIONS, Param, Question
 from sciner.index.render import table
 from sciner.outputs import Outputs
@@ -44,29 +44,32 @@ app.add_typer(query_app)
 
 Output = Annotated[Optional[str], typer.Option("--output", "-o", show_default=False,
                                                help="Write the answer to x.csv, x.html or x.json instead of printing it.")]
-Json = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
+Json = Annotated[bool, typer.Option("--json", help="Print the answer as JSON (short for --to json).")]
+To = Annotated[Optional[str], one_of("--to", tuple(RENDERERS["answer"]), show_default=False,
+                                     help="Format of the answer. Default: from -o's extension; without -o, a table.")]
 
 
-def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], output: Optional[str], as_json: bool,
-            quiet: bool, asked_as: str = "") -> None:
-    """Open the index, ask, and print or write the answer (the group's -o, --json, -q count too);
-    ``asked_as``: how the command line named the question (an HTML answer's title), if not by name."""
+def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], output: Optional[str],
+            to: Optional[str], as_json: bool, quiet: bool, asked_as: str = "") -> None:
+    """Open the index, ask, and print or write the answer (the group's -o, --to, --json, -q count
+    too); ``asked_as``: how the command line named the question (an HTML answer's title), if not by name."""
     # Imported here: the index reader needs the summary's name folding, which the other verbs'
     # start-up does without.
     from sciner.index.query import Index
 
     db: Path = ctx.obj["db"]
-    output = output or ctx.obj["output"]
+    output, to = output or ctx.obj["output"], to or ctx.obj["to"]
     with Index(db) as corpus:
         answer = question.ask(corpus, values)
     if question.one:
         answer = [answer]
+    title = f"sciner query {asked_as or question.name}"
     if output:
-        written = Outputs([db]).write(output, renderer_for("answer", output).render(answer, f"sciner query {asked_as or question.name}"))
+        written = Outputs([db]).write(output, renderer_for("answer", output, to).render(answer, title))
         if not (quiet or ctx.obj["quiet"]):
             typer.echo(f"wrote {written}", err=True)
-    elif as_json or ctx.obj["json"]:
-        typer.echo(renderer_for("answer", None, "json").render(answer), nl=False)
+    elif to or as_json or ctx.obj["json"]:
+        typer.echo(renderer_for("answer", None, to or "json").render(answer, title), nl=False)
     else:
         typer.echo(table(answer, question.columns), nl=False)
 
@@ -85,17 +88,18 @@ def _option(param: Param) -> inspect.Parameter:
 
 
 def _command(question: Question) -> Callable[..., None]:
-    """The subcommand asking ``question``: its parameters as options (and arguments), then -o, --json, -q."""
+    """The subcommand asking ``question``: its parameters as options (and arguments), then -o, --to, --json, -q."""
 
-    def ask(ctx: typer.Context, output: Optional[str] = None, as_json: bool = False, quiet: bool = False,
-            **values: Any) -> None:
-        _answer(ctx, question, values, output, as_json, quiet)
+    def ask(ctx: typer.Context, output: Optional[str] = None, to: Optional[str] = None, as_json: bool = False,
+            quiet: bool = False, **values: Any) -> None:
+        _answer(ctx, question, values, output, to, as_json, quiet)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     ask.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
         inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
         *(_option(p) for p in question.params),
         inspect.Parameter("output", keyword, default=None, annotation=Output),
+        inspect.Parameter("to", keyword, default=None, annotation=To),
         inspect.Parameter("as_json", keyword, default=False, annotation=Json),
         inspect.Parameter("quiet", keyword, default=False, annotation=Quiet),
     ])
@@ -116,6 +120,7 @@ def query(
                                                help="Run this read-only SQL over the index (tables: docs/index.md); "
                                                     "the same as the sql question.")] = None,
     output: Output = None,
+    to: To = None,
     as_json: Json = False,
     limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=1, show_default=False,
                                                  help="Most rows --sql answers (default: all).")] = None,
@@ -125,15 +130,15 @@ def query(
 
     Names are matched as sciner summarize matches them: case, hyphens, spaces and plurals do
     not matter (--dataset squad finds SQuAD). Each answer prints as a table, or as JSON with
-    --json, or goes to a .csv, .html or .json file with -o.
+    --json (CSV or HTML with --to), or goes to a .csv, .html or .json file with -o.
 
     Example: sciner query corpus.sqlite --sql "SELECT doc, title FROM papers LIMIT 5"
     """
-    ctx.obj = {"db": db, "output": output, "json": as_json, "quiet": quiet}
+    ctx.obj = {"db": db, "output": output, "to": to, "json": as_json, "quiet": quiet}
     if ctx.invoked_subcommand is None:
         if sql is None:
             raise InputFormatError(f"sciner query INDEX: give a question ({', '.join(QUESTIONS)}) or --sql; "
                                    "see sciner query --help")
-        _answer(ctx, QUESTIONS["sql"], {"query": sql, "limit": limit}, output, as_json, quiet, "--sql")
+        _answer(ctx, QUESTIONS["sql"], {"query": sql, "limit": limit}, output, to, as_json, quiet, "--sql")
     elif sql is not None:
         raise InputFormatError(f"--sql and {ctx.invoked_subcommand}: ask one question at a time")

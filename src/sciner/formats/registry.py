@@ -205,8 +205,8 @@ def renderer_for(kind: str, path: str | Path | None, given: str | None = None, d
     suffixes = sorted(((s, row) for row in rows.values() for s in row.suffixes), key=lambda item: -len(item[0]))
     found = next((row for s, row in suffixes if name.endswith(s) and len(name) > len(s)), None)
     if found is None:
-        raise InputFormatError(f"{path}: cannot tell the {kind} format from the extension; "
-                               f"expected {', '.join(sorted(s for s, _ in suffixes))}")
+        raise InputFormatError(f"{path}: cannot tell the {kind} format from the extension; expected "
+                               f"{', '.join(sorted(s for s, _ in suffixes))}, or name it with --to ({', '.join(rows)})")
     return found
 
 
