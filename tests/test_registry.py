@@ -160,7 +160,8 @@ def test_summaries_and_answers_are_written_in_the_formats_of_one_registry_with_o
     assert tuple(RENDERERS["summary"]) == SUMMARY_FORMATS == tuple(RENDERERS["answer"]) == tuple(OUTPUT_SUFFIXES)
     for kind in ("summary", "answer"):
         assert {name: row.suffixes for name, row in RENDERERS[kind].items()} == OUTPUT_SUFFIXES
-        assert renderer_for(kind, "out/x.HTM").name == "html" and renderer_for(kind, "x.csv", given="JSON").name == "json"
+        assert renderer_for(kind, "out/x.HTM").name == "html"
+        assert renderer_for(kind, "x.csv", given="JSON").name == "json"
         assert renderer_for(kind, None).name == "json"  # standard output
     # The paragraphs' rows are the writable formats, with their own suffixes.
     assert RENDERERS["paragraphs"]["doccano"].suffixes == (".doccano.jsonl",) and "pdf" not in RENDERERS["paragraphs"]
@@ -181,8 +182,8 @@ def test_an_unknown_output_suffix_or_name_is_a_one_line_error_naming_the_choices
     from sciner.errors import InputFormatError
     from sciner.formats.registry import renderer_for
 
-    with pytest.raises(InputFormatError, match=rf"x\.txt: cannot tell the {kind} format from the extension; expected "
-                                               r"\.csv, \.htm, \.html, \.json, or name it with --to \(json, csv, html\)$"):
+    expected = r"expected \.csv, \.htm, \.html, \.json, or name it with --to \(json, csv, html\)$"
+    with pytest.raises(InputFormatError, match=rf"x\.txt: cannot tell the {kind} format from the extension; {expected}"):
         renderer_for(kind, "x.txt")
     with pytest.raises(InputFormatError, match=rf"unknown {kind} format 'xml'; expected one of json, csv, html"):
         renderer_for(kind, "x.json", given="xml")

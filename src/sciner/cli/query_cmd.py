@@ -80,8 +80,8 @@ def _option(param: Param) -> inspect.Parameter:
     if param.argument:
         info: Any = typer.Argument(help=param.help, show_default=False)
     else:
-        info = typer.Option(*param.cli_flags, help=param.help, show_default=not param.required and param.default is not None,
-                            min=1 if param.rows else param.minimum)
+        info = typer.Option(*param.cli_flags, help=param.help, min=1 if param.rows else param.minimum,
+                            show_default=not param.required and param.default is not None)
     default = inspect.Parameter.empty if param.required else param.default
     return inspect.Parameter(param.name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=Annotated[shown, info])

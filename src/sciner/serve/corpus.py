@@ -79,16 +79,17 @@ def url_value(param: Param, raw: str | None) -> Any:
 
 
 def _open(path: Path, ask: Callable[[Index], Any]) -> Any:
-    """``ask`` of the index at ``path``, opened read-only for this request; an error as JSON."""
-    try:
-        with Index(path) as corpus:
+    """``ask`` of the index at ``path``, opened read-only for this request; a refused question
+    as a JSON error (an index that cannot be opened is the server's error, not the request's)."""
+    with Index(path) as corpus:
+        try:
             return ask(corpus)
-    except RequestError as err:
-        return error_response(err.status, err.code, err.message)
-    except NotFound as err:
-        return error_response(404, "not_found", err.message)
-    except InputFormatError as err:
-        return error_response(422, "bad_question", err.message)
+        except RequestError as err:
+            return error_response(err.status, err.code, err.message)
+        except NotFound as err:
+            return error_response(404, "not_found", err.message)
+        except InputFormatError as err:  # what the index itself refuses (a search of no words)
+            return error_response(422, "bad_question", err.message)
 
 
 def corpus_router(path: str | Path) -> Any:

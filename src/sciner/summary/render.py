@@ -140,8 +140,8 @@ def _corpus_section(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> s
     index = {p.doc: i for i, p in enumerate(papers)}
     first_place: Callable[[str, str, str], Place | None] = lambda doc, label, name: next(
         (e.places[0] for e in papers[index[doc]].entities if e.type == label and e.name == name and e.places), None)
-    papers_rows = [[f'<a href="#d{i}">{escape(p.doc)}</a>', escape(paper_title(p.paragraphs) or ""), str(len(p.entities)),
-                    str(len(p.values)), str(len(p.results))] for i, p in enumerate(papers)]
+    papers_rows = [[f'<a href="#d{i}">{escape(p.doc)}</a>', escape(paper_title(p.paragraphs) or ""),
+                    str(len(p.entities)), str(len(p.values)), str(len(p.results))] for i, p in enumerate(papers)]
     parts = [f"<h2>Corpus: {corpus['papers']} paper(s)</h2>",
              _table(["paper", "title", "entities", "values", "results"], papers_rows, numeric=(2, 3, 4)),
              _results_grid(papers)]
