@@ -234,7 +234,7 @@ def questions(db: Path, per_kind: int = 10) -> dict[str, list[tuple[str, dict]]]
     searches = ["span masking", "question answering", "BERT fine-tuning", '"machine translation"', "attention heads",
                 "low-resource languages", "named entity recognition", "contrastive loss", "beam search", "data augmentation"]
     return {
-        "results": [("results", {"dataset": d, "metric": m, "task": t}) for t, d, m, _ in boards],
+        "results": [("results", {"dataset": b.dataset, "metric": b.metric, "task": b.task}) for b in boards],
         "papers": [("papers", {"entity": e.name, "type": "MethodName"}) for e in methods],
         "entities": [("entities", {"type": t, "top": 20}) for t in
                      ("MethodName", "DatasetName", "TaskName", "MetricName", "HyperparameterName", None)],
@@ -257,7 +257,7 @@ def time_queries(db: Path, repeat: int) -> dict[str, tuple[float, float, int]]:
                 for method, params in items:
                     start = time.perf_counter()
                     if method == "page":
-                        from sciner.index.web import render_page
+                        from sciner.serve.corpus import render_page
 
                         render_page(ix, None, None, None)
                     else:

@@ -120,7 +120,7 @@ def test_predict_model_fast_tags_a_text_file_importing_no_pdf_summary_or_trainin
     code = ("import sys, runpy; sys.argv = ['sciner', 'predict', sys.argv[1], '--model', 'fast', '-q', '-o', sys.argv[2]]\n"
             "try:\n    runpy.run_module('sciner', run_name='__main__')\nexcept SystemExit as stop:\n"
             "    assert not stop.code, stop.code\n"
-            "heavy = ('sciner.pdf.extract', 'sciner.pdf.pipeline', 'sciner.summary', 'sciner.training', 'sciner.server',"
+            "heavy = ('sciner.pdf.extract', 'sciner.pdf.pipeline', 'sciner.summary', 'sciner.training', 'sciner.serve',"
             " 'ray', 'fastapi', 'matplotlib', 'transformers', 'spacy')\n"
             "print(sorted(m for m in sys.modules if m.startswith(heavy)))")
     result = subprocess.run([sys.executable, "-c", code, str(text), str(out)], capture_output=True, text=True,

@@ -363,3 +363,59 @@ def test_an_input_that_fails_in_a_worker_is_said_once_and_not_read_again_here(tm
     done = sciner.index_files([broken, tmp_path / "beta.jsonl"], tmp_path / "c.sqlite", workers=1,
                               show_progress=False, gazetteers=False, on_error=lambda err: None)
     assert done.added == 1 and [str(broken) in err.message for err in done.failed] == [True]
+
+
+# --- one question table: the command line is made from it ---
+
+
+def test_every_question_is_a_subcommand_with_its_parameters_and_o_to_json_q() -> None:
+    from typer.testing import CliRunner
+
+    from sciner.cli import app
+    from sciner.index.questions import QUESTIONS
+
+    for question in QUESTIONS.values():
+        shown = " ".join(CliRunner().invoke(app, ["query", question.name, "-h"]).stdout.split())
+        for param in question.params:
+            spelled = param.name if param.argument else ", ".join(sorted(param.cli_flags, key=len))
+            assert spelled in shown, question.name
+        for flag in ("-o, --output", "--to [json|csv|html]", "--json", "-q, --quiet"):
+            assert flag in shown, question.name
+
+
+def test_every_question_answers_rows_of_its_dataclass(corpus: Path) -> None:
+    from sciner.index.questions import QUESTIONS, REQUIRED
+
+    asked = {"entity": "BERT", "of": "learning rate", "text": "SQuAD", "paragraph_id": 1, "query": "SELECT 1"}
+    with sciner.Index(corpus) as ix:
+        for question in QUESTIONS.values():
+            values = {p.name: asked[p.name] if p.default is REQUIRED else p.default for p in question.params}
+            answer = question.ask(ix, values)
+            rows = [answer] if question.one or question.name == "sql" else answer
+            assert rows and all(isinstance(row, question.answer) for row in rows), question.name
+
+
+def test_leaderboards_and_a_paragraph_are_asked_from_the_command_line(cli, corpus: Path, tmp_path: Path) -> None:
+    """They were answered over HTTP only, and leaderboards as bare tuples; -q was missing from every question."""
+    import json
+
+    boards = json.loads(cli("query", corpus, "leaderboards", "--json").stdout)
+    assert boards[0] == {"task": None, "dataset": "SQuAD", "metric": "F1", "papers": 3}
+    assert json.loads(cli("query", corpus, "leaderboards", "--min-papers", "3", "--json").stdout) == boards[:1]
+    hit = json.loads(cli("query", corpus, "search", "span masking", "--json").stdout)[0]
+    paragraph = json.loads(cli("query", corpus, "paragraph", str(hit["paragraph_id"]), "--json").stdout)
+    assert paragraph[0]["text"].startswith("Span masking") and paragraph[0]["paper"] == "alpha"
+    missing = cli("query", corpus, "paragraph", "999999")
+    assert missing.returncode != 0 and missing.stderr.strip() == "error[E001]: no paragraph 999999"
+    loud = cli("query", corpus, "leaderboards", "-o", tmp_path / "boards.csv")
+    quiet = cli("query", corpus, "leaderboards", "-o", tmp_path / "quiet.csv", "-q")
+    assert loud.stderr.startswith("wrote ") and quiet.stderr == ""
+    assert (tmp_path / "quiet.csv").read_text().splitlines()[:2] == ["task,dataset,metric,papers", ",SQuAD,F1,3"]
+    # --to names the format: printed, or written whatever -o's extension.
+    assert cli("query", corpus, "leaderboards", "--to", "csv").stdout == (tmp_path / "quiet.csv").read_text()
+    assert cli("query", corpus, "leaderboards", "-o", tmp_path / "boards.txt", "--to", "csv", "-q").returncode == 0
+    assert (tmp_path / "boards.txt").read_text() == (tmp_path / "quiet.csv").read_text()
+    unknown = cli("query", corpus, "leaderboards", "-o", tmp_path / "boards.txt")
+    assert unknown.returncode != 0 and "name it with --to (json, csv, html)" in unknown.stderr
+    sql = cli("query", corpus, "sql", "SELECT doc FROM papers ORDER BY doc", "--json")
+    assert sql.stdout == cli("query", corpus, "--sql", "SELECT doc FROM papers ORDER BY doc", "--json").stdout

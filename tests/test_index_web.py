@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 import sciner  # noqa: E402
 from sciner.errors import InputFormatError  # noqa: E402
-from sciner.index.web import MAX_LIMIT, corpus_router  # noqa: E402
+from sciner.serve.corpus import MAX_LIMIT, corpus_router  # noqa: E402
 from test_index import write_corpus  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -58,10 +58,36 @@ def test_the_json_routes_answer_as_sciner_query_does(client: TestClient, db: Pat
     ("/v1/corpus/search?q=" + "x" * 600, 422, "too_long"),
     ("/v1/corpus/search", 422, "missing"),
     ("/v1/corpus/paragraphs/999999", 404, "not_found"),
+    # A value of the wrong type was FastAPI's own 422 ({"detail": ...}), not the server's JSON error.
+    ("/v1/corpus/results?limit=abc", 422, "bad_value"),
+    ("/v1/corpus/results?ours=maybe", 422, "bad_value"),
+    ("/v1/corpus/paragraphs/abc", 422, "bad_value"),
+    ("/v1/corpus/leaderboards?min_papers=0", 422, "bad_value"),
+    ("/v1/corpus/entities?limit=0", 422, "bad_limit"),
+    ("/v1/corpus/papers?type=MethodName", 422, "missing"),
+    ("/v1/corpus/results?dataset=" + "x" * 600, 422, "too_long"),
 ])
 def test_limits_and_unknowns_are_json_errors(client: TestClient, url: str, status: int, code: str) -> None:
     answer = client.get(url)
     assert answer.status_code == status and answer.json()["error"]["code"] == code
+
+
+def test_every_question_with_a_route_is_served_as_the_command_line_answers_it(client: TestClient, db: Path,
+                                                                             cli) -> None:
+    """The routes are made from the question table that makes the subcommands; raw SQL stays off HTTP."""
+    import json
+
+    from sciner.index.questions import QUESTIONS
+
+    routes = {route.path for route in corpus_router(db).routes}
+    assert {q.path for q in QUESTIONS.values() if q.path} <= routes and QUESTIONS["sql"].path is None
+    assert client.get("/v1/corpus/sql", params={"query": "SELECT 1"}).status_code == 404
+    for name, params, args in [("leaderboards", {"min_papers": 2}, ["--min-papers", "2"]),
+                               ("entities", {"type": "MethodName", "limit": 3}, ["--type", "MethodName", "--top", "3"]),
+                               ("search", {"q": "SQuAD", "limit": 2}, ["SQuAD", "-n", "2"]),
+                               ("results", {"ours": "true"}, ["--ours"])]:
+        asked = json.loads(cli("query", db, name, *args, "--json").stdout)
+        assert client.get(f"/v1/corpus/{name}", params=params).json() == asked and asked, name
 
 
 def test_the_routes_are_read_only_and_a_bad_index_is_refused_before_serving(client: TestClient, tmp_path) -> None:
@@ -130,7 +156,7 @@ def test_serve_refuses_a_bad_index_in_one_line_before_loading_the_model(cli, tmp
 
 
 def test_the_server_s_page_and_the_corpus_routes_are_one_app(db: Path) -> None:
-    from sciner.server import create_app
+    from sciner.serve.app import create_app
 
     app = create_app(object(), routers=[corpus_router(db)])  # the tagger is not asked here
     client = TestClient(app)

@@ -148,3 +148,42 @@ def test_a_known_suffix_decides_alone(tmp_path: Path) -> None:
     conll_looking.write_text("BERT\tB-MethodName\n", encoding="utf-8")
     assert input_format(conll_looking).name == "text"
     assert input_format(conll_looking, "conll").name == "conll"
+
+
+# --- the one renderer registry: paragraphs, summaries and query answers ---
+
+
+def test_summaries_and_answers_are_written_in_the_formats_of_one_registry_with_one_suffix_map() -> None:
+    from sciner.formats.registry import OUTPUT_SUFFIXES, RENDERERS, SUMMARY_FORMATS, renderer_for
+
+    assert set(RENDERERS) == {"paragraphs", "summary", "answer"}
+    assert tuple(RENDERERS["summary"]) == SUMMARY_FORMATS == tuple(RENDERERS["answer"]) == tuple(OUTPUT_SUFFIXES)
+    for kind in ("summary", "answer"):
+        assert {name: row.suffixes for name, row in RENDERERS[kind].items()} == OUTPUT_SUFFIXES
+        assert renderer_for(kind, "out/x.HTM").name == "html"
+        assert renderer_for(kind, "x.csv", given="JSON").name == "json"
+        assert renderer_for(kind, None).name == "json"  # standard output
+    # The paragraphs' rows are the writable formats, with their own suffixes.
+    assert RENDERERS["paragraphs"]["doccano"].suffixes == (".doccano.jsonl",) and "pdf" not in RENDERERS["paragraphs"]
+
+
+def test_an_answer_renders_through_its_registry_row() -> None:
+    from sciner.formats.registry import renderer_for
+    from sciner.index.questions import EntityCount
+
+    answer = [EntityCount("DatasetName", "SQuAD", 3, 7)]
+    assert renderer_for("answer", "top.csv").render(answer, "t") == "type,name,papers,mentions\nDatasetName,SQuAD,3,7\n"
+    assert '"name": "SQuAD"' in renderer_for("answer", "top.json").render(answer, "t")
+    assert "<title>t</title>" in renderer_for("answer", "top.html").render(answer, "t")
+
+
+@pytest.mark.parametrize("kind", ["summary", "answer"])
+def test_an_unknown_output_suffix_or_name_is_a_one_line_error_naming_the_choices(kind: str) -> None:
+    from sciner.errors import InputFormatError
+    from sciner.formats.registry import renderer_for
+
+    expected = r"expected \.csv, \.htm, \.html, \.json, or name it with --to \(json, csv, html\)$"
+    with pytest.raises(InputFormatError, match=rf"x\.txt: cannot tell the {kind} format from the extension; {expected}"):
+        renderer_for(kind, "x.txt")
+    with pytest.raises(InputFormatError, match=rf"unknown {kind} format 'xml'; expected one of json, csv, html"):
+        renderer_for(kind, "x.json", given="xml")

@@ -24,7 +24,8 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from sciner.server import Limits, create_app, paragraph_answer  # noqa: E402
+from sciner.serve.app import Limits, create_app  # noqa: E402
+from sciner.serve.bodies import paragraph_answer  # noqa: E402
 
 SENTENCES = [
     "We fine - tune BERT on SQuAD v1.1 and report F1 .",
@@ -155,7 +156,7 @@ def test_a_client_that_goes_away_mid_body_is_let_go_without_a_traceback(shipped_
 def test_routers_add_routes_that_answer_errors_in_json(shipped_tagger):
     from fastapi import APIRouter
 
-    from sciner.server import RequestError
+    from sciner.serve.errors import RequestError
 
     router = APIRouter()
 
@@ -271,7 +272,7 @@ def test_the_page_has_the_colours_and_style_of_sciner_show():
     """labels.py's colours, through the very CSS `sciner show` pages carry (no colours of its own)."""
     from sciner.formats.html import BASE_CSS, type_css
     from sciner.labels import ENTITY_TYPES
-    from sciner.server import PAGE
+    from sciner.serve.page import PAGE
 
     assert type_css(ENTITY_TYPES) in PAGE and BASE_CSS in PAGE
     assert PAGE.count("background: #") == BASE_CSS.count("background: #") + len(ENTITY_TYPES)  # none of its own

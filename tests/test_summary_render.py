@@ -53,3 +53,20 @@ def test_the_page_names_papers_by_title_and_shows_where_and_the_results_grid():
     assert "<th>CoNLL-2003 · F1</th>" in grid and "<th>- · F1</th>" in grid  # a sentence result naming no dataset
     # The one result that names model, dataset and metric, linked to its mention in the tagged text.
     assert re.search(r'<td>BERT LARGE</td><td[^>]*><a href="#d0-p2-t2" title="bert, p. 6">92.8</a></td>', grid), grid
+
+
+def test_the_summary_and_the_index_take_a_paper_s_title_from_one_function():
+    """paper_title was written twice: the summary's looked at the first five paragraphs, the
+    index's at all of them, so a "Title" section further on titled the paper in the index only."""
+    from sciner.index.write import paper_rows
+    from sciner.summary.render import paper_title
+
+    def untagged(tokens: str, **meta: str) -> Paragraph:
+        return Paragraph(tokens.split(), ["O"] * len(tokens.split()), meta=meta)
+
+    first = [untagged("BERT : Pre-training", section="Title"), untagged("We fine-tune BERT .", section="Setup")]
+    assert paper_title(first) == "BERT : Pre-training" == paper_rows("bert", first, None, "m").title
+    late = [*(untagged(f"Paragraph {i} .", section="Intro") for i in range(6)), untagged("Title", section="Title")]
+    assert paper_title(late) is None and paper_rows("late", late, None, "m").title is None
+    rows = list(csv.DictReader(io.StringIO(render_csv([PaperSummary("late", [], [], [], late)], {}))))
+    assert rows[0]["name"] == ""

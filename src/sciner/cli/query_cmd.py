@@ -1,8 +1,11 @@
 """``sciner query``: questions to a corpus index (``sciner index``), answered as a table, JSON,
-CSV or HTML."""
+CSV or HTML. One subcommand per question of :data:`sciner.index.questions.QUESTIONS`, made from
+its declaration; each takes ``-o``, ``--to``, ``--json`` and ``-q`` besides its own parameters."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -10,6 +13,12 @@ import typer
 import typer.core
 
 from sciner.cli.app import CONTEXT, app
+from sciner.cli.options import Quiet, one_of
+from sciner.errors import InputFormatError
+from sciner.formats.registry import RENDERERS, renderer_for
+from sciner.index.questions import QUESTIONS, Param, Question
+from sciner.index.render import table
+from sciner.outputs import Outputs
 
 
 class _QueryGroup(typer.core.TyperGroup):
@@ -28,42 +37,78 @@ class _QueryGroup(typer.core.TyperGroup):
 query_app = typer.Typer(
     name="query", cls=_QueryGroup, no_args_is_help=True, context_settings=CONTEXT, rich_markup_mode=None,
     help="Ask a corpus index (sciner index) questions: leaderboards, papers naming an entity, the most used "
-         "names, the values given to a name, full-text search, or any read-only SQL.\n\n"
+         "names, the values given to a name, full-text search, a paragraph, or any read-only SQL.\n\n"
          'Example: sciner query corpus.sqlite --sql "SELECT doc, title FROM papers LIMIT 5"',
 )
 app.add_typer(query_app)
 
 Output = Annotated[Optional[str], typer.Option("--output", "-o", show_default=False,
                                                help="Write the answer to x.csv, x.html or x.json instead of printing it.")]
-Json = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
-Limit = Annotated[int, typer.Option("--limit", "-n", min=1, help="Most rows to answer.")]
-Type = Annotated[Optional[str], typer.Option("--type", show_default=False,
-                                             help="Only this entity type (MethodName, DatasetName, TaskName, "
-                                                  "MetricName, HyperparameterName).")]
+Json = Annotated[bool, typer.Option("--json", help="Print the answer as JSON (short for --to json).")]
+To = Annotated[Optional[str], one_of("--to", tuple(RENDERERS["answer"]), show_default=False,
+                                     help="Format of the answer. Default: from -o's extension; without -o, a table.")]
 
 
-def _answer(ctx: typer.Context, question: str, ask: Any, output: Optional[str], as_json: bool,
-            columns: tuple[str, ...] | None = None) -> None:
-    """Open the index, ask, and print or write the answer."""
+def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], output: Optional[str],
+            to: Optional[str], as_json: bool, quiet: bool, asked_as: str = "") -> None:
+    """Open the index, ask, and print or write the answer (the group's -o, --to, --json, -q count
+    too); ``asked_as``: how the command line named the question (an HTML answer's title), if not by name."""
+    # Imported here: the index reader needs the summary's name folding, which the other verbs'
+    # start-up does without.
     from sciner.index.query import Index
-    from sciner.index.render import answer_format, render, table
 
     db: Path = ctx.obj["db"]
-    output = output or ctx.obj.get("output")
-    as_json = as_json or ctx.obj.get("json", False)
+    output, to = output or ctx.obj["output"], to or ctx.obj["to"]
     with Index(db) as corpus:
-        answer = ask(corpus)
+        answer = question.ask(corpus, values)
+    if question.one:
+        answer = [answer]
+    title = f"sciner query {asked_as or question.name}"
     if output:
-        from sciner.outputs import Outputs
-
-        fmt = answer_format(output)
-        written = Outputs([db]).write(output, render(answer, fmt, f"sciner query {question}"))
-        if not ctx.obj.get("quiet"):
+        written = Outputs([db]).write(output, renderer_for("answer", output, to).render(answer, title))
+        if not (quiet or ctx.obj["quiet"]):
             typer.echo(f"wrote {written}", err=True)
-    elif as_json:
-        typer.echo(render(answer, "json"), nl=False)
+    elif to or as_json or ctx.obj["json"]:
+        typer.echo(renderer_for("answer", None, to or "json").render(answer, title), nl=False)
     else:
-        typer.echo(table(answer, columns), nl=False)
+        typer.echo(table(answer, question.columns), nl=False)
+
+
+def _option(param: Param) -> inspect.Parameter:
+    """``param`` as a Typer parameter of the question's subcommand."""
+    shown = param.type if param.required or param.default is not None else Optional[param.type]
+    if param.argument:
+        info: Any = typer.Argument(help=param.help, show_default=False)
+    else:
+        info = typer.Option(*param.cli_flags, help=param.help, min=1 if param.rows else param.minimum,
+                            show_default=not param.required and param.default is not None)
+    default = inspect.Parameter.empty if param.required else param.default
+    return inspect.Parameter(param.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=Annotated[shown, info])
+
+
+def _command(question: Question) -> Callable[..., None]:
+    """The subcommand asking ``question``: its parameters as options (and arguments), then -o, --to, --json, -q."""
+
+    def ask(ctx: typer.Context, output: Optional[str] = None, to: Optional[str] = None, as_json: bool = False,
+            quiet: bool = False, **values: Any) -> None:
+        _answer(ctx, question, values, output, to, as_json, quiet)
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    ask.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
+        *(_option(p) for p in question.params),
+        inspect.Parameter("output", keyword, default=None, annotation=Output),
+        inspect.Parameter("to", keyword, default=None, annotation=To),
+        inspect.Parameter("as_json", keyword, default=False, annotation=Json),
+        inspect.Parameter("quiet", keyword, default=False, annotation=Quiet),
+    ])
+    ask.__name__, ask.__doc__ = question.name, question.help
+    return ask
+
+
+for _question in QUESTIONS.values():
+    query_app.command(name=_question.name)(_command(_question))
 
 
 @query_app.callback(invoke_without_command=True)
@@ -72,117 +117,28 @@ def query(
     db: Annotated[Path, typer.Argument(metavar="INDEX", help="The index file (made by sciner index).",
                                        show_default=False)],
     sql: Annotated[Optional[str], typer.Option("--sql", show_default=False,
-                                               help="Run this read-only SQL over the index (tables: docs/index.md).")] = None,
+                                               help="Run this read-only SQL over the index (tables: docs/index.md); "
+                                                    "the same as the sql question.")] = None,
     output: Output = None,
+    to: To = None,
     as_json: Json = False,
     limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=1, show_default=False,
                                                  help="Most rows --sql answers (default: all).")] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Ask INDEX a question (the commands below), or run read-only SQL over it with --sql.
 
     Names are matched as sciner summarize matches them: case, hyphens, spaces and plurals do
     not matter (--dataset squad finds SQuAD). Each answer prints as a table, or as JSON with
-    --json, or goes to a .csv, .html or .json file with -o.
+    --json (CSV or HTML with --to), or goes to a .csv, .html or .json file with -o.
 
     Example: sciner query corpus.sqlite --sql "SELECT doc, title FROM papers LIMIT 5"
     """
-    ctx.obj = {"db": db, "output": output, "json": as_json}
+    ctx.obj = {"db": db, "output": output, "to": to, "json": as_json, "quiet": quiet}
     if ctx.invoked_subcommand is None:
         if sql is None:
-            from sciner.errors import InputFormatError
-
-            raise InputFormatError("sciner query INDEX: give a question (results, papers, entities, values, search) "
-                                   "or --sql; see sciner query --help")
-        _answer(ctx, "--sql", lambda corpus: corpus.sql(sql, limit), output, as_json)
+            raise InputFormatError(f"sciner query INDEX: give a question ({', '.join(QUESTIONS)}) or --sql; "
+                                   "see sciner query --help")
+        _answer(ctx, QUESTIONS["sql"], {"query": sql, "limit": limit}, output, to, as_json, quiet, "--sql")
     elif sql is not None:
-        from sciner.errors import InputFormatError
-
         raise InputFormatError(f"--sql and {ctx.invoked_subcommand}: ask one question at a time")
-
-
-@query_app.command()
-def results(
-    ctx: typer.Context,
-    dataset: Annotated[Optional[str], typer.Option("--dataset", show_default=False, help="Results on this dataset.")] = None,
-    metric: Annotated[Optional[str], typer.Option("--metric", show_default=False, help="Results in this metric.")] = None,
-    task: Annotated[Optional[str], typer.Option("--task", show_default=False, help="Results for this task.")] = None,
-    model: Annotated[Optional[str], typer.Option("--model", show_default=False, help="Results of this method.")] = None,
-    ours: Annotated[bool, typer.Option("--ours", help="Only results of the papers' own methods.")] = False,
-    limit: Limit = 20,
-    output: Output = None,
-    as_json: Json = False,
-) -> None:
-    """A leaderboard: results on a dataset in a metric, best first (lower-is-better metrics such
-    as error rate, perplexity and WER ascending), one row per paper and model, each with the
-    paragraph it was read from.
-
-    Example: sciner query corpus.sqlite results --dataset SQuAD --metric F1
-    """
-    _answer(ctx, "results", lambda c: c.results(dataset=dataset, metric=metric, task=task, model=model, ours=ours,
-                                                limit=limit), output, as_json,
-            ("rank", "value", "metric", "dataset", "task", "model", "ours", "paper", "paragraph"))
-
-
-@query_app.command()
-def papers(
-    ctx: typer.Context,
-    entity: Annotated[str, typer.Option("--entity", "-e", help="The name to look for.", show_default=False)],
-    type: Type = None,
-    limit: Limit = 20,
-    output: Output = None,
-    as_json: Json = False,
-) -> None:
-    """The papers naming an entity, most mentions first.
-
-    Example: sciner query corpus.sqlite papers --entity BERT --type MethodName
-    """
-    _answer(ctx, "papers", lambda c: c.papers(entity, type=type, limit=limit), output, as_json,
-            ("paper", "title", "type", "name", "mentions"))
-
-
-@query_app.command()
-def entities(
-    ctx: typer.Context,
-    type: Type = None,
-    top: Annotated[int, typer.Option("--top", min=1, help="How many names.")] = 20,
-    output: Output = None,
-    as_json: Json = False,
-) -> None:
-    """The names the most papers use, with their papers and mentions.
-
-    Example: sciner query corpus.sqlite entities --type DatasetName --top 20
-    """
-    _answer(ctx, "entities", lambda c: c.entities(type, top=top), output, as_json)
-
-
-@query_app.command()
-def values(
-    ctx: typer.Context,
-    of: Annotated[str, typer.Option("--of", help="The name whose values to count (a hyperparameter or metric).",
-                                    show_default=False)],
-    limit: Limit = 20,
-    output: Output = None,
-    as_json: Json = False,
-) -> None:
-    """The values papers give to a name, most frequent first: e.g. the learning rates used.
-
-    Example: sciner query corpus.sqlite values --of "learning rate"
-    """
-    _answer(ctx, "values", lambda c: c.values(of, limit=limit), output, as_json)
-
-
-@query_app.command()
-def search(
-    ctx: typer.Context,
-    text: Annotated[str, typer.Argument(help='Words to find (SQLite FTS5: all words; "a phrase" in quotes; OR; '
-                                             'prefix*).', show_default=False)],
-    limit: Limit = 20,
-    output: Output = None,
-    as_json: Json = False,
-) -> None:
-    """Full-text search over the paragraphs, best match first, the matching words in [brackets].
-
-    Example: sciner query corpus.sqlite search "span masking"
-    """
-    _answer(ctx, "search", lambda c: c.search(text, limit=limit), output, as_json,
-            ("paper", "paragraph_id", "page", "section", "snippet"))

@@ -41,12 +41,12 @@ def serve(
     Example: sciner serve --port 8000
     """
     from sciner.inference.tagger import Tagger
-    from sciner.server import Limits, serve as run
+    from sciner.serve.app import Limits, serve as run
 
     _check_installed()  # before the model loads
     routers = []
     if index is not None:
-        from sciner.index.web import corpus_router
+        from sciner.serve.corpus import corpus_router
 
         routers.append(corpus_router(index))  # a bad index is refused before the model loads
     tagger = Tagger.load(model, precision=precision, device=device)

@@ -52,7 +52,7 @@ from sciner.labels import is_valid_tag
 # (path, **its options) -> the file's paragraphs.
 Reader = Callable[..., list[Paragraph]]
 # (paragraphs, title) -> the file's content; text is written as UTF-8.
-Renderer = Callable[[Sequence[Paragraph], str], "str | bytes"]
+ParagraphRenderer = Callable[[Sequence[Paragraph], str], "str | bytes"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class Format:
     name: str
     suffixes: tuple[str, ...]
     read: Reader | None
-    render: Renderer | None
+    render: ParagraphRenderer | None
     # False for formats that hold tokens only (paragraph text, PDF).
     carries_entities: bool = True
     # Bytes, not text: never written to standard output.
@@ -71,7 +71,7 @@ class Format:
     # How ``sciner extract`` writes a paper's paragraphs in this format (no entities yet; each
     # paragraph's ``meta`` has its ``text``, ``section``, ``page`` and ``kind``, and ``doc``
     # when several papers share one output). None: extract does not write this format.
-    render_extracted: Renderer | None = None
+    render_extracted: ParagraphRenderer | None = None
     # The options its reader takes (a PDF's ``include``), each with the function that checks a
     # value and returns it as the reader takes it: a verb hands every reading option to
     # :func:`read_with`, and each reader gets only its own.
@@ -88,7 +88,7 @@ def _reader(module: str, name: str, **options: Any) -> Reader:
     return read
 
 
-def _renderer(module: str, name: str) -> Renderer:
+def _renderer(module: str, name: str) -> ParagraphRenderer:
     """``module.name(paragraphs)`` (formats without a title), the module imported on first use."""
 
     def render(paragraphs: Sequence[Paragraph], title: str) -> str | bytes:
@@ -103,6 +103,9 @@ def _render_html(paragraphs: Sequence[Paragraph], title: str) -> str:
     return render_entities(paragraphs, title=title or "sciner entities")
 
 
+# The suffixes of the formats a summary and a query's answer are written in (and a page of
+# paragraphs), written once.
+OUTPUT_SUFFIXES: dict[str, tuple[str, ...]] = {"json": (".json",), "csv": (".csv",), "html": (".html", ".htm")}
 _F = "sciner.formats"  # the package of the format modules
 FORMATS: dict[str, Format] = {
     f.name: f
@@ -126,7 +129,7 @@ FORMATS: dict[str, Format] = {
                binary=True, description="spaCy DocBin"),
         Format("pdf", (".pdf",), _reader("sciner.pdf", "read_pdf_paragraphs"), None, carries_entities=False,
                description="a paper's PDF", options={"include": check_include}),
-        Format("html", (".html", ".htm"), None, _render_html, description="a self-contained page to read"),
+        Format("html", OUTPUT_SUFFIXES["html"], None, _render_html, description="a self-contained page to read"),
     )
 }
 
@@ -135,13 +138,76 @@ WRITE_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render
 # The formats that can be read with their entities (gold or tagged files: train, evaluate).
 TAGGED_FORMATS: tuple[str, ...] = tuple(n for n in READ_FORMATS if FORMATS[n].carries_entities)
 EXTRACT_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.render_extracted is not None)
-# What `sciner summarize` writes (sciner.summary.render renders them): named here, with the
-# other formats, so that the command line knows them without importing the summary and PDF code.
-SUMMARY_FORMATS: tuple[str, ...] = ("json", "csv", "html")
 # Suffixes, longest first, so that ``.doccano.jsonl`` wins over ``.jsonl``.
 _SUFFIXES: list[tuple[str, str]] = sorted(
     ((s, f.name) for f in FORMATS.values() for s in f.suffixes), key=lambda item: -len(item[0])
 )
+
+
+@dataclass(frozen=True)
+class Renderer:
+    """One format that one kind of output is written in: its name, the suffixes that stand for
+    it, and the function that renders it (paragraphs: ``(paragraphs, title)``; a summary:
+    ``(papers, corpus)``; a query's answer: ``(answer, title)``)."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    render: Callable[..., "str | bytes"]
+    # Bytes, not text: never written to standard output.
+    binary: bool = False
+
+
+def _lazy(module: str, name: str) -> Callable[..., "str | bytes"]:
+    """``module.name``, imported at its first call: summaries and answers are rendered by the
+    summary and index code, floors above this registry (and a command line that only lists the
+    formats imports neither)."""
+
+    def render(*args: Any) -> str | bytes:
+        return getattr(importlib.import_module(module), name)(*args)
+
+    return render
+
+
+def _rows(*rows: Renderer) -> dict[str, Renderer]:
+    return {row.name: row for row in rows}
+
+
+_SUMMARY, _ANSWER = "sciner.summary.render", "sciner.index.render"
+# Every output renderer, Datasette's way: the kind of thing rendered -> format name -> its row.
+# Adding a format is one row here and its function; paragraphs' rows are the formats above that
+# sciner writes (read by suffix with :func:`output_format`, which also knows the read-only ones).
+RENDERERS: dict[str, dict[str, Renderer]] = {
+    "paragraphs": _rows(*(Renderer(f.name, f.suffixes, f.render, f.binary) for f in FORMATS.values() if f.render)),
+    "summary": _rows(Renderer("json", OUTPUT_SUFFIXES["json"], _lazy(_SUMMARY, "render_json")),
+                     Renderer("csv", OUTPUT_SUFFIXES["csv"], _lazy(_SUMMARY, "render_csv")),
+                     Renderer("html", OUTPUT_SUFFIXES["html"], _lazy(_SUMMARY, "render_html"))),
+    "answer": _rows(Renderer("json", OUTPUT_SUFFIXES["json"], _lazy(_ANSWER, "render_json")),
+                    Renderer("csv", OUTPUT_SUFFIXES["csv"], _lazy(_ANSWER, "render_csv")),
+                    Renderer("html", OUTPUT_SUFFIXES["html"], _lazy(_ANSWER, "render_html"))),
+}
+# What `sciner summarize` writes: the command line lists them without importing the summary code.
+SUMMARY_FORMATS: tuple[str, ...] = tuple(RENDERERS["summary"])
+
+
+def renderer_for(kind: str, path: str | Path | None, given: str | None = None, default: str = "json") -> Renderer:
+    """How to write a ``kind`` of output (a ``summary``, an ``answer``) to ``path``: in the
+    format ``given`` (``--to``), else the one whose suffix ``path`` ends with (the longest),
+    else, with no path (standard output), in ``default``. A one-line error for an unknown name
+    or suffix, listing the choices."""
+    rows = RENDERERS[kind]
+    if given:
+        if given.lower() not in rows:
+            raise InputFormatError(f"unknown {kind} format {given!r}; expected one of {', '.join(rows)}")
+        return rows[given.lower()]
+    if path is None:
+        return rows[default]
+    name = Path(path).name.lower()
+    suffixes = sorted(((s, row) for row in rows.values() for s in row.suffixes), key=lambda item: -len(item[0]))
+    found = next((row for s, row in suffixes if name.endswith(s) and len(name) > len(s)), None)
+    if found is None:
+        raise InputFormatError(f"{path}: cannot tell the {kind} format from the extension; expected "
+                               f"{', '.join(sorted(s for s, _ in suffixes))}, or name it with --to ({', '.join(rows)})")
+    return found
 
 
 def get_format(name: str, *, reading: bool | None = None) -> Format:

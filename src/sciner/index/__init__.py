@@ -1,9 +1,11 @@
 """The corpus index: tagged papers in one SQLite file, and the questions asked of it.
 
 schema.py is the file (tables, version, opening it); write.py the per-paper step and the one
-writer (one transaction per paper); run.py ``sciner index`` as :func:`index_files`; query.py
-``sciner query`` as :class:`Index`; render.py the answers as a table, CSV or HTML; web.py the
-corpus routes and page of ``sciner serve --index``. docs/index.md writes the schema down.
+writer (one transaction per paper); run.py ``sciner index`` as :func:`index_files`;
+questions.py the question table (each question's parameters and answer dataclass, from which
+``sciner query`` and the routes of ``sciner serve --index`` are made); query.py the answers, as
+the methods of :class:`Index`; render.py the answers as a table, CSV or HTML.
+docs/index.md writes the schema down.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The questions a corpus index answers, as typed functions returning plain dataclasses.
+"""The answers to the questions a corpus index is asked (:mod:`sciner.index.questions` declares
+them): one method of :class:`Index` per question, each returning the question's dataclasses.
 
 Names given to a question are matched as ``sciner summarize`` matches them: folded
 (:func:`sciner.summary.names.fold`: case, hyphens, spaces, punctuation and a plural ending
@@ -9,120 +10,14 @@ dropped), so ``--dataset squad`` finds "SQuAD" and ``--entity bert-base`` finds 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from sciner.errors import InputFormatError
+from sciner.index.questions import (DEFAULT_LIMIT, EntityCount, Leaderboard, LeaderboardRow, PaperHit, SearchHit,
+                                    SqlResult, StoredParagraph, ValueCount)
 from sciner.index.schema import as_error, connect
 from sciner.summary.names import fold
-
-# Rows a question answers unless told otherwise.
-DEFAULT_LIMIT = 20
-
-
-@dataclass
-class LeaderboardRow:
-    """One paper's (and model's) best value of a metric on a dataset, with where it was read."""
-
-    rank: int
-    value: str
-    number: float
-    metric: str | None
-    dataset: str | None
-    task: str | None
-    model: str | None
-    ours: bool
-    paper: str
-    title: str | None
-    paper_id: int
-    paragraph_id: int
-    paragraph: str
-
-
-@dataclass
-class PaperHit:
-    """A paper naming an entity, and how often."""
-
-    paper: str
-    title: str | None
-    path: str
-    type: str
-    name: str
-    mentions: int
-    paper_id: int
-
-
-@dataclass
-class EntityCount:
-    """A name across the corpus: the papers naming it and its mentions in all of them."""
-
-    type: str
-    name: str
-    papers: int
-    mentions: int
-
-
-@dataclass
-class ValueCount:
-    """One value given to a name, how often and in how many papers."""
-
-    value: str
-    number: float | None
-    count: int
-    papers: int
-
-
-@dataclass
-class SearchHit:
-    """A paragraph matching a full-text search, with its paper and the matching words marked."""
-
-    paper: str
-    title: str | None
-    paper_id: int
-    paragraph_id: int
-    page: int | None
-    section: str | None
-    snippet: str
-
-
-@dataclass
-class Paragraph:
-    """One stored paragraph and its paper (a leaderboard's or a search's link target)."""
-
-    paragraph_id: int
-    paper: str
-    title: str | None
-    paper_id: int
-    position: int
-    page: int | None
-    section: str | None
-    text: str
-
-
-@dataclass
-class SqlResult:
-    """The columns and rows of a read-only ``--sql`` query."""
-
-    columns: list[str]
-    rows: list[tuple[Any, ...]]
-
-
-def as_rows(items: list[Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """A list of dataclasses as (columns, rows), for tables, CSV and HTML."""
-    if isinstance(items, SqlResult):
-        return items.columns, items.rows
-    if not items:
-        return [], []
-    columns = [f.name for f in fields(items[0])]
-    return columns, [tuple(getattr(item, c) for c in columns) for item in items]
-
-
-def as_json(items: Any) -> Any:
-    """What a question answered, as JSON-ready lists and dicts."""
-    if isinstance(items, SqlResult):
-        return [dict(zip(items.columns, row)) for row in items.rows]
-    return [asdict(item) for item in items]
 
 
 class Index:
@@ -231,19 +126,19 @@ class Index:
             rows = self._all(sql, (words, limit))
         return [SearchHit(*row) for row in rows]
 
-    def paragraph(self, paragraph_id: int) -> Paragraph | None:
+    def paragraph(self, paragraph_id: int) -> StoredParagraph | None:
         """One paragraph by id, with its paper (None: no such paragraph)."""
         rows = self._all("SELECT g.id, p.doc, p.title, p.id, g.position, g.page, g.section, g.text FROM paragraphs g "
                          "JOIN papers p ON p.id = g.paper_id WHERE g.id = ?", (paragraph_id,))
-        return Paragraph(*rows[0]) if rows else None
+        return StoredParagraph(*rows[0]) if rows else None
 
-    def leaderboards(self, min_papers: int = 1, limit: int = DEFAULT_LIMIT) -> list[tuple[str | None, str, str, int]]:
-        """The (task, dataset, metric) triples with results from the most papers: (task, dataset,
-        metric, papers), each spelled as first indexed."""
+    def leaderboards(self, min_papers: int = 1, limit: int = DEFAULT_LIMIT) -> list[Leaderboard]:
+        """The (task, dataset, metric) triples with results from at least ``min_papers`` papers,
+        those of the most papers first, each name spelled as first indexed."""
         sql = ("SELECT MIN(task), MIN(dataset), MIN(metric), COUNT(DISTINCT paper_id) AS n FROM results "
                "WHERE dataset_key IS NOT NULL AND metric_key IS NOT NULL AND number IS NOT NULL "
                "GROUP BY task_key, dataset_key, metric_key HAVING n >= ? ORDER BY n DESC, MIN(dataset) LIMIT ?")
-        return [tuple(row) for row in self._all(sql, (min_papers, limit))]  # type: ignore[misc]
+        return [Leaderboard(*row) for row in self._all(sql, (min_papers, limit))]
 
     def sql(self, query: str, limit: int | None = None) -> SqlResult:
         """Any read-only SQL over the index (the schema: docs/index.md)."""

@@ -1,4 +1,5 @@
-"""A question's answer as a terminal table, JSON, CSV or an HTML page."""
+"""A question's answer as a terminal table, JSON, CSV or an HTML page (the answer formats are
+rows of :data:`sciner.formats.registry.RENDERERS`; each renderer takes ``(answer, title)``)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,11 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from sciner.errors import InputFormatError
-from sciner.index.query import as_json, as_rows
+from sciner.formats.html import escape, page
+from sciner.index.questions import as_json, as_rows
 
-ANSWER_FORMATS: dict[str, str] = {".json": "json", ".csv": "csv", ".html": "html", ".htm": "html"}
 # The widest a cell of the terminal table gets (a paragraph or a snippet is cut, with an ellipsis).
 CELL_WIDTH = 60
 
@@ -47,11 +46,13 @@ def _cut(text: str) -> str:
     return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
 
 
-def render_json(answer: Any) -> str:
+def render_json(answer: Any, title: str = "") -> str:
+    """The answer as a JSON list of objects (``title`` is only the HTML page's)."""
     return json.dumps(as_json(answer), ensure_ascii=False, indent=1) + "\n"
 
 
-def render_csv(answer: Any) -> str:
+def render_csv(answer: Any, title: str = "") -> str:
+    """The answer as CSV with a header row (``title`` is only the HTML page's)."""
     names, rows = as_rows(answer)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -60,27 +61,9 @@ def render_csv(answer: Any) -> str:
     return out.getvalue()
 
 
-def render_html(answer: Any, title: str) -> str:
-    from sciner.formats.html import escape, page
-
+def render_html(answer: Any, title: str = "sciner query") -> str:
+    """The answer as a page holding one table."""
     names, rows = as_rows(answer)
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
     body = "".join("<tr>" + "".join(f"<td>{escape(_text(v))}</td>" for v in row) + "</tr>\n" for row in rows)
     return page(title, f"<table class=\"answer\"><thead><tr>{head}</tr></thead><tbody>\n{body}</tbody></table>")
-
-
-def answer_format(output: str | Path) -> str:
-    """The format of ``-o``'s file, from its extension."""
-    suffix = Path(output).suffix.lower()
-    if suffix not in ANSWER_FORMATS:
-        raise InputFormatError(f"{output}: write answers to a .csv, .html or .json file")
-    return ANSWER_FORMATS[suffix]
-
-
-def render(answer: Any, fmt: str, title: str = "sciner query") -> str:
-    """``answer`` as ``fmt`` (json, csv or html)."""
-    if fmt == "json":
-        return render_json(answer)
-    if fmt == "csv":
-        return render_csv(answer)
-    return render_html(answer, title)

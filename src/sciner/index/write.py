@@ -23,6 +23,7 @@ from sciner.document import Paragraph
 from sciner.index.schema import as_error
 from sciner.summary.assemble import summarize_paper
 from sciner.summary.names import Gazetteer, fold, mention_text
+from sciner.summary.render import paper_title
 
 # Metrics where a smaller number is better, as folded-name fragments: a leaderboard of one of
 # these is sorted ascending. Short ones must be the whole name or its first or last word.
@@ -70,12 +71,6 @@ class PaperRows:
     mentions: list[tuple[int, int | None, str, int, int, str, float | None]]
     values: list[tuple[int, str, str, float | None, str | None, str | None]]  # paragraph, type, value, number, name, key
     results: list[tuple] = field(default_factory=list)  # paragraph, task, dataset, metric, value, number, model, ours
-
-
-def paper_title(paragraphs: Sequence[Paragraph]) -> str | None:
-    """The paper's title: its first paragraph marked as one (a PDF's kind or section), else None."""
-    return next((p.text for p in paragraphs
-                 if p.meta.get("kind") == "title" or str(p.meta.get("section", "")).lower() == "title"), None)
 
 
 def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None, model: str) -> PaperRows:

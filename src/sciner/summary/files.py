@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sciner.errors import InputFormatError, ScinerError
+from sciner.errors import ScinerError
+from sciner.formats.registry import Renderer, renderer_for
 from sciner.outputs import Outputs, write_atomic
 from sciner.stdio import is_stdio, write_stdout
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
-from sciner.summary.render import RENDER_FORMATS, RENDERERS, SUFFIXES, summary_json
+from sciner.summary.render import summary_json
 
 
 @dataclass
@@ -29,19 +30,9 @@ class Summary:
         return summary_json(self.papers, self.corpus)
 
 
-def summary_format(output: str | Path | None, given: str | None = None) -> str:
+def summary_format(output: str | Path | None, given: str | None = None) -> Renderer:
     """The format to write: ``given`` (``--to``), else ``output``'s suffix, else json."""
-    if given:
-        if given.lower() not in RENDER_FORMATS:
-            raise InputFormatError(f"unknown summary format {given!r}; expected one of {', '.join(RENDER_FORMATS)}")
-        return given.lower()
-    if output is None or is_stdio(output):
-        return "json"
-    suffix = Path(output).suffix.lower()
-    if suffix not in SUFFIXES:
-        raise InputFormatError(f"{output}: cannot tell the summary format from the extension; "
-                               f"name it with --to ({', '.join(RENDER_FORMATS)})")
-    return SUFFIXES[suffix]
+    return renderer_for("summary", None if output is None or is_stdio(output) else output, given)
 
 
 def gazetteer_folder(data: str | Path | None = None) -> Path | None:
@@ -117,7 +108,7 @@ def summarize(
     done.corpus = corpus_table(done.papers)
     if not done.papers:
         return done
-    content = RENDERERS[fmt](done.papers, done.corpus)
+    content = fmt.render(done.papers, done.corpus)
     if target is None:
         write_stdout(content)
     else:

@@ -17,14 +17,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from sciner.document import Paragraph
 from sciner.formats.html import escape, page, render_tokens
-from sciner.formats.registry import SUMMARY_FORMATS
 from sciner.summary.assemble import CORPUS_TYPES, PaperSummary
 from sciner.summary.names import Entity
 from sciner.summary.values import Place, Result
 
-RENDER_FORMATS: tuple[str, ...] = SUMMARY_FORMATS
-SUFFIXES: dict[str, str] = {".json": "json", ".csv": "csv", ".html": "html", ".htm": "html"}
 # One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "value" or
 # "result"; a column a record has nothing for is empty. ``paragraph`` counts from 0, as in the JSON.
 CSV_COLUMNS = ("record", "doc", "type", "name", "mentions", "surface", "value", "of", "task", "dataset", "metric",
@@ -37,15 +35,19 @@ def summary_json(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> dict
 
 
 def render_json(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> str:
+    """The summary as indented JSON (:func:`summary_json`)."""
     return json.dumps(summary_json(papers, corpus), ensure_ascii=False, indent=1) + "\n"
 
 
-def paper_title(paper: PaperSummary) -> str:
-    """The paper's title as its PDF gave it (the paragraph of kind or section "title"), else ""."""
-    for p in paper.paragraphs[:5]:
-        if p.meta.get("kind") == "title" or str(p.meta.get("section", "")).lower() == "title":
-            return p.text
-    return ""
+# A title is among a paper's first paragraphs: a "Title" section further on is something else.
+TITLE_WITHIN = 5
+
+
+def paper_title(paragraphs: Sequence[Paragraph]) -> str | None:
+    """The paper's title as its PDF gave it: the first of its first :data:`TITLE_WITHIN`
+    paragraphs whose kind or section is "title"; None when there is none."""
+    return next((p.text for p in paragraphs[:TITLE_WITHIN]
+                 if p.meta.get("kind") == "title" or str(p.meta.get("section", "")).lower() == "title"), None)
 
 
 def source_of(paper: PaperSummary, place: Place) -> dict[str, Any]:
@@ -62,7 +64,7 @@ def render_csv(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> str:
     writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for paper in papers:
-        writer.writerow({"record": "paper", "doc": paper.doc, "name": paper_title(paper)})
+        writer.writerow({"record": "paper", "doc": paper.doc, "name": paper_title(paper.paragraphs) or ""})
         for e in paper.entities:
             writer.writerow({"record": "entity", "doc": paper.doc, "type": e.type, "name": e.name,
                              "mentions": len(e.places), "surface": " | ".join(e.surface)})
@@ -139,8 +141,8 @@ def _corpus_section(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> s
     index = {p.doc: i for i, p in enumerate(papers)}
     first_place: Callable[[str, str, str], Place | None] = lambda doc, label, name: next(
         (e.places[0] for e in papers[index[doc]].entities if e.type == label and e.name == name and e.places), None)
-    papers_rows = [[f'<a href="#d{i}">{escape(p.doc)}</a>', escape(paper_title(p)), str(len(p.entities)),
-                    str(len(p.values)), str(len(p.results))] for i, p in enumerate(papers)]
+    papers_rows = [[f'<a href="#d{i}">{escape(p.doc)}</a>', escape(paper_title(p.paragraphs) or ""),
+                    str(len(p.entities)), str(len(p.values)), str(len(p.results))] for i, p in enumerate(papers)]
     parts = [f"<h2>Corpus: {corpus['papers']} paper(s)</h2>",
              _table(["paper", "title", "entities", "values", "results"], papers_rows, numeric=(2, 3, 4)),
              _results_grid(papers)]
@@ -210,7 +212,7 @@ def _paper_section(i: int, paper: PaperSummary) -> str:
               for v in paper.values]
     results = [[escape(r.task or ""), escape(r.dataset or ""), escape(r.metric or ""), escape(r.value),
                 escape(r.model or ""), _links(i, [r.place]) + _where(paper, r.place)] for r in paper.results]
-    title = paper_title(paper)
+    title = paper_title(paper.paragraphs)
     heading = (f'{escape(title)}<span class="doc">{escape(paper.doc)}</span>' if title else escape(paper.doc))
     text = []
     for j, p in enumerate(paper.paragraphs):
@@ -243,7 +245,3 @@ def render_html(papers: Sequence[PaperSummary], corpus: dict[str, Any], title: s
             f"<script>{SORT_JS}{OPEN_JS}</script>"]
     return page(title, "\n".join(body), extra_css=EXTRA_CSS)
 
-
-RENDERERS: dict[str, Callable[[Sequence[PaperSummary], dict[str, Any]], str]] = {
-    "json": render_json, "csv": render_csv, "html": render_html,
-}

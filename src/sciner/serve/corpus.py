@@ -1,0 +1,184 @@
+"""The corpus view of ``sciner serve --index corpus.sqlite``: read-only JSON routes and a page.
+
+- ``GET /corpus``: the page: a search box, entity facets (the most used names of each type, each
+  a link to the papers naming it), and the leaderboard of each (task, dataset, metric) the most
+  papers report, every number linked to the paragraph it was read from;
+- ``GET /corpus/paragraphs/{id}``: that paragraph, with its paper, as a page;
+- ``GET /v1/corpus/results|leaderboards|papers|entities|values|search`` and
+  ``/v1/corpus/paragraphs/{id}``: the questions of ``sciner query`` as JSON, one route per
+  question of :data:`sciner.index.questions.QUESTIONS` (all but raw SQL, which stays off the
+  network: see there), made from its declaration, its parameters as query parameters.
+  ``limit`` is 1 to :data:`MAX_LIMIT`; a text longer than :data:`MAX_TEXT` characters, a
+  missing required parameter or a value of the wrong type is refused (422), as is an unknown
+  paragraph (404); every error is JSON ``{"error": {"code", "message"}}``.
+
+Each request opens the file read-only for itself: the index may be written (``sciner index``)
+while it is served, and the page shows what is committed.
+"""
+
+# No ``from __future__ import annotations`` here: FastAPI reads the routes' annotations
+# (``request: Request``, imported inside corpus_router) as objects.
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Optional
+from urllib.parse import quote
+
+from sciner.errors import InputFormatError
+from sciner.formats.html import escape, page
+from sciner.index.query import Index
+from sciner.index.questions import DEFAULT_LIMIT, QUESTIONS, NotFound, Param, Question, StoredParagraph, as_json
+from sciner.serve.errors import RequestError, error_response
+
+MAX_LIMIT = 200
+MAX_TEXT = 500
+FACET_TYPES = ("MethodName", "DatasetName", "TaskName", "MetricName")
+# Leaderboards on the page, and rows in each.
+PAGE_BOARDS = 8
+BOARD_ROWS = 10
+
+CSS = """
+body{max-width:72rem} form input[type=search]{width:28rem;font:inherit;padding:.2rem .4rem}
+.facets{display:grid;grid-template-columns:repeat(4,1fr);gap:1rem}
+.facets ul{list-style:none;padding:0;margin:0} .facets li{margin:.1rem 0}
+.count{color:#777;font-size:.85em} table{border-collapse:collapse;margin:.3rem 0 1.2rem}
+td,th{padding:.15rem .6rem;text-align:left;border-bottom:1px solid #eee;vertical-align:top}
+.snippet{color:#333} .ours{font-weight:bold} h3{margin-bottom:.2rem}
+"""
+
+
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+def url_value(param: Param, raw: str | None) -> Any:
+    """The value of ``param`` in a URL (``raw``: as given, None when absent), checked:
+    :class:`RequestError` 422 for a missing required value (``missing``), a text over
+    :data:`MAX_TEXT` characters (``too_long``), a row count outside 1 to :data:`MAX_LIMIT`
+    (``bad_limit``), or a value that is not of the parameter's type (``bad_value``)."""
+    name = param.url_name
+    if raw is None or not raw.strip():
+        if param.required:
+            raise RequestError(422, "missing", f"{name} is required: {param.help}")
+        return param.default
+    if param.type is str:
+        if len(raw) > MAX_TEXT:
+            raise RequestError(422, "too_long", f"{name}: at most {MAX_TEXT} characters")
+        return raw
+    if param.type is bool:
+        if raw.lower() not in _TRUE + _FALSE:
+            raise RequestError(422, "bad_value", f"{name} must be true or false, not {raw!r}")
+        return raw.lower() in _TRUE
+    try:
+        number = int(raw)
+    except ValueError:
+        raise RequestError(422, "bad_value", f"{name} must be a whole number, not {raw[:40]!r}") from None
+    if param.rows and not 1 <= number <= MAX_LIMIT:
+        raise RequestError(422, "bad_limit", f"{name} must be 1 to {MAX_LIMIT}")
+    if param.minimum is not None and number < param.minimum:
+        raise RequestError(422, "bad_value", f"{name} must be at least {param.minimum}")
+    return number
+
+
+def _open(path: Path, ask: Callable[[Index], Any]) -> Any:
+    """``ask`` of the index at ``path``, opened read-only for this request; a refused question
+    as a JSON error (an index that cannot be opened is the server's error, not the request's)."""
+    with Index(path) as corpus:
+        try:
+            return ask(corpus)
+        except RequestError as err:
+            return error_response(err.status, err.code, err.message)
+        except NotFound as err:
+            return error_response(404, "not_found", err.message)
+        except InputFormatError as err:  # what the index itself refuses (a search of no words)
+            return error_response(422, "bad_question", err.message)
+
+
+def corpus_router(path: str | Path) -> Any:
+    """A FastAPI ``APIRouter`` serving the index at ``path`` (checked now: a bad file is refused
+    before the server starts): a GET route per question of :data:`QUESTIONS` that has one, and
+    the pages."""
+    # FastAPI is imported only when a server is made: it is an extra (pip install 'sciner[serve]').
+    from fastapi import APIRouter, Request
+    from fastapi.responses import HTMLResponse
+
+    path = Path(path)
+    Index(path).close()
+    router = APIRouter()
+
+    def route(question: Question) -> Callable[[Request], Any]:
+        def answer(request: Request) -> Any:
+            def ask(corpus: Index) -> Any:
+                given = {**request.query_params, **request.path_params}
+                found = question.ask(corpus, {p.name: url_value(p, given.get(p.url_name)) for p in question.params})
+                return as_json([found])[0] if question.one else as_json(found)
+            return _open(path, ask)
+        return answer
+
+    for question in QUESTIONS.values():
+        if question.path is not None:
+            router.add_api_route(question.path, route(question), methods=["GET"], name=question.name)
+
+    def html(ask: Callable[[Index], str]) -> Any:
+        found = _open(path, ask)
+        return HTMLResponse(found) if isinstance(found, str) else found
+
+    @router.get("/corpus", response_class=HTMLResponse)
+    def corpus_page(q: Optional[str] = None, entity: Optional[str] = None, type: Optional[str] = None) -> Any:
+        return html(lambda c: render_page(c, q, entity, type))
+
+    @router.get("/corpus/paragraphs/{paragraph_id}", response_class=HTMLResponse)
+    def paragraph_page(paragraph_id: int) -> Any:
+        return html(lambda c: render_paragraph(QUESTIONS["paragraph"].ask(c, {"paragraph_id": paragraph_id})))
+
+    return router
+
+
+def render_paragraph(found: StoredParagraph) -> str:
+    """The page of one paragraph, with its paper and where in it the paragraph is."""
+    where = ", ".join(x for x in (f"page {found.page}" if found.page else "", found.section or "") if x)
+    return page(found.title or found.paper, (
+        f'<p><a href="/corpus">corpus</a> · paper <b>{escape(found.paper)}</b> · paragraph {found.position}'
+        f'{" · " + escape(where) if where else ""}</p><blockquote id="paragraph">{escape(found.text)}'
+        "</blockquote>"), extra_css=CSS)
+
+
+def _link(href: str, text: str, cls: str = "") -> str:
+    return f'<a href="{escape(href)}"{f" class={cls!r}" if cls else ""}>{escape(text)}</a>'
+
+
+def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Optional[str]) -> str:
+    """The corpus page: search box, facets, then the search hits or the papers naming
+    ``entity``, then the leaderboards."""
+    stats = corpus.stats()
+    parts = [f'<p>{stats["papers"]} papers, {stats["paragraphs"]} paragraphs, {stats["results"]} results.</p>',
+             '<form action="/corpus" method="get"><input type="search" name="q" placeholder="search the paragraphs, '
+             f'e.g. span masking" value="{escape(q or "")}"> <button>Search</button></form>']
+    if q:
+        hits = corpus.search(url_value(QUESTIONS["search"].param("text"), q), limit=DEFAULT_LIMIT)
+        rows = "".join(f'<tr><td>{escape(h.paper)}</td><td class="snippet">'
+                       f'{_link(f"/corpus/paragraphs/{h.paragraph_id}", h.snippet)}</td></tr>' for h in hits)
+        parts.append(f'<h2>Search: {escape(q)}</h2><table id="hits"><tr><th>paper</th><th>paragraph</th></tr>'
+                     f'{rows}</table>' if hits else f'<h2>Search: {escape(q)}</h2><p id="hits">nothing found</p>')
+    if entity:
+        hits = corpus.papers(url_value(QUESTIONS["papers"].param("entity"), entity), type=type, limit=DEFAULT_LIMIT)
+        rows = "".join(f"<tr><td>{escape(h.paper)}</td><td>{escape(h.title or '')}</td><td>{escape(h.name)}</td>"
+                       f"<td>{h.mentions}</td></tr>" for h in hits)
+        parts.append(f'<h2>Papers naming {escape(entity)}</h2><table id="papers"><tr><th>paper</th><th>title</th>'
+                     f"<th>as</th><th>mentions</th></tr>{rows}</table>")
+    facets = []
+    for kind in FACET_TYPES:
+        items = "".join(f'<li>{_link(f"/corpus?entity={quote(e.name)}&type={kind}", e.name)} '
+                        f'<span class="count">{e.papers}</span></li>' for e in corpus.entities(kind, top=10))
+        facets.append(f'<div class="facet" data-type="{kind}"><h3>{kind}</h3><ul>{items}</ul></div>')
+    parts.append(f'<h2>Entities</h2><div class="facets">{"".join(facets)}</div>')
+    parts.append("<h2>Leaderboards</h2>")
+    for board in corpus.leaderboards(limit=PAGE_BOARDS):
+        task, dataset, metric = board.task, board.dataset, board.metric
+        rows = corpus.results(dataset=dataset, metric=metric, task=task, limit=BOARD_ROWS)
+        body = "".join(
+            f'<tr{" class=ours" if r.ours else ""}><td>{r.rank}</td>'
+            f'<td>{_link(f"/corpus/paragraphs/{r.paragraph_id}", r.value, "value")}</td>'
+            f"<td>{escape(r.model or '')}</td><td>{escape(r.paper)}</td></tr>" for r in rows)
+        title = " · ".join(escape(x) for x in (task, dataset, metric) if x)
+        parts.append(f'<h3>{title}</h3><table class="leaderboard"><tr><th>#</th><th>{escape(metric)}</th>'
+                     f"<th>model</th><th>paper</th></tr>{body}</table>")
+    return page("sciner corpus", "\n".join(parts), extra_css=CSS)
