@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from sciner.errors import InputFormatError
-from sciner.inference.predict import tag_files
+from sciner.files.inputs import Reading
+from sciner.inference.predict import TagOptions, tag_files
 from sciner.summary.files import summarize
 
 # Quuxformer tagged as a dataset, which no model would: so found in a summary, it came from the file's tags.
@@ -31,7 +32,7 @@ def names(paper: dict) -> set[tuple[str, str]]:
 
 
 def test_tagged_inputs_are_used_as_they_are_and_load_no_model(tagged, tmp_path):
-    done = summarize([tagged], tmp_path / "s.json", model=tmp_path / "no-such-model", gazetteers=False,
+    done = summarize([tagged], tmp_path / "s.json", tagging=TagOptions.of(tmp_path / "no-such-model"), gazetteers=False,
                      show_progress=False)
     [paper] = done.to_json()["papers"]
     assert paper["doc"] == "tagged" and names(paper) == FILE_S and not done.failed
@@ -50,7 +51,7 @@ def test_untagged_inputs_are_tagged_beside_tagged_ones_with_one_model(tagged, tm
     assert (kept["doc"], plain["doc"]) == ("tagged", "plain") and len(loads) == 1
     assert names(kept) == FILE_S  # the file's own tags, not the model's
     assert ("MethodName", "BERT") in names(plain)  # tagged by the model
-    retagged = summarize([tagged], tmp_path / "r.json", retag=True, gazetteers=False, show_progress=False)
+    retagged = summarize([tagged], tmp_path / "r.json", reading=Reading.of(tags=False), gazetteers=False, show_progress=False)
     assert ("DatasetName", "Quuxformer") not in names(retagged.to_json()["papers"][0])
 
 
@@ -60,9 +61,9 @@ def test_the_library_verbs_check_include_before_reading(tagged, tmp_path):
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(b"%PDF-1.4 never read: the check comes first")
     with pytest.raises(InputFormatError, match="keeps no table cells"):
-        tag_files([pdf], tmp_path / "tags.conll", include=("tables",), show_progress=False)
+        tag_files([pdf], tmp_path / "tags.conll", reading=Reading.of(include=("tables",)), show_progress=False)
     with pytest.raises(InputFormatError, match="no input is a PDF"):
-        tag_files([tagged], tmp_path / "tags.jsonl", include=("tables",), show_progress=False)
+        tag_files([tagged], tmp_path / "tags.jsonl", reading=Reading.of(include=("tables",)), show_progress=False)
     with pytest.raises(InputFormatError, match="no input is a PDF"):
-        summarize([tagged], tmp_path / "s.json", include=("tables",), show_progress=False)
+        summarize([tagged], tmp_path / "s.json", reading=Reading.of(include=("tables",), tags=True), show_progress=False)
     assert not (tmp_path / "tags.conll").exists() and not (tmp_path / "s.json").exists()

@@ -76,6 +76,13 @@ class Step:
         first input has been read."""
         return None
 
+    def prepare(self, paths: list[Path], read: Read,
+                report: Callable[[ScinerError], None]) -> tuple[list[Path], Read]:
+        """Asked once, before any input is read: the inputs that need doing (one already done
+        left out, one that cannot be done given to ``report``) and how to read them. The
+        default: every input, read with ``read``."""
+        return paths, read
+
     def run(self, state: Any, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
         """The inputs' paragraphs as they are written (tagged, say), in the same order;
         ``progress(n)`` as ``n`` tokens are done."""
@@ -222,41 +229,23 @@ def run_verb(
     show_progress: bool = True,
     keep: bool = True,
 ) -> Run:
-    """Run a verb over files: expand ``inputs`` (files, folders of ``formats``, default every
-    readable one; globs; ``-``), ``plan`` their outputs (checked before anything is read; None:
-    nothing is written), then :func:`run_files`. An input that names nothing or fails goes to
-    ``on_error`` and the run's ``failed``, and the others go on."""
-    failed: list[ScinerError] = []
-    paths = expand_each(inputs, reporter(failed, on_error), formats=formats or READ_FORMATS,
-                        notes=status_line(show_progress))
-    return run_files(paths, plan(paths), step, read, engine=engine, on_error=on_error, failed=failed,
-                     show_progress=show_progress, keep=keep)
-
-
-def run_files(
-    paths: list[Path],
-    plan: OutputPlan | None,
-    step: Step,
-    read: Read,
-    *,
-    engine: Engine = Engine(),
-    on_error: Callable[[ScinerError], object] | None = None,
-    failed: Sequence[ScinerError] = (),
-    show_progress: bool = True,
-    keep: bool = True,
-) -> Run:
-    """Run ``step`` over ``paths`` (expanded: :func:`sciner.files.inputs.expand_each`), each
-    read with ``read``, and write the results as ``plan`` says (None: nothing is written; keep
-    the results). ``engine``: in chunks, or one job per input (then ``plan`` must write one
-    output per input). An input that fails goes to ``on_error`` (and the run's ``failed``,
-    after the errors ``failed`` brings) and the others go on; with every input failed nothing
-    is written. ``keep=False`` leaves the run's ``done`` empty (its counts stay), so memory
-    stays bounded by a chunk."""
-    run = Run(did=step.did, failed=list(failed))
+    """Run a verb over files, the one way every verb (predict, extract, summarize, index) runs:
+    expand ``inputs`` (files, folders of ``formats``, default every readable one; globs; ``-``),
+    ``plan`` their outputs (checked before anything is read; None: nothing is written), ask the
+    step which inputs need doing and how to read them (:meth:`Step.prepare`), then read, step
+    and write them as ``plan`` says. ``engine``: in chunks, or one job per input (then ``plan``
+    must write one output per input). An input that names nothing or fails goes to
+    ``on_error`` and the run's ``failed``, and the others go on; with every input failed
+    nothing is written. ``keep=False`` leaves the run's ``done`` empty (its counts stay), so
+    memory stays bounded by a chunk."""
+    run = Run(did=step.did)
     report = reporter(run.failed, on_error)
+    paths = expand_each(inputs, report, formats=formats or READ_FORMATS, notes=status_line(show_progress))
+    planned = plan(paths)
+    paths, read = step.prepare(paths, read, report)
     if engine.per_job:
-        return _run_jobs(run, paths, plan, step, read, engine, report, show_progress)
-    return _run_chunks(run, paths, plan, step, read, report, show_progress, keep)
+        return _run_jobs(run, paths, planned, step, read, engine, report, show_progress)
+    return _run_chunks(run, paths, planned, step, read, report, show_progress, keep)
 
 
 # --- in chunks ---------------------------------------------------------------------------------
@@ -440,8 +429,9 @@ def _run_jobs(run: Run, paths: list[Path], plan: OutputPlan | None, step: Step, 
               report: Callable[[ScinerError], None], show_progress: bool) -> Run:
     from tqdm import tqdm
 
-    jobs = plan_jobs(plan)
-    assert plan is not None
+    wanted = {str(path) for path in paths}
+    jobs = [job for job in plan_jobs(plan) if job.input in wanted]
+    assert plan is not None and plan.format is not None
     step.check()  # a bad model is one line now, not an error in every worker
     manifest = plan.outputs.check(Path(plan.folder if plan.folder is not None else "") / MANIFEST)
     if any(Path(job.output) == manifest for job in jobs):

@@ -1,17 +1,29 @@
-"""``sciner summarize`` as a function: inputs -> tagged papers -> summaries -> one file."""
+"""``sciner summarize`` as a function: inputs -> tagged papers -> summaries -> one file.
+
+A run of :mod:`sciner.files` with summarize's tagging step; its plan's one output is rendered
+from every paper done, once, at the end (:class:`SummaryWriter`, :func:`render_summary`).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sciner.config import DATA_ENV
+from sciner.document import Paragraph
 from sciner.errors import InputFormatError, ScinerError
-from sciner.outputs import Outputs, write_atomic
-from sciner.stdio import is_stdio, write_stdout
+from sciner.files.inputs import Reading, status_line
+from sciner.files.plan import OutputPlan, plan_together
+from sciner.files.run import run_verb
+from sciner.formats.include import check_include_has_pdfs
+from sciner.inference.predict import TagOptions, Tagging
+from sciner.stdio import is_stdio
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
+from sciner.summary.papers import papers_of
 from sciner.summary.render import RENDER_FORMATS, RENDERERS, SUFFIXES, summary_json
 
 
@@ -44,13 +56,15 @@ def summary_format(output: str | Path | None, given: str | None = None) -> str:
     return SUFFIXES[suffix]
 
 
+def render_summary(fmt: str, papers: list[PaperSummary], corpus: dict[str, Any]) -> str | bytes:
+    """The content of a summary of ``papers`` and their ``corpus`` table in ``fmt`` (of
+    :func:`summary_format`)."""
+    return RENDERERS[fmt](papers, corpus)
+
+
 def gazetteer_folder(data: str | Path | None = None) -> Path | None:
     """The user's gazetteers, which add to the shipped ones: ``gazetteers/`` of ``--data``, else
     of ``$SCINER_DATA``; None when neither is given (never a folder relative to the current one)."""
-    import os
-
-    from sciner.config import DATA_ENV
-
     chosen = data or os.environ.get(DATA_ENV)
     return Path(chosen) / "gazetteers" if chosen else None
 
@@ -65,20 +79,30 @@ def gazetteer_note(gazetteer: Gazetteer) -> str | None:
     return f"names: the shipped gazetteer plus {added} names from {gazetteer.folder}"
 
 
+@dataclass
+class SummaryWriter:
+    """A summary plan's renderer (:attr:`sciner.files.plan.OutputPlan.together`): every input
+    done, as papers, each summarized with ``gazetteer``, and the corpus table, rendered in
+    ``fmt``; what it summarized is kept in ``summary``."""
+
+    fmt: str
+    gazetteer: Gazetteer
+    summary: Summary
+
+    def __call__(self, done: list[tuple[Path, list[Paragraph]]]) -> str | bytes:
+        papers = [paper for path, paragraphs in done for paper in papers_of(path, paragraphs)]
+        self.summary.papers = [summarize_paper(paper.doc, paper.paragraphs, self.gazetteer) for paper in papers]
+        self.summary.corpus = corpus_table(self.summary.papers)
+        return render_summary(self.fmt, self.summary.papers, self.summary.corpus)
+
+
 def summarize(
     inputs: Sequence[str | Path],
     output: str | Path | None = None,
     *,
     to_format: str | None = None,
-    from_format: str | None = None,
-    tokenize: bool = False,
-    retag: bool = False,
-    include: Sequence[str] = (),
-    model: str | Path | None = None,
-    precision: str = "auto",
-    device: str = "auto",
-    threads: int = 2,
-    batch_subwords: int | None = None,
+    tagging: TagOptions = TagOptions(),
+    reading: Reading = Reading(tags=True),
     data: str | Path | None = None,
     gazetteers: bool = True,
     show_progress: bool = True,
@@ -91,46 +115,32 @@ def summarize(
     ``to_format``; None or ``-``: standard output), never over an input.
 
     Canonical names come from the shipped gazetteer, to which the gazetteers of ``data`` (else
-    ``$SCINER_DATA``) add, said on stderr; ``gazetteers=False`` keeps the papers' own spellings. ``retag``: tag tagged inputs again with the model. An input
-    that cannot be read goes to ``on_error`` (and the result's ``failed``); the others go on.
+    ``$SCINER_DATA``) add, said on stderr; ``gazetteers=False`` keeps the papers' own
+    spellings. ``reading`` (:class:`sciner.files.inputs.Reading`): how inputs are read; with
+    ``tags`` (the default) an input that carries tags keeps them, else (``--retag``) every
+    input is tagged with the model as ``tagging`` (:class:`sciner.inference.predict.TagOptions`)
+    says. An input that cannot be read goes to ``on_error`` (and the result's ``failed``); the
+    others go on.
     """
-    from sciner.files.inputs import Reading, status_line
-    from sciner.files.run import run_verb
-    from sciner.inference.predict import Tagging
-    from sciner.model.batching import BATCH_SUBWORDS
-    from sciner.summary.papers import papers_of
-
     fmt = summary_format(output, to_format)
-    reading = Reading.of(from_format, tokenize=tokenize, include=include, tags=not retag)
     target = None if output is None or is_stdio(output) else Path(output)
-    tagging = Tagging(None if model is None else str(model), precision, threads, batch_subwords or BATCH_SUBWORDS,
-                      device, keep_tagged=True)
-    run = run_verb(inputs, lambda paths: plan_summary(paths, target, reading.include), tagging, reading,
-                   on_error=on_error, show_progress=show_progress)
-    done = Summary(failed=run.failed)
-    papers = [paper for path, paragraphs in run.done for paper in papers_of(path, paragraphs)]
     gazetteer = Gazetteer(gazetteer_folder(data)) if gazetteers else Gazetteer.empty()
     note, notes = gazetteer_note(gazetteer), status_line(show_progress)
     if note and notes:
         notes(note)
-    done.papers = [summarize_paper(paper.doc, paper.paragraphs, gazetteer) for paper in papers]
-    done.corpus = corpus_table(done.papers)
-    if not done.papers:
-        return done
-    content = RENDERERS[fmt](done.papers, done.corpus)
-    if target is None:
-        write_stdout(content)
-    else:
-        done.written = write_atomic(target, content)
+    done = Summary()
+    writer = SummaryWriter(fmt, gazetteer, done)
+    run = run_verb(inputs, lambda paths: plan_summary(paths, target, writer, reading.include),
+                   Tagging(tagging, keep_tagged=True), reading, on_error=on_error, show_progress=show_progress,
+                   keep=False)
+    done.failed, done.written = run.failed, run.written[0] if target is not None and run.written else None
     return done
 
 
-def plan_summary(paths: list[Path], target: Path | None, include: Sequence[str] = ()) -> None:
-    """Check, before any input is read, what a summary of ``paths`` reads and where it goes:
-    PDFs among the inputs when ``include`` asks for a PDF's elements, and a ``target`` file
-    (None: standard output) that is none of the inputs. The summary is written after the run."""
-    from sciner.formats.include import check_include_has_pdfs
-
+def plan_summary(paths: list[Path], target: Path | None, writer: SummaryWriter,
+                 include: Sequence[str] = ()) -> OutputPlan:
+    """The one output of a summary of ``paths``, checked before any input is read: PDFs among
+    the inputs when ``include`` asks for a PDF's elements, and a ``target`` file (None:
+    standard output) that is none of the inputs; ``writer`` renders it once every input is done."""
     check_include_has_pdfs(include, paths)
-    if target is not None:
-        Outputs(paths).check(target)
+    return plan_together(paths, target, writer)
