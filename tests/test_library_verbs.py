@@ -153,7 +153,6 @@ def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_com
         "sciner.load": _default(sciner.load, "device"),
         "Tagger.load": _default(Tagger.load, "device"),
         "sciner.TagOptions": _default(TagOptions, "device"),
-        "sciner.TagOptions.of": _default(TagOptions.of, "device"),
         "sciner.calibrate": _default(sciner.calibrate, "device"),
         "spaCy component": spacy.Language.get_factory_meta("sciner").default_config["device"],
     }
@@ -161,11 +160,14 @@ def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_com
 
 
 def test_the_verbs_and_their_functions_share_their_defaults() -> None:
+    from sciner.cli.index_cmd import index as index_verb
     from sciner.cli.predict_cmd import predict as predict_verb
+    from sciner.cli.summarize_cmd import summarize as summarize_verb
     from sciner.inference.predict import TagOptions
 
     for name in ("precision", "threads", "device"):
-        assert _default(predict_verb, name) == _default(TagOptions.of, name) == _default(TagOptions, name), name
+        for verb in (predict_verb, summarize_verb, index_verb):
+            assert _default(verb, name) == _default(TagOptions, name), (verb.__name__, name)
 
 
 def test_show_and_report_from_python_write_what_the_verbs_write(cli, tmp_path: Path) -> None:

@@ -32,8 +32,8 @@ def names(paper: dict) -> set[tuple[str, str]]:
 
 
 def test_tagged_inputs_are_used_as_they_are_and_load_no_model(tagged, tmp_path):
-    done = summarize([tagged], tmp_path / "s.json", tagging=TagOptions.of(tmp_path / "no-such-model"), gazetteers=False,
-                     show_progress=False)
+    done = summarize([tagged], tmp_path / "s.json", tagging=TagOptions(model=tmp_path / "no-such-model"),
+                     gazetteers=False, show_progress=False)
     [paper] = done.to_json()["papers"]
     assert paper["doc"] == "tagged" and names(paper) == FILE_S and not done.failed
 
@@ -51,7 +51,7 @@ def test_untagged_inputs_are_tagged_beside_tagged_ones_with_one_model(tagged, tm
     assert (kept["doc"], plain["doc"]) == ("tagged", "plain") and len(loads) == 1
     assert names(kept) == FILE_S  # the file's own tags, not the model's
     assert ("MethodName", "BERT") in names(plain)  # tagged by the model
-    retagged = summarize([tagged], tmp_path / "r.json", reading=Reading.of(tags=False), gazetteers=False, show_progress=False)
+    retagged = summarize([tagged], tmp_path / "r.json", retag=True, gazetteers=False, show_progress=False)
     assert ("DatasetName", "Quuxformer") not in names(retagged.to_json()["papers"][0])
 
 
@@ -65,5 +65,5 @@ def test_the_library_verbs_check_include_before_reading(tagged, tmp_path):
     with pytest.raises(InputFormatError, match="no input is a PDF"):
         tag_files([tagged], tmp_path / "tags.jsonl", reading=Reading.of(include=("tables",)), show_progress=False)
     with pytest.raises(InputFormatError, match="no input is a PDF"):
-        summarize([tagged], tmp_path / "s.json", reading=Reading.of(include=("tables",), tags=True), show_progress=False)
+        summarize([tagged], tmp_path / "s.json", reading=Reading.of(include=("tables",)), show_progress=False)
     assert not (tmp_path / "tags.conll").exists() and not (tmp_path / "s.json").exists()

@@ -55,9 +55,9 @@ def index(
     from sciner.index.run import index_files
     from sciner.inference.predict import TagOptions
 
-    tagging = TagOptions.of(model, precision=precision, device=device, threads=threads)
+    tagging = TagOptions(model=model, precision=precision, device=device, threads=threads)
     done = index_files(inputs, output, tagging=tagging,
-                       reading=Reading.of(from_format, tokenize=tokenize, include=include_kinds(include), tags=True),
+                       reading=Reading.of(from_format, tokenize=tokenize, include=include_kinds(include)),
                        engine=Engine.of(workers, ray=ray, ray_address=ray_address), data=data,
                        gazetteers=not no_gazetteers, prune=prune, show_progress=not quiet, on_error=say)
     if not quiet:

@@ -65,10 +65,10 @@ def predict(
     from sciner.inference.predict import TagOptions, tag_files
 
     to_format = json_or_to(to_format or legacy_format, as_json)
-    tagging = TagOptions.of(model, precision=precision, device=device, threads=threads, batch_subwords=batch_subwords,
-                            paper_level=not paragraph_local)
-    run = tag_files(inputs, output, tagging=tagging, reading=Reading.of(from_format, tokenize=tokenize,
-                                                                         include=include_kinds(include)),
+    tagging = TagOptions(model=model, precision=precision, device=device, threads=threads,
+                         batch_subwords=batch_subwords, paper_level=not paragraph_local)
+    reading = Reading.of(from_format, tokenize=tokenize, include=include_kinds(include))
+    run = tag_files(inputs, output, tagging=tagging, reading=reading,
                     to_format=to_format, engine=Engine.of(workers, resume=resume, ray=ray, ray_address=ray_address),
                     show_progress=not quiet, on_error=say, keep=False)
     if not quiet and (summary := run.summary()):

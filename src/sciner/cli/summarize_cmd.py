@@ -60,10 +60,9 @@ def summarize(
     if as_json and to_format not in (None, "json"):
         raise InputFormatError(f"--json means --to json, but --to says {to_format!r}; give one of them")
     done = summarize_files(inputs, output, to_format="json" if as_json else to_format,
-                           tagging=TagOptions.of(model, precision=precision, device=device, threads=threads),
-                           reading=Reading.of(from_format, tokenize=tokenize, include=include_kinds(include),
-                                              tags=not retag),
-                           data=data, gazetteers=not no_gazetteers, show_progress=not quiet, on_error=say)
+                           tagging=TagOptions(model=model, precision=precision, device=device, threads=threads),
+                           reading=Reading.of(from_format, tokenize=tokenize, include=include_kinds(include)),
+                           retag=retag, data=data, gazetteers=not no_gazetteers, show_progress=not quiet, on_error=say)
     if not quiet and done.written is not None:
         entities = sum(len(p.entities) for p in done.papers)
         values = sum(len(p.values) for p in done.papers)

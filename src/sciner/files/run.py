@@ -1,5 +1,7 @@
 """One skeleton that runs a verb's :class:`Step` over files: read, step, write, with progress,
-each input that fails reported and the others going on.
+each input that fails reported and the others going on. :func:`run_verb` is the one way in,
+for every verb (predict, extract, summarize, index), and :class:`Engine` the one spelling of
+how it runs (workers, resume, Ray).
 
 Two ways to run it, one result (:class:`Run`):
 
@@ -55,8 +57,10 @@ CHUNK_TOKENS = 200_000
 
 class Step:
     """A verb's work on whole papers. Subclass it as a dataclass of plain values (it crosses to
-    worker processes and Ray actors): :meth:`load` once per worker (a model), then :meth:`run`
-    on each chunk of inputs. The default step passes the inputs on as read."""
+    worker processes and Ray actors; a step that only runs in this process, such as index's
+    one writer, may hold its run's state): :meth:`prepare` once, before any input is read,
+    :meth:`load` once per worker (a model), then :meth:`run` on each chunk of inputs. The
+    default step passes every input on as read."""
 
     # Progress bars: (what, unit) over the files read, and over the step's work (None: no bar).
     reading: ClassVar[tuple[str, str]] = ("reading", "file")

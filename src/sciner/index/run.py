@@ -94,7 +94,9 @@ class IndexState:
 
     @property
     def model(self) -> str:
-        return self.tagger.step.options.model or "shipped"
+        """What the index records as the model of the papers it tags."""
+        model = self.tagger.step.options.model
+        return "shipped" if model is None else str(model)
 
 
 @dataclass(frozen=True)
@@ -198,7 +200,7 @@ def index_files(
 ) -> IndexRun:
     """Index papers (``sciner index``) into the SQLite file ``output``, created if missing:
     each input (anything ``sciner summarize`` reads, as ``reading`` says; a tagged input keeps
-    its tags) as one or more papers, each written in one transaction with its paragraphs,
+    its tags, whatever ``reading.tags``) as one or more papers, each written in one transaction with its paragraphs,
     mentions, entities, values and results; the inputs without tags tagged as ``tagging``
     says. Unchanged inputs (by content hash) are skipped; ``prune`` removes the papers of files
     that are gone. An input that cannot be read goes to ``on_error`` (and the result's ``failed``).

@@ -31,24 +31,17 @@ PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].
 @dataclass(frozen=True)
 class TagOptions:
     """How a verb tags (predict, summarize, index), built once from the command line (or in
-    Python) and carried down unchanged: the ``model`` (None: the shipped one; a name or a
-    folder), its ``precision`` and ``device``, the CPU ``threads`` (shared out between the
+    Python) and carried down unchanged (across worker processes too): the ``model`` (None: the
+    shipped one; a name or a folder), its ``precision`` and ``device``, the CPU ``threads`` (shared out between the
     workers), the subwords per encoder batch, and ``paper_level`` (each input is one paper to
     the paper-level pass; False: every paragraph on its own, see :meth:`Tagger.tag`)."""
 
-    model: str | None = None
+    model: str | Path | None = None
     precision: str = "auto"
     device: str = "auto"
     threads: int = THREADS
     batch_subwords: int = BATCH_SUBWORDS
     paper_level: bool = True
-
-    @classmethod
-    def of(cls, model: str | Path | None = None, *, precision: str = "auto", device: str = "auto",
-           threads: int = THREADS, batch_subwords: int = BATCH_SUBWORDS, paper_level: bool = True) -> "TagOptions":
-        """The options the verbs' ``--model``, ``--precision``, ``--device``, ``--threads``,
-        ``--batch-subwords`` and ``--paragraph-local`` ask for (a model folder as a path or a name)."""
-        return cls(None if model is None else str(model), precision, device, threads, batch_subwords, paper_level)
 
 
 def tag_read(
@@ -92,7 +85,8 @@ class Tagging(Step):
     keep_tagged: bool = False
 
     @property
-    def threads(self) -> int:  # type: ignore[override]  (Step's CPU threads per worker: the options')
+    def threads(self) -> int:  # type: ignore[override]
+        """Each worker's CPU threads (what Ray reserves per actor): the options'."""
         return self.options.threads
 
     def check(self) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +102,8 @@ def summarize(
     *,
     to_format: str | None = None,
     tagging: TagOptions = TagOptions(),
-    reading: Reading = Reading(tags=True),
+    reading: Reading = Reading(),
+    retag: bool = False,
     data: str | Path | None = None,
     gazetteers: bool = True,
     show_progress: bool = True,
@@ -116,10 +117,10 @@ def summarize(
 
     Canonical names come from the shipped gazetteer, to which the gazetteers of ``data`` (else
     ``$SCINER_DATA``) add, said on stderr; ``gazetteers=False`` keeps the papers' own
-    spellings. ``reading`` (:class:`sciner.files.inputs.Reading`): how inputs are read; with
-    ``tags`` (the default) an input that carries tags keeps them, else (``--retag``) every
-    input is tagged with the model as ``tagging`` (:class:`sciner.inference.predict.TagOptions`)
-    says. An input that cannot be read goes to ``on_error`` (and the result's ``failed``); the
+    spellings. ``reading`` (:class:`sciner.files.inputs.Reading`): how inputs are read
+    (``--from``, ``--tokenize``, a PDF's ``--include``); an input that carries tags keeps them,
+    the others are tagged with the model as ``tagging``
+    (:class:`sciner.inference.predict.TagOptions`) says (``retag``: every input). An input that cannot be read goes to ``on_error`` (and the result's ``failed``); the
     others go on.
     """
     fmt = summary_format(output, to_format)
@@ -128,6 +129,7 @@ def summarize(
     note, notes = gazetteer_note(gazetteer), status_line(show_progress)
     if note and notes:
         notes(note)
+    reading = replace(reading, tags=not retag)
     done = Summary()
     writer = SummaryWriter(fmt, gazetteer, done)
     run = run_verb(inputs, lambda paths: plan_summary(paths, target, writer, reading.include),
