@@ -67,3 +67,18 @@ def test_the_library_verbs_check_include_before_reading(tagged, tmp_path):
     with pytest.raises(InputFormatError, match="no input is a PDF"):
         summarize([tagged], tmp_path / "s.json", reading=Reading.of(include=("tables",)), show_progress=False)
     assert not (tmp_path / "tags.conll").exists() and not (tmp_path / "s.json").exists()
+
+
+def test_a_summary_whose_folder_cannot_be_made_is_refused_before_any_input_is_read(tagged, tmp_path, monkeypatch):
+    """Regression: summarize checked only that its target was no input, so a target under a file
+    (``notes.txt/s.json``) failed at the write, after every input was read and tagged."""
+    from sciner.errors import OutputError
+    from sciner.files import inputs
+
+    read: list[Path] = []
+    real = inputs.read_input
+    monkeypatch.setattr(inputs, "read_input", lambda path, *a, **k: read.append(path) or real(path, *a, **k))
+    (tmp_path / "notes.txt").write_text("a file where a folder would go\n", encoding="utf-8")
+    with pytest.raises(OutputError, match="cannot create folder"):
+        summarize([tagged], tmp_path / "notes.txt" / "s.json", gazetteers=False, show_progress=False)
+    assert read == []

@@ -38,7 +38,7 @@ def tagged_files(items: list[str]) -> list[Path]:
     return expand_inputs(items, formats=TAGGED_FORMATS)
 
 
-def read_papers(items: list[str]) -> list[AnnotatedPaper]:
+def read_annotated_papers(items: list[str]) -> list[AnnotatedPaper]:
     """The papers of the files and folders named: every paragraph must carry entities (a bad
     line is the reader's one-line error, naming the file and line)."""
     import sys

@@ -215,8 +215,8 @@ def index_files(
     step_tagging = Tagging(tagging, keep_tagged=True)
     state = IndexState(Path(output), step_tagging, gazetteer, done)
     reading = replace(reading, tags=True)
-    step = Indexing(state, step_tagging, engine, reading_options(reading.format, reading.tokenize, reading.include),
-                    show_progress)
+    step = Indexing(state, step_tagging, engine=engine, show_progress=show_progress,
+                    options=reading_options(reading.format, reading.tokenize, reading.include))
     try:
         run = run_verb(inputs, lambda paths: None, step, TaggedReading(reading), on_error=on_error,
                        show_progress=show_progress, keep=False)
