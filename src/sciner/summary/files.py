@@ -33,7 +33,7 @@ class Summary:
     (None: standard output or nothing) and the inputs that failed."""
 
     papers: list[PaperSummary] = field(default_factory=list)
-    corpus: dict[str, Any] = field(default_factory=dict)
+    corpus: dict[str, Any] = field(default_factory=lambda: corpus_table([]))  # of no paper, until some are done
     written: Path | None = None
     failed: list[ScinerError] = field(default_factory=list)
 
