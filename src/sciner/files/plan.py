@@ -18,8 +18,8 @@ from sciner.formats.registry import Format, refuse_binary
 from sciner.outputs import Outputs, wants_directory
 from sciner.stdio import display_name, file_names, is_stdio, write_stdout
 
-# Inputs done, each with its paragraphs (sciner.files.run's Input).
-Done = list[tuple[Path, list[Paragraph]]]
+# One input as read (and stepped): its path as given (``-``: standard input) and its paragraphs.
+Input = tuple[Path, list[Paragraph]]
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class OutputPlan:
     per_input: dict[Path, Path] | None = None
     extracted: bool = False
     folder: Path | None = None  # with one output per input: the folder -o names
-    together: Callable[[Done], str | bytes] | None = None
+    together: Callable[[list[Input]], str | bytes] | None = None
 
     def render(self, paragraphs: list[Paragraph], title: str = "") -> str | bytes:
         """The content of a file of this plan holding ``paragraphs``."""
@@ -87,7 +87,7 @@ def plan_files(paths: list[Path], output: str | None, fmt: Format, *, extracted:
     return OutputPlan(outputs, fmt, target=target, extracted=extracted)
 
 
-def plan_together(paths: list[Path], target: Path | None, together: Callable[[Done], str | bytes]) -> OutputPlan:
+def plan_together(paths: list[Path], target: Path | None, together: Callable[[list[Input]], str | bytes]) -> OutputPlan:
     """The one output of a run whose content ``together`` renders from every input done (a
     summary): ``target`` (None: standard output), checked before any input is read: it is none
     of the inputs, and its folder can be created."""
@@ -98,7 +98,7 @@ def plan_together(paths: list[Path], target: Path | None, together: Callable[[Do
     return OutputPlan(outputs, target=target, together=together)
 
 
-def write_outputs(plan: OutputPlan, results: Done) -> list[Path]:
+def write_outputs(plan: OutputPlan, results: list[Input]) -> list[Path]:
     """Write the inputs' paragraphs as planned (each file atomically); returns the files written.
 
     With no results nothing is written, so an existing output is left as it was. Several inputs
@@ -112,7 +112,7 @@ def write_outputs(plan: OutputPlan, results: Done) -> list[Path]:
     return [plan.outputs.write(target, content) for target, content in contents]
 
 
-def render_outputs(plan: OutputPlan, results: Done) -> list[tuple[Path | None, str | bytes]]:
+def render_outputs(plan: OutputPlan, results: list[Input]) -> list[tuple[Path | None, str | bytes]]:
     """What :func:`write_outputs` writes: each target (None: standard output) with its content."""
     if not results:
         return []
@@ -126,7 +126,7 @@ def render_outputs(plan: OutputPlan, results: Done) -> list[tuple[Path | None, s
     return [(plan.target, plan.render(everything, ", ".join(p.name for p, _ in results)))]
 
 
-def name_documents(results: Done) -> None:
+def name_documents(results: list[Input]) -> None:
     """Name each paragraph's input in its ``meta["doc"]`` (the path as given): CoNLL writes a
     ``-DOCSTART-`` line where a document begins, JSONL a ``doc`` on every paragraph."""
     for path, paragraphs in results:

@@ -36,13 +36,11 @@ from typing import Any, ClassVar
 from sciner.document import Paragraph
 from sciner.errors import FileSystemError, MissingExtraError, OutputError, ScinerError
 from sciner.files.inputs import expand_each, status_line
-from sciner.files.plan import OutputPlan, render_paragraphs, write_outputs
+from sciner.files.plan import Input, OutputPlan, render_paragraphs, write_outputs
 from sciner.formats.registry import FORMATS, READ_FORMATS
 from sciner.outputs import append_line, write_atomic
 from sciner.stdio import display_name
 
-# One input as read: its path as given (``-``: standard input) and its paragraphs.
-Input = tuple[Path, list[Paragraph]]
 # Reads one input (a picklable callable, such as :class:`sciner.files.inputs.Reading`).
 Read = Callable[[Path], list[Paragraph]]
 

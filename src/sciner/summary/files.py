@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from sciner.config import DATA_ENV
-from sciner.document import Paragraph
 from sciner.errors import InputFormatError, ScinerError
 from sciner.files.inputs import Reading, status_line
-from sciner.files.plan import OutputPlan, plan_together
+from sciner.files.plan import Input, OutputPlan, plan_together
 from sciner.files.run import run_verb
 from sciner.formats.include import check_include_has_pdfs
 from sciner.inference.predict import TagOptions, Tagging
@@ -89,7 +88,7 @@ class SummaryWriter:
     gazetteer: Gazetteer
     summary: Summary
 
-    def __call__(self, done: list[tuple[Path, list[Paragraph]]]) -> str | bytes:
+    def __call__(self, done: list[Input]) -> str | bytes:
         papers = [paper for path, paragraphs in done for paper in papers_of(path, paragraphs)]
         self.summary.papers = [summarize_paper(paper.doc, paper.paragraphs, self.gazetteer) for paper in papers]
         self.summary.corpus = corpus_table(self.summary.papers)
@@ -120,8 +119,8 @@ def summarize(
     spellings. ``reading`` (:class:`sciner.files.inputs.Reading`): how inputs are read
     (``--from``, ``--tokenize``, a PDF's ``--include``); an input that carries tags keeps them,
     the others are tagged with the model as ``tagging``
-    (:class:`sciner.inference.predict.TagOptions`) says (``retag``: every input). An input that cannot be read goes to ``on_error`` (and the result's ``failed``); the
-    others go on.
+    (:class:`sciner.inference.predict.TagOptions`) says (``retag``: every input). An input
+    that cannot be read goes to ``on_error`` (and the result's ``failed``); the others go on.
     """
     fmt = summary_format(output, to_format)
     target = None if output is None or is_stdio(output) else Path(output)
