@@ -77,8 +77,8 @@ def summarize(data: Path, tagged: Path | None, docs: list[str]) -> dict[str, Any
     pdfs = {p.stem: p for p in sorted((data / "pdfs").glob("*.pdf"))}
     inputs = [tagged / f"{d}.jsonl" for d in docs] if tagged else [pdfs[d] for d in docs]
     with tempfile.TemporaryDirectory() as folder:
-        done = sciner.summarize(inputs, Path(folder) / "s.json", data=data, include=("tables", "captions"),
-                                show_progress=False)
+        done = sciner.summarize(inputs, Path(folder) / "s.json", data=data,
+                                reading=sciner.Reading.of(include=("tables", "captions")), show_progress=False)
     return {p.doc: p for p in done.papers}
 
 

@@ -101,7 +101,8 @@ def leaderboard_recall(data: Path, tagged: Path | None, include: tuple[str, ...]
     inputs = [tagged / f"{pdfs[i].stem}.jsonl" for i in ids] if tagged else [pdfs[i] for i in ids]
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        done = sciner.summarize(inputs, Path(folder) / "s.json", data=data, include=include, show_progress=False)
+        done = sciner.summarize(inputs, Path(folder) / "s.json", data=data, reading=sciner.Reading.of(include=include),
+                                show_progress=False)
     seconds = time.perf_counter() - start
     by_id = {i: next(p for p in done.papers if p.doc == pdfs[i].stem) for i in ids}
     read = "tagged JSONL" if tagged else f"PDFs with --include {','.join(include) or '(body only)'} tagged with the shipped model"
@@ -132,7 +133,7 @@ def table_precision(data: Path) -> None:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         done = sciner.summarize(sorted((data / "pdfs").glob("*.pdf")), Path(folder) / "s.json", data=data,
-                                include=("tables", "captions"), show_progress=False)
+                                reading=sciner.Reading.of(include=("tables", "captions")), show_progress=False)
     seconds = time.perf_counter() - start
     read = {(p.doc, " ".join(p.paragraphs[r.place[0]].tokens), r.place[1]): r
             for p in done.papers for r in p.results if p.paragraphs[r.place[0]].meta.get("cells")}

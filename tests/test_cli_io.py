@@ -18,7 +18,7 @@ from sciner.document import Paragraph, Span
 from sciner.errors import InputNotFoundError
 from sciner.formats.registry import READ_FORMATS, write_file
 from sciner.files.inputs import read_input
-from sciner.files.plan import PREDICT_FORMATS
+from sciner.inference.predict import PREDICT_FORMATS
 
 GOLD = "We\tO\nuse\tO\nBERT\tB-MethodName\non\tO\nSQuAD\tB-DatasetName\n.\tO\n"
 BAD_UTF8 = b"We use \xff BERT .\n"

@@ -52,9 +52,9 @@ def outputs(folder: Path) -> dict[str, bytes]:
 def plain(corpus: Path, shipped_tagger: Tagger, tmp_path_factory) -> dict[str, bytes]:
     """What the plain ``sciner predict INPUTS -o DIR`` (every input in one batch) writes."""
     from sciner.files.inputs import read_input
-    from sciner.files.plan import plan_outputs, write_outputs
+    from sciner.files.plan import write_outputs
     from sciner.files.run import read_chunks
-    from sciner.inference.predict import tag_read
+    from sciner.inference.predict import plan_outputs, tag_read
 
     paths = [Path(p) for p in inputs(corpus)]
     folder = tmp_path_factory.mktemp("plain")
@@ -218,7 +218,7 @@ def test_workers_get_the_device_and_their_share_of_the_threads(cli, tmp_path, mo
     with pytest.raises(Loaded):
         cli("predict", tmp_path / "a.txt", "-o", f"{tmp_path / 'out'}/", "--workers", "1", "--device", "cpu",
             "--threads", "2", "-q")
-    assert (seen[0].device, seen[0].threads) == ("cpu", 2)
+    assert (seen[0].options.device, seen[0].threads) == ("cpu", 2)
 
 
 def _children(pid: int) -> set[int]:

@@ -310,7 +310,7 @@ def test_untagged_inputs_are_tagged_by_the_model_in_process_and_with_workers(loa
                         show_progress=False)[0][1]
     for workers in (None, 1):
         db = tmp_path / f"c{workers}.sqlite"
-        done = sciner.index_files([text, tmp_path / "beta.jsonl"], db, workers=workers, show_progress=False,
+        done = sciner.index_files([text, tmp_path / "beta.jsonl"], db, engine=sciner.Engine(workers=workers), show_progress=False,
                                   gazetteers=False)
         assert (done.added, done.failed) == (2, [])
         assert not Path(f"{db}.tagged").exists()
@@ -325,10 +325,10 @@ def test_the_same_files_read_with_other_options_are_indexed_again(corpus: Path, 
     """Regression: `sciner index` run again with other reading options (`--include tables` after a
     plain run, say) called every file unchanged and added nothing; the options are part of what
     was indexed, so a file read otherwise is a changed file (and the same options again: unchanged)."""
-    other = sciner.index_files([tmp_path / "papers"], corpus, from_format="jsonl", show_progress=False,
+    other = sciner.index_files([tmp_path / "papers"], corpus, reading=sciner.Reading.of("jsonl"), show_progress=False,
                                gazetteers=False)
     assert (other.added, other.unchanged) == (3, 0)
-    again = sciner.index_files([tmp_path / "papers"], corpus, from_format="jsonl", show_progress=False,
+    again = sciner.index_files([tmp_path / "papers"], corpus, reading=sciner.Reading.of("jsonl"), show_progress=False,
                                gazetteers=False)
     assert (again.added, again.unchanged) == (0, 3)
     with sciner.Index(corpus) as ix:
@@ -360,7 +360,7 @@ def test_an_input_that_fails_in_a_worker_is_said_once_and_not_read_again_here(tm
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.4 this is no PDF")
     write_corpus(tmp_path, {"beta": PAPERS["beta"]})
-    done = sciner.index_files([broken, tmp_path / "beta.jsonl"], tmp_path / "c.sqlite", workers=1,
+    done = sciner.index_files([broken, tmp_path / "beta.jsonl"], tmp_path / "c.sqlite", engine=sciner.Engine(workers=1),
                               show_progress=False, gazetteers=False, on_error=lambda err: None)
     assert done.added == 1 and [str(broken) in err.message for err in done.failed] == [True]
 
@@ -419,3 +419,23 @@ def test_leaderboards_and_a_paragraph_are_asked_from_the_command_line(cli, corpu
     assert unknown.returncode != 0 and "name it with --to (json, csv, html)" in unknown.stderr
     sql = cli("query", corpus, "sql", "SELECT doc FROM papers ORDER BY doc", "--json")
     assert sql.stdout == cli("query", corpus, "--sql", "SELECT doc FROM papers ORDER BY doc", "--json").stdout
+
+
+def test_index_and_summarize_name_a_file_s_paper_by_the_same_rule(tmp_path: Path) -> None:
+    """Regression: index named ``x.pdf.jsonl``'s paper ``x`` (the file's stem, then a suffix off
+    again) where summarize named it ``x.pdf``; both now name it by ``paper_name``."""
+    write_jsonl([tagged(line) for line in PAPERS["beta"]], tmp_path / "x.pdf.jsonl")
+    db = tmp_path / "c.sqlite"
+    sciner.index_files([tmp_path / "x.pdf.jsonl"], db, show_progress=False, gazetteers=False)
+    summary = sciner.summarize([tmp_path / "x.pdf.jsonl"], tmp_path / "s.json", gazetteers=False, show_progress=False)
+    with sciner.Index(db) as ix:
+        assert [d for (d,) in ix.sql("SELECT doc FROM papers").rows] == [summary.papers[0].doc] == ["x.pdf"]
+
+
+def test_a_changed_file_that_cannot_be_read_counts_no_paper_added(corpus: Path, tmp_path: Path) -> None:
+    """Regression: the papers a changed file would replace were counted as added before it was
+    read, so a changed file that failed to read said "indexed 1 paper(s)"."""
+    (tmp_path / "papers" / "beta.jsonl").write_text("{not json\n", encoding="utf-8")
+    done = sciner.index_files([tmp_path / "papers"], corpus, show_progress=False, gazetteers=False)
+    assert (done.added, done.unchanged, len(done.failed)) == (0, 2, 1)
+    assert counts(corpus)["papers"] == 3  # beta's papers stay until its new content is read

@@ -113,7 +113,7 @@ def test_tag_files_keeps_the_inputs_that_failed_and_tags_the_others(stub_tagger,
 def test_a_corpus_run_from_python_writes_what_predict_workers_writes(cli, stub_tagger, tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text("We use BERT .\n", encoding="utf-8")
-    run = sciner.tag_corpus_files([tmp_path / "in"], f"{tmp_path}/py/", show_progress=False)
+    run = sciner.tag_files([tmp_path / "in"], f"{tmp_path}/py/", engine=sciner.Engine(workers=1), show_progress=False)
     assert [r["status"] for r in run.records] == ["ok"] and run.failed == []
     assert cli("predict", tmp_path / "in", "-o", f"{tmp_path}/cli/", "--workers", "1", "-q").returncode == 0
     assert (tmp_path / "py" / "a.conll").read_bytes() == (tmp_path / "cli" / "a.conll").read_bytes()
@@ -141,7 +141,7 @@ def _default(function, name: str) -> object:
 def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_component() -> None:
     from sciner.cli.calibrate_cmd import calibrate as calibrate_verb
     from sciner.cli.predict_cmd import predict as predict_verb
-    from sciner.inference.predict import Tagging as Worker
+    from sciner.inference.predict import TagOptions
     from sciner.inference.tagger import Tagger
     from sciner.spacy_component import make_sciner  # noqa: F401  (registers the factory)
 
@@ -152,8 +152,7 @@ def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_com
         "sciner calibrate": _default(calibrate_verb, "device"),
         "sciner.load": _default(sciner.load, "device"),
         "Tagger.load": _default(Tagger.load, "device"),
-        "sciner.tag_files": _default(sciner.tag_files, "device"),
-        "sciner.tag_corpus_files": _default(Worker, "device"),
+        "sciner.TagOptions": _default(TagOptions, "device"),
         "sciner.calibrate": _default(sciner.calibrate, "device"),
         "spaCy component": spacy.Language.get_factory_meta("sciner").default_config["device"],
     }
@@ -161,11 +160,14 @@ def test_the_device_defaults_to_auto_in_the_cli_the_python_api_and_the_spacy_com
 
 
 def test_the_verbs_and_their_functions_share_their_defaults() -> None:
+    from sciner.cli.index_cmd import index as index_verb
     from sciner.cli.predict_cmd import predict as predict_verb
-    from sciner.inference.predict import Tagging as Worker
+    from sciner.cli.summarize_cmd import summarize as summarize_verb
+    from sciner.inference.predict import TagOptions
 
     for name in ("precision", "threads", "device"):
-        assert _default(predict_verb, name) == _default(sciner.tag_files, name) == _default(Worker, name), name
+        for verb in (predict_verb, summarize_verb, index_verb):
+            assert _default(verb, name) == _default(TagOptions, name), (verb.__name__, name)
 
 
 def test_show_and_report_from_python_write_what_the_verbs_write(cli, tmp_path: Path) -> None:

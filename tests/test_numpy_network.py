@@ -180,11 +180,11 @@ def test_threads_bound_the_numpy_models_blas_threads():
     """`sciner predict --threads N` with the fast model: torch's threads do not reach NumPy's."""
     from threadpoolctl import threadpool_info, threadpool_limits
 
-    from sciner.inference.predict import Tagging
+    from sciner.inference.predict import TagOptions, Tagging
 
     before = {p["prefix"]: p["num_threads"] for p in threadpool_info()}
     try:
-        tagger = Tagging(model="fast", threads=1).tagger()
+        tagger = Tagging(TagOptions(model="fast", threads=1)).tagger()
         assert not tagger.uses_torch and {p["num_threads"] for p in threadpool_info()} == {1}
     finally:
         threadpool_limits(before)
@@ -194,12 +194,12 @@ def test_threads_reach_the_torch_network_a_large_call_loads(monkeypatch):
     import torch
 
     from sciner.inference import tagger as tagger_module
-    from sciner.inference.predict import Tagging
+    from sciner.inference.predict import TagOptions, Tagging
     from threadpoolctl import threadpool_info, threadpool_limits
 
     before, torch_before = {p["prefix"]: p["num_threads"] for p in threadpool_info()}, torch.get_num_threads()
     try:
-        tagger = Tagging(model="default", threads=1, precision="fp32").tagger()
+        tagger = Tagging(TagOptions(model="default", threads=1, precision="fp32")).tagger()
         torch.set_num_threads(2)  # (threadpoolctl's limit on BLAS may reach torch's OpenMP pool: undo it)
         assert tagger._bulk is None
         monkeypatch.setattr(tagger_module, "SMALL_CALL_WORDS", 0)

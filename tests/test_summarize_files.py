@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from sciner.errors import InputFormatError
-from sciner.inference.predict import tag_files
+from sciner.files.inputs import Reading
+from sciner.inference.predict import TagOptions, tag_files
 from sciner.summary.files import summarize
 
 # Quuxformer tagged as a dataset, which no model would: so found in a summary, it came from the file's tags.
@@ -31,8 +32,8 @@ def names(paper: dict) -> set[tuple[str, str]]:
 
 
 def test_tagged_inputs_are_used_as_they_are_and_load_no_model(tagged, tmp_path):
-    done = summarize([tagged], tmp_path / "s.json", model=tmp_path / "no-such-model", gazetteers=False,
-                     show_progress=False)
+    done = summarize([tagged], tmp_path / "s.json", tagging=TagOptions(model=tmp_path / "no-such-model"),
+                     gazetteers=False, show_progress=False)
     [paper] = done.to_json()["papers"]
     assert paper["doc"] == "tagged" and names(paper) == FILE_S and not done.failed
 
@@ -60,9 +61,24 @@ def test_the_library_verbs_check_include_before_reading(tagged, tmp_path):
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(b"%PDF-1.4 never read: the check comes first")
     with pytest.raises(InputFormatError, match="keeps no table cells"):
-        tag_files([pdf], tmp_path / "tags.conll", include=("tables",), show_progress=False)
+        tag_files([pdf], tmp_path / "tags.conll", reading=Reading.of(include=("tables",)), show_progress=False)
     with pytest.raises(InputFormatError, match="no input is a PDF"):
-        tag_files([tagged], tmp_path / "tags.jsonl", include=("tables",), show_progress=False)
+        tag_files([tagged], tmp_path / "tags.jsonl", reading=Reading.of(include=("tables",)), show_progress=False)
     with pytest.raises(InputFormatError, match="no input is a PDF"):
-        summarize([tagged], tmp_path / "s.json", include=("tables",), show_progress=False)
+        summarize([tagged], tmp_path / "s.json", reading=Reading.of(include=("tables",)), show_progress=False)
     assert not (tmp_path / "tags.conll").exists() and not (tmp_path / "s.json").exists()
+
+
+def test_a_summary_whose_folder_cannot_be_made_is_refused_before_any_input_is_read(tagged, tmp_path, monkeypatch):
+    """Regression: summarize checked only that its target was no input, so a target under a file
+    (``notes.txt/s.json``) failed at the write, after every input was read and tagged."""
+    from sciner.errors import OutputError
+    from sciner.files import inputs
+
+    read: list[Path] = []
+    real = inputs.read_input
+    monkeypatch.setattr(inputs, "read_input", lambda path, *a, **k: read.append(path) or real(path, *a, **k))
+    (tmp_path / "notes.txt").write_text("a file where a folder would go\n", encoding="utf-8")
+    with pytest.raises(OutputError, match="cannot create folder"):
+        summarize([tagged], tmp_path / "notes.txt" / "s.json", gazetteers=False, show_progress=False)
+    assert read == []

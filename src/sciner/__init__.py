@@ -13,7 +13,7 @@ first use, so ``import sciner`` stays fast):
 
 =====================  ==========================================================
 ``sciner extract``     :func:`extract` (files); :func:`extract_pdf`, :func:`render_extracted` (one paper)
-``sciner predict``     :func:`tag_files`; ``--workers``/``--resume``/``--ray``: :func:`tag_corpus_files`;
+``sciner predict``     :func:`tag_files`; ``--workers``/``--resume``/``--ray``: its ``engine=Engine(...)``;
                        :func:`load` then :meth:`Tagger.tag` (:meth:`Tagger.tag_text` for raw text);
                        :func:`read_pdf_paragraphs`
 ``sciner evaluate``    :func:`evaluate_files`; :func:`classification_report` on tag lists
@@ -38,8 +38,14 @@ formats                :func:`read_conll`, :func:`write_conll`, :func:`read_para
                        :func:`write_jsonl`, :func:`bio_to_spans`, :func:`spans_to_bio`, :func:`repair_bio`
 =====================  ==========================================================
 
-Each verb's function takes the verb's options with the verb's defaults (``device="auto"``:
-cuda where available, else cpu, as in :func:`load` and the spaCy component).
+Each verb's function takes the verb's options with the verb's defaults, grouped as the
+command line groups them: :class:`TagOptions` (``--model``, ``--precision``, ``--device``:
+``auto``, cuda where available, else cpu, as in :func:`load` and the spaCy component;
+``--threads``, ...), :class:`Reading` (``--from``, ``--tokenize``, ``--include``) and
+:class:`Engine` (``--workers``, ``--resume``, ``--ray``)::
+
+    sciner.tag_files(["papers/"], "tags/", tagging=sciner.TagOptions(model="fast"),
+                     reading=sciner.Reading.of(include=("tables",)), engine=sciner.Engine(workers=2))
 """
 
 from __future__ import annotations
@@ -62,7 +68,9 @@ _API: dict[str, str] = {
     "extract": "sciner.pdf.files",
     "render_extracted": "sciner.pdf.files",
     "tag_files": "sciner.inference.predict",
-    "tag_corpus_files": "sciner.inference.predict",
+    "TagOptions": "sciner.inference.predict",
+    "Reading": "sciner.files.inputs",
+    "Engine": "sciner.files.run",
     "calibrate": "sciner.inference.calibrate",
     "evaluate_files": "sciner.evaluate",
     "compare_files": "sciner.evaluate",
@@ -74,7 +82,6 @@ _API: dict[str, str] = {
     "fit_bias": "sciner.inference.calibrate",
     "cross_fitted_tags": "sciner.inference.calibrate",
     "decode_with_bias": "sciner.inference.calibrate",
-    "tag_corpus": "sciner.inference.predict",
     "teacher_config": "sciner.distill.teacher",
     "label": "sciner.distill.label",
     "model_info": "sciner.model.info",

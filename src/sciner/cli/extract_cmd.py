@@ -54,9 +54,9 @@ def extract(
     Example: sciner extract paper.pdf -o paper.txt
     """
     from sciner.cli.options import include_kinds, json_or_to
-    from sciner.files.run import finish, say
+    from sciner.files.run import Engine, finish, say
     from sciner.pdf.files import extract as extract_papers
 
-    done = extract_papers(papers, output, to_format=json_or_to(to_format, as_json), show_progress=not quiet,
-                          on_error=say, include=include_kinds(include), workers=workers)
+    done = extract_papers(papers, output, to_format=json_or_to(to_format, as_json), include=include_kinds(include),
+                          engine=Engine.of(workers), show_progress=not quiet, on_error=say)
     raise typer.Exit(finish(done.failed, done=done.papers))

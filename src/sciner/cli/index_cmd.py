@@ -50,14 +50,16 @@ def index(
 
     Example: sciner index ../shared/data/pdfs -o corpus.sqlite
     """
+    from sciner.files.inputs import Reading
     from sciner.files.run import Engine, finish, say
     from sciner.index.run import index_files
+    from sciner.inference.predict import TagOptions
 
-    done = index_files(inputs, output, from_format=from_format, tokenize=tokenize, include=include_kinds(include),
-                       model=model, precision=precision, device=device, threads=threads, data=data,
-                       gazetteers=not no_gazetteers, prune=prune, workers=workers,
-                       ray_address=Engine.of(workers, ray=ray, ray_address=ray_address).ray_address,
-                       show_progress=not quiet, on_error=say)
+    tagging = TagOptions(model=model, precision=precision, device=device, threads=threads)
+    done = index_files(inputs, output, tagging=tagging,
+                       reading=Reading.of(from_format, tokenize=tokenize, include=include_kinds(include)),
+                       engine=Engine.of(workers, ray=ray, ray_address=ray_address), data=data,
+                       gazetteers=not no_gazetteers, prune=prune, show_progress=not quiet, on_error=say)
     if not quiet:
         print(done.describe(), file=sys.stderr)
     raise typer.Exit(finish(done.failed, done=done.files))

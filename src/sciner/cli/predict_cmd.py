@@ -12,8 +12,7 @@ from sciner.cli.options import (
     DeviceOwn, From, Include, JsonLines, ModelOption, ParagraphLocal, Precision, Quiet, ThreadsOwn, include_kinds,
 )
 from sciner.files.inputs import NAMED_ONLY_SUFFIXES
-from sciner.files.plan import PREDICT_FORMATS
-from sciner.inference.predict import THREADS
+from sciner.inference.predict import PREDICT_FORMATS, THREADS
 from sciner.model.batching import BATCH_SUBWORDS
 
 _TO_HELP = f"Format of the output: {', '.join(PREDICT_FORMATS)}. Default: from -o's extension, else conll."
@@ -61,15 +60,17 @@ def predict(
     Example: sciner predict paper.pdf ../shared/data/test-inputs/2022-official-test.txt -o tags.conll
     """
     from sciner.cli.options import json_or_to
+    from sciner.files.inputs import Reading
     from sciner.files.run import Engine, finish, say
-    from sciner.inference.predict import tag_files
+    from sciner.inference.predict import TagOptions, tag_files
 
     to_format = json_or_to(to_format or legacy_format, as_json)
-    run = tag_files(inputs, output, to_format=to_format, from_format=from_format,
-                    model=model, precision=precision, device=device, threads=threads, batch_subwords=batch_subwords,
-                    tokenize=tokenize, include=include_kinds(include), paper_level=not paragraph_local,
-                    show_progress=not quiet, on_error=say, keep=False,
-                    engine=Engine.of(workers, resume=resume, ray=ray, ray_address=ray_address))
+    tagging = TagOptions(model=model, precision=precision, device=device, threads=threads,
+                         batch_subwords=batch_subwords, paper_level=not paragraph_local)
+    reading = Reading.of(from_format, tokenize=tokenize, include=include_kinds(include))
+    run = tag_files(inputs, output, tagging=tagging, reading=reading,
+                    to_format=to_format, engine=Engine.of(workers, resume=resume, ray=ray, ray_address=ray_address),
+                    show_progress=not quiet, on_error=say, keep=False)
     if not quiet and (summary := run.summary()):
         print(summary, file=sys.stderr)
     raise typer.Exit(finish(run.failed, run.inputs))

@@ -51,16 +51,18 @@ def summarize(
 
     Example: sciner summarize ../shared/data/pdfs/arxiv_1810.04805_bert_naacl2019.pdf --include tables,captions -o summary.html
     """
-    from sciner.files.run import finish, say
     from sciner.errors import InputFormatError
+    from sciner.files.inputs import Reading
+    from sciner.files.run import finish, say
+    from sciner.inference.predict import TagOptions
     from sciner.summary.files import summarize as summarize_files
 
     if as_json and to_format not in (None, "json"):
         raise InputFormatError(f"--json means --to json, but --to says {to_format!r}; give one of them")
-    done = summarize_files(inputs, output, to_format="json" if as_json else to_format, from_format=from_format,
-                           tokenize=tokenize, include=include_kinds(include), retag=retag, model=model, precision=precision, device=device,
-                           threads=threads, data=data, gazetteers=not no_gazetteers, show_progress=not quiet,
-                           on_error=say)
+    done = summarize_files(inputs, output, to_format="json" if as_json else to_format,
+                           tagging=TagOptions(model=model, precision=precision, device=device, threads=threads),
+                           reading=Reading.of(from_format, tokenize=tokenize, include=include_kinds(include)),
+                           retag=retag, data=data, gazetteers=not no_gazetteers, show_progress=not quiet, on_error=say)
     if not quiet and done.written is not None:
         entities = sum(len(p.entities) for p in done.papers)
         values = sum(len(p.values) for p in done.papers)

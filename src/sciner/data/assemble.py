@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from sciner.config import DataConfig
 from sciner.data.groups import AGREEMENT_F1, list_groups, read_group
-from sciner.data.papers import MIN_DEV_PAPERS, read_papers, split_papers
+from sciner.data.papers import MIN_DEV_PAPERS, read_annotated_papers, split_papers
 from sciner.data.sentences import hard_split, pack_sentences, sentence_key, split_sentences
 from sciner.document import Paragraph
 from sciner.errors import ConfigError
@@ -109,8 +109,8 @@ def assemble(cfg: DataConfig, *, seed: int) -> Corpus:
     benchmarks, which all pass their config's seed, assemble the same corpus.
     """
     if cfg.files:
-        papers = read_papers(cfg.files)
-        dev = read_papers(cfg.dev_files) if cfg.dev_files else None
+        papers = read_annotated_papers(cfg.files)
+        dev = read_annotated_papers(cfg.dev_files) if cfg.dev_files else None
         train_papers, dev_papers = split_papers(papers, dev, cfg.dev_share, seed, others_to_train=cfg.with_shared)
         train_named = [(p.name, p.paragraphs) for p in train_papers]
         dev_named = [(p.name, p.paragraphs) for p in dev_papers]

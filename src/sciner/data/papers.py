@@ -22,7 +22,7 @@ MIN_DEV_PAPERS = 2
 
 
 @dataclass
-class Paper:
+class AnnotatedPaper:
     """One annotated paper: its name (the file, or ``file#2`` for its second document) and paragraphs."""
 
     name: str
@@ -38,7 +38,7 @@ def tagged_files(items: list[str]) -> list[Path]:
     return expand_inputs(items, formats=TAGGED_FORMATS)
 
 
-def read_papers(items: list[str]) -> list[Paper]:
+def read_annotated_papers(items: list[str]) -> list[AnnotatedPaper]:
     """The papers of the files and folders named: every paragraph must carry entities (a bad
     line is the reader's one-line error, naming the file and line)."""
     import sys
@@ -46,7 +46,7 @@ def read_papers(items: list[str]) -> list[Paper]:
     from sciner.formats.registry import read_annotated
     from sciner.tokenize import untokenized_gold_warning
 
-    papers: list[Paper] = []
+    papers: list[AnnotatedPaper] = []
     for path in tagged_files(items):
         by_doc: dict[str, list[Paragraph]] = {}
         paragraphs = read_annotated(path)
@@ -56,12 +56,12 @@ def read_papers(items: list[str]) -> list[Paper]:
             by_doc.setdefault(str(p.meta.get("doc") or ""), []).append(p)
         for doc, paragraphs in by_doc.items():
             name = str(path) if not doc or len(by_doc) == 1 else f"{path}#{doc}"
-            papers.append(Paper(name, paragraphs))
+            papers.append(AnnotatedPaper(name, paragraphs))
     return papers
 
 
-def split_papers(papers: list[Paper], dev: list[Paper] | None, share: float, seed: int, *,
-                 others_to_train: bool = False) -> tuple[list[Paper], list[Paper]]:
+def split_papers(papers: list[AnnotatedPaper], dev: list[AnnotatedPaper] | None, share: float, seed: int, *,
+                 others_to_train: bool = False) -> tuple[list[AnnotatedPaper], list[AnnotatedPaper]]:
     """Train and dev papers: ``dev`` as given (papers named with ``--dev``, left out of train),
     else a seeded ``share`` of ``papers`` (at least :data:`MIN_DEV_PAPERS`, at least one left to
     train on, unless ``others_to_train``: the shared groups). Too few papers for that is a

@@ -1,39 +1,46 @@
 """Where a run writes: standard output, one file (every input together), or a folder of one
 output per input mirroring the inputs' paths. Planned and checked before any input is read:
-no output is an input, every folder can be created, the format can be written there."""
+no output is an input, every folder can be created, the format can be written there.
+
+Every input together is rendered by the format (each input's paragraphs in turn) or, for a
+verb whose output is about the corpus (summarize), by the plan's own ``together`` renderer,
+called once with every input done."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.errors import OutputError
-from sciner.formats.include import check_include_kept
-from sciner.formats.registry import FORMATS, WRITE_FORMATS, Format, output_format, refuse_binary
+from sciner.formats.registry import Format, refuse_binary
 from sciner.outputs import Outputs, wants_directory
 from sciner.stdio import display_name, file_names, is_stdio, write_stdout
 
-# What predict can write: every format that holds entities.
-PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].carries_entities)
+# One input as read (and stepped): its path as given (``-``: standard input) and its paragraphs.
+Input = tuple[Path, list[Paragraph]]
 
 
 @dataclass(frozen=True)
 class OutputPlan:
     """Where one run writes: standard output (``target`` None), one file, or one file per input
     (``per_input``), in ``format``; ``extracted``: paragraphs as ``sciner extract`` writes
-    them (the format's ``render_extracted``), else with their entities."""
+    them (the format's ``render_extracted``), else with their entities. ``together``: what
+    renders every input done into the one output (a summary of the corpus), called once at the
+    end; None: the format does, each input's paragraphs in turn."""
 
-    format: Format
     outputs: Outputs
+    format: Format | None = None
     target: Path | None = None
     per_input: dict[Path, Path] | None = None
     extracted: bool = False
     folder: Path | None = None  # with one output per input: the folder -o names
+    together: Callable[[list[Input]], str | bytes] | None = None
 
     def render(self, paragraphs: list[Paragraph], title: str = "") -> str | bytes:
         """The content of a file of this plan holding ``paragraphs``."""
+        assert self.format is not None, "a plan without a format renders every input together"
         return render_paragraphs(self.format, paragraphs, title, extracted=self.extracted)
 
     def render_input(self, path: Path, paragraphs: list[Paragraph]) -> str | bytes:
@@ -59,25 +66,6 @@ def _check_folder_can_exist(target: Path) -> None:
         raise OutputError(f"{target}: cannot create folder {target.parent} ({folder} is a file)")
 
 
-def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = None,
-                 include: Sequence[str] = ()) -> OutputPlan:
-    """The outputs of tagging ``paths`` into ``output`` (a file, a folder, or None or ``-`` for
-    stdout) in ``to_format`` (default: ``output``'s suffix, else conll), every one checked: none
-    is an input, every folder can be created, the format holds entities; and what ``include``
-    reads is there and kept (:func:`sciner.formats.include.check_include_kept`: PDFs among the
-    inputs, table rows written where their cells go too)."""
-    check_include_kept(include, paths, output, to_format)
-    output = None if is_stdio(output) else output
-    single = output is not None and not wants_directory(output)
-    if single:
-        Outputs(paths).check(output)  # first: "that is an input" says more than "that format holds no tags"
-    fmt = output_format(output if single else None, to_format)
-    if fmt.name not in PREDICT_FORMATS:
-        raise OutputError(f"predict writes entities, which {fmt.name} files cannot hold; "
-                          f"expected one of {', '.join(PREDICT_FORMATS)}")
-    return plan_files(paths, output, fmt)
-
-
 def plan_files(paths: list[Path], output: str | None, fmt: Format, *, extracted: bool = False) -> OutputPlan:
     """The outputs of a run writing ``paths``' paragraphs in ``fmt`` (predict, extract) into
     ``output``: standard output (None or ``-``; never a binary format), one file, or a folder
@@ -87,19 +75,30 @@ def plan_files(paths: list[Path], output: str | None, fmt: Format, *, extracted:
     outputs = Outputs(paths)
     if output is None:
         refuse_binary(fmt)
-        return OutputPlan(fmt, outputs, extracted=extracted)
+        return OutputPlan(outputs, fmt, extracted=extracted)
     if wants_directory(output):
         targets = outputs.mirrored(output, file_names(paths), fmt.suffixes[0]) if paths else []
         for target in targets:
             _check_folder_can_exist(target)
-        return OutputPlan(fmt, outputs, per_input=dict(zip(paths, targets)), extracted=extracted,
+        return OutputPlan(outputs, fmt, per_input=dict(zip(paths, targets)), extracted=extracted,
                           folder=Path(output))
     target = outputs.check(output)
     _check_folder_can_exist(target)
-    return OutputPlan(fmt, outputs, target=target, extracted=extracted)
+    return OutputPlan(outputs, fmt, target=target, extracted=extracted)
 
 
-def write_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]]) -> list[Path]:
+def plan_together(paths: list[Path], target: Path | None, together: Callable[[list[Input]], str | bytes]) -> OutputPlan:
+    """The one output of a run whose content ``together`` renders from every input done (a
+    summary): ``target`` (None: standard output), checked before any input is read: it is none
+    of the inputs, and its folder can be created."""
+    outputs = Outputs(paths)
+    if target is not None:
+        target = outputs.check(target)
+        _check_folder_can_exist(target)
+    return OutputPlan(outputs, target=target, together=together)
+
+
+def write_outputs(plan: OutputPlan, results: list[Input]) -> list[Path]:
     """Write the inputs' paragraphs as planned (each file atomically); returns the files written.
 
     With no results nothing is written, so an existing output is left as it was. Several inputs
@@ -113,10 +112,12 @@ def write_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]])
     return [plan.outputs.write(target, content) for target, content in contents]
 
 
-def render_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]]) -> list[tuple[Path | None, str | bytes]]:
+def render_outputs(plan: OutputPlan, results: list[Input]) -> list[tuple[Path | None, str | bytes]]:
     """What :func:`write_outputs` writes: each target (None: standard output) with its content."""
     if not results:
         return []
+    if plan.together is not None:
+        return [(plan.target, plan.together(results))]
     if plan.per_input is not None:
         return [(plan.per_input[path], plan.render_input(path, ps)) for path, ps in results]
     if len(results) > 1:  # one document needs no boundary
@@ -125,7 +126,7 @@ def render_outputs(plan: OutputPlan, results: list[tuple[Path, list[Paragraph]]]
     return [(plan.target, plan.render(everything, ", ".join(p.name for p, _ in results)))]
 
 
-def name_documents(results: list[tuple[Path, list[Paragraph]]]) -> None:
+def name_documents(results: list[Input]) -> None:
     """Name each paragraph's input in its ``meta["doc"]`` (the path as given): CoNLL writes a
     ``-DOCSTART-`` line where a document begins, JSONL a ``doc`` on every paragraph."""
     for path, paragraphs in results:

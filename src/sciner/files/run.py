@@ -1,5 +1,7 @@
 """One skeleton that runs a verb's :class:`Step` over files: read, step, write, with progress,
-each input that fails reported and the others going on.
+each input that fails reported and the others going on. :func:`run_verb` is the one way in,
+for every verb (predict, extract, summarize, index), and :class:`Engine` the one spelling of
+how it runs (workers, resume, Ray).
 
 Two ways to run it, one result (:class:`Run`):
 
@@ -34,13 +36,11 @@ from typing import Any, ClassVar
 from sciner.document import Paragraph
 from sciner.errors import FileSystemError, MissingExtraError, OutputError, ScinerError
 from sciner.files.inputs import expand_each, status_line
-from sciner.files.plan import OutputPlan, render_paragraphs, write_outputs
+from sciner.files.plan import Input, OutputPlan, render_paragraphs, write_outputs
 from sciner.formats.registry import FORMATS, READ_FORMATS
 from sciner.outputs import append_line, write_atomic
 from sciner.stdio import display_name
 
-# One input as read: its path as given (``-``: standard input) and its paragraphs.
-Input = tuple[Path, list[Paragraph]]
 # Reads one input (a picklable callable, such as :class:`sciner.files.inputs.Reading`).
 Read = Callable[[Path], list[Paragraph]]
 
@@ -55,8 +55,10 @@ CHUNK_TOKENS = 200_000
 
 class Step:
     """A verb's work on whole papers. Subclass it as a dataclass of plain values (it crosses to
-    worker processes and Ray actors): :meth:`load` once per worker (a model), then :meth:`run`
-    on each chunk of inputs. The default step passes the inputs on as read."""
+    worker processes and Ray actors; a step that only runs in this process, such as index's
+    one writer, may hold its run's state): :meth:`prepare` once, before any input is read,
+    :meth:`load` once per worker (a model), then :meth:`run` on each chunk of inputs. The
+    default step passes every input on as read."""
 
     # Progress bars: (what, unit) over the files read, and over the step's work (None: no bar).
     reading: ClassVar[tuple[str, str]] = ("reading", "file")
@@ -75,6 +77,13 @@ class Step:
         """What every call of :meth:`run` in one worker shares (a model), loaded once, when the
         first input has been read."""
         return None
+
+    def prepare(self, paths: list[Path], read: Read,
+                report: Callable[[ScinerError], None]) -> tuple[list[Path], Read]:
+        """Asked once, before any input is read: the inputs that need doing (one already done
+        left out, one that cannot be done given to ``report``) and how to read them. The
+        default: every input, read with ``read``."""
+        return paths, read
 
     def run(self, state: Any, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
         """The inputs' paragraphs as they are written (tagged, say), in the same order;
@@ -222,41 +231,23 @@ def run_verb(
     show_progress: bool = True,
     keep: bool = True,
 ) -> Run:
-    """Run a verb over files: expand ``inputs`` (files, folders of ``formats``, default every
-    readable one; globs; ``-``), ``plan`` their outputs (checked before anything is read; None:
-    nothing is written), then :func:`run_files`. An input that names nothing or fails goes to
-    ``on_error`` and the run's ``failed``, and the others go on."""
-    failed: list[ScinerError] = []
-    paths = expand_each(inputs, reporter(failed, on_error), formats=formats or READ_FORMATS,
-                        notes=status_line(show_progress))
-    return run_files(paths, plan(paths), step, read, engine=engine, on_error=on_error, failed=failed,
-                     show_progress=show_progress, keep=keep)
-
-
-def run_files(
-    paths: list[Path],
-    plan: OutputPlan | None,
-    step: Step,
-    read: Read,
-    *,
-    engine: Engine = Engine(),
-    on_error: Callable[[ScinerError], object] | None = None,
-    failed: Sequence[ScinerError] = (),
-    show_progress: bool = True,
-    keep: bool = True,
-) -> Run:
-    """Run ``step`` over ``paths`` (expanded: :func:`sciner.files.inputs.expand_each`), each
-    read with ``read``, and write the results as ``plan`` says (None: nothing is written; keep
-    the results). ``engine``: in chunks, or one job per input (then ``plan`` must write one
-    output per input). An input that fails goes to ``on_error`` (and the run's ``failed``,
-    after the errors ``failed`` brings) and the others go on; with every input failed nothing
-    is written. ``keep=False`` leaves the run's ``done`` empty (its counts stay), so memory
-    stays bounded by a chunk."""
-    run = Run(did=step.did, failed=list(failed))
+    """Run a verb over files, the one way every verb (predict, extract, summarize, index) runs:
+    expand ``inputs`` (files, folders of ``formats``, default every readable one; globs; ``-``),
+    ``plan`` their outputs (checked before anything is read; None: nothing is written), ask the
+    step which inputs need doing and how to read them (:meth:`Step.prepare`), then read, step
+    and write them as ``plan`` says. ``engine``: in chunks, or one job per input (then ``plan``
+    must write one output per input). An input that names nothing or fails goes to
+    ``on_error`` and the run's ``failed``, and the others go on; with every input failed
+    nothing is written. ``keep=False`` leaves the run's ``done`` empty (its counts stay), so
+    memory stays bounded by a chunk."""
+    run = Run(did=step.did)
     report = reporter(run.failed, on_error)
+    paths = expand_each(inputs, report, formats=formats or READ_FORMATS, notes=status_line(show_progress))
+    planned = plan(paths)
+    paths, read = step.prepare(paths, read, report)
     if engine.per_job:
-        return _run_jobs(run, paths, plan, step, read, engine, report, show_progress)
-    return _run_chunks(run, paths, plan, step, read, report, show_progress, keep)
+        return _run_jobs(run, paths, planned, step, read, engine, report, show_progress)
+    return _run_chunks(run, paths, planned, step, read, report, show_progress, keep)
 
 
 # --- in chunks ---------------------------------------------------------------------------------
@@ -440,8 +431,9 @@ def _run_jobs(run: Run, paths: list[Path], plan: OutputPlan | None, step: Step, 
               report: Callable[[ScinerError], None], show_progress: bool) -> Run:
     from tqdm import tqdm
 
-    jobs = plan_jobs(plan)
-    assert plan is not None
+    wanted = {str(path) for path in paths}
+    jobs = [job for job in plan_jobs(plan) if job.input in wanted]
+    assert plan is not None and plan.format is not None
     step.check()  # a bad model is one line now, not an error in every worker
     manifest = plan.outputs.check(Path(plan.folder if plan.folder is not None else "") / MANIFEST)
     if any(Path(job.output) == manifest for job in jobs):

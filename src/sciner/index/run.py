@@ -1,26 +1,34 @@
 """``sciner index`` as a function: a step of the one layer that runs a verb over files
 (:mod:`sciner.files`): inputs -> tagged papers -> rows -> the index, paper by paper.
 
-An input already in the index with the same content hash is skipped without being read; a
-changed one has its papers replaced; a file indexed in part (a killed run) goes on with the
-papers not yet in. Inputs are read as ``sciner summarize`` reads them (tagged inputs as they
-are, the others tagged with the model, loaded once, in this process, and only when a chunk
-needs it), a chunk of whole papers at a time; this process is the index's one writer.
+Before any input is read the step asks the index (:meth:`Indexing.prepare`): an input already
+in it with the same content hash is skipped without being read; a changed one has its papers
+replaced; a file indexed in part (a killed run) goes on with the papers not yet in. Inputs are
+read as ``sciner summarize`` reads them (tagged inputs as they are, the others tagged with the
+model, loaded once, in this process, and only when a chunk needs it, or first by the
+``--workers``), a chunk of whole papers at a time; this process is the index's one writer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import shutil
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from sciner.document import Paragraph
 from sciner.errors import InputNotFoundError, ScinerError
-from sciner.files.inputs import Reading
-from sciner.files.run import Engine, Input, Step, run_files
+from sciner.files.inputs import Reading, is_tagged
+from sciner.files.run import MANIFEST, Engine, Input, Read, Step, read_manifest, run_verb
+from sciner.formats.registry import input_format
 from sciner.index.schema import connect
 from sciner.index.write import IndexWriter, content_hash, paper_rows, reading_options
+from sciner.inference.predict import LazyTagger, TagOptions, Tagging, tag_files
+from sciner.outputs import Outputs
+from sciner.summary.files import gazetteer_folder
+from sciner.summary.names import Gazetteer
+from sciner.summary.papers import papers_of
 
 
 @dataclass
@@ -46,140 +54,88 @@ class IndexRun:
 
 @dataclass(frozen=True)
 class TaggedReading:
-    """Reads one input as ``summarize`` does: a tagged input keeps its tags (each paragraph's
-    ``doc`` naming its paper), anything else is read as predict reads it (no tags). An input
-    the workers tagged (``cached``: input -> its tagged JSONL) is read from its tagged copy."""
+    """Reads one input as ``summarize`` does (``reading`` keeps the tags of a tagged input);
+    an input the workers tagged (``cached``: input -> its tagged JSONL) is read from its
+    tagged copy."""
 
     reading: Reading
     cached: tuple[tuple[str, str], ...] = ()
 
-    def __call__(self, path: Path) -> list[Any]:
-        from sciner.summary.papers import read_papers
-
+    def __call__(self, path: Path) -> list[Paragraph]:
         copy = dict(self.cached).get(str(path))
-        if copy is not None:
-            papers = read_papers(Path(copy), "jsonl")
-        else:
-            papers = read_papers(path, self.reading.format, tokenize=self.reading.tokenize,
-                                 include=self.reading.include)
-        for paper in papers:
-            for p in paper.paragraphs:
-                p.meta["doc"] = paper.doc
-        return [p for paper in papers for p in paper.paragraphs]
+        return self.reading(path) if copy is None else Reading("jsonl", tags=True)(Path(copy))
 
 
-class _Writing:
-    """An indexing step's state: the index's writer, and the tagging step's (lazy) model."""
+class IndexState:
+    """An index run's one writer and what it learns on the way: each input's content hash,
+    the inputs the workers tagged, and the tally (``done``). Made by :func:`index_files` and
+    held by its step, which runs in this process only; the index is opened by
+    :meth:`Indexing.prepare`, before any input is read."""
 
-    def __init__(self, step: "Indexing") -> None:
-        from sciner.summary.names import Gazetteer
+    def __init__(self, db: Path, tagging: Tagging, gazetteer: Gazetteer, done: IndexRun) -> None:
+        self.db = db
+        self.writer: IndexWriter | None = None
+        self.tagger: LazyTagger = tagging.load()  # the model is loaded when an input needs it
+        self.gazetteer = gazetteer
+        self.done = done
+        self.hashes: dict[str, str] = {}  # resolved input -> the content hash it was chosen by
+        self.cached: dict[str, str] = {}  # input -> the JSONL the workers tagged it into
+        self.seen: set[Path] = set()  # every input file named (kept by --prune)
 
-        self.step = step
-        self.writer = IndexWriter(connect(step.db, create=True), step.db)
-        self.gazetteer = Gazetteer(step.gazetteer_dir) if step.gazetteers else Gazetteer.empty()
-        self.hashes = dict(step.hashes)
-        self.tagger = step.tagging.load()  # a LazyTagger: the model is loaded when an input needs it
-        self.added = 0
+    def open(self) -> IndexWriter:
+        """The writer, the index opened (created if missing) at the first call."""
+        if self.writer is None:
+            self.writer = IndexWriter(connect(self.db, create=True), self.db)
+        return self.writer
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.con.close()
 
     @property
     def model(self) -> str:
-        return self.step.tagging.model or "shipped"
+        """What the index records as the model of the papers it tags."""
+        model = self.tagger.step.options.model
+        return "shipped" if model is None else str(model)
 
 
 @dataclass(frozen=True)
 class Indexing(Step):
-    """index's step: tag the inputs that have no tags (``tagging``, summarize's step with
-    ``keep_tagged``), then write each paper of each input into the index ``db`` in its own
-    transaction."""
+    """index's step: choose the inputs that changed (:meth:`prepare`), tag those that have no
+    tags (``tagging``, summarize's step with ``keep_tagged``; with a per-job ``engine`` the
+    workers tag them first, into ``DB.tagged/``), then write each paper of each input into the
+    index in its own transaction."""
 
     working: ClassVar[tuple[str, str] | None] = ("indexing", "tok")
     did: ClassVar[str] = "indexed"
 
-    db: str = ""
-    tagging: Any = None  # a sciner.inference.predict.Tagging with keep_tagged (tags what carries no tags)
-    gazetteers: bool = True  # canonical names (False: the papers' own spellings)
-    gazetteer_dir: str | None = None  # a user's gazetteer folder adding to the shipped names
-    tagged_by_workers: frozenset[str] = frozenset()  # inputs the --workers tagged with ``tagging``'s model
+    index: IndexState
+    tagging: Tagging
+    engine: Engine = Engine()
     options: str = ""  # the reading options mixed into each file's hash (reading_options)
-    hashes: tuple[tuple[str, str], ...] = ()  # resolved input -> the content hash it was chosen by
+    show_progress: bool = True
 
-    def load(self) -> _Writing:
-        return _Writing(self)
+    @property
+    def cache(self) -> Path:
+        """Where the workers write the inputs they tag (with its manifest: their tagging resumes too)."""
+        return Path(f"{self.index.db}.tagged")
 
-    def run(self, state: _Writing, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
-        from sciner.files.inputs import is_tagged
-        from sciner.summary.papers import split_documents
-
-        untagged = {k for k, (_, ps) in enumerate(inputs) if not is_tagged(ps)}
-        done = self.tagging.run(state.tagger, inputs, progress)
-        for k, (path, paragraphs) in enumerate(done):
-            resolved = Path(path).resolve()
-            sha = state.hashes.get(str(resolved)) or content_hash(resolved, self.options)
-            file = state.writer.open_file(resolved, sha, resolved.stat().st_size)
-            model = state.model if k in untagged or str(path) in self.tagged_by_workers else "input"
-            for doc, ps in split_documents(paragraphs, Path(str(path)).stem):
-                if doc not in file.papers:
-                    state.writer.add_paper(file, paper_rows(doc, ps, state.gazetteer, model))
-                    state.added += 1
-            state.writer.close_file(file)
-        return done
-
-
-def index_files(
-    inputs: Sequence[str | Path],
-    output: str | Path,
-    *,
-    from_format: str | None = None,
-    tokenize: bool = False,
-    include: Sequence[str] = (),
-    model: str | Path | None = None,
-    precision: str = "auto",
-    device: str = "auto",
-    threads: int = 2,
-    batch_subwords: int | None = None,
-    data: str | Path | None = None,
-    gazetteers: bool = True,
-    prune: bool = False,
-    workers: int | None = None,
-    ray_address: str | None = None,
-    show_progress: bool = True,
-    on_error: Callable[[ScinerError], object] | None = None,
-) -> IndexRun:
-    """Index papers (``sciner index``) into the SQLite file ``output``, created if missing:
-    each input (anything ``sciner summarize`` reads) as one or more papers, each written in one
-    transaction with its paragraphs, mentions, entities, values and results. Unchanged inputs
-    (by content hash) are skipped; ``prune`` removes the papers of files that are gone. An
-    input that cannot be read goes to ``on_error`` (and the result's ``failed``).
-
-    ``workers`` (processes) or ``ray_address`` (Ray actors; ``local``: a Ray of our own): the
-    inputs to tag (PDFs, text) are tagged in parallel by the batch layer first, into
-    ``OUTPUT.tagged/`` (with its manifest, so a stopped run resumes its tagging too), then this
-    process, the one writer, indexes them; the folder is removed once every input is in."""
-    from sciner.files.inputs import expand_each, status_line
-    from sciner.files.run import reporter
-    from sciner.formats.registry import READ_FORMATS
-    from sciner.inference.predict import Tagging
-    from sciner.model.batching import BATCH_SUBWORDS
-    from sciner.outputs import Outputs
-    from sciner.summary.files import gazetteer_folder
-
-    done = IndexRun(Path(output))
-    report = reporter(done.failed, on_error)
-    reading = Reading.of(from_format, tokenize=tokenize, include=include)
-    options = reading_options(reading.format, reading.tokenize, reading.include)
-    paths = expand_each(inputs, report, formats=READ_FORMATS, notes=status_line(show_progress))
-    if any(str(p) == "-" for p in paths):
-        report(InputNotFoundError("-: sciner index reads files (it keeps each one's path and content hash), "
-                                  "not standard input"))
-        paths = [p for p in paths if str(p) != "-"]
-    Outputs(paths).check(output)
-    con = connect(output, create=True)  # refuses what is not an index before anything is read
-    try:
-        writer = IndexWriter(con, output)
-        todo, replaced, hashes = [], 0, {}
+    def prepare(self, paths: list[Path], read: Read,
+                report: Callable[[ScinerError], None]) -> tuple[list[Path], Read]:
+        """The inputs whose content hash the index does not hold (each one's stale papers to be
+        replaced), the others counted unchanged; standard input refused (an index keeps each
+        file's path and hash). With workers, the plain ones among them are tagged first."""
+        Outputs(paths).check(self.index.db)
+        writer = self.index.open()  # refuses what is not an index before anything is read
+        done, todo = self.index.done, []
         for path in paths:
+            if str(path) == "-":
+                report(InputNotFoundError("-: sciner index reads files (it keeps each one's path and content hash), "
+                                          "not standard input"))
+                continue
+            self.index.seen.add(path.resolve())
             try:
-                sha = content_hash(path, options)
+                sha = content_hash(path, self.options)
             except OSError as err:
                 report(InputNotFoundError(f"{path}: cannot be read ({err.strerror or type(err).__name__})"))
                 continue
@@ -188,53 +144,87 @@ def index_files(
                 done.unchanged += 1
             else:
                 todo.append(path)
-                hashes[str(path.resolve())] = sha  # what is recorded is what was compared
-                replaced += writer.stale_papers(path.resolve(), sha)
-        before = writer.papers()
-        tagging = Tagging(None if model is None else str(model), precision, threads,
-                          batch_subwords or BATCH_SUBWORDS, device, keep_tagged=True)
-        cache = Path(f"{output}.tagged")
-        cached, failed_in_workers = _tag_in_workers(todo, cache, tagging, workers or 1, ray_address, reading,
-                                                    show_progress, on_error, done.failed) \
-            if (workers or ray_address) and todo else ({}, set())
-        todo = [p for p in todo if str(p) not in failed_in_workers]  # said and counted once, by the workers' run
-        folder = gazetteer_folder(data)
-        step = Indexing(str(output), tagging, gazetteers, None if folder is None else str(folder),
-                        frozenset(cached), options, tuple(hashes.items()))
-        run = run_files(todo, None, step, TaggedReading(reading, tuple(cached.items())), engine=Engine(),
-                        on_error=on_error, failed=done.failed, show_progress=show_progress, keep=False)
+                self.index.hashes[str(path.resolve())] = sha  # what is recorded is what was compared
+        assert isinstance(read, TaggedReading), "index reads with a TaggedReading"
+        if self.engine.per_job and todo:
+            failed = self._tag_in_workers(todo, read.reading, report)
+            todo = [p for p in todo if str(p) not in failed]  # said and counted once, by the workers' run
+        return todo, replace(read, cached=tuple(self.index.cached.items()))
+
+    def _tag_in_workers(self, paths: list[Path], reading: Reading, report: Callable[[ScinerError], None]) -> set[str]:
+        """Tag the ``paths`` whose format carries no tags with the engine's workers into
+        :attr:`cache` (resuming what its manifest records as done), noting each one's tagged
+        copy; returns the inputs that failed there (reported already)."""
+        plain = [p for p in paths if not input_format(p, reading.format).carries_entities]
+        if not plain:
+            return set()
+        tag_files(plain, f"{self.cache}/", tagging=self.tagging.options, reading=replace(reading, tags=False),
+                  to_format="jsonl", engine=replace(self.engine, resume=True), show_progress=self.show_progress,
+                  on_error=report, keep=False)
+        wanted = {str(p) for p in plain}
+        records = [r for r in read_manifest(self.cache / MANIFEST).values() if r["input"] in wanted]
+        self.index.cached.update({r["input"]: r["output"] for r in records if r.get("status") == "ok"})
+        return {r["input"] for r in records if r.get("status") == "failed"}
+
+    def load(self) -> IndexState:
+        return self.index
+
+    def run(self, state: IndexState, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
+        writer = state.open()
+        untagged = {k for k, (_, ps) in enumerate(inputs) if not is_tagged(ps)}
+        done = self.tagging.run(state.tagger, inputs, progress)
+        for k, (path, paragraphs) in enumerate(done):
+            resolved = Path(path).resolve()
+            file = writer.open_file(resolved, state.hashes[str(resolved)], resolved.stat().st_size)
+            model = state.model if k in untagged or str(path) in state.cached else "input"
+            for paper in papers_of(path, paragraphs):
+                if paper.doc not in file.papers:
+                    writer.add_paper(file, paper_rows(paper.doc, paper.paragraphs, state.gazetteer, model))
+                    state.done.added += 1
+            writer.close_file(file)
+        return done
+
+
+def index_files(
+    inputs: Sequence[str | Path],
+    output: str | Path,
+    *,
+    tagging: TagOptions = TagOptions(),
+    reading: Reading = Reading(),
+    engine: Engine = Engine(),
+    data: str | Path | None = None,
+    gazetteers: bool = True,
+    prune: bool = False,
+    show_progress: bool = True,
+    on_error: Callable[[ScinerError], object] | None = None,
+) -> IndexRun:
+    """Index papers (``sciner index``) into the SQLite file ``output``, created if missing:
+    each input (anything ``sciner summarize`` reads, as ``reading`` says; a tagged input keeps
+    its tags, whatever ``reading.tags``) as one or more papers, each written in one transaction with its paragraphs,
+    mentions, entities, values and results; the inputs without tags tagged as ``tagging``
+    says. Unchanged inputs (by content hash) are skipped; ``prune`` removes the papers of files
+    that are gone. An input that cannot be read goes to ``on_error`` (and the result's ``failed``).
+
+    ``engine``: with workers (``Engine(workers=N)``, or Ray actors: ``ray_address``) the inputs
+    to tag (PDFs, text) are tagged in parallel by the batch layer first, into
+    ``OUTPUT.tagged/`` (with its manifest, so a stopped run resumes its tagging too), then this
+    process, the one writer, indexes them; the folder is removed once every input is in."""
+    done = IndexRun(Path(output))
+    folder = gazetteer_folder(data)
+    gazetteer = Gazetteer(folder) if gazetteers else Gazetteer.empty()
+    step_tagging = Tagging(tagging, keep_tagged=True)
+    state = IndexState(Path(output), step_tagging, gazetteer, done)
+    reading = replace(reading, tags=True)
+    step = Indexing(state, step_tagging, engine=engine, show_progress=show_progress,
+                    options=reading_options(reading.format, reading.tokenize, reading.include))
+    try:
+        run = run_verb(inputs, lambda paths: None, step, TaggedReading(reading), on_error=on_error,
+                       show_progress=show_progress, keep=False)
         done.failed = run.failed
-        if cached and not done.failed:
-            shutil.rmtree(cache, ignore_errors=True)
-        done.added = writer.papers() - before + replaced
+        if state.cached and not done.failed:
+            shutil.rmtree(step.cache, ignore_errors=True)
         if prune:
-            done.pruned = writer.prune(keep={p.resolve() for p in paths})
+            done.pruned = state.open().prune(keep=state.seen)
     finally:
-        con.close()
+        state.close()
     return done
-
-
-def _tag_in_workers(paths: list[Path], cache: Path, tagging: Any, workers: int, ray_address: str | None,
-                    reading: Reading, show_progress: bool, on_error: Callable[[ScinerError], object] | None,
-                    failed: list[ScinerError]) -> tuple[dict[str, str], set[str]]:
-    """Tag the ``paths`` whose format carries no tags with the batch layer's workers, into
-    ``cache`` (resuming what its manifest records as done): input -> its tagged JSONL, and the
-    inputs that failed there (said and added to ``failed`` already)."""
-    from dataclasses import replace
-
-    from sciner.files.run import MANIFEST, read_manifest, split_threads
-    from sciner.formats.registry import input_format
-    from sciner.inference.predict import tag_corpus_files
-
-    plain = [p for p in paths if not input_format(p, reading.format).carries_entities]
-    if not plain:
-        return {}, set()
-    run = tag_corpus_files(plain, f"{cache}/", replace(tagging, threads=split_threads(tagging.threads, workers), keep_tagged=False),
-                           workers=workers, resume=True, ray_address=ray_address, to_format="jsonl",
-                           from_format=reading.format, tokenize=reading.tokenize, include=reading.include,
-                           show_progress=show_progress, on_error=on_error)
-    failed += run.failed
-    wanted = {str(p) for p in plain}
-    records = [r for r in read_manifest(cache / MANIFEST).values() if r["input"] in wanted]
-    return ({r["input"]: r["output"] for r in records if r.get("status") == "ok"},
-            {r["input"] for r in records if r.get("status") == "failed"})

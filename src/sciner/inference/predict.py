@@ -1,24 +1,47 @@
 """``sciner predict`` as a function: its step (:class:`Tagging`: tag whole papers with one
-model) run over files by :mod:`sciner.files`, in chunks or one job per input (worker
-processes, Ray actors, a manifest to resume from)."""
+model, as :class:`TagOptions` say) run over files by :mod:`sciner.files`, in chunks or one job
+per input (worker processes, Ray actors, a manifest to resume from), and predict's own rules
+for its outputs (:data:`PREDICT_FORMATS`, :func:`plan_outputs`)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sciner.errors import ScinerError
+from sciner.errors import OutputError, ScinerError
 from sciner.files.inputs import Reading
-from sciner.files.plan import OutputPlan, plan_outputs
-from sciner.files.run import Engine, Input, Run, Step, run_files, run_verb, split_threads
+from sciner.files.plan import OutputPlan, plan_files
+from sciner.files.run import Engine, Input, Run, Step, run_verb, split_threads
+from sciner.formats.include import check_include_kept
+from sciner.formats.registry import FORMATS, WRITE_FORMATS, output_format
 from sciner.inference.tagger import Tagger
 from sciner.model.batching import BATCH_SUBWORDS
+from sciner.outputs import Outputs, wants_directory
+from sciner.stdio import is_stdio
 
 # predict's default CPU threads, torch's or a NumPy network's BLAS's (the --workers share them out).
 THREADS = 2
+# What predict can write: every format that holds entities.
+PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].carries_entities)
+
+
+@dataclass(frozen=True)
+class TagOptions:
+    """How a verb tags (predict, summarize, index), built once from the command line (or in
+    Python) and carried down unchanged (across worker processes too): the ``model`` (None: the
+    shipped one; a name or a folder), its ``precision`` and ``device``, the CPU ``threads`` (shared out between the
+    workers), the subwords per encoder batch, and ``paper_level`` (each input is one paper to
+    the paper-level pass; False: every paragraph on its own, see :meth:`Tagger.tag`)."""
+
+    model: str | Path | None = None
+    precision: str = "auto"
+    device: str = "auto"
+    threads: int = THREADS
+    batch_subwords: int = BATCH_SUBWORDS
+    paper_level: bool = True
 
 
 def tag_read(
@@ -46,9 +69,9 @@ def tag_read(
 
 @dataclass(frozen=True)
 class Tagging(Step):
-    """predict's step: the model every worker loads once (None: the shipped one), and how it
-    runs it; each input is one document (one paper) to the paper-level pass
-    (``paper_level=False``: every paragraph on its own, see :meth:`Tagger.tag`).
+    """predict's step: tag with the model every worker loads once, as ``options`` say; each
+    input is one document (one paper) to the paper-level pass (unless ``options.paper_level``
+    is False).
 
     ``keep_tagged`` (summarize's tagging): an input whose paragraphs carry tags passes as it
     is (``Reading(tags=True)`` keeps them where :func:`sciner.files.inputs.is_tagged`, and
@@ -58,39 +81,40 @@ class Tagging(Step):
     working: ClassVar[tuple[str, str] | None] = ("tagging", "tok")
     did: ClassVar[str] = "tagged"
 
-    model: str | None = None
-    precision: str = "auto"
-    threads: int = THREADS
-    batch_subwords: int = BATCH_SUBWORDS
-    device: str = "auto"
-    paper_level: bool = True
+    options: TagOptions = TagOptions()
     keep_tagged: bool = False
+
+    @property
+    def threads(self) -> int:  # type: ignore[override]
+        """Each worker's CPU threads (what Ray reserves per actor): the options'."""
+        return self.options.threads
 
     def check(self) -> None:
         from sciner.model.store import load_model_meta
 
-        load_model_meta(self.model)
+        load_model_meta(self.options.model)
 
     def load(self) -> Any:
         """The Tagger (with ``keep_tagged``: a :class:`LazyTagger`, loaded at its first use)."""
         return LazyTagger(self) if self.keep_tagged else self.tagger()
 
     def tagger(self) -> Tagger:
-        tagger = Tagger.load(self.model, precision=self.precision, device=self.device)
-        tagger.limit_threads(self.threads)
+        options = self.options
+        tagger = Tagger.load(options.model, precision=options.precision, device=options.device)
+        tagger.limit_threads(options.threads)
         return tagger
 
     def run(self, state: Any, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
         if not self.keep_tagged:
-            return tag_read(state, inputs, batch_subwords=self.batch_subwords, show_progress=False,
-                            paper_level=self.paper_level, progress=progress)
+            return tag_read(state, inputs, batch_subwords=self.options.batch_subwords, show_progress=False,
+                            paper_level=self.options.paper_level, progress=progress)
         done = list(inputs)
         todo = [k for k, (_, ps) in enumerate(inputs) if any(p.spans is None for p in ps)]
         untouched = set(range(len(inputs))).difference(todo)
         progress(sum(len(p.tokens) for k in untouched for p in inputs[k][1]))
         if todo:
-            tagged = tag_read(state.get(), [inputs[k] for k in todo], batch_subwords=self.batch_subwords,
-                              show_progress=False, paper_level=self.paper_level, progress=progress)
+            tagged = tag_read(state.get(), [inputs[k] for k in todo], batch_subwords=self.options.batch_subwords,
+                              show_progress=False, paper_level=self.options.paper_level, progress=progress)
             for k, one in zip(todo, tagged):
                 done[k] = one
         return done
@@ -109,24 +133,36 @@ class LazyTagger:
         return self.tagger
 
 
+def plan_outputs(paths: list[Path], output: str | None, to_format: str | None = None,
+                 include: Sequence[str] = ()) -> OutputPlan:
+    """The outputs of tagging ``paths`` into ``output`` (a file, a folder, or None or ``-`` for
+    stdout) in ``to_format`` (default: ``output``'s suffix, else conll), every one checked: none
+    is an input, every folder can be created, the format holds entities; and what ``include``
+    reads is there and kept (:func:`sciner.formats.include.check_include_kept`: PDFs among the
+    inputs, table rows written where their cells go too)."""
+    check_include_kept(include, paths, output, to_format)
+    output = None if is_stdio(output) else output
+    single = output is not None and not wants_directory(output)
+    if single:
+        Outputs(paths).check(output)  # first: "that is an input" says more than "that format holds no tags"
+    fmt = output_format(output if single else None, to_format)
+    if fmt.name not in PREDICT_FORMATS:
+        raise OutputError(f"predict writes entities, which {fmt.name} files cannot hold; "
+                          f"expected one of {', '.join(PREDICT_FORMATS)}")
+    return plan_files(paths, output, fmt)
+
+
 def tag_files(
     inputs: Sequence[str | Path],
     output: str | Path | None = None,
     *,
+    tagging: TagOptions = TagOptions(),
+    reading: Reading = Reading(),
     to_format: str | None = None,
-    from_format: str | None = None,
-    model: str | Path | None = None,
-    precision: str = "auto",
-    device: str = "auto",
-    threads: int = THREADS,
-    batch_subwords: int = BATCH_SUBWORDS,
-    tokenize: bool = False,
+    engine: Engine = Engine(),
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
-    paper_level: bool = True,
-    include: Sequence[str] = (),
     keep: bool = True,
-    engine: Engine = Engine(),
 ) -> Run:
     """Tag files, folders and globs (``-``: standard input) and write the tags
     (``sciner predict``): to ``output``, a file (all inputs together: CoNLL marks each input
@@ -134,83 +170,20 @@ def tag_files(
     their paths) or standard output (None or ``-``), in ``to_format`` (default: ``output``'s
     suffix, else conll). Outputs are checked before the model is loaded: none may be an input.
 
-    An input that cannot be read is kept in the result's ``failed`` (and given to
-    ``on_error``) and the others go on; when every input fails nothing is written.
-    ``tokenize``: paragraph text is untokenized, one paragraph per line. ``include``: a PDF's
-    table rows, captions or footnotes too (:data:`sciner.pdf.INCLUDE`). Each input is one
-    document (one paper) to the paper-level pass; ``paper_level=False`` tags every paragraph
-    on its own (see :meth:`Tagger.tag`). ``threads`` sets torch's CPU threads (shared out
-    between the workers).
+    ``tagging`` (:class:`TagOptions`): the model and how it runs; each input is one document
+    (one paper) to the paper-level pass. ``reading`` (:class:`sciner.files.inputs.Reading`,
+    e.g. ``Reading.of(include=("tables",))``): ``--from``, ``--tokenize``, a PDF's
+    ``--include``. An input that cannot be read is kept in the result's ``failed`` (and given
+    to ``on_error``) and the others go on; when every input fails nothing is written.
 
     ``engine`` (:class:`sciner.files.run.Engine`): by default inputs are read, tagged and, one
     output per input, written a chunk of whole inputs at a time; ``keep=False`` leaves the
     result's ``done`` empty (its counts and summary stay). ``Engine(workers=N, resume=...,
-    ray_address=...)`` tags a corpus into a folder one input at a time, with a manifest to
-    resume from (see :func:`tag_corpus_files`).
+    ray_address=...)`` tags a corpus into a folder ``output`` one input at a time, each output
+    recorded in ``output/manifest.jsonl`` to resume from, ``tagging.threads`` shared out
+    between the workers.
     """
-    step = Tagging(None if model is None else str(model), precision, split_threads(threads, engine.processes),
-                   batch_subwords, device, paper_level)
-    return _tag_into(inputs, output, step, Reading.of(from_format, tokenize=tokenize, include=include), to_format,
-                     engine=engine, on_error=on_error, show_progress=show_progress, keep=keep)
-
-
-def _tag_into(inputs: Sequence[str | Path], output: str | Path | None, step: Tagging, reading: Reading,
-              to_format: str | None, **run: Any) -> Run:
-    """``step`` run by the batch layer over ``inputs``, written where ``output`` says (see :func:`tag_files`)."""
+    step = Tagging(replace(tagging, threads=split_threads(tagging.threads, engine.processes)))
     return run_verb(inputs, lambda paths: plan_outputs(paths, None if output is None else str(output), to_format,
                                                        reading.include),
-                    step, reading, **run)
-
-
-def tag_corpus_files(
-    inputs: Sequence[str | Path],
-    output_dir: str | Path | None,
-    worker: Tagging = Tagging(),
-    *,
-    workers: int = 1,
-    resume: bool = False,
-    ray_address: str | None = None,
-    to_format: str | None = None,
-    from_format: str | None = None,
-    tokenize: bool = False,
-    include: Sequence[str] = (),
-    show_progress: bool = True,
-    on_error: Callable[[ScinerError], object] | None = None,
-) -> Run:
-    """Tag files, folders and globs into ``output_dir`` (an existing folder, or a path ending
-    in ``/``; anything else is a one-line error) one input at a time (``sciner predict
-    --workers/--resume/--ray``): each output is written when its input is tagged and recorded
-    in ``output_dir/manifest.jsonl``. ``workers`` processes (or Ray actors: ``ray_address``,
-    ``local`` for a Ray of our own) each run ``worker``, its threads shared out between them;
-    with ``resume``, inputs whose record says ok and whose output is whole are skipped. The
-    formats and ``tokenize`` are :func:`tag_files`'. Inputs that name nothing or fail are the
-    run's ``failed`` (and go to ``on_error``).
-    """
-    return _tag_into(inputs, output_dir, worker, Reading.of(from_format, tokenize=tokenize, include=include),
-                     to_format, engine=Engine(workers, resume, ray_address), on_error=on_error,
-                     show_progress=show_progress)
-
-
-def tag_corpus(
-    plan: OutputPlan,
-    output_dir: str | Path,
-    worker: Tagging,
-    *,
-    workers: int = 1,
-    read_format: str | None = None,
-    tokenize: bool = False,
-    include: Sequence[str] = (),
-    resume: bool = False,
-    ray_address: str | None = None,
-    show_progress: bool = True,
-) -> Run:
-    """Tag every input of ``plan`` (one output per input) with ``workers`` workers: this process
-    (1), spawned processes, or Ray actors (``ray_address``: ``local`` or a cluster's), each
-    running ``worker`` as it is. Each finished input is appended to ``output_dir/manifest.jsonl``;
-    with ``resume``, inputs whose record says ok and whose output is whole are skipped."""
-    from dataclasses import replace
-
-    reading = Reading.of(read_format, tokenize=tokenize, include=include)
-    plan = replace(plan, folder=Path(output_dir))
-    return run_files(list(plan.per_input or ()), plan, worker, reading,
-                     engine=Engine(workers, resume, ray_address), show_progress=show_progress)
+                    step, reading, engine=engine, on_error=on_error, show_progress=show_progress, keep=keep)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sciner.document import Paragraph
 from sciner.errors import ScinerError
-from sciner.files.run import Step
+from sciner.files.plan import plan_files
+from sciner.files.run import Engine, Read, Step, run_verb
 from sciner.formats.registry import Format, extract_format
 from sciner.pdf import ExtractedParagraph
 from sciner.formats.kinds import check_include
@@ -72,16 +73,24 @@ class Extracting(Step):
     did: ClassVar[str] = "extracted"
     says_writes: ClassVar[bool] = True
 
+    def prepare(self, paths: list[Path], read: Read,
+                report: Callable[[ScinerError], None]) -> tuple[list[Path], Read]:
+        """Every paper; a bar over a paper's pages only when it is the only one (a long paper
+        takes seconds; several have the runner's bar over the papers)."""
+        if isinstance(read, PaperReading) and len(paths) > 1:
+            read = replace(read, page_bar=False)
+        return paths, read
+
 
 def extract(
     papers: Sequence[str | Path],
     output: str | Path | None = None,
     *,
     to_format: str | None = None,
+    include: Sequence[str] = (),
+    engine: Engine = Engine(),
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
-    include: Sequence[str] = (),
-    workers: int | None = None,
 ) -> Extraction:
     """Extract the paragraphs of PDFs, folders of PDFs and globs (``-``: one PDF on standard
     input) into ``output``: one file (all papers together), a folder (existing, or ending in
@@ -89,21 +98,15 @@ def extract(
     in ``to_format`` (default: from ``output``'s extension, else text). Papers that fail are
     the result's ``failed`` (also given to ``on_error``); the others go on. ``include`` adds
     table rows, captions and every footnote (:data:`sciner.pdf.INCLUDE`) to the body.
-    ``workers``: extract into a folder ``output`` with that many processes, each output written
-    as soon as its paper is read and recorded in ``output/manifest.jsonl`` (see :mod:`sciner.files.run`).
+    ``engine``: ``Engine(workers=N)`` extracts into a folder ``output`` with N processes, each
+    output written as soon as its paper is read and recorded in ``output/manifest.jsonl`` (see
+    :mod:`sciner.files.run`).
     """
-    from sciner.files.inputs import expand_each, status_line
-    from sciner.files.plan import plan_files
-    from sciner.files.run import Engine, reporter, run_files
-
-    kinds = check_include(include)
-    failed: list[ScinerError] = []
-    paths = expand_each(papers, reporter(failed, on_error), formats=("pdf",), notes=status_line(show_progress))
-    plan = plan_files(paths, None if output is None else str(output), extract_format(output, to_format), extracted=True)
-    # A bar over a paper's pages when it is the only one (a long paper takes seconds).
-    reading = PaperReading(kinds, page_bar=show_progress and len(paths) < 2)
-    run = run_files(paths, plan, Extracting(), reading, engine=Engine(workers), on_error=on_error, failed=failed,
-                    show_progress=show_progress, keep=False)
+    reading = PaperReading(check_include(include), page_bar=show_progress)
+    target = None if output is None else str(output)
+    run = run_verb(papers, lambda paths: plan_files(paths, target, extract_format(output, to_format), extracted=True),
+                   Extracting(), reading, formats=("pdf",), engine=engine, on_error=on_error,
+                   show_progress=show_progress, keep=False)
     return Extraction(run.inputs, run.paragraphs, run.written, run.failed)
 
 

@@ -1,18 +1,30 @@
-"""``sciner summarize`` as a function: inputs -> tagged papers -> summaries -> one file."""
+"""``sciner summarize`` as a function: inputs -> tagged papers -> summaries -> one file.
+
+A run of :mod:`sciner.files` with summarize's tagging step; its plan's one output is rendered
+from every paper done, once, at the end (:class:`SummaryWriter`), by the summary's renderer
+(:data:`sciner.formats.registry.RENDERERS`).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sciner.config import DATA_ENV
 from sciner.errors import ScinerError
+from sciner.files.inputs import Reading, status_line
+from sciner.files.plan import Input, OutputPlan, plan_together
+from sciner.files.run import run_verb
+from sciner.formats.include import check_include_has_pdfs
 from sciner.formats.registry import Renderer, renderer_for
-from sciner.outputs import Outputs, write_atomic
-from sciner.stdio import is_stdio, write_stdout
+from sciner.inference.predict import TagOptions, Tagging
+from sciner.stdio import is_stdio
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
+from sciner.summary.papers import papers_of
 from sciner.summary.render import summary_json
 
 
@@ -22,7 +34,7 @@ class Summary:
     (None: standard output or nothing) and the inputs that failed."""
 
     papers: list[PaperSummary] = field(default_factory=list)
-    corpus: dict[str, Any] = field(default_factory=dict)
+    corpus: dict[str, Any] = field(default_factory=lambda: corpus_table([]))  # of no paper, until some are done
     written: Path | None = None
     failed: list[ScinerError] = field(default_factory=list)
 
@@ -38,10 +50,6 @@ def summary_format(output: str | Path | None, given: str | None = None) -> Rende
 def gazetteer_folder(data: str | Path | None = None) -> Path | None:
     """The user's gazetteers, which add to the shipped ones: ``gazetteers/`` of ``--data``, else
     of ``$SCINER_DATA``; None when neither is given (never a folder relative to the current one)."""
-    import os
-
-    from sciner.config import DATA_ENV
-
     chosen = data or os.environ.get(DATA_ENV)
     return Path(chosen) / "gazetteers" if chosen else None
 
@@ -56,20 +64,31 @@ def gazetteer_note(gazetteer: Gazetteer) -> str | None:
     return f"names: the shipped gazetteer plus {added} names from {gazetteer.folder}"
 
 
+@dataclass
+class SummaryWriter:
+    """A summary plan's renderer (:attr:`sciner.files.plan.OutputPlan.together`): every input
+    done, as papers, each summarized with ``gazetteer``, and the corpus table, rendered in
+    ``fmt``; what it summarized is kept in ``summary``."""
+
+    fmt: Renderer
+    gazetteer: Gazetteer
+    summary: Summary
+
+    def __call__(self, done: list[Input]) -> str | bytes:
+        papers = [paper for path, paragraphs in done for paper in papers_of(path, paragraphs)]
+        self.summary.papers = [summarize_paper(paper.doc, paper.paragraphs, self.gazetteer) for paper in papers]
+        self.summary.corpus = corpus_table(self.summary.papers)
+        return self.fmt.render(self.summary.papers, self.summary.corpus)
+
+
 def summarize(
     inputs: Sequence[str | Path],
     output: str | Path | None = None,
     *,
     to_format: str | None = None,
-    from_format: str | None = None,
-    tokenize: bool = False,
+    tagging: TagOptions = TagOptions(),
+    reading: Reading = Reading(),
     retag: bool = False,
-    include: Sequence[str] = (),
-    model: str | Path | None = None,
-    precision: str = "auto",
-    device: str = "auto",
-    threads: int = 2,
-    batch_subwords: int | None = None,
     data: str | Path | None = None,
     gazetteers: bool = True,
     show_progress: bool = True,
@@ -82,46 +101,33 @@ def summarize(
     ``to_format``; None or ``-``: standard output), never over an input.
 
     Canonical names come from the shipped gazetteer, to which the gazetteers of ``data`` (else
-    ``$SCINER_DATA``) add, said on stderr; ``gazetteers=False`` keeps the papers' own spellings. ``retag``: tag tagged inputs again with the model. An input
+    ``$SCINER_DATA``) add, said on stderr; ``gazetteers=False`` keeps the papers' own
+    spellings. ``reading`` (:class:`sciner.files.inputs.Reading`): how inputs are read
+    (``--from``, ``--tokenize``, a PDF's ``--include``); an input that carries tags keeps them,
+    the others are tagged with the model as ``tagging``
+    (:class:`sciner.inference.predict.TagOptions`) says (``retag``: every input). An input
     that cannot be read goes to ``on_error`` (and the result's ``failed``); the others go on.
     """
-    from sciner.files.inputs import Reading, status_line
-    from sciner.files.run import run_verb
-    from sciner.inference.predict import Tagging
-    from sciner.model.batching import BATCH_SUBWORDS
-    from sciner.summary.papers import papers_of
-
     fmt = summary_format(output, to_format)
-    reading = Reading.of(from_format, tokenize=tokenize, include=include, tags=not retag)
     target = None if output is None or is_stdio(output) else Path(output)
-    tagging = Tagging(None if model is None else str(model), precision, threads, batch_subwords or BATCH_SUBWORDS,
-                      device, keep_tagged=True)
-    run = run_verb(inputs, lambda paths: plan_summary(paths, target, reading.include), tagging, reading,
-                   on_error=on_error, show_progress=show_progress)
-    done = Summary(failed=run.failed)
-    papers = [paper for path, paragraphs in run.done for paper in papers_of(path, paragraphs)]
     gazetteer = Gazetteer(gazetteer_folder(data)) if gazetteers else Gazetteer.empty()
     note, notes = gazetteer_note(gazetteer), status_line(show_progress)
     if note and notes:
         notes(note)
-    done.papers = [summarize_paper(paper.doc, paper.paragraphs, gazetteer) for paper in papers]
-    done.corpus = corpus_table(done.papers)
-    if not done.papers:
-        return done
-    content = fmt.render(done.papers, done.corpus)
-    if target is None:
-        write_stdout(content)
-    else:
-        done.written = write_atomic(target, content)
+    reading = replace(reading, tags=not retag)
+    done = Summary()
+    writer = SummaryWriter(fmt, gazetteer, done)
+    run = run_verb(inputs, lambda paths: plan_summary(paths, target, writer, reading.include),
+                   Tagging(tagging, keep_tagged=True), reading, on_error=on_error, show_progress=show_progress,
+                   keep=False)
+    done.failed, done.written = run.failed, run.written[0] if target is not None and run.written else None
     return done
 
 
-def plan_summary(paths: list[Path], target: Path | None, include: Sequence[str] = ()) -> None:
-    """Check, before any input is read, what a summary of ``paths`` reads and where it goes:
-    PDFs among the inputs when ``include`` asks for a PDF's elements, and a ``target`` file
-    (None: standard output) that is none of the inputs. The summary is written after the run."""
-    from sciner.formats.include import check_include_has_pdfs
-
+def plan_summary(paths: list[Path], target: Path | None, writer: SummaryWriter,
+                 include: Sequence[str] = ()) -> OutputPlan:
+    """The one output of a summary of ``paths``, checked before any input is read: PDFs among
+    the inputs when ``include`` asks for a PDF's elements, and a ``target`` file (None:
+    standard output) that is none of the inputs; ``writer`` renders it once every input is done."""
     check_include_has_pdfs(include, paths)
-    if target is not None:
-        Outputs(paths).check(target)
+    return plan_together(paths, target, writer)
