@@ -1,6 +1,6 @@
 """The NumPy back end (:class:`sciner.inference.network.Network`): a model's tag log-probabilities
 in NumPy, fp32 on the CPU, tagging without importing torch (importing it takes longer than the
-fast model takes to tag a line: docs/benchmarks.md).
+fast model takes to tag a line: docs/benchmarks.md, "NumPy or torch").
 
 A model on a plain BERT encoder (MiniLM) whose head's registered ``numpy_network`` is one of these
 classes (the BIO head's :class:`NumpyNetwork`, the CNN head's :class:`NumpyCNN`) is computed here,
@@ -68,13 +68,15 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 
 
 # Abramowitz and Stegun 7.1.26: erf(z) = 1 - poly(t) exp(-z^2), t = 1 / (1 + P z), for z >= 0,
-# within 1.5e-7 of erf; computed in float32 (float64 doubled the fast model's GELU time).
+# within 1.5e-7 of erf; computed in float32, which is much faster than float64 (docs/benchmarks.md,
+# "NumPy or torch").
 _AS_P = np.float32(0.3275911)
 _AS_A = [np.float32(a) for a in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)]
 
 
-# GELU's twenty-odd passes run over blocks of this many numbers, which stay in the core's cache: on
-# a transformer layer's (subwords x 1536) activations this halved its time (Zen 4).
+# GELU's twenty-odd passes run over blocks of this many numbers, which stay in the core's cache:
+# much faster on a transformer layer's (subwords x 1536) activations than passes over all of them
+# (docs/benchmarks.md, "NumPy or torch").
 GELU_BLOCK = 1 << 15
 
 

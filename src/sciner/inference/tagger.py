@@ -36,7 +36,7 @@ class Tagger:
         """Load the model at ``path`` (default: the one shipped with sciner).
 
         ``precision``: ``fp32``; ``bf16`` (bfloat16 autocast: on the dev split, the same F1 as
-        fp32 at about twice the speed on CPUs with native bfloat16); ``int8`` (dynamic
+        fp32, faster on CPUs with native bfloat16: docs/benchmarks.md); ``int8`` (dynamic
         quantization of the linear layers: faster, but it cost the shipped model 4 points of
         dev F1, and CPU only); ``auto`` = bf16 on CUDA and where the CPU has native bfloat16,
         else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available, else cpu:

@@ -1,7 +1,7 @@
 """BERT's encoder for inference only, built without importing transformers.
 
-Importing transformers costs about 1.5 s of every ``sciner predict`` run, more than tagging a
-paper takes. For BERT-architecture encoders (all-MiniLM-L6-v2) the tagger therefore uses this
+Importing transformers takes longer than tagging a paper (docs/benchmarks.md, "NumPy or
+torch"). For BERT-architecture encoders (all-MiniLM-L6-v2) the tagger therefore uses this
 copy: the same modules under the same parameter names as ``transformers.BertModel`` (so the
 package's ``model.safetensors`` and our saved weights load unchanged), without dropout, with
 query/key/value fused into one matrix product. ``tests/test_fast_bert.py`` checks that its
@@ -222,7 +222,7 @@ class FastBert(nn.Module):
 def uninitialised() -> Iterator[None]:
     """Build modules without initialising their weights (left as allocated): for modules whose
     every weight is loaded next. Building on the meta device would do the same but imports
-    torch._dynamo (0.9 s)."""
+    torch._dynamo, which is slow to import (docs/benchmarks.md, "NumPy or torch")."""
     kinds = (nn.Linear, nn.Embedding, nn.LayerNorm)
     saved = [k.reset_parameters for k in kinds]
     try:
