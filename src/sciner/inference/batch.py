@@ -1,4 +1,5 @@
-"""Prediction over many paragraphs: featurize, encode in length-sorted windows, decode, restore order."""
+"""Prediction over many paragraphs for the torch and ONNX back ends (and training's evaluation):
+featurize, encode in length-sorted windows, decode, restore order."""
 
 from __future__ import annotations
 

@@ -42,13 +42,9 @@ class Tagger:
         else fp32. ``device``: ``cpu``, ``cuda``, or ``auto`` (cuda where available, else cpu:
         the default everywhere, in ``sciner predict``, ``sciner.load`` and the spaCy component).
 
-        A model whose head has a NumPy network runs in NumPy, fp32, on the CPU
-        (:mod:`sciner.inference.numpy_network`: no torch imported) unless ``precision`` (bf16,
-        int8) or ``device`` (cuda) asks for torch: a model of few transformer layers
-        (``choose.runs_in_numpy``: the fast model's one) always, a deeper one (the default's six)
-        in calls of at most :data:`~sciner.inference.choose.SMALL_CALL_WORDS` words; its first
-        larger call loads it in torch (``precision`` and ``device`` as asked), which runs every
-        larger call after it (:func:`sciner.inference.choose.load_networks`).
+        Which back end runs a call is :func:`sciner.inference.choose.load_networks`'s choice: a
+        model whose head has a NumPy network runs in NumPy (fp32, on the CPU, no torch imported)
+        unless ``precision`` or ``device`` asks for torch, a deep one in small calls only.
         """
         return cls(*load_networks(path, precision, device))
 
@@ -64,6 +60,7 @@ class Tagger:
 
     @property
     def device(self) -> str:
+        """The device :attr:`network` computes on."""
         return self.network.device
 
     def tag(

@@ -13,6 +13,7 @@ Its tokenizer is :class:`sciner.model.wordpiece.WordPieceTokenizer`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import torch
+from safetensors import safe_open
 from torch import nn
 from torch.nn import functional as F
 
@@ -200,10 +202,6 @@ class FastBert(nn.Module):
         modules as read (no random initialisation first, no copy into them afterwards).
         ``num_layers``: keep only the first this many layers (0: all; -1: none, the embeddings
         only), and read only their weights."""
-        import dataclasses
-
-        from safetensors import safe_open
-
         config = BertConfig.read(folder)
         kept = kept_layers(num_layers, config.num_hidden_layers)
         if kept < config.num_hidden_layers:
