@@ -1,5 +1,5 @@
 """Where NumPy and torch meet for a deep model: whole ``sciner predict`` processes on inputs of
-growing size (``sciner.inference.tagger.SMALL_CALL_WORDS``).
+growing size (``sciner.inference.choose.SMALL_CALL_WORDS``).
 
     python benchmarks/first_tag.py --words 13,500,1000,2000,4000,8000,16000 --repeat 3 --threads 2
     OPENBLAS_CORETYPE=Haswell NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" ATEN_CPU_CAPABILITY=avx2 \
@@ -35,12 +35,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 RUN = """import contextlib
 import sys
 from unittest import mock
-from sciner.inference import numpy_network, tagger
+from sciner.inference import choose
 from sciner.cli import main
 mode = sys.argv.pop(1)
 if mode == "numpy":
-    tagger.SMALL_CALL_WORDS = 10 ** 12
-patch = mock.patch.object(numpy_network, "bert_layers", return_value=False) if mode == "torch" else contextlib.nullcontext()
+    choose.SMALL_CALL_WORDS = 10 ** 12
+patch = mock.patch.object(choose, "bert_layers", return_value=False) if mode == "torch" else contextlib.nullcontext()
 with patch:
     try:
         main()
@@ -79,7 +79,7 @@ def main() -> None:
     args = parser.parse_args()
     from speed import cpu_name
 
-    from sciner.inference.tagger import SMALL_CALL_WORDS
+    from sciner.inference.choose import SMALL_CALL_WORDS
 
     print(f"CPU: {cpu_name()}; load average {os.getloadavg()[0]:.1f}; --threads {args.threads}; "
           f"--precision {args.precision}; model {args.model}; SMALL_CALL_WORDS {SMALL_CALL_WORDS}")

@@ -76,15 +76,16 @@ def main() -> None:
     reference: list[np.ndarray] | None = None
     for variant in ["fp32", *variants]:  # fp32 first: the reference of "max diff"
         tagger = Tagger.load("default", precision="fp32")
-        names = {n for n, m in tagger.model.named_modules() if isinstance(m, torch.nn.Linear) and chosen(n, variant)}
+        network = tagger.networks.for_call(sum(map(len, tokens)))  # the torch network of the split's call
+        names = {n for n, m in network.model.named_modules() if isinstance(m, torch.nn.Linear) and chosen(n, variant)}
         if names:
             from torch.ao.quantization import default_dynamic_qconfig, per_channel_dynamic_qconfig
 
             qconfig = per_channel_dynamic_qconfig if args.per_channel else default_dynamic_qconfig
             with warnings.catch_warnings():  # torch marks eager dynamic quantization deprecated; it still works
                 warnings.simplefilter("ignore")
-                tagger.model = torch.ao.quantization.quantize_dynamic(tagger.model, {n: qconfig for n in names},
-                                                                      dtype=torch.qint8)
+                network.model = torch.ao.quantization.quantize_dynamic(network.model, {n: qconfig for n in names},
+                                                                       dtype=torch.qint8)
         start = time.perf_counter()
         log_probs = tagger.log_probs(tokens)
         seconds = time.perf_counter() - start

@@ -1,5 +1,5 @@
 """NumPy against torch, both fp32, for one model's network: which path a model's depth should take
-(``sciner.inference.numpy_network.MAX_LAYERS``).
+(``sciner.inference.choose.MAX_LAYERS``).
 
     python benchmarks/numpy_layers.py --model default --lines 300 --threads 1
 
@@ -43,16 +43,16 @@ def main() -> None:
     from speed import cpu_name
 
     from sciner.formats.registry import read_file
-    from sciner.inference import numpy_network
+    from sciner.inference import choose
     from sciner.inference.tagger import Tagger
     from sciner.model.store import model_directory
 
     torch.set_num_threads(args.threads)
     path = model_directory(args.model)
     paragraphs = [p.tokens for p in read_file(args.input, None)][: args.lines]
-    with mock.patch.object(numpy_network, "runs_in_numpy", return_value=True):
+    with mock.patch.object(choose, "runs_in_numpy", return_value=True):
         in_numpy = Tagger.load(path, precision="fp32")
-    with mock.patch.object(numpy_network, "bert_layers", return_value=False):  # torch for calls of every size
+    with mock.patch.object(choose, "bert_layers", return_value=False):  # torch for calls of every size
         in_torch = Tagger.load(path, precision="fp32")
     print(f"CPU: {cpu_name()}; {args.threads} thread(s); {args.model}: "
           f"{sum(map(len, paragraphs))} tokens in {len(paragraphs)} paragraphs")

@@ -234,7 +234,7 @@ def test_a_one_layer_student_keeps_the_first_layer_of_its_encoder(tmp_path, tiny
 
     assert len(load_model(tmp_path / "small")[0].encoder.encoder.layer) == 1  # the lean inference encoder: cut the same way
     tagger = Tagger.load(tmp_path / "small", precision="fp32")  # one layer: computed in NumPy, the same layer
-    assert len(tagger.model.layers) == 1
+    assert len(tagger.network.layers) == 1
     assert len(tagger.tag([["BERT", "on", "SQuAD"]])[0].tags) == 3
 
 

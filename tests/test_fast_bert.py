@@ -133,11 +133,11 @@ def test_bf16_tags_do_not_depend_on_the_rest_of_the_batch(shared_data, bf16_tagg
 def test_a_window_row_gets_the_same_bf16_states_alone_or_beside_a_longer_row(bf16_tagger):
     from sciner.model.windows import featurize_many
 
-    model = bf16_tagger.model
+    model = bf16_tagger.network.model
     short = "We fine-tune BERT on SQuAD and report F1 .".split() * 8
     longer = "Results of RoBERTa on GLUE and MNLI with accuracy as the metric .".split() * 12
     feats = featurize_many(model.tokenizer, [short, longer], model.cfg)
-    with torch.inference_mode(), bf16_tagger._precision():
+    with torch.inference_mode(), bf16_tagger.network.autocast():
         alone = model.encode(feats[:1], 2048).words[0]
         beside = model.encode(feats, 2048).words[0]
     assert torch.equal(alone, beside)

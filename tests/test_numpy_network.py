@@ -10,6 +10,8 @@ import sys
 import numpy as np
 import pytest
 
+from sciner.inference import choose
+from sciner.inference.choose import Networks
 from sciner.inference.numpy_network import NumpyNetwork, _gelu
 from sciner.inference.tagger import Tagger
 
@@ -25,10 +27,11 @@ ROUGE-L of 41.3 on CNN / DailyMail summarization , against 40.1 for BART ."""
 
 def torch_tagger() -> Tagger:
     """The fast model on the torch path, fp32, as Tagger.load built it before the NumPy one."""
+    from sciner.inference.torch_network import TorchNetwork
     from sciner.model.store import load_model
 
     model, meta, directory = load_model("fast")
-    return Tagger(model.eval(), meta, directory, "fp32", "cpu")
+    return Tagger(Networks(TorchNetwork(model.eval())), meta, directory)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +43,7 @@ def paragraphs() -> list[list[str]]:
 
 def test_log_probs_are_the_torch_paths(paragraphs):
     fast = Tagger.load("fast")
-    assert isinstance(fast.model, NumpyNetwork)
+    assert isinstance(fast.network, NumpyNetwork)
     ours, theirs = fast.log_probs(paragraphs), torch_tagger().log_probs(paragraphs)
     assert [a.shape for a in ours] == [b.shape for b in theirs]
     assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < 1e-4
@@ -61,8 +64,8 @@ def test_gelu_is_torchs_exact_gelu_in_float32():
 def test_dilated_convolutions_are_the_torch_paths(paragraphs):
     """`[model.heads.cnn] dilation`: layer k's words 2**k apart, the paragraphs still kept apart."""
     fast, slow = Tagger.load("fast"), torch_tagger()
-    fast.model.dilation = 2
-    for k, conv in enumerate(slow.model.head.convs):
+    fast.network.dilation = 2
+    for k, conv in enumerate(slow.network.model.head.convs):
         conv.dilation, conv.padding = (2**k,), (conv.kernel_size[0] // 2 * 2**k,)
     ours, theirs = fast.log_probs(paragraphs), slow.log_probs(paragraphs)
     undilated = Tagger.load("fast").log_probs(paragraphs)
@@ -114,26 +117,28 @@ def test_a_line_tagged_with_either_shipped_model_imports_no_torch(tmp_path, mode
 @pytest.mark.parametrize("options", [{"precision": "bf16"}, {"precision": "int8"}])
 def test_a_precision_that_needs_torch_still_gets_it(options):
     tagger = Tagger.load("fast", **options)
-    assert not isinstance(tagger.model, NumpyNetwork) and tagger.precision == options["precision"]
+    assert not isinstance(tagger.network, NumpyNetwork) and tagger.precision == options["precision"]
 
 
 def test_the_default_model_runs_small_calls_in_numpy_and_large_ones_in_torch(paragraphs, monkeypatch):
     """All six layers in NumPy for a call of at most SMALL_CALL_WORDS words (a line: no torch to
     import), the torch network, loaded at the first larger call, for the rest; fp32 both."""
-    from sciner.inference import tagger as tagger_module
+    from sciner.inference.torch_network import TorchNetwork
+    from sciner.model.batching import BATCH_SUBWORDS
 
     tagger = Tagger.load("default", precision="fp32")
-    assert isinstance(tagger.model, NumpyNetwork) and "w" not in vars(tagger.model)  # headers read, no array
+    assert isinstance(tagger.network, NumpyNetwork) and "w" not in vars(tagger.network)  # headers read, no array
     small = tagger.tag(paragraphs[:2])
-    assert len(tagger.model.layers) == 6
-    assert tagger._bulk is None
-    monkeypatch.setattr(tagger_module, "SMALL_CALL_WORDS", 10)
+    assert len(tagger.network.layers) == 6
+    assert tagger.networks.large is None
+    monkeypatch.setattr(choose, "SMALL_CALL_WORDS", 10)
     large = tagger.tag(paragraphs[:2])
-    assert tagger._bulk is not None and not isinstance(tagger._bulk.model, NumpyNetwork)
+    assert isinstance(tagger.networks.large, TorchNetwork)
     assert tagger.precision_for(11) == "fp32" and tagger.precision_for(10) == "fp32"
     assert [p.tags for p in small] == [p.tags for p in large]
-    mine, torchs = tagger.log_probs(paragraphs[:1]), tagger._bulk.log_probs(paragraphs[:1])
-    monkeypatch.setattr(tagger_module, "SMALL_CALL_WORDS", 10**6)
+    mine = tagger.log_probs(paragraphs[:1])
+    torchs = tagger.networks.large.log_probs(paragraphs[:1], batch_subwords=BATCH_SUBWORDS)
+    monkeypatch.setattr(choose, "SMALL_CALL_WORDS", 10**6)
     np.testing.assert_allclose(tagger.log_probs(paragraphs[:1])[0], mine[0], atol=1e-4)
     np.testing.assert_allclose(mine[0], torchs[0], atol=0)  # the large call was the torch network's
 
@@ -185,7 +190,7 @@ def test_threads_bound_the_numpy_models_blas_threads():
     before = {p["prefix"]: p["num_threads"] for p in threadpool_info()}
     try:
         tagger = Tagging(TagOptions(model="fast", threads=1)).tagger()
-        assert not tagger.uses_torch and {p["num_threads"] for p in threadpool_info()} == {1}
+        assert isinstance(tagger.network, NumpyNetwork) and {p["num_threads"] for p in threadpool_info()} == {1}
     finally:
         threadpool_limits(before)
 
@@ -193,7 +198,6 @@ def test_threads_bound_the_numpy_models_blas_threads():
 def test_threads_reach_the_torch_network_a_large_call_loads(monkeypatch):
     import torch
 
-    from sciner.inference import tagger as tagger_module
     from sciner.inference.predict import TagOptions, Tagging
     from threadpoolctl import threadpool_info, threadpool_limits
 
@@ -201,10 +205,10 @@ def test_threads_reach_the_torch_network_a_large_call_loads(monkeypatch):
     try:
         tagger = Tagging(TagOptions(model="default", threads=1, precision="fp32")).tagger()
         torch.set_num_threads(2)  # (threadpoolctl's limit on BLAS may reach torch's OpenMP pool: undo it)
-        assert tagger._bulk is None
-        monkeypatch.setattr(tagger_module, "SMALL_CALL_WORDS", 0)
+        assert tagger.networks.large is None
+        monkeypatch.setattr(choose, "SMALL_CALL_WORDS", 0)
         tagger.tag([["We", "use", "BERT", "."]])
-        assert tagger._bulk is not None and torch.get_num_threads() == 1
+        assert tagger.networks.large is not None and torch.get_num_threads() == 1
     finally:
         threadpool_limits(before)
         torch.set_num_threads(torch_before)
@@ -234,20 +238,18 @@ def layered_model(request, tmp_path_factory, tiny_encoder_dir):
 
 
 def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragraphs):
-    from sciner.model.store import load_model
-
-    from sciner.inference.numpy_network import runs_in_numpy
-    from sciner.model.store import load_model_meta
-
+    from sciner.inference.torch_network import TorchNetwork
     from sciner.model.heads import head_spec
+    from sciner.model.store import load_model, load_model_meta
 
     cfg, meta, directory = load_model_meta(layered_model)
-    ours = Tagger(head_spec(cfg.model.head).numpy_class()(cfg, directory), meta, directory, "fp32", "cpu")
-    assert len(ours.model.layers) == cfg.model.num_layers
+    ours = Tagger(Networks(head_spec(cfg.model.head).numpy_class()(cfg, directory)), meta, directory)
+    assert len(ours.network.layers) == cfg.model.num_layers
     loaded = Tagger.load(layered_model)  # NumPy for every call, or (deeper) for small ones only
-    assert isinstance(loaded.model, NumpyNetwork) and (loaded._load_bulk is None) == runs_in_numpy(cfg.model.num_layers)
+    assert isinstance(loaded.network, NumpyNetwork)
+    assert (loaded.networks.load_large is None) == choose.runs_in_numpy(cfg.model.num_layers)
     model, meta, directory = load_model(layered_model)
-    theirs = Tagger(model.eval(), meta, directory, "fp32", "cpu")
+    theirs = Tagger(Networks(TorchNetwork(model.eval())), meta, directory)
     mine, torchs = ours.log_probs(paragraphs), theirs.log_probs(paragraphs)
     assert [a.shape for a in mine] == [b.shape for b in torchs]
     for a, b in zip(mine, torchs):  # the spread head makes log-probabilities of -50: relative
@@ -256,7 +258,7 @@ def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragrap
 
 
 def test_only_models_of_few_layers_run_in_numpy():
-    from sciner.inference.numpy_network import MAX_LAYERS, runs_in_numpy
+    from sciner.inference.choose import MAX_LAYERS, runs_in_numpy
 
     assert runs_in_numpy(-1) and runs_in_numpy(1) and runs_in_numpy(MAX_LAYERS)
     assert not runs_in_numpy(0) and not runs_in_numpy(MAX_LAYERS + 1)  # 0: every layer of the encoder

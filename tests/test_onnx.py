@@ -90,3 +90,22 @@ def test_onnx_faults_are_one_line(cli, small_model, tmp_path):
     cli("export", str(small_model), "-o", str(tmp_path / "model.onnx"), "-q")
     with pytest.raises(ModelError, match="fp32 on the CPU"):
         Tagger.load(tmp_path / "model.onnx", precision="bf16")
+
+
+def test_threads_reach_the_onnx_session(cli, small_model, tmp_path):
+    """`sciner predict --threads N` with an exported tagger: onnxruntime's threads are bounded too,
+    not only torch's (its session took torch's count once, at load)."""
+    import torch
+
+    cli("export", str(small_model), "-o", str(tmp_path / "model.onnx"), "-q")
+    before = torch.get_num_threads()
+    try:
+        onnx = Tagger.load(tmp_path / "model.onnx")
+        texts = paragraphs(8)
+        expected = [p.tags for p in onnx.tag(texts)]
+        wanted = before + 1
+        onnx.limit_threads(wanted)
+        assert onnx.network.session.get_session_options().intra_op_num_threads == wanted
+        assert [p.tags for p in onnx.tag(texts)] == expected
+    finally:
+        torch.set_num_threads(before)

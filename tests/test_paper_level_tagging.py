@@ -18,7 +18,7 @@ OTHER = ["ELMo is evaluated on CoNLL-2003 NER ."]
 
 def with_meta(tagger: Tagger, **meta) -> Tagger:
     """The session's tagger with other model.json entries (the shared one is left as it is)."""
-    return Tagger(tagger.model, {**tagger.meta, **meta}, tagger.path, tagger.precision, tagger.device)
+    return Tagger(tagger.networks, {**tagger.meta, **meta}, tagger.path)
 
 
 STRONG = {"bonus": 4.0, "min_tagged": 1, "outside_bonus": 1.0, "touch_penalty": {"MethodName": 2.0}}
@@ -27,7 +27,7 @@ STRONG = {"bonus": 4.0, "min_tagged": 1, "outside_bonus": 1.0, "touch_penalty": 
 @pytest.fixture
 def plain(shipped_tagger) -> Tagger:
     meta = {k: v for k, v in shipped_tagger.meta.items() if k != "paper_level"}
-    return Tagger(shipped_tagger.model, meta, shipped_tagger.path, shipped_tagger.precision, shipped_tagger.device)
+    return Tagger(shipped_tagger.networks, meta, shipped_tagger.path)
 
 
 def spans(paragraphs: list[Paragraph]) -> list[list[tuple]]:

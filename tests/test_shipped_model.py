@@ -66,14 +66,25 @@ def test_predict_cli_on_the_reference_example(cli, loaded_once, tmp_path, shared
     assert "MethodName" in proc.stderr  # the per-type summary
 
 
+@pytest.mark.parametrize("precision", ["fp32", "int8"])  # NumPy, torch
+def test_document_ids_that_do_not_fit_the_paragraphs_are_refused_with_or_without_the_paper_pass(precision):
+    from sciner.inference.tagger import Tagger
+
+    tagger = Tagger.load("fast", precision=precision)
+    for paper_level in (True, False):
+        with pytest.raises(ValueError, match="2 paragraphs but 1 document ids"):
+            tagger.tag([["We", "use", "BERT"], ["on", "SQuAD"]], documents=["a"], paper_level=paper_level)
+
+
 @pytest.mark.parametrize("native", [True, False])
 def test_forcing_bf16_without_native_bf16_warns(monkeypatch, capsys, native):
     """Issue 23: bf16 is the default only where the CPU has it; forcing it elsewhere says so."""
-    import sciner.inference.tagger as tagger
+    from sciner.inference import torch_network
+    from sciner.inference.tagger import Tagger
 
-    monkeypatch.setattr(tagger, "native_bf16", lambda: native)
-    monkeypatch.setattr(tagger, "load_model", lambda path, **options: (_Stub(), {}, path))
-    tagger.Tagger.load(None, precision="bf16", device="cpu")
+    monkeypatch.setattr(torch_network, "native_bf16", lambda: native)
+    monkeypatch.setattr(torch_network, "load_model", lambda path, **options: (_Stub(), {}, path))
+    Tagger.load(None, precision="bf16", device="cpu")
     warned = "warning: --precision bf16 on a CPU without native bfloat16" in capsys.readouterr().err
     assert warned is not native
 

@@ -56,8 +56,8 @@ class HeadSpec:
     # It reads each paragraph's subword states; the encoder keeps them only for such heads.
     needs_subword_states: bool = False
     # The same network in NumPy ("module:Class"): a model of few transformer layers (at most
-    # sciner.inference.numpy_network.MAX_LAYERS, as the fast model's one) runs every call in it,
-    # a deeper one its small calls (sciner.inference.tagger.SMALL_CALL_WORDS); it imports no torch.
+    # sciner.inference.choose.MAX_LAYERS, as the fast model's one) runs every call in it,
+    # a deeper one its small calls (sciner.inference.choose.SMALL_CALL_WORDS); it imports no torch.
     numpy_network: str | None = None
 
     def numpy_class(self) -> type | None:

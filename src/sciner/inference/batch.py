@@ -1,4 +1,5 @@
-"""Prediction over many paragraphs: featurize, encode in length-sorted windows, decode, restore order."""
+"""Prediction over many paragraphs for the torch and ONNX back ends (and training's evaluation):
+featurize, encode in length-sorted windows, decode, restore order."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sciner.model.batching import BATCH_SUBWORDS, length_batches
+import numpy as np
+import torch
+
 from sciner.document import Span
 from sciner.errors import ModelError
 from sciner.labels import BIO_TAGS
+from sciner.model.batching import BATCH_SUBWORDS, length_batches
 from sciner.model.heads import head_spec
 from sciner.model.network import Encoded
 from sciner.model.windows import Features, featurize_many
@@ -62,9 +66,6 @@ def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subw
     """Each paragraph's (n_words, T) BIO log-probabilities as NumPy arrays, before any type bias
     (heads that score BIO tags only): what ``sciner calibrate`` fits its biases on and the
     paper-level pass decodes. ``progress`` receives token counts as they finish."""
-    import numpy as np
-    import torch
-
     if not head_spec(model.cfg.head).scores_tags:
         raise ModelError(f"tag log-probabilities need a head that scores BIO tags, not {model.cfg.head!r}")
     feats = featurize_many(model.tokenizer, [list(tokens) for tokens in paragraphs], model.cfg)
@@ -87,8 +88,6 @@ def predict_log_probs(model: Any, paragraphs: Sequence[list[str]], *, batch_subw
 @contextmanager
 def _inference(model: Any) -> Iterator[None]:
     """``model`` in eval mode under ``torch.inference_mode``; its training mode is restored after."""
-    import torch
-
     was_training = model.training
     model.eval()
     try:

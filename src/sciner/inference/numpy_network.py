@@ -1,13 +1,12 @@
-"""A model's tag log-probabilities in NumPy: tagging without importing torch.
+"""The NumPy back end (:class:`sciner.inference.network.Network`): a model's tag log-probabilities
+in NumPy, fp32 on the CPU, tagging without importing torch (importing it takes longer than the
+fast model takes to tag a line: docs/benchmarks.md, "NumPy or torch").
 
-Importing torch takes 1.7 s on these machines, more than the fast model takes to tag a line
-without it (0.6 s; AMD EPYC Zen 4, 2 cores, docs/fast.md). A model on a plain BERT encoder
-(MiniLM) whose head's registered ``numpy_network`` is one of these classes (the BIO head's
-:class:`NumpyNetwork`, the CNN head's :class:`NumpyCNN`) is computed here in fp32, from the same
-weights and the same windows as the torch path (:class:`sciner.model.network.NERModel`): in
-calls of every size for a model of few transformer layers (at most :data:`MAX_LAYERS`: the fast
-model's one, or none), in small calls (:data:`sciner.inference.tagger.SMALL_CALL_WORDS`) for a
-deeper one (the default's six):
+A model on a plain BERT encoder (MiniLM) whose head's registered ``numpy_network`` is one of these
+classes (the BIO head's :class:`NumpyNetwork`, the CNN head's :class:`NumpyCNN`) is computed here,
+from the same weights and the same windows as the torch path (:class:`sciner.model.network.NERModel`),
+in the calls :mod:`sciner.inference.choose` gives it (every call of a model of few transformer
+layers, the small calls of a deeper one):
 
 1. the windows of subwords (:func:`sciner.model.windows.window_rows`) through the encoder's
    embeddings (word, position and first token-type rows, LayerNorm) and its first layers
@@ -27,43 +26,34 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from safetensors import SafetensorError, safe_open
+from threadpoolctl import threadpool_limits
 
-from sciner.config import Config
+from sciner.config import Config, ModelConfig
+from sciner.document import Span
+from sciner.errors import ModelError
+from sciner.inference.network import Progress
+from sciner.labels import BIO_TAGS
 from sciner.model.batching import BATCH_SUBWORDS, length_batches
+from sciner.model.encoder import encoder_folder, loading, plain_bert, read_json_object
 from sciner.model.hashing import FEATURES, SEEDS, cached_rows
+from sciner.model.paper_decoding import PaperLevel, decode_documents, scored_spans
+from sciner.model.store import META, WEIGHTS, read_weights, unreadable, wrong_shape
 from sciner.model.windows import bucket_length, featurize_many, window_rows
 from sciner.model.wordpiece import WordPieceTokenizer
 
 # nn.LayerNorm's default, which the CNN head's norms use.
 HEAD_EPS = 1e-5
-# The most transformer layers a model may keep and still be computed here in calls of every size
-# when --precision is auto or fp32 (deeper ones run in torch, but for calls of at most
-# sciner.inference.tagger.SMALL_CALL_WORDS words). The fast model's one layer took 5.9 s in NumPy on the
-# 2022 test file against 5.4 s in torch bf16 (`farm-bench -n 5`, Zen 4, 2 cores): NumPy keeps
-# the same tags on every CPU and a first line without importing torch (1.7 s). Two layers took
-# 11.3 s against 8.2 s (measured before the last layer ran at the words' positions only). Without
-# the start-up, NumPy fp32 runs one layer 1.13x and six 1.21x torch fp32's time
-# (`python benchmarks/numpy_layers.py`; docs/benchmarks.md).
-MAX_LAYERS = 1
-
-
-def runs_in_numpy(num_layers: int) -> bool:
-    """Whether a model keeping ``num_layers`` transformer layers (``model.num_layers``: -1 none,
-    0 all) is computed in NumPy in calls of every size when its head has a NumPy network (a
-    deeper one: in small calls, :data:`sciner.inference.tagger.SMALL_CALL_WORDS`)."""
-    return num_layers == -1 or 1 <= num_layers <= MAX_LAYERS
 
 
 def bert_layers(encoder: str) -> bool:
     """Whether the encoder ``encoder`` (a name or folder) is the plain BERT computed here
     (MiniLM; not MPNet, whose attention adds relative-position biases, nor a folder whose
     weights are not safetensors): :func:`sciner.model.encoder.plain_bert`."""
-    from sciner.model.encoder import encoder_folder, plain_bert
-
     return plain_bert(encoder_folder(encoder))
 
 
@@ -78,13 +68,15 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 
 
 # Abramowitz and Stegun 7.1.26: erf(z) = 1 - poly(t) exp(-z^2), t = 1 / (1 + P z), for z >= 0,
-# within 1.5e-7 of erf; computed in float32 (float64 doubled the fast model's GELU time).
+# within 1.5e-7 of erf; computed in float32, which is much faster than float64 (docs/benchmarks.md,
+# "NumPy or torch").
 _AS_P = np.float32(0.3275911)
 _AS_A = [np.float32(a) for a in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)]
 
 
-# GELU's twenty-odd passes run over blocks of this many numbers, which stay in the core's cache: on
-# a transformer layer's (subwords x 1536) activations this halved its time (Zen 4).
+# GELU's twenty-odd passes run over blocks of this many numbers, which stay in the core's cache:
+# much faster on a transformer layer's (subwords x 1536) activations than passes over all of them
+# (docs/benchmarks.md, "NumPy or torch").
 GELU_BLOCK = 1 << 15
 
 
@@ -117,15 +109,16 @@ def _gelu_block(x: np.ndarray) -> np.ndarray:
 
 
 class NumpyNetwork:
-    """A model's network as arrays (read at its first call), with the attributes a
-    :class:`~sciner.inference.tagger.Tagger` reads (``cfg``, ``tokenizer``); :meth:`log_probs` is
+    """A model's network as arrays (read at its first call): the NumPy back end
+    (:class:`sciner.inference.network.Network`), fp32 on the CPU; :meth:`log_probs` is
     :func:`sciner.inference.batch.predict_log_probs`."""
 
-    def __init__(self, cfg: Config, directory: Path) -> None:
-        from sciner.model.encoder import encoder_folder, read_json_object
-        from sciner.model.store import WEIGHTS
+    precision = "fp32"
+    device = "cpu"
 
-        self.cfg = cfg.model
+    def __init__(self, cfg: Config, directory: Path, type_bias: dict[str, float] | None = None) -> None:
+        self.cfg: ModelConfig = cfg.model
+        self.type_bias = dict(type_bias or {})  # the model's, as its torch head holds it
         self.path = directory / WEIGHTS
         self.folder = encoder_folder(cfg.model.encoder)
         encoder_config = read_json_object(self.folder / "config.json")
@@ -135,11 +128,11 @@ class NumpyNetwork:
         self._arrays_checked = False
 
     @classmethod
-    def load(cls, cfg: Config, directory: Path) -> NumpyNetwork:
-        """The network of the model in ``directory`` (config ``cfg``), its weights file checked
-        (:meth:`check`); the arrays are read at the first call, which a deep model's large calls
-        never make (they run in torch)."""
-        network = cls(cfg, directory)
+    def load(cls, cfg: Config, directory: Path, type_bias: dict[str, float] | None = None) -> NumpyNetwork:
+        """The network of the model in ``directory`` (config ``cfg``, type biases ``type_bias``),
+        its weights file checked (:meth:`check`); the arrays are read at the first call, which a
+        deep model's large calls never make (they run in torch)."""
+        network = cls(cfg, directory, type_bias)
         network.check()
         return network
 
@@ -151,12 +144,6 @@ class NumpyNetwork:
         """Refuse, in one line, a weights file that safetensors cannot read or whose weights do
         not fit the config (a shape other than the encoder package's or the BIO layer's), from
         the files' headers: no array is read."""
-        from safetensors import SafetensorError, safe_open
-
-        from sciner.labels import BIO_TAGS
-        from sciner.model.encoder import loading
-        from sciner.model.store import unreadable, wrong_shape
-
         try:
             with safe_open(str(self.path), framework="numpy") as f:
                 shapes = {k: list(f.get_slice(k).get_shape()) for k in f.keys()}
@@ -174,8 +161,6 @@ class NumpyNetwork:
     @functools.cached_property
     def w(self) -> dict[str, np.ndarray]:
         """The model's weights, fp32 (read at the first call)."""
-        from sciner.model.store import read_weights
-
         return {k: v.astype(np.float32, copy=False) for k, v in read_weights(self.path).items()}
 
     def _check_arrays(self) -> None:
@@ -183,9 +168,6 @@ class NumpyNetwork:
         show (a missing weight) is a one-line error, not a traceback halfway through an input."""
         if self._arrays_checked:
             return
-        from sciner.errors import ModelError
-        from sciner.model.store import META
-
         try:
             self.forward(*self.word_vectors([["a"]]))
         except KeyError as err:
@@ -199,10 +181,6 @@ class NumpyNetwork:
     def word_table(self) -> np.ndarray:
         """The word embeddings: the model's own, or where frozen the encoder package's, read alone
         (most of the package is layers this model drops)."""
-        from safetensors import safe_open
-
-        from sciner.model.encoder import loading
-
         own = self.w.get("encoder.embeddings.word_embeddings.weight")
         if own is not None:
             return own
@@ -271,7 +249,8 @@ class NumpyNetwork:
             x = _layer_norm(up @ layer["down"] + layer["down_b"] + x, layer["ln2"], layer["ln2_b"], self.eps)
         return x
 
-    def _states(self, rows: list[list[int]], owners: list[tuple[int, int, int, int]]) -> np.ndarray:
+    def _states(self, rows: list[list[int]], owners: list[tuple[int, int, int, int]],
+                batch_subwords: int) -> np.ndarray:
         """(W, H) each owned word's vector: its first subword's state in its window."""
         at_row = np.fromiter((r for _, _, r, _ in owners), dtype=np.int64, count=len(owners))
         at_pos = np.fromiter((pos for *_, pos in owners), dtype=np.int64, count=len(owners))
@@ -283,7 +262,7 @@ class NumpyNetwork:
         first = np.searchsorted(at_row[order], np.arange(len(rows) + 1))
         padded = [bucket_length(len(row), self.cfg.window) for row in rows]
         # The torch path's exact batches (sciner.model.network.gather_rows): rows of one padded length.
-        for batch in length_batches(padded, BATCH_SUBWORDS, same_length=True):
+        for batch in length_batches(padded, batch_subwords, same_length=True):
             length = padded[batch[0]]
             ids = np.full((len(batch), length), self.tokenizer.pad_token_id, dtype=np.int64)
             mask = np.zeros((len(batch), length), dtype=bool)
@@ -295,13 +274,15 @@ class NumpyNetwork:
             out[np.concatenate(words)] = self._encode(ids, mask, wanted)
         return out
 
-    def word_vectors(self, tokens: list[list[str]]) -> tuple[np.ndarray, list[int]]:
+    def word_vectors(self, tokens: list[list[str]],
+                     batch_subwords: int = BATCH_SUBWORDS) -> tuple[np.ndarray, list[int]]:
         """(W, D) the head's inputs of every word of the non-empty paragraphs ``tokens``, in
-        order (the mask channel left out), and each paragraph's word count."""
+        order (the mask channel left out), and each paragraph's word count; the windows go
+        through the encoder ``batch_subwords`` subwords a batch."""
         feats = featurize_many(self.tokenizer, tokens, self.cfg)  # the torch path's subwords and shapes
         rows, owners = window_rows([f.pieces for f in feats], self.tokenizer.cls_token_id,
                                    self.tokenizer.sep_token_id, self.cfg.window, self.cfg.window_overlap)
-        parts = [self._states(rows, owners)]
+        parts = [self._states(rows, owners, batch_subwords)]
         w = self.w
         if self.cfg.shape_dim > 0:
             parts.append(w["shape.weight"][np.array([s for f in feats for s in f.shapes], dtype=np.int64)])
@@ -324,11 +305,10 @@ class NumpyNetwork:
         words, in order); the BIO head reads them as they are."""
         return inputs
 
-    def log_probs(self, paragraphs: Sequence[Sequence[str]], *,
-                  progress: Callable[[int], None] | None = None, chunk_words: int = 20000) -> list[np.ndarray]:
-        """Each paragraph's (n_words, T) BIO log-probabilities, as the torch path computes them."""
-        from sciner.labels import BIO_TAGS
-
+    def log_probs(self, paragraphs: Sequence[Sequence[str]], *, batch_subwords: int,
+                  progress: Progress = None, chunk_words: int = 20000) -> list[np.ndarray]:
+        """Each paragraph's (n_words, T) BIO log-probabilities, as the torch path computes them
+        (its windows batched as it batches them, ``batch_subwords`` a batch)."""
         self._check_arrays()
 
         out = [np.zeros((0, len(BIO_TAGS)), dtype=np.float32) for _ in paragraphs]
@@ -338,7 +318,7 @@ class NumpyNetwork:
         def run(indices: list[int]) -> None:
             if not indices:
                 return
-            inputs, counts = self.word_vectors([list(paragraphs[i]) for i in indices])
+            inputs, counts = self.word_vectors([list(paragraphs[i]) for i in indices], batch_subwords)
             scores = self.forward(inputs, counts)
             for i, part in zip(indices, np.split(scores, np.cumsum(counts)[:-1])):
                 out[i] = part
@@ -356,13 +336,26 @@ class NumpyNetwork:
         run(chunk)
         return out
 
+    def spans(self, paragraphs: Sequence[Sequence[str]], *, batch_subwords: int,
+              progress: Progress = None) -> list[list[Span]]:
+        """Each paragraph's spans, decoded alone with the model's type biases: the paper-level
+        decoding with no paper-level step, as the torch BIO head decodes."""
+        tokens = [list(p) for p in paragraphs]
+        log_probs = self.log_probs(tokens, batch_subwords=batch_subwords, progress=progress)
+        tags = decode_documents(tokens, log_probs, [[i] for i in range(len(tokens))], self.type_bias, PaperLevel())
+        return [scored_spans(t, lp) for t, lp in zip(tags, log_probs)]
+
+    def limit_threads(self, threads: int) -> None:
+        """Bound BLAS's threads, which run NumPy's matrix products (torch's setting does not reach them)."""
+        threadpool_limits(threads)
+
 
 class NumpyCNN(NumpyNetwork):
     """The CNN head's network (:class:`sciner.model.heads.cnn.CNNHead`) on the same encoder path:
     each word's hash embeddings join its vector, then a projection and the convolutions."""
 
-    def __init__(self, cfg: Config, directory: Path) -> None:
-        super().__init__(cfg, directory)
+    def __init__(self, cfg: Config, directory: Path, type_bias: dict[str, float] | None = None) -> None:
+        super().__init__(cfg, directory, type_bias)
         settings = cfg.model.head_settings
         self.hash_rows, self.depth = settings.hash_rows, settings.depth
         self.kernel, self.dilation = settings.kernel, settings.dilation

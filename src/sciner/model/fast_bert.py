@@ -1,7 +1,7 @@
 """BERT's encoder for inference only, built without importing transformers.
 
-Importing transformers costs about 1.5 s of every ``sciner predict`` run, more than tagging a
-paper takes. For BERT-architecture encoders (all-MiniLM-L6-v2) the tagger therefore uses this
+Importing transformers takes longer than tagging a paper (docs/benchmarks.md, "NumPy or
+torch"). For BERT-architecture encoders (all-MiniLM-L6-v2) the tagger therefore uses this
 copy: the same modules under the same parameter names as ``transformers.BertModel`` (so the
 package's ``model.safetensors`` and our saved weights load unchanged), without dropout, with
 query/key/value fused into one matrix product. ``tests/test_fast_bert.py`` checks that its
@@ -13,6 +13,7 @@ Its tokenizer is :class:`sciner.model.wordpiece.WordPieceTokenizer`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import torch
+from safetensors import safe_open
 from torch import nn
 from torch.nn import functional as F
 
@@ -200,10 +202,6 @@ class FastBert(nn.Module):
         modules as read (no random initialisation first, no copy into them afterwards).
         ``num_layers``: keep only the first this many layers (0: all; -1: none, the embeddings
         only), and read only their weights."""
-        import dataclasses
-
-        from safetensors import safe_open
-
         config = BertConfig.read(folder)
         kept = kept_layers(num_layers, config.num_hidden_layers)
         if kept < config.num_hidden_layers:
@@ -222,7 +220,7 @@ class FastBert(nn.Module):
 def uninitialised() -> Iterator[None]:
     """Build modules without initialising their weights (left as allocated): for modules whose
     every weight is loaded next. Building on the meta device would do the same but imports
-    torch._dynamo (0.9 s)."""
+    torch._dynamo, which is slow to import (docs/benchmarks.md, "NumPy or torch")."""
     kinds = (nn.Linear, nn.Embedding, nn.LayerNorm)
     saved = [k.reset_parameters for k in kinds]
     try:

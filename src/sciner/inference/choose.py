@@ -1,0 +1,107 @@
+"""Which back end (:mod:`sciner.inference.network`) runs a call: :func:`load_networks` is the one
+place that chooses, and the one place that imports torch or onnxruntime, only once chosen. The
+timings behind its policy are in ``docs/benchmarks.md`` ("NumPy or torch").
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sciner.errors import ModelError
+from sciner.inference.network import Network
+from sciner.inference.numpy_network import bert_layers
+from sciner.model.heads import head_spec
+from sciner.model.store import is_onnx, load_model_meta
+
+PRECISIONS = ("auto", "fp32", "bf16", "int8")
+
+# The most transformer layers a model may keep and still run in NumPy in calls of every size when
+# --precision is auto or fp32: the fast model's one. Deeper ones run in torch but for small calls:
+# NumPy's start-up is shorter (no torch to import), torch's layers faster on long inputs.
+MAX_LAYERS = 1
+# The small calls of a deeper model (the default's six layers) that NumPy runs: at most this many
+# words. Importing torch and building its network takes longer than NumPy's six layers take on them;
+# the crossing depends on the CPU (docs/benchmarks.md, "NumPy or torch").
+SMALL_CALL_WORDS = 4000
+
+
+def runs_in_numpy(num_layers: int) -> bool:
+    """Whether a model keeping ``num_layers`` transformer layers (``model.num_layers``: -1 none,
+    0 all) runs in NumPy in calls of every size when its head has a NumPy network (a deeper one:
+    in calls of at most :data:`SMALL_CALL_WORDS` words)."""
+    return num_layers == -1 or 1 <= num_layers <= MAX_LAYERS
+
+
+@dataclass
+class Networks:
+    """A model's back ends: ``first`` runs every call, or where ``load_large`` is set, the calls of
+    at most :data:`SMALL_CALL_WORDS` words; ``load_large`` loads, at the first larger call, the
+    network that runs those."""
+
+    first: Network
+    load_large: Callable[[], Network] | None = None
+    large: Network | None = None
+    threads: int | None = None  # what limit_threads set, for a network loaded after it
+
+    def for_call(self, words: int) -> Network:
+        """The network that runs a call of ``words`` words (loading the large calls' at the first)."""
+        if self.load_large is None or words <= SMALL_CALL_WORDS:
+            return self.first
+        if self.large is None:
+            self.large = self.load_large()
+            if self.threads is not None:
+                self.large.limit_threads(self.threads)
+        return self.large
+
+    def limit_threads(self, threads: int) -> None:
+        """Bound every network's threads, the ones loaded later too."""
+        self.threads = threads
+        for network in (self.first, self.large):
+            if network is not None:
+                network.limit_threads(threads)
+
+
+def load_networks(path: str | Path | None, precision: str = "auto",
+                  device: str = "auto") -> tuple[Networks, dict[str, Any], Path]:
+    """The back ends of the model at ``path`` (a folder, a shipped model's name, an ``.onnx``
+    graph; None: the default model), its ``model.json`` and its path, for ``precision`` and
+    ``device`` as :meth:`sciner.inference.tagger.Tagger.load` takes them.
+
+    A model whose head has a NumPy network, on a plain BERT encoder, runs in NumPy, fp32, on the
+    CPU unless ``precision`` (bf16, int8) or ``device`` (cuda) asks for torch: every call where it
+    keeps few layers (:func:`runs_in_numpy`), else calls of at most :data:`SMALL_CALL_WORDS`
+    words, the first larger one loading its torch network (``precision`` and ``device`` as asked).
+    """
+    if precision not in PRECISIONS:
+        raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
+    if is_onnx(path):
+        # onnxruntime is an optional extra, imported only for an exported graph.
+        from sciner.inference.onnx_network import OnnxNetwork
+
+        network, meta, where = OnnxNetwork.load(path, precision, device)
+        return Networks(network), meta, where
+    if precision in ("auto", "fp32") and device in ("auto", "cpu"):
+        cfg, meta, directory = load_model_meta(path)
+        numpy_class = head_spec(cfg.model.head).numpy_class()
+        if numpy_class is not None and bert_layers(cfg.model.encoder):
+            small = numpy_class.load(cfg, directory, meta.get("type_bias") or {})
+            large = None if runs_in_numpy(cfg.model.num_layers) else functools.partial(_torch, path, precision, device)
+            return Networks(small, large), meta, directory
+    network, meta, directory = _load_torch(path, precision, device)
+    return Networks(network), meta, directory
+
+
+def _load_torch(path: str | Path | None, precision: str, device: str) -> tuple[Network, dict[str, Any], Path]:
+    # torch is imported here, once chosen: importing it takes longer than NumPy takes to tag a line.
+    from sciner.inference.torch_network import TorchNetwork
+
+    return TorchNetwork.load(path, precision, device)
+
+
+def _torch(path: str | Path | None, precision: str, device: str) -> Network:
+    """The torch network of a model whose small calls run in NumPy."""
+    return _load_torch(path, precision, device)[0]
