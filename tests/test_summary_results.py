@@ -15,7 +15,8 @@ from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.papers import read_papers
 from sciner.summary.tables import cell_numbers, is_language, metric_like, not_score_head
-from test_summarize import caption, row, tagged  # a table row as --include tables writes it
+
+from helpers.papers import caption, row  # a table row and a caption as --include tables writes them
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
 

@@ -25,6 +25,8 @@ from sciner.training.checkpoints import (
 )
 from sciner.training.loop import Progress, Schedule, linear_schedule, parameter_groups, read_loss_curve, training_steps
 
+from helpers.training import Payload, tiny_config
+
 
 class Toy(nn.Module):
     def __init__(self) -> None:
@@ -70,16 +72,6 @@ def test_rng_states_survive_a_weights_only_checkpoint(tmp_path):
     random.seed(9), np.random.seed(9), torch.manual_seed(9)
     set_rng_state(load_checkpoint(tmp_path / CHECKPOINT)["rng"])
     assert (random.random(), np.random.rand(), torch.rand(1).item()) == expected
-
-
-class Payload:
-    """Unpickling this would create a marker file: what a crafted checkpoint could do."""
-
-    def __init__(self, marker: Path) -> None:
-        self.marker = marker
-
-    def __reduce__(self):
-        return (os.system, (f"touch {self.marker}",))
 
 
 def test_a_crafted_checkpoint_runs_no_code(tmp_path):
@@ -289,8 +281,6 @@ def test_a_checkpoint_of_an_older_loop_resumes_where_it_stood():
 
 
 def _tiny(tiny_encoder_dir, tiny_data, **changes):
-    from test_train_and_tag import tiny_config
-
     return tiny_config(tiny_encoder_dir, tiny_data, "bio", **{"epochs": 2, "max_batches_per_epoch": 4, "patience": 5,
                                                              **changes})
 
