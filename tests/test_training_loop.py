@@ -214,6 +214,21 @@ def test_stopped_after_n_steps_and_resumed_the_loop_ends_like_a_straight_run(tmp
         assert torch.allclose(a, b, atol=1e-6)
 
 
+def test_setting_up_a_resumed_run_restores_where_it_stood_and_writes_nothing(tmp_path):
+    from sciner.training.loop import prepare_run, run
+
+    run(Regression(_toy_config()), tmp_path, show_progress=False, stop_after=12)
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    training = prepare_run(Regression(_toy_config()), tmp_path, resume=True, show_progress=False, stop_after=3)
+    assert training.resumed and (training.at.step, training.at.epoch, training.at.batch) == (12, 1, 4)
+    assert training.last == 15 and training.per_epoch == 8 and training.scheduler.last_epoch == 12
+    assert {int(s["step"]) for s in training.optimizer.state_dict()["state"].values()} == {12}  # AdamW's moments
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
+    fresh = prepare_run(Regression(_toy_config()), tmp_path / "new", show_progress=False)
+    assert not fresh.resumed and fresh.at == Progress() and fresh.last is None and not (tmp_path / "new").exists()
+    assert fresh.optimizer.state_dict()["state"] == {} and fresh.scheduler.last_epoch == 0
+
+
 def test_the_loop_stops_after_patience_epochs_without_a_better_score(tmp_path):
     task = Regression(_toy_config(), scores=[0.1, 0.3, 0.2, 0.25, 0.9], epochs=5, patience=1)
     at = training_steps(task, tmp_path, show_progress=False)
