@@ -8,11 +8,10 @@ from pathlib import Path
 
 from sciner.config import Config
 
+# The words of write_raw_corpus's paragraphs, and of make_sentence's entities.
 METHODS = ["BERT", "RoBERTa", "a BiLSTM-CRF tagger", "SpanBERT", "XLNet", "ELECTRA"]
 DATASETS = ["SQuAD", "CoNLL-2003", "OntoNotes", "MNLI", "SciERC", "TACRED"]
 METRICS = ["F1", "accuracy", "exact match", "BLEU"]
-
-
 ENTITY_WORDS = {
     "MethodName": ["BERT", "ELMo", "RoBERTa", "GPT-2", "XLNet"],
     "DatasetName": ["SQuAD", "GLUE", "MNLI", "CoNLL-2003"],
