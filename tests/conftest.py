@@ -11,6 +11,12 @@ from typing import NamedTuple
 
 import pytest
 
+from sciner.errors import PDFError
+from sciner.pdf import ExtractedParagraph
+
+from helpers.shipped import serve_shipped
+from helpers.training import make_sentence
+
 REPO = Path(__file__).resolve().parents[1]
 # The one place the tests learn where the shared folder is: $SCINER_DATA, else ../shared/data.
 DATA = Path(os.environ.get("SCINER_DATA") or REPO.parent / "shared" / "data")
@@ -65,13 +71,6 @@ def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
         torch.set_num_threads(threads)
 
 
-def is_shipped(path: str | Path | None) -> bool:
-    """Whether a model path names the model shipped with sciner (None is its default)."""
-    from sciner.model.store import DEFAULT_MODEL
-
-    return path is None or Path(path).resolve() == DEFAULT_MODEL.resolve()
-
-
 @pytest.fixture(scope="session")
 def shipped_tagger():
     """The model shipped with sciner, in fp32 on the CPU, loaded once for the whole session
@@ -79,20 +78,6 @@ def shipped_tagger():
     from sciner.inference.tagger import Tagger
 
     return Tagger.load(precision="fp32", device="cpu").preload()  # its torch network of large calls too
-
-
-def serve_shipped(monkeypatch: pytest.MonkeyPatch, tagger) -> None:
-    """Answer every load of the shipped model with ``tagger``: ``Tagger.load`` is the one entry
-    point (``sciner.load``, predict, calibrate, corpus workers and the spaCy component call it);
-    precision and device are not honoured. Other model directories load for real."""
-    from sciner.inference.tagger import Tagger
-
-    real = Tagger.load
-
-    def load(cls, path=None, **options):
-        return tagger if is_shipped(path) else real(path, **options)
-
-    monkeypatch.setattr(Tagger, "load", classmethod(load))
 
 
 @pytest.fixture
@@ -126,54 +111,32 @@ def loaded_once(monkeypatch: pytest.MonkeyPatch, shipped_tagger, shipped_reads: 
     assert not shipped_reads, f"the shipped model was loaded again, bypassing Tagger.load: {shipped_reads}"
 
 
-@pytest.fixture(scope="session")
-def tiny_encoder_dir(tmp_path_factory) -> Path:
-    """A 2-layer, 32-wide BERT with the MiniLM tokenizer, saved like a HF folder."""
-    import torch
+def save_tiny_bert(folder: Path, max_positions: int) -> Path:
+    """A 2-layer, 32-wide BERT with the MiniLM tokenizer, saved in ``folder`` like a HF folder."""
+    import torch  # lazy, as in every fixture here: a test module that needs no model loads no torch
     from transformers import AutoTokenizer, BertConfig, BertModel
 
     from sciner.model.encoder import encoder_folder
 
     torch.manual_seed(0)
-    folder = tmp_path_factory.mktemp("tiny-bert")
     tokenizer = AutoTokenizer.from_pretrained(encoder_folder("all-MiniLM-L6-v2"), local_files_only=True)
     config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
-                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=512)
+                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=max_positions)
     BertModel(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
 
 
-ENTITY_WORDS = {
-    "MethodName": ["BERT", "ELMo", "RoBERTa", "GPT-2", "XLNet"],
-    "DatasetName": ["SQuAD", "GLUE", "MNLI", "CoNLL-2003"],
-    "MetricName": ["F1", "accuracy", "BLEU"],
-    "TaskName": ["question answering", "named entity recognition", "translation"],
-}
+@pytest.fixture(scope="session")
+def tiny_encoder_dir(tmp_path_factory) -> Path:
+    """The tiny BERT the NER training tests fine-tune (512 positions)."""
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), max_positions=512)
 
 
-def make_sentence(rng: random.Random) -> tuple[list[str], list[str]]:
-    """A synthetic sentence with a method, a dataset and a metric, tagged in BIO."""
-    tokens: list[str] = []
-    tags: list[str] = []
-
-    def add(words: str, label: str | None) -> None:
-        for k, w in enumerate(words.split()):
-            tokens.append(w)
-            tags.append("O" if label is None else ("B-" if k == 0 else "I-") + label)
-
-    add("We evaluate", None)
-    add(rng.choice(ENTITY_WORDS["MethodName"]), "MethodName")
-    add("on", None)
-    add(rng.choice(ENTITY_WORDS["DatasetName"]), "DatasetName")
-    add("for", None)
-    add(rng.choice(ENTITY_WORDS["TaskName"]), "TaskName")
-    add("and report", None)
-    add(rng.choice(ENTITY_WORDS["MetricName"]), "MetricName")
-    add("of", None)
-    add(f"{rng.randint(50, 99)}.{rng.randint(0, 9)}", "MetricValue")
-    add(".", None)
-    return tokens, tags
+@pytest.fixture(scope="session")
+def tiny_pretrain_encoder(tmp_path_factory) -> Path:
+    """The tiny BERT the pretraining tests pretrain (64 positions: their sequences are 32 long)."""
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-encoder"), max_positions=64)
 
 
 @pytest.fixture(scope="session")
@@ -192,3 +155,33 @@ def tiny_data(tmp_path_factory) -> Path:
         for name, lines in zip(("data.conll", "data2.conll"), papers):
             (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="session")
+def pdfs(shared_data: Path) -> Path:
+    """The shared papers' folder."""
+    if not (shared_data / "pdfs" / "PDF_LIST.tsv").is_file():
+        pytest.skip(f"PDFs not found at {shared_data / 'pdfs'}")
+    return shared_data / "pdfs"
+
+
+@pytest.fixture
+def fake_pdfs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A folder of stand-in papers (the extractor reads their lines), a table, and a nested paper;
+    a real PDF costs seconds, and extraction itself is tested in test_pdf_extract.py."""
+
+    def extract(path: str | Path, progress=None, include=()) -> list[ExtractedParagraph]:
+        text = Path(path).read_text(encoding="utf-8")
+        if not text.startswith("%PDF-"):
+            raise PDFError(f"{path}: not a PDF (no %PDF header)")
+        return [ExtractedParagraph(line.split(), line, "Introduction", page, "body")
+                for page, line in enumerate(text.splitlines()[1:], start=1)]
+
+    monkeypatch.setattr("sciner.pdf.extract_pdf", extract)
+    folder = tmp_path / "papers"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.pdf").write_text("%PDF-\nWe use BERT .\nOn SQuAD .\n", encoding="utf-8")
+    (folder / "sub" / "b.pdf").write_text("%PDF-\nELMo too .\n", encoding="utf-8")
+    (folder / "PDF_LIST.tsv").write_text("file\ttitle\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("not a paper\n", encoding="utf-8")
+    return folder

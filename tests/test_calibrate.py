@@ -15,6 +15,8 @@ from sciner.inference.calibrate import CalibrateConfig, cross_fitted_tags, decod
 from sciner.evaluate.metrics import count_entities
 from sciner.labels import BIO_TAGS
 
+from helpers.training import tiny_config
+
 CFG = CalibrateConfig(low=-1.0, high=3.0, step=0.5, refine=0.25, batch=8)
 
 
@@ -99,8 +101,6 @@ def test_model_json_type_bias_is_applied(tmp_path, tiny_model):
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
-    from test_train_and_tag import tiny_config
-
     from sciner.training.train import train
 
     cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1)

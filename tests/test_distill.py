@@ -20,7 +20,8 @@ from sciner.distill.teacher import teacher_config
 from sciner.inference.tagger import Tagger
 from sciner.labels import BIO_TAGS
 from sciner.training.train import train
-from test_train_and_tag import tiny_config
+
+from helpers.training import tiny_config
 
 RAW_LINES = [
     "We fine-tune BERT on SQuAD with a learning rate of 2e-5. It reaches 88.5 F1 on the test set.",

@@ -21,44 +21,7 @@ from sciner.formats.jsonl import write_jsonl
 from sciner.index import schema
 from sciner.index.write import IndexWriter, first_number, lower_is_better
 
-PAPERS = {
-    "alpha": ["[BERT|MethodName] : pre-training for [question answering|TaskName]",
-              "We fine-tune [BERT-base|MethodName] on [SQuAD|DatasetName] and reach [88.5|MetricValue] [F1|MetricName] .",
-              "Tuned , [BERT base|MethodName] reaches [90.9|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] with a "
-              "[learning rate|HyperparameterName] of [5e-5|HyperparameterValue] .",
-              "Span masking helps the [LSTM|MethodName] language model reach a [perplexity|MetricName] of "
-              "[35.1|MetricValue] on [PTB|DatasetName] ."],
-    "beta": ["In this paper we propose [XLNet|MethodName] , a new model .",
-             "Our [XLNet|MethodName] reaches [92.1|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .",
-             "The [learning rate|HyperparameterName] is [5e-5|HyperparameterValue] .",
-             "An [LSTM|MethodName] gets a [perplexity|MetricName] of [29.4|MetricValue] on [PTB|DatasetName] ."],
-    "gamma": ["[Bert Base|MethodName] gets [85.0|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .",
-              "We set the [learning rates|HyperparameterName] to [3e-5|HyperparameterValue] ."],
-}
-
-
-def tagged(line: str) -> Paragraph:
-    """A paragraph from ``words [entity words|Type] words``."""
-    tokens, tags = [], []
-    for bracket, plain in re.findall(r"\[([^\]]+)\]|(\S+)", line):
-        if plain:
-            tokens.append(plain)
-            tags.append("O")
-        else:
-            words, label = bracket.rsplit("|", 1)
-            for k, word in enumerate(words.split()):
-                tokens.append(word)
-                tags.append(("B-" if k == 0 else "I-") + label)
-    return Paragraph(tokens, tags)
-
-
-def write_corpus(folder: Path, papers: dict[str, list[str]] = PAPERS) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, lines in papers.items():
-        paragraphs = [tagged(line) for line in lines]
-        paragraphs[0].meta["section"] = "Abstract"  # where summarize looks for the method a paper proposes
-        write_jsonl(paragraphs, folder / f"{name}.jsonl")
-    return folder
+from helpers.papers import PAPERS, bracketed, write_corpus
 
 
 @pytest.fixture
@@ -149,7 +112,7 @@ def test_a_run_stopped_between_papers_keeps_each_paper_whole_and_the_next_run_go
     paragraphs = []
     for name, lines in many.items():  # one file holding six papers (a JSONL 'doc' each)
         for line in lines:
-            p = tagged(line)
+            p = bracketed(line)
             p.meta["doc"] = name
             paragraphs.append(p)
     write_jsonl(paragraphs, tmp_path / "one.jsonl")
@@ -424,7 +387,7 @@ def test_leaderboards_and_a_paragraph_are_asked_from_the_command_line(cli, corpu
 def test_index_and_summarize_name_a_file_s_paper_by_the_same_rule(tmp_path: Path) -> None:
     """Regression: index named ``x.pdf.jsonl``'s paper ``x`` (the file's stem, then a suffix off
     again) where summarize named it ``x.pdf``; both now name it by ``paper_name``."""
-    write_jsonl([tagged(line) for line in PAPERS["beta"]], tmp_path / "x.pdf.jsonl")
+    write_jsonl([bracketed(line) for line in PAPERS["beta"]], tmp_path / "x.pdf.jsonl")
     db = tmp_path / "c.sqlite"
     sciner.index_files([tmp_path / "x.pdf.jsonl"], db, show_progress=False, gazetteers=False)
     summary = sciner.summarize([tmp_path / "x.pdf.jsonl"], tmp_path / "s.json", gazetteers=False, show_progress=False)

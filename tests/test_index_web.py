@@ -20,7 +20,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 import sciner  # noqa: E402
 from sciner.errors import InputFormatError  # noqa: E402
 from sciner.serve.corpus import MAX_LIMIT, corpus_router  # noqa: E402
-from test_index import write_corpus  # noqa: E402
+
+from helpers.papers import write_corpus  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 

@@ -11,6 +11,8 @@ from sciner.labels import BIO_TAGS, ENTITY_TYPES
 from sciner.model.store import DEFAULT_MODEL
 from sciner.provenance import git_commit
 
+from helpers.training import tiny_config
+
 
 def test_info_on_the_shipped_model(cli):
     result = cli("info")
@@ -55,8 +57,6 @@ def test_info_on_a_model_that_records_no_provenance_says_so(cli, tmp_path):
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory, tiny_encoder_dir, tiny_data):
-    from test_train_and_tag import tiny_config
-
     from sciner.training.train import train
 
     out = tmp_path_factory.mktemp("info-model")

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from test_pipes import fake_pdfs  # noqa: F401  (stand-in papers: a real PDF costs seconds)
-
 import sciner
 from sciner.document import Paragraph, Span
 from sciner.errors import InputNotFoundError, PDFError

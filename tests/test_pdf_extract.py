@@ -27,14 +27,6 @@ from extraction_quality import looks_like_reference_entry, ngram_coverage  # noq
 
 
 @pytest.fixture(scope="module")
-def pdfs(shared_data: Path) -> Path:
-    """The shared papers' folder."""
-    if not (shared_data / "pdfs" / "PDF_LIST.tsv").is_file():
-        pytest.skip(f"PDFs not found at {shared_data / 'pdfs'}")
-    return shared_data / "pdfs"
-
-
-@pytest.fixture(scope="module")
 def papers(pdfs: Path):
     """Every listed PDF extracted once: {file name: paragraphs}."""
     with open(pdfs / "PDF_LIST.tsv", encoding="utf-8") as handle:

@@ -11,8 +11,6 @@ The pages are US Letter (612 x 792 pt) with 10 pt body text on a 12 pt line pitc
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from sciner.pdf.blocks import Block, BlockClassifier, is_display_math, is_prose_line, is_table_row, split_blocks
@@ -23,22 +21,7 @@ from sciner.pdf.front_matter import find_title, front_matter_end
 from sciner.pdf.layout import LEFT, RIGHT, SPANNING, ColumnBox, OrderedLine, body_font_size, is_two_column, order_page
 from sciner.pdf.paragraphs import ParagraphBuilder
 
-WIDTH, HEIGHT = 612.0, 792.0
-BODY, PITCH = 10.0, 12.0
-BOXES = {LEFT: ColumnBox(72.0, 292.0), RIGHT: ColumnBox(320.0, 540.0), SPANNING: ColumnBox(72.0, 540.0)}
-WORDS = ("we train the model on a large corpus of scientific text and report results for each task "
-         "with the same settings as the original work so that the numbers compare fairly").split()
-
-
-def words(n: int, start: int = 0) -> str:
-    """``n`` words of running text (no sentence end)."""
-    return " ".join(WORDS[(start + k) % len(WORDS)] for k in range(n))
-
-
-def pdf_line(text: str, top: float, x0: float, x1: float, *, size: float = BODY, page: int = 0,
-             bold: bool = False, **fields: Any) -> PdfLine:
-    return PdfLine(text=text, page=page, x0=x0, x1=x1, top=top, bottom=top + size, font_size=size,
-                   bold_share=1.0 if bold else 0.0, hyphenated=text.endswith("-"), **fields)
+from helpers.pdf_pages import BODY, BOXES, HEIGHT, PITCH, WIDTH, line, paragraph, pdf_line, words
 
 
 def column(side: int, top: float, n: int, *, page: int = 0, start: int = 0) -> list[PdfLine]:
@@ -46,22 +29,6 @@ def column(side: int, top: float, n: int, *, page: int = 0, start: int = 0) -> l
     box = BOXES[side]
     return [pdf_line(words(7, start + 7 * i), top + i * PITCH, box.x0, box.x1 if i < n - 1 else box.x0 + 120.0,
                      page=page) for i in range(n)]
-
-
-def line(text: str, top: float, *, side: int = LEFT, x0: float | None = None, x1: float | None = None,
-         **options: Any) -> OrderedLine:
-    """A line already placed in ``side``'s column (the blocks' input); full width by default."""
-    box = BOXES[side]
-    raw = pdf_line(text, top, box.x0 if x0 is None else x0, box.x1 if x1 is None else x1, **options)
-    return OrderedLine(raw, side, box, HEIGHT)
-
-
-def paragraph(top: float, n: int, *, side: int = LEFT, start: int = 0, end: str = ".",
-              **options: Any) -> list[OrderedLine]:
-    """``n`` lines of body text at the line pitch, the last one short and ending with ``end``."""
-    box = BOXES[side]
-    return [line(words(7, start + 7 * i) + (end if i == n - 1 else ""), top + i * PITCH, side=side,
-                 x1=box.x1 if i < n - 1 else box.x0 + 120.0, **options) for i in range(n)]
 
 
 def texts(lines: list[PdfLine] | list[OrderedLine]) -> list[str]:

@@ -19,8 +19,8 @@ from sciner.pdf.extract import CELL_GAP, _Glyph, _LineBuilder
 from sciner.pdf.layout import LEFT, RIGHT, SPANNING, OrderedLine
 from sciner.pdf.paragraphs import ParagraphBuilder
 from sciner.pdf.tables import Cell, find_tables, is_number
-from test_pdf_extract import pdfs  # noqa: F401  (the shared PDFs; skips without them)
-from test_pdf_stages import BODY, BOXES, HEIGHT, paragraph, pdf_line
+
+from helpers.pdf_pages import BODY, BOXES, HEIGHT, paragraph, pdf_line
 
 SMALL = 9.0  # tables are set smaller than body text
 

@@ -17,9 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from sciner.errors import PDFError
-from sciner.pdf import ExtractedParagraph
-
 TEXT = "We use BERT on SQuAD .\n"
 RAW = "We fine-tune BERT on SQuAD v1.1, and report F1."
 # What spaCy's English tokenizer (the task's) makes of RAW.
@@ -212,28 +209,6 @@ def test_convert_errors_from_stdin_name_it(cli, stdin) -> None:
 
 
 # --- extract ----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def fake_pdfs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """A folder of stand-in papers (the extractor reads their lines), a table, and a nested paper;
-    a real PDF costs seconds, and extraction itself is tested in test_pdf_extract.py."""
-
-    def extract(path: str | Path, progress=None, include=()) -> list[ExtractedParagraph]:
-        text = Path(path).read_text(encoding="utf-8")
-        if not text.startswith("%PDF-"):
-            raise PDFError(f"{path}: not a PDF (no %PDF header)")
-        return [ExtractedParagraph(line.split(), line, "Introduction", page, "body")
-                for page, line in enumerate(text.splitlines()[1:], start=1)]
-
-    monkeypatch.setattr("sciner.pdf.extract_pdf", extract)
-    folder = tmp_path / "papers"
-    (folder / "sub").mkdir(parents=True)
-    (folder / "a.pdf").write_text("%PDF-\nWe use BERT .\nOn SQuAD .\n", encoding="utf-8")
-    (folder / "sub" / "b.pdf").write_text("%PDF-\nELMo too .\n", encoding="utf-8")
-    (folder / "PDF_LIST.tsv").write_text("file\ttitle\n", encoding="utf-8")
-    (folder / "notes.txt").write_text("not a paper\n", encoding="utf-8")
-    return folder
 
 
 def test_extract_many_papers_and_folders_into_one_output_each(cli, fake_pdfs: Path, tmp_path: Path) -> None:

@@ -15,7 +15,8 @@ from sciner.model.encoder import encoder_folder
 from sciner.pretrain.corpus import ParagraphIndex, SegmentStream, raw_files
 from sciner.pretrain.task import pretrain
 from sciner.tokenize import tokenize_paragraphs
-from test_pretrain_smoke import config, tiny_encoder, write_corpus  # noqa: F401  (tiny_encoder is a fixture)
+
+from helpers.training import pretrain_config, tiny_config, write_raw_corpus
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,7 @@ def tokenizer():
 
 @pytest.fixture(scope="module")
 def raw(tmp_path_factory) -> Path:
-    return write_corpus(tmp_path_factory.mktemp("c") / "raw")
+    return write_raw_corpus(tmp_path_factory.mktemp("c") / "raw")
 
 
 def test_cache_ids_equal_on_the_fly_tokenization(tmp_path, raw, tokenizer):
@@ -101,12 +102,11 @@ def tiny_mpnet(tmp_path_factory, tokenizer) -> Path:
 
 
 def test_mpnet_pretrains_from_the_cache_into_an_encoder_ner_training_accepts(tmp_path, raw, tiny_mpnet, tiny_data):
-    cfg = config(tiny_mpnet, raw, **{"pretrain.steps": 6, "train.checkpoint_every_steps": 3,
+    cfg = pretrain_config(tiny_mpnet, raw, **{"pretrain.steps": 6, "train.checkpoint_every_steps": 3,
                                      "pretrain.raw_cache": str(tmp_path / "cache")})
     folder = pretrain(cfg, tmp_path / "run", progress=False)
     assert (tmp_path / "cache" / "cache.json").exists()  # made on first use
     assert json.loads((folder / "config.json").read_text())["model_type"] == "mpnet"
-    from test_train_and_tag import tiny_config
     from sciner.training.train import train
 
     ner = tiny_config(folder, tiny_data, "bio", epochs=1, max_batches_per_epoch=2)

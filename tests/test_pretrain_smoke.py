@@ -7,68 +7,19 @@ from pathlib import Path
 
 import pytest
 import torch
-from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel
+from transformers import AutoModel, AutoTokenizer
 
 from sciner.config import Config, load_config
 from sciner.errors import ConfigError
-from sciner.model.encoder import encoder_folder
 from sciner.pretrain.task import pretrain
 from sciner.training.loop import read_loss_curve
 
-METHODS = ["BERT", "RoBERTa", "a BiLSTM-CRF tagger", "SpanBERT", "XLNet", "ELECTRA"]
-DATASETS = ["SQuAD", "CoNLL-2003", "OntoNotes", "MNLI", "SciERC", "TACRED"]
-METRICS = ["F1", "accuracy", "exact match", "BLEU"]
+from helpers.training import Payload, pretrain_config, write_raw_corpus
 
 
-def write_corpus(folder: Path) -> Path:
-    """Forty-eight short template paragraphs: easy to learn, so a few steps visibly lower the loss."""
-    folder.mkdir()
-    lines = []
-    for i in range(48):
-        m, d, s = METHODS[i % 6], DATASETS[(i // 6) % 6], METRICS[i % 4]
-        lines.append(
-            f"We fine-tune {m} on {d} with a learning rate of 2e-5 and a batch size of 32. "
-            f"It reaches {80 + i % 10}.{i % 7} {s} on the {d} test set, better than the previous model."
-        )
-    (folder / "corpus.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return folder
-
-
-@pytest.fixture(scope="module")
-def tiny_encoder(tmp_path_factory) -> Path:
-    """A 2-layer, 32-wide BERT with the MiniLM vocabulary, saved like any HF folder."""
-    folder = tmp_path_factory.mktemp("tiny-encoder")
-    tokenizer = AutoTokenizer.from_pretrained(encoder_folder("all-MiniLM-L6-v2"))
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=64,
-    )
-    BertModel(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
-
-
-def config(tiny_encoder: Path, raw: Path, **changes) -> Config:
-    """A pretraining config of a few seconds; ``changes`` are ``section.key`` values."""
-    settings = {
-        "model.encoder": str(tiny_encoder), "pretrain.raw_data": str(raw), "pretrain.steps": 30,
-        "pretrain.seq_len": 32, "pretrain.batch_size": 4, "pretrain.lr": 5e-3, "pretrain.warmup_steps": 3,
-        "train.checkpoint_every_steps": 10, "train.log_every": 5, "pretrain.min_segment_words": 4,
-        "pretrain.pool_batches": 4, "train.seed": 7, "train.threads": 1, "pretrain.sbo_position_dim": 16,
-        # A random tiny model learns mostly through its embeddings; the real run freezes them.
-        "model.freeze_word_embeddings": False, **changes,
-    }
-    cfg = Config()
-    for dotted, value in settings.items():
-        section, key = dotted.split(".")
-        setattr(getattr(cfg, section), key, value)
-    return cfg
-
-
-def test_loss_falls_and_the_encoder_is_saved(tmp_path, tiny_encoder):
-    raw = write_corpus(tmp_path / "raw")
-    folder = pretrain(config(tiny_encoder, raw), tmp_path / "run", progress=False)
+def test_loss_falls_and_the_encoder_is_saved(tmp_path, tiny_pretrain_encoder):
+    raw = write_raw_corpus(tmp_path / "raw")
+    folder = pretrain(pretrain_config(tiny_pretrain_encoder, raw), tmp_path / "run", progress=False)
     curve = read_loss_curve(tmp_path / "run")
     assert [row["step"] for row in curve] == [5, 10, 15, 20, 25, 30]
     assert curve[-1]["loss"] < curve[0]["loss"] - 2.0, curve
@@ -80,16 +31,16 @@ def test_loss_falls_and_the_encoder_is_saved(tmp_path, tiny_encoder):
     assert encoder.config.hidden_size == 32
     assert AutoTokenizer.from_pretrained(folder).mask_token == "[MASK]"
     assert json.loads((folder / "sciner_pretrain.json").read_text())["steps"] == 30
-    before = AutoModel.from_pretrained(tiny_encoder).state_dict()
+    before = AutoModel.from_pretrained(tiny_pretrain_encoder).state_dict()
     after = encoder.state_dict()
     for key in ("encoder.layer.0.attention.self.query.weight", "embeddings.word_embeddings.weight"):
         assert not torch.equal(before[key], after[key])
 
 
-def test_frozen_word_embeddings_stay_exactly_as_they_were(tmp_path, tiny_encoder):
-    raw = write_corpus(tmp_path / "raw")
-    cfg = config(tiny_encoder, raw, **{"pretrain.steps": 3, "model.freeze_word_embeddings": True})
-    before = AutoModel.from_pretrained(tiny_encoder).state_dict()
+def test_frozen_word_embeddings_stay_exactly_as_they_were(tmp_path, tiny_pretrain_encoder):
+    raw = write_raw_corpus(tmp_path / "raw")
+    cfg = pretrain_config(tiny_pretrain_encoder, raw, **{"pretrain.steps": 3, "model.freeze_word_embeddings": True})
+    before = AutoModel.from_pretrained(tiny_pretrain_encoder).state_dict()
     after = AutoModel.from_pretrained(pretrain(cfg, tmp_path / "run", progress=False)).state_dict()
     key = "embeddings.word_embeddings.weight"
     assert torch.equal(before[key], after[key])
@@ -97,17 +48,17 @@ def test_frozen_word_embeddings_stay_exactly_as_they_were(tmp_path, tiny_encoder
     assert not torch.equal(before[key], after[key])
 
 
-def test_resume_continues_exactly_where_it_stopped(tmp_path, tiny_encoder):
-    raw = write_corpus(tmp_path / "raw")
-    straight = pretrain(config(tiny_encoder, raw), tmp_path / "straight", progress=False)
+def test_resume_continues_exactly_where_it_stopped(tmp_path, tiny_pretrain_encoder):
+    raw = write_raw_corpus(tmp_path / "raw")
+    straight = pretrain(pretrain_config(tiny_pretrain_encoder, raw), tmp_path / "straight", progress=False)
 
-    cfg, out = config(tiny_encoder, raw), tmp_path / "interrupted"
+    cfg, out = pretrain_config(tiny_pretrain_encoder, raw), tmp_path / "interrupted"
     assert pretrain(cfg, out, progress=False, stop_after=20) is None
     assert [row["step"] for row in read_loss_curve(out)] == [5, 10, 15, 20]
     with pytest.raises(ConfigError):
         pretrain(cfg, out, progress=False)  # an existing checkpoint is never overwritten silently
     with pytest.raises(ConfigError, match="changed train.seed"):
-        pretrain(config(tiny_encoder, raw, **{"train.seed": 8}), out, resume=True, progress=False)
+        pretrain(pretrain_config(tiny_pretrain_encoder, raw, **{"train.seed": 8}), out, resume=True, progress=False)
     resumed = pretrain(cfg, out, resume=True, progress=False)
 
     curve_a = read_loss_curve(tmp_path / "straight")
@@ -165,16 +116,16 @@ def test_shipped_example_config_loads():
     assert cfg.pretrain.mask_ratio == 0.15 and cfg.pretrain.geometric_p == 0.2 and cfg.pretrain.max_span_words == 10
 
 
-def test_cli_stops_resumes_and_saves(tmp_path, tiny_encoder):
+def test_cli_stops_resumes_and_saves(tmp_path, tiny_pretrain_encoder):
     from typer.testing import CliRunner
 
     from sciner.cli.app import app
 
-    raw = write_corpus(tmp_path / "raw")
+    raw = write_raw_corpus(tmp_path / "raw")
     out = tmp_path / "cli-run"
     toml = tmp_path / "p.toml"
     toml.write_text(  # today's shape; test_a_resumed_quiet_run... reads one of the older, flat shape
-        f'[model]\nencoder = "{tiny_encoder}"\n[pretrain]\nraw_data = "{raw}"\nsteps = 4\nseq_len = 32\n'
+        f'[model]\nencoder = "{tiny_pretrain_encoder}"\n[pretrain]\nraw_data = "{raw}"\nsteps = 4\nseq_len = 32\n'
         "batch_size = 2\nmin_segment_words = 4\npool_batches = 2\nsbo_position_dim = 8\n",
         encoding="utf-8",
     )
@@ -208,13 +159,11 @@ def test_cli_reports_a_bad_override_as_one_line():
     assert "Traceback" not in result.stderr
 
 
-def test_resume_on_a_crafted_or_damaged_checkpoint_is_a_model_error(tmp_path, tiny_encoder):
-    from test_training_loop import Payload
-
+def test_resume_on_a_crafted_or_damaged_checkpoint_is_a_model_error(tmp_path, tiny_pretrain_encoder):
     from sciner.errors import ModelError
 
-    raw = write_corpus(tmp_path / "raw")
-    cfg = config(tiny_encoder, raw)
+    raw = write_raw_corpus(tmp_path / "raw")
+    cfg = pretrain_config(tiny_pretrain_encoder, raw)
     (tmp_path / "run").mkdir()
     marker = tmp_path / "pwned"
     torch.save({"config": {}, "model": Payload(marker)}, tmp_path / "run" / "checkpoint.pt")
@@ -237,7 +186,7 @@ def test_cli_checks_the_device(tmp_path):
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
-def test_a_resumed_quiet_run_draws_no_bar_and_o_names_the_folder(tmp_path, tiny_encoder):
+def test_a_resumed_quiet_run_draws_no_bar_and_o_names_the_folder(tmp_path, tiny_pretrain_encoder):
     """Regressions (issue 22/23): pretrain() rebound its `progress` flag to the restored
     checkpoint, so `sciner pretrain --resume -q` drew its bar; and pretrain took its output
     folder only as `--set output_dir=`, where every other verb takes -o."""
@@ -245,10 +194,10 @@ def test_a_resumed_quiet_run_draws_no_bar_and_o_names_the_folder(tmp_path, tiny_
 
     from sciner.cli.app import app
 
-    raw = write_corpus(tmp_path / "raw")
+    raw = write_raw_corpus(tmp_path / "raw")
     toml = tmp_path / "p.toml"
     toml.write_text(
-        f'encoder = "{tiny_encoder}"\nraw_data = "{raw}"\noutput_dir = "{tmp_path / "not-here"}"\nsteps = 4\n'
+        f'encoder = "{tiny_pretrain_encoder}"\nraw_data = "{raw}"\noutput_dir = "{tmp_path / "not-here"}"\nsteps = 4\n'
         "seq_len = 32\nbatch_size = 2\nmin_segment_words = 4\npool_batches = 2\nsbo_position_dim = 8\n",
         encoding="utf-8",
     )

@@ -16,14 +16,15 @@ from sciner.labels import ENTITY_TYPES
 from sciner.model.store import DEFAULT_MODEL
 from sciner.spacy_component import SCORE, make_sciner  # registers the factory, as the entry point does
 
+from helpers.shipped import serve_shipped
+from helpers.training import tiny_config
+
 REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def nlp(shipped_tagger):
     """A blank English pipeline with the component, its model the session's shipped one."""
-    from conftest import serve_shipped
-
     with pytest.MonkeyPatch.context() as patch:
         serve_shipped(patch, shipped_tagger)
         nlp = spacy.blank("en")
@@ -127,8 +128,6 @@ def test_spans_key_writes_a_scored_span_group_and_leaves_ents_alone(nlp):
 
 @pytest.fixture(scope="module")
 def tiny_trained_model(tmp_path_factory, tiny_encoder_dir, tiny_data) -> Path:
-    from test_train_and_tag import tiny_config
-
     from sciner.training.train import train
 
     out = tmp_path_factory.mktemp("spacy-model")
@@ -181,8 +180,6 @@ def test_to_disk_then_spacy_load_tags_in_a_fresh_process_without_the_shipped_mod
 def test_paper_level_is_on_by_default_and_one_config_switch_turns_it_off(nlp, shipped_tagger):
     """Each doc is one document to the paper-level pass, as one file is to predict;
     ``paper_level: false`` tags as ``predict --paragraph-local`` does."""
-    from conftest import serve_shipped
-
     words = "Our model outperforms OpenAI GPT on GLUE and BERT on SQuAD .".split()
     with pytest.MonkeyPatch.context() as patch:
         serve_shipped(patch, shipped_tagger)

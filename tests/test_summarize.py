@@ -12,17 +12,14 @@ from pathlib import Path
 import pytest
 
 import sciner
-from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
 from sciner.summary.names import Gazetteer, best_long_form, find_abbreviations, fold, paper_entities
 from sciner.summary.score import line, score_all
 from sciner.summary.values import pair_values
 
+from helpers.papers import caption, row, tagged
+
 FIXTURES = Path(__file__).parent / "fixtures" / "summarize"
-
-
-def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
-    return Paragraph(text.split(), spans=[Span(label, start, end) for label, start, end in entities])
 
 
 # --- names --------------------------------------------------------------------------------
@@ -130,24 +127,6 @@ def test_a_value_without_a_name_in_its_sentence_has_none_and_results_read_the_se
 
 
 # --- tables -------------------------------------------------------------------------------
-
-def row(cells: list[tuple[str, int]], *entities: tuple[str, int, int], table: str = "table 2",
-        page: int = 7) -> Paragraph:
-    """A table row as ``--include tables`` writes it: one cell per (text, column)."""
-    tokens: list[str] = []
-    spans = []
-    for text, column in cells:
-        spans.append([len(tokens), len(tokens) + len(text.split()), column, column])
-        tokens += text.split()
-    return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
-                     meta={"kind": "table", "page": page, "table": table, "cells": spans})
-
-
-def caption(text: str, *entities: tuple[str, int, int], page: int = 7) -> Paragraph:
-    p = tagged(text, *entities)
-    p.meta.update(kind="caption", page=page)
-    return p
-
 
 def test_numbers_under_a_metric_head_are_results_with_the_row_as_model_and_the_caption_as_dataset():
     paragraphs = [

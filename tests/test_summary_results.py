@@ -19,7 +19,8 @@ from sciner.summary.tables.caption import read_caption
 from sciner.summary.tables.cells import cell_numbers, is_language, metric_like, not_score_head, table_rows
 from sciner.summary.tables.namer import Namer
 from sciner.summary.tables.reader import Table, data_rows, read_table
-from test_summarize import caption, row, tagged  # a table row as --include tables writes it
+
+from helpers.papers import caption, row  # a table row and a caption as --include tables writes them
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
 

@@ -9,32 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sciner.config import Config
 from sciner.formats.spans import find_stray_tags
 from sciner.labels import VALID_TAGS
 from sciner.inference.tagger import Tagger
 from sciner.training.train import train
 
-
-def tiny_config(encoder: Path, data: Path, head: str, **train_changes) -> Config:
-    cfg = Config()
-    cfg.data.data_dir = str(data)
-    cfg.data.dev_groups = ["group_c"]
-    cfg.model.encoder = str(encoder)
-    cfg.model.head = head
-    cfg.model.window = 32  # tiny windows, so paragraphs of the tests slide
-    cfg.model.window_overlap = 8
-    cfg.model.heads["span_finetune"].cnn_filters = 16
-    cfg.model.heads["span_finetune"].segmentation = "random"
-    cfg.model.freeze_word_embeddings = False
-    cfg.train.epochs = 2
-    cfg.train.batch_subwords = 512
-    cfg.train.lr = 2e-3
-    cfg.train.head_lr = 5e-3
-    cfg.train.threads = 1
-    for k, v in train_changes.items():
-        setattr(cfg.train, k, v)
-    return cfg
+from helpers.training import tiny_config
 
 
 @pytest.fixture(scope="module")

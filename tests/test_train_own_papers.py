@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_sentence
 from sciner.errors import ConfigError
+
+from helpers.training import make_sentence, tiny_config
 
 
 def _paper(path: Path, n: int, seed: int) -> Path:
@@ -106,8 +107,6 @@ def test_patience_waits_for_the_dev_score_to_move_and_for_min_epochs():
 
 def test_resume_extends_a_run_kept_with_its_checkpoint(tmp_path, tiny_encoder_dir, tiny_data, capsys):
     """Issue 35.5: --resume with more epochs goes on where the finished run stopped, and says so."""
-    from test_train_and_tag import tiny_config
-
     from sciner.training.train import train
 
     cfg = tiny_config(tiny_encoder_dir, tiny_data, "bio", epochs=1, max_batches_per_epoch=3, keep_checkpoint=True)

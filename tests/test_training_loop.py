@@ -25,6 +25,8 @@ from sciner.training.checkpoints import (
 )
 from sciner.training.loop import Progress, Schedule, linear_schedule, parameter_groups, read_loss_curve, training_steps
 
+from helpers.training import Payload, tiny_config
+
 
 class Toy(nn.Module):
     def __init__(self) -> None:
@@ -70,16 +72,6 @@ def test_rng_states_survive_a_weights_only_checkpoint(tmp_path):
     random.seed(9), np.random.seed(9), torch.manual_seed(9)
     set_rng_state(load_checkpoint(tmp_path / CHECKPOINT)["rng"])
     assert (random.random(), np.random.rand(), torch.rand(1).item()) == expected
-
-
-class Payload:
-    """Unpickling this would create a marker file: what a crafted checkpoint could do."""
-
-    def __init__(self, marker: Path) -> None:
-        self.marker = marker
-
-    def __reduce__(self):
-        return (os.system, (f"touch {self.marker}",))
 
 
 def test_a_crafted_checkpoint_runs_no_code(tmp_path):
@@ -222,6 +214,21 @@ def test_stopped_after_n_steps_and_resumed_the_loop_ends_like_a_straight_run(tmp
         assert torch.allclose(a, b, atol=1e-6)
 
 
+def test_setting_up_a_resumed_run_restores_where_it_stood_and_writes_nothing(tmp_path):
+    from sciner.training.loop import prepare_run, run
+
+    run(Regression(_toy_config()), tmp_path, show_progress=False, stop_after=12)
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    training = prepare_run(Regression(_toy_config()), tmp_path, resume=True, show_progress=False, stop_after=3)
+    assert training.resumed and (training.at.step, training.at.epoch, training.at.batch) == (12, 1, 4)
+    assert training.last == 15 and training.per_epoch == 8 and training.scheduler.last_epoch == 12
+    assert {int(s["step"]) for s in training.optimizer.state_dict()["state"].values()} == {12}  # AdamW's moments
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
+    fresh = prepare_run(Regression(_toy_config()), tmp_path / "new", show_progress=False)
+    assert not fresh.resumed and fresh.at == Progress() and fresh.last is None and not (tmp_path / "new").exists()
+    assert fresh.optimizer.state_dict()["state"] == {} and fresh.scheduler.last_epoch == 0
+
+
 def test_the_loop_stops_after_patience_epochs_without_a_better_score(tmp_path):
     task = Regression(_toy_config(), scores=[0.1, 0.3, 0.2, 0.25, 0.9], epochs=5, patience=1)
     at = training_steps(task, tmp_path, show_progress=False)
@@ -289,8 +296,6 @@ def test_a_checkpoint_of_an_older_loop_resumes_where_it_stood():
 
 
 def _tiny(tiny_encoder_dir, tiny_data, **changes):
-    from test_train_and_tag import tiny_config
-
     return tiny_config(tiny_encoder_dir, tiny_data, "bio", **{"epochs": 2, "max_batches_per_epoch": 4, "patience": 5,
                                                              **changes})
 

@@ -1,11 +1,13 @@
 """The one training loop: every run (NER training, a student learning from soft labels,
-span-masking pretraining) is a :class:`Task` fed to :func:`training_steps`, a generator in the
-manner of spaCy's ``train_while_improving`` that yields after each optimizer step.
+span-masking pretraining) is a :class:`Task` fed to :func:`training_steps`, which sets it up
+(:func:`prepare_run`) and trains it (:func:`run_steps`, a generator in the manner of spaCy's
+``train_while_improving`` that yields after each optimizer step and each epoch).
 
 A task supplies its model, batches, loss, and (if it has one) its evaluation; the loop owns
-everything else, once: device, threads and seeds, AdamW with its linear schedule, clipping,
-the loss curve (``loss.tsv``), step and epoch checkpoints, resume, early stopping, Ctrl-C and
-SIGTERM, and the progress bar.
+everything else, once: the set-up (device, threads and seeds, AdamW with its linear schedule,
+resume) in a :class:`TrainingRun`, and the steps (clipping, the loss curve ``loss.tsv``, step
+and epoch checkpoints, evaluation, the best score and early stopping, Ctrl-C and SIGTERM, the
+progress bar).
 
 Checkpoints (what they hold, how they are written and checked on resume) are
 :mod:`sciner.training.checkpoints`.
@@ -15,13 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import json
 import random
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -30,6 +33,7 @@ import numpy as np
 import torch
 
 from sciner.config import Config
+from sciner.model.device import autocast, pick_device
 from sciner.outputs import write_atomic
 from sciner.training.checkpoints import CHECKPOINT, checkpoint_to_resume, restore_training_state, save_training_state
 
@@ -197,7 +201,7 @@ class Progress:
 
 
 @dataclass
-class Step:
+class TrainingUpdate:
     """What :func:`training_steps` yields: after each optimizer step, its ``losses``; after each
     epoch (``losses`` empty), the dev ``scores`` (None if the task does not evaluate) and
     whether they were the best so far."""
@@ -259,20 +263,74 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def training_steps(task: Task, output: str | Path, *, resume: bool = False, show_progress: bool = True,
-                   resume_command: str | None = None, stop_after: int | None = None) -> Iterator[Step]:
-    """Run ``task`` (or resume it from ``output``'s checkpoint), yielding a :class:`Step` after
-    each optimizer step and after each epoch.
+@dataclass(frozen=True)
+class TimeLimit:
+    """``train.max_minutes`` of this invocation: the run stops there as if at its last epoch,
+    its learning rate decayed by then. ``seconds`` None: no limit."""
 
-    Checkpoints: every ``train.checkpoint_every_steps`` steps, after each epoch, when
-    ``stop_after`` steps of this invocation are done, and on the first Ctrl-C/SIGTERM (then
-    ``resume_command`` is printed and KeyboardInterrupt raised). ``loss.tsv`` gets the mean
-    losses of every ``train.log_every`` steps; ``history.json`` the evaluations.
-    """
-    from tqdm import tqdm
+    seconds: float | None
+    begun: float
 
-    from sciner.model.device import autocast, pick_device
+    def left(self) -> float:
+        """The share of the limit still to run, 1 to 0 (or below); always 1 without a limit."""
+        return 1.0 - (time.monotonic() - self.begun) / self.seconds if self.seconds else 1.0
 
+    def reached(self) -> bool:
+        return bool(self.seconds and self.left() <= 0)
+
+
+@dataclass
+class TrainingRun:
+    """A task set up to train (what PyTorch Lightning's Trainer owns, and spaCy's ``train``
+    before its loop): the device, the model with its optimizer and schedule, where the run
+    stands (new, or restored from ``output``'s checkpoint) and this invocation's limits.
+    :func:`prepare_run` makes one; :func:`run_steps` trains it."""
+
+    task: Task
+    output: Path
+    device: torch.device
+    model: torch.nn.Module
+    optimizer: torch.optim.Optimizer
+    scheduler: Any
+    trainable: list[torch.nn.Parameter]  # what the gradients are clipped over
+    at: Progress  # where the run stands; the loop moves it on
+    per_epoch: int  # optimizer steps in each epoch
+    resumed: bool  # restored from a checkpoint
+    command: str  # what continues the run, printed when it is stopped
+    limit: TimeLimit
+    last: int | None  # the step this invocation stops after (``stop_after``), None: no such stop
+    started: float  # when the run began, on this invocation's clock (``at.elapsed`` before it)
+
+    def finished(self) -> bool:
+        """All epochs done, or patience run out."""
+        return self.at.epoch >= self.task.epochs or _stopped_early(self.at, self.task.patience,
+                                                                   self.task.cfg.train.min_epochs)
+
+    def update(self, batch: Any) -> dict[str, float]:
+        """One optimizer step on ``batch`` (its losses, the gradients clipped, the schedule
+        stepped); the step's losses."""
+        with autocast(self.device):
+            losses = self.task.loss(batch, self.at.step)
+        self.optimizer.zero_grad(set_to_none=True)
+        losses["loss"].backward()
+        torch.nn.utils.clip_grad_norm_(self.trainable, self.task.cfg.train.max_grad_norm)
+        self.optimizer.step()
+        self.scheduler.step()
+        return {name: value.item() for name, value in losses.items()}
+
+    def checkpoint(self) -> Path:
+        """Save the training state (model, optimizer, schedule, progress) to ``output``."""
+        self.at.elapsed = time.monotonic() - self.started
+        return save_training_state(self.output / CHECKPOINT, self.task.cfg.to_dict(), self.model, self.optimizer,
+                                   self.scheduler, **dataclasses.asdict(self.at))
+
+
+def prepare_run(task: Task, output: str | Path, *, resume: bool = False, show_progress: bool = True,
+                resume_command: str | None = None, stop_after: int | None = None) -> TrainingRun:
+    """Set ``task`` up to train into ``output``: device, threads and seeds, the task's model and
+    data, AdamW with its linear schedule, and with ``resume`` the state of ``output``'s checkpoint
+    (refused if the config changed where the task says it must not). Trains nothing and writes
+    nothing; with ``show_progress`` it prints the task's summary and where a resumed run stands."""
     output = Path(output)
     tc = task.cfg.train
     checkpoint_path = checkpoint_to_resume(output, resume)
@@ -280,16 +338,10 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
     torch.set_num_threads(tc.threads)
     seed_everything(tc.seed)
     model, schedule = task.prepare(device)
-    # train.max_minutes (of this invocation): the run stops there as if at its last epoch, its LR decayed by then.
-    limit = tc.max_minutes * 60 if tc.max_minutes > 0 else None
-    begun = time.monotonic()
-
-    def time_left() -> float:
-        return 1.0 - (time.monotonic() - begun) / limit if limit else 1.0
-
+    limit = TimeLimit(tc.max_minutes * 60 if tc.max_minutes > 0 else None, time.monotonic())
     optimizer, scheduler = make_optimizer(model, lr=schedule.lr, head_lr=schedule.head_lr,
                                           weight_decay=schedule.weight_decay, warmup=schedule.warmup,
-                                          total=schedule.total, time_left=time_left if limit else None)
+                                          total=schedule.total, time_left=limit.left if limit.seconds else None)
     per_epoch = task.steps_per_epoch()
     at = Progress()
     changes: list[str] = []
@@ -297,82 +349,123 @@ def training_steps(task: Task, output: str | Path, *, resume: bool = False, show
         restored, changes = restore_training_state(checkpoint_path, task.cfg.to_dict(), task.resume_fixed, model,
                                                    optimizer, scheduler)
         at = _progress(restored, per_epoch)
+    training = TrainingRun(task, output, device, model, optimizer, scheduler,
+                           trainable=[p for p in model.parameters() if p.requires_grad], at=at, per_epoch=per_epoch,
+                           resumed=checkpoint_path is not None,
+                           command=resume_command or f"sciner {task.verb} --resume -o {output} (same config)",
+                           limit=limit, last=at.step + stop_after if stop_after is not None else None,
+                           started=time.monotonic() - at.elapsed)
     if show_progress:
         if text := task.summary(device):
             print(text, file=sys.stderr)
-        if checkpoint_path is not None:
+        if training.resumed:
             print(f"resuming at {_where(at)}" + (f"; changed since: {', '.join(changes)}" if changes else ""),
                   file=sys.stderr)
-            if at.epoch >= task.epochs or _stopped_early(at, task.patience, tc.min_epochs):
+            if training.finished():
                 print(f"the run is finished ({at.epoch} of {task.epochs} epochs); to go on, raise train.epochs "
                       "(or train.patience)", file=sys.stderr)
-    command = resume_command or f"sciner {task.verb} --resume -o {output} (same config)"
-    log = LossLog(output / LOSS_FILE, task.loss_parts, keep_until=at.step)
-    last = at.step + stop_after if stop_after is not None else None
-    started = time.monotonic() - at.elapsed
-    trainable = [p for p in model.parameters() if p.requires_grad]
+    return training
 
-    def checkpoint() -> Path:
-        at.elapsed = time.monotonic() - started
-        return save_training_state(output / CHECKPOINT, task.cfg.to_dict(), model, optimizer, scheduler,
-                                   **dataclasses.asdict(at))
 
-    if checkpoint_path is None and getattr(task, "evaluate_first", False):
-        scored = time.monotonic()
-        if (scores := task.evaluate()) is not None:
-            _record(task, output, at, scores, time.monotonic() - scored, show_progress, start=True)
-    out_of_time = cut_short = False  # the time limit reached; and reached inside an epoch
-    with interruptible(command) as stop, log:
-        while at.epoch < task.epochs and not _stopped_early(at, task.patience, tc.min_epochs):
-            epoch, epoch_started = at.epoch, time.monotonic()
-            model.train()
-            with tqdm(total=per_epoch, initial=at.batch, desc=f"epoch {epoch + 1}/{task.epochs}", unit="step",
-                      disable=not show_progress, dynamic_ncols=True,
-                      mininterval=1.0 if sys.stderr.isatty() else 30.0) as bar, \
-                    contextlib.closing(task.batches(at)) as batches:  # closed (files too) when stopped mid-epoch
-                for batch, position in batches:
-                    stop_if_requested(stop, checkpoint, command)
-                    with autocast(device):
-                        losses = task.loss(batch, at.step)
-                    optimizer.zero_grad(set_to_none=True)
-                    losses["loss"].backward()
-                    torch.nn.utils.clip_grad_norm_(trainable, tc.max_grad_norm)
-                    optimizer.step()
-                    scheduler.step()
-                    values = {name: value.item() for name, value in losses.items()}
-                    at.running = values["loss"] if at.batch == 0 else 0.98 * at.running + 0.02 * values["loss"]
-                    at.step, at.batch, at.position = at.step + 1, at.batch + 1, position
-                    epoch_done, stopping = at.batch == per_epoch, at.step == last
-                    out_of_time = bool(limit and time_left() <= 0)
-                    log.add(at.step, values, scheduler.get_last_lr()[0], time.monotonic() - started,
-                            flush=at.step % tc.log_every == 0 or epoch_done or stopping or out_of_time)
-                    # An epoch's last step is followed by the epoch's own checkpoint.
-                    if not epoch_done and (stopping or _due(at.step, tc.checkpoint_every_steps)):
-                        checkpoint()
-                    bar.update(1)
-                    bar.set_postfix(loss=f"{at.running:.4f}", **_best(at), refresh=False)
-                    yield Step(at.snapshot(), values)
-                    if stopping and not epoch_done:
-                        return
-                    if out_of_time and not epoch_done:
-                        cut_short = True
-                        break
-            scores = task.evaluate()  # at the epoch's end, or where the time limit cut it
-            improved = scores is not None and _record(task, output, at, scores, time.monotonic() - epoch_started,
-                                                      show_progress)
-            if not cut_short:
-                at.epoch, at.batch = epoch + 1, 0
-            checkpoint()
-            yield Step(at.snapshot(), {}, scores, improved)
-            out_of_time = out_of_time or bool(limit and time_left() <= 0 and at.epoch < task.epochs)
-            if at.step == last or out_of_time:
-                break
+def training_steps(task: Task, output: str | Path, *, resume: bool = False, show_progress: bool = True,
+                   resume_command: str | None = None, stop_after: int | None = None) -> Iterator[TrainingUpdate]:
+    """Run ``task`` (or resume it from ``output``'s checkpoint): :func:`prepare_run`, then
+    :func:`run_steps`, yielding a :class:`TrainingUpdate` after each optimizer step and after each epoch."""
+    training = prepare_run(task, output, resume=resume, show_progress=show_progress, resume_command=resume_command,
+                           stop_after=stop_after)
+    yield from run_steps(training, show_progress=show_progress)
+
+
+class EpochEnd(enum.Enum):
+    """How :func:`_epoch_steps` ended an epoch."""
+
+    DONE = "its batches ran out"
+    OUT_OF_TIME = "its batches ran out as the time limit was reached"
+    CUT = "the time limit was reached inside it"
+    STOPPED = "this invocation's stop_after steps were done inside it"
+
+
+def run_steps(training: TrainingRun, *, show_progress: bool = True) -> Iterator[TrainingUpdate]:
+    """Train a prepared run to its end, in the manner of spaCy's ``train_while_improving``: the
+    epochs' steps, an evaluation after each epoch that tracks the best score and patience, and
+    a :class:`TrainingUpdate` after each step and each epoch.
+
+    Checkpoints: every ``train.checkpoint_every_steps`` steps, after each epoch, when
+    ``stop_after`` steps of this invocation are done, and on the first Ctrl-C/SIGTERM (then the
+    resume command is printed and KeyboardInterrupt raised). ``loss.tsv`` gets the mean losses
+    of every ``train.log_every`` steps; ``history.json`` the evaluations. A run that ends
+    (its epochs, its patience or its time) is finished: the task saves what it makes, and the
+    checkpoint goes unless ``train.keep_checkpoint``.
+    """
+    task, at, tc = training.task, training.at, training.task.cfg.train
+    out_of_time = False
+    with LossLog(training.output / LOSS_FILE, task.loss_parts, keep_until=at.step) as log:
+        if not training.resumed and getattr(task, "evaluate_first", False):
+            _evaluate(training, time.monotonic(), show_progress, start=True)
+        with interruptible(training.command) as stop:
+            while not training.finished():
+                epoch_started = time.monotonic()
+                end = yield from _epoch_steps(training, log, stop, show_progress)
+                if end is EpochEnd.STOPPED:
+                    return
+                # Evaluated at the epoch's end, or where the time limit cut it.
+                scores, improved = _evaluate(training, epoch_started, show_progress)
+                if end is not EpochEnd.CUT:
+                    at.epoch, at.batch = at.epoch + 1, 0
+                training.checkpoint()
+                yield TrainingUpdate(at.snapshot(), {}, scores, improved)
+                out_of_time = end in (EpochEnd.OUT_OF_TIME, EpochEnd.CUT) or (training.limit.reached()
+                                                                             and at.epoch < task.epochs)
+                if at.step == training.last or out_of_time:
+                    break
     if out_of_time and show_progress:
         print(f"stopped at the time limit (train.max_minutes={tc.max_minutes:g}) at {_where(at)}", file=sys.stderr)
-    if out_of_time or at.epoch >= task.epochs or _stopped_early(at, task.patience, tc.min_epochs):
-        task.finish(output, at)
+    if out_of_time or training.finished():
+        task.finish(training.output, at)
         if not tc.keep_checkpoint:  # the run is done: the model stays, the optimizer's state goes
-            (output / CHECKPOINT).unlink(missing_ok=True)
+            (training.output / CHECKPOINT).unlink(missing_ok=True)
+
+
+def _epoch_steps(training: TrainingRun, log: LossLog, stop: StopRequest,
+                 show_progress: bool) -> Generator[TrainingUpdate, None, EpochEnd]:
+    """The rest of the current epoch's steps, a :class:`TrainingUpdate` after each; how it ended."""
+    from tqdm import tqdm  # lazy: tqdm at start-up costs every verb
+
+    task, at, tc = training.task, training.at, training.task.cfg.train
+    out_of_time = False
+    training.model.train()
+    with tqdm(total=training.per_epoch, initial=at.batch, desc=f"epoch {at.epoch + 1}/{task.epochs}", unit="step",
+              disable=not show_progress, dynamic_ncols=True, mininterval=1.0 if sys.stderr.isatty() else 30.0) as bar, \
+            contextlib.closing(task.batches(at)) as batches:  # closed (files too) when stopped mid-epoch
+        for batch, position in batches:
+            stop_if_requested(stop, training.checkpoint, training.command)
+            values = training.update(batch)
+            at.running = values["loss"] if at.batch == 0 else 0.98 * at.running + 0.02 * values["loss"]
+            at.step, at.batch, at.position = at.step + 1, at.batch + 1, position
+            epoch_done, stopping = at.batch == training.per_epoch, at.step == training.last
+            out_of_time = training.limit.reached()
+            log.add(at.step, values, training.scheduler.get_last_lr()[0], time.monotonic() - training.started,
+                    flush=at.step % tc.log_every == 0 or epoch_done or stopping or out_of_time)
+            # An epoch's last step is followed by the epoch's own checkpoint.
+            if not epoch_done and (stopping or _due(at.step, tc.checkpoint_every_steps)):
+                training.checkpoint()
+            bar.update(1)
+            bar.set_postfix(loss=f"{at.running:.4f}", **_best(at), refresh=False)
+            yield TrainingUpdate(at.snapshot(), values)
+            if stopping and not epoch_done:
+                return EpochEnd.STOPPED
+            if out_of_time and not epoch_done:
+                return EpochEnd.CUT
+    return EpochEnd.OUT_OF_TIME if out_of_time else EpochEnd.DONE
+
+
+def _evaluate(training: TrainingRun, began: float, show_progress: bool, *,
+              start: bool = False) -> tuple[dict[str, Any] | None, bool]:
+    """The task's dev scores (None if it does not evaluate), recorded; and whether they are the best so far."""
+    scores = training.task.evaluate()
+    improved = scores is not None and _record(training.task, training.output, training.at, scores,
+                                              time.monotonic() - began, show_progress, start=start)
+    return scores, improved
 
 
 def run(task: Task, output: str | Path, **options: Any) -> Progress:

@@ -9,7 +9,7 @@ from sciner.view.diff import DIFF_CSS, diff_paragraph_html
 from sciner.formats.html import escape, page, render_tokens
 from sciner.view.plots import report_figures
 from sciner.view.report import Example, ExperimentReport
-from sciner.view.report_tables import EXAMPLES_TITLE, Section, Table, report_sections
+from sciner.view.report_tables import EXAMPLES_TITLE, ReportTable, Section, report_sections
 
 _EMPHASIS = re.compile(r"\*(\w+)\*")
 
@@ -31,7 +31,7 @@ td.num, th.num { text-align: right; }
 """
 
 
-def table_html(table: Table, css_class: str = "") -> str:
+def table_html(table: ReportTable, css_class: str = "") -> str:
     """An HTML table of escaped cells."""
     align = ['class="num"' if numeric else 'class="txt"' for numeric in table.numeric_columns()]
     head = "".join(f"<th {a}>{escape(h)}</th>" for a, h in zip(align, table.header))

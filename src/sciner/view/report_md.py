@@ -10,14 +10,14 @@ from sciner.evaluate.metrics import span_key
 from sciner.outputs import Outputs
 from sciner.view.plots import report_figures
 from sciner.view.report import Example, ExperimentReport
-from sciner.view.report_tables import EXAMPLES_TITLE, Table, report_sections
+from sciner.view.report_tables import EXAMPLES_TITLE, ReportTable, report_sections
 
 
 def _cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def table_markdown(table: Table) -> str:
+def table_markdown(table: ReportTable) -> str:
     """A GitHub-flavoured Markdown table; columns of numbers right-aligned, others left."""
     align = ["--:" if numeric else ":--" for numeric in table.numeric_columns()]
     lines = ["| " + " | ".join(_cell(h) for h in table.header) + " |", "| " + " | ".join(align) + " |"]

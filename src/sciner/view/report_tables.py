@@ -14,7 +14,7 @@ _NUMERIC = re.compile(r"[-+]?[\d.]+|[-·]?|\[[-+\d., ]+\]")
 
 
 @dataclass(frozen=True)
-class Table:
+class ReportTable:
     """A header row and body rows of already formatted cells."""
 
     header: list[str]
@@ -29,7 +29,7 @@ def _f(x: float) -> str:
     return f"{x:.3f}"
 
 
-def overall_table(report: ExperimentReport) -> Table:
+def overall_table(report: ExperimentReport) -> ReportTable:
     """Micro and macro precision, recall and F1 of each system."""
     rows = []
     for s in report.systems:
@@ -40,7 +40,7 @@ def overall_table(report: ExperimentReport) -> Table:
              *(_f(x) for x in (r.macro.precision, r.macro.recall, r.macro.f1)), str(predicted)]
         )
     header = ["system", "micro P", "micro R", "micro F1", "macro P", "macro R", "macro F1", "predicted"]
-    return Table(header, rows)
+    return ReportTable(header, rows)
 
 
 def report_types(report: ExperimentReport) -> list[str]:
@@ -48,7 +48,7 @@ def report_types(report: ExperimentReport) -> list[str]:
     return order_types({t for s in report.systems for t in s.evaluation.report.per_type})
 
 
-def per_type_table(report: ExperimentReport) -> Table:
+def per_type_table(report: ExperimentReport) -> ReportTable:
     """Per type and system: precision, recall, F1, and the type's gold support (one row per pair, stays narrow)."""
     rows = []
     for t in report_types(report):
@@ -59,7 +59,7 @@ def per_type_table(report: ExperimentReport) -> Table:
             # The type and its support only on its first row, so the table reads in blocks.
             first = s is report.systems[0]
             rows.append([t if first else "", str(support) if first else "", s.name, *scores])
-    return Table(["type", "support", "system", "precision", "recall", "F1"], rows)
+    return ReportTable(["type", "support", "system", "precision", "recall", "F1"], rows)
 
 
 def per_type_f1(report: ExperimentReport) -> dict[str, list[float]]:
@@ -80,7 +80,7 @@ def bucket_f1(report: ExperimentReport, key: str) -> dict[str, list[float]]:
     return {s.name: [s.evaluation.analysis[key][b]["f1"] for b in BUCKETS[key]] for s in report.systems}
 
 
-def bucket_table(report: ExperimentReport, key: str) -> Table:
+def bucket_table(report: ExperimentReport, key: str) -> ReportTable:
     """Per bucket of ``key``: gold support, then F1 of each system."""
     first = report.systems[0].evaluation.analysis[key]
     header = ["bucket", "support", *(f"{s.name} F1" for s in report.systems)]
@@ -88,10 +88,10 @@ def bucket_table(report: ExperimentReport, key: str) -> Table:
         [b.replace("_", " "), str(first[b]["support"]), *(_f(s.evaluation.analysis[key][b]["f1"]) for s in report.systems)]
         for b in BUCKETS[key]
     ]
-    return Table(header, rows)
+    return ReportTable(header, rows)
 
 
-def significance_table(report: ExperimentReport) -> Table:
+def significance_table(report: ExperimentReport) -> ReportTable:
     """Each pair of systems: micro F1 of both, the difference, its 95% interval and one-sided p."""
     header = ["A", "B", "F1(A)", "F1(B)", "delta", "95% interval", "p", "p < 0.05"]
     rows = []
@@ -101,10 +101,10 @@ def significance_table(report: ExperimentReport) -> Table:
         interval = f"[{lo:+.3f}, {hi:+.3f}]"
         significant = "yes" if d.p_value < 0.05 else "no"
         rows.append([c.a, c.b, _f(d.f1_a), _f(d.f1_b), f"{d.delta:+.3f}", interval, f"{d.p_value:.3f}", significant])
-    return Table(header, rows)
+    return ReportTable(header, rows)
 
 
-def per_type_significance_table(report: ExperimentReport) -> Table:
+def per_type_significance_table(report: ExperimentReport) -> ReportTable:
     """Per type, for each pair of systems: the F1 difference A - B and its one-sided p."""
     header = ["type", *(f"{c.a} - {c.b}" for c in report.comparisons)]
     rows = []
@@ -114,14 +114,14 @@ def per_type_significance_table(report: ExperimentReport) -> Table:
             d = c.result.per_type.get(t)
             cells.append(f"{d.delta:+.3f} (p {d.p_value:.3f})" if d else "-")
         rows.append([t, *cells])
-    return Table(header, rows)
+    return ReportTable(header, rows)
 
 
-def confusion_table(system: SystemResult) -> Table:
+def confusion_table(system: SystemResult) -> ReportTable:
     """Gold type (rows, then ``spurious``) against predicted type (columns, then ``missed``)."""
     conf = system.confusion
     rows = [[r, *(str(v) if v else "·" for v in values)] for r, values in zip(conf.rows(), conf.matrix())]
-    return Table(["gold \\ predicted", *conf.columns()], rows)
+    return ReportTable(["gold \\ predicted", *conf.columns()], rows)
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ class Section:
     title: str
     level: int  # 2: a section; 3: a subsection
     note: str
-    table: Table | None
+    table: ReportTable | None
     css_class: str  # the table's class in HTML
     figure: str  # slug of the plot in sciner.view.plots.report_figures; "" = none
 
