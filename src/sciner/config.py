@@ -40,6 +40,8 @@ DEFAULT_DATA_DIR = "../shared/data"
 DATA_ENV = "SCINER_DATA"
 # Where training and pretraining run: "auto" = cuda where available, else cpu.
 DEVICES = ("auto", "cpu", "cuda")
+# How a tagger runs its network (--precision): auto = bf16 where the CPU has it natively, else fp32.
+PRECISIONS = ("auto", "fp32", "bf16", "int8")
 # What `sciner calibrate` holds out when it cross-fits: each dev group, or each dev paper.
 CALIBRATION_UNITS = ("group", "paper")
 # Encoders this wide (mpnet, BERT-base: 768) are pretrained at MPNET_LR when pretrain.lr = 0.

@@ -130,7 +130,7 @@ def make_sciner(nlp: Language, name: str, model: str | None, batch_size: int, pr
     instead; each doc is one document to the paper-level pass, ``paper_level`` false tags it
     strictly as ``sciner predict --paragraph-local`` does."""
     from sciner.errors import ModelError
-    from sciner.inference.tagger import PRECISIONS
+    from sciner.config import PRECISIONS
 
     # The model itself is read on first use: spacy.load builds the component from config.cfg,
     # whose model path may be gone, before from_disk points it at the pipeline's own copy.

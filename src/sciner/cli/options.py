@@ -15,7 +15,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from sciner.config import DEVICES
+from sciner.config import DEVICES, PRECISIONS
 from sciner.errors import ConfigError, InputFormatError, OutputError
 from sciner.formats.registry import READ_FORMATS, WRITE_FORMATS
 from sciner.outputs import wants_directory
@@ -58,10 +58,6 @@ def one_of(flag: str, choices: Sequence[str], **option: Any) -> Any:
     return typer.Option(flag, parser=parse, metavar=f"[{'|'.join(choices)}]", **option)
 
 
-def _precisions() -> tuple[str, ...]:
-    from sciner.inference.tagger import PRECISIONS
-
-    return PRECISIONS
 
 
 # A model folder as a verb's optional argument (info, export); the shipped model when omitted.
@@ -144,7 +140,7 @@ ThreadsOwn = Annotated[int, _threads(True)]
 DeviceOwn = Annotated[str, _device(True)]
 Precision = Annotated[
     str,
-    one_of("--precision", _precisions(),
+    one_of("--precision", PRECISIONS,
            help="Inference precision: auto = bf16 where the CPU has it natively, else fp32."),
 ]
 

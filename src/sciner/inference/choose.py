@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sciner.config import PRECISIONS
 from sciner.errors import ModelError
 from sciner.inference.network import Network
 from sciner.inference.numpy_network import bert_layers
 from sciner.model.heads import head_spec
 from sciner.model.store import is_onnx, load_model_meta
-
-PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
 # The most transformer layers a model may keep and still run in NumPy in calls of every size when
 # --precision is auto or fp32: the fast model's one. Deeper ones run in torch but for small calls:

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sciner.errors import OutputError, ScinerError
 from sciner.files.inputs import Reading
@@ -17,10 +17,12 @@ from sciner.files.plan import OutputPlan, plan_files
 from sciner.files.run import Engine, Input, Run, Step, run_verb, split_threads
 from sciner.formats.include import check_include_kept
 from sciner.formats.registry import FORMATS, WRITE_FORMATS, output_format
-from sciner.inference.tagger import Tagger
 from sciner.model.batching import BATCH_SUBWORDS
 from sciner.outputs import Outputs, wants_directory
 from sciner.stdio import is_stdio
+
+if TYPE_CHECKING:
+    from sciner.inference.tagger import Tagger
 
 # predict's default CPU threads, torch's or a NumPy network's BLAS's (the --workers share them out).
 THREADS = 2
@@ -99,6 +101,10 @@ class Tagging(Step):
         return LazyTagger(self) if self.keep_tagged else self.tagger()
 
     def tagger(self) -> Tagger:
+        # The model's libraries (NumPy, and torch for a large call) load here, when a worker loads
+        # the model: the CLI imports this module to build its options and must start without them.
+        from sciner.inference.tagger import Tagger
+
         options = self.options
         tagger = Tagger.load(options.model, precision=options.precision, device=options.device)
         tagger.limit_threads(options.threads)

@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from sciner.document import Paragraph, Span
-from sciner.inference.choose import PRECISIONS, SMALL_CALL_WORDS, Networks, load_networks
+from sciner.inference.choose import SMALL_CALL_WORDS, Networks, load_networks
 from sciner.inference.network import Network, Progress
 from sciner.model.batching import BATCH_SUBWORDS
 from sciner.model.heads import head_spec
 from sciner.model.paper_decoding import PaperLevel, decode_documents, documents_of, scored_spans
 from sciner.tokenize import tokenize_paragraphs
 
-__all__ = ["PRECISIONS", "Tagger"]  # PRECISIONS: the spaCy component checks its option against it
 
 
 class Tagger:
