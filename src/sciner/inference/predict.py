@@ -34,9 +34,10 @@ PREDICT_FORMATS: tuple[str, ...] = tuple(n for n in WRITE_FORMATS if FORMATS[n].
 class TagOptions:
     """How a verb tags (predict, summarize, index), built once from the command line (or in
     Python) and carried down unchanged (across worker processes too): the ``model`` (None: the
-    shipped one; a name or a folder), its ``precision`` and ``device``, the CPU ``threads`` (shared out between the
-    workers), the subwords per encoder batch, and ``paper_level`` (each input is one paper to
-    the paper-level pass; False: every paragraph on its own, see :meth:`Tagger.tag`)."""
+    shipped one; a name or a folder), its ``precision`` and ``device``, the CPU ``threads``
+    (shared out between the workers), the subwords per encoder batch, and ``paper_level`` (each
+    input is one paper to the paper-level pass; False: every paragraph on its own, see
+    :meth:`Tagger.tag`)."""
 
     model: str | Path | None = None
     precision: str = "auto"
