@@ -118,6 +118,19 @@ def bf16_tagger():
 
 
 def test_bf16_tags_do_not_depend_on_the_rest_of_the_batch(shared_data, bf16_tagger):
+    """On one thread. With two, oneDNN's bf16 kernels on an Intel CPU with AMX split a batch's
+    rows between the threads by its shape, and 1 of these 35 paragraphs got other tags alone
+    than in a batch (measured 2026-11-28): the test passed or failed by the threads an earlier
+    test had left to torch."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        _check_bf16_batches(shared_data, bf16_tagger)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _check_bf16_batches(shared_data, bf16_tagger) -> None:
     from sciner.formats.registry import read_file
 
     paragraphs = read_file(shared_data / "test-inputs" / "2022-official-test.txt", None)
