@@ -22,7 +22,7 @@ from sciner.errors import InputNotFoundError, ScinerError
 from sciner.files.inputs import Reading, is_tagged
 from sciner.files.run import MANIFEST, Engine, Input, Read, Step, read_manifest, run_verb
 from sciner.formats.registry import input_format
-from sciner.index.schema import connect
+from sciner.index.schema import connect, settle
 from sciner.index.write import IndexWriter, content_hash, paper_rows, reading_options
 from sciner.inference.predict import LazyTagger, TagOptions, Tagging, tag_files
 from sciner.outputs import Outputs
@@ -90,6 +90,7 @@ class IndexState:
 
     def close(self) -> None:
         if self.writer is not None:
+            settle(self.writer.con)
             self.writer.con.close()
 
     @property

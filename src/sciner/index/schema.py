@@ -148,8 +148,7 @@ def connect(path: str | Path, *, create: bool = False, readonly: bool = False) -
         raise InputFormatError(f"{path}: is a directory, not a sciner index")
     try:
         if readonly:
-            con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
-                                  check_same_thread=False)
+            con = _open_readonly(path)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             con = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -157,10 +156,49 @@ def connect(path: str | Path, *, create: bool = False, readonly: bool = False) -
         raise FileSystemError(f"{path}: cannot open ({err})") from None
     try:
         _check(con, path, create=create and not readonly, writable=not readonly)
+        if not readonly:
+            con.execute("PRAGMA journal_mode = WAL")  # readers go on while this writer adds papers
+    except sqlite3.Error as err:
+        con.close()
+        raise as_error(err, path, "open") from None
     except BaseException:
         con.close()
         raise
     return con
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    """``path`` opened read-only. An index at rest is in rollback-journal mode (:func:`settle`) and
+    reads from anywhere; one left in WAL mode needs its ``-shm`` and ``-wal`` beside it, which a
+    folder the reader cannot write does not let SQLite make: then, when the ``-wal`` holds
+    nothing (no writer is at work and no write is missing from the file), the file is read as
+    immutable, without them."""
+    uri = path.resolve().as_uri()
+    con = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+    try:
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return con
+    except sqlite3.DatabaseError as err:
+        if getattr(err, "sqlite_errorname", "") not in ("SQLITE_CANTOPEN", "SQLITE_READONLY"):
+            return con  # no database, or locked: _check says which in one line
+        con.close()
+        wal = path.with_name(path.name + "-wal")
+        if wal.is_file() and wal.stat().st_size:
+            raise FileSystemError(f"{path}: cannot be read here: its folder is read-only and its last writes are "
+                                  f"still in {wal.name}; run sciner index on it once where it is writable") from None
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+
+
+def settle(con: sqlite3.Connection) -> None:
+    """Leave the index in rollback-journal mode at the end of a run: its writes moved from the
+    ``-wal`` into the file, no ``-wal`` or ``-shm`` left, so that a reader needs nothing beside
+    it (a read-only folder or mount, a copy of the one file). Where a reader holds the file at
+    that moment, it stays in WAL mode, as readable, and the next run tries again."""
+    try:
+        con.execute("PRAGMA busy_timeout = 0")
+        con.execute("PRAGMA journal_mode = DELETE")
+    except sqlite3.OperationalError:
+        pass
 
 
 def _check(con: sqlite3.Connection, path: Path, *, create: bool, writable: bool) -> None:
@@ -188,7 +226,6 @@ def _create(con: sqlite3.Connection, path: Path) -> None:
     from sciner.version import __version__
 
     try:
-        con.execute("PRAGMA journal_mode = WAL")  # readers go on while one writer adds papers
         con.executescript(f"BEGIN IMMEDIATE; {SCHEMA}\n"
                           f"PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};")
         con.execute("INSERT INTO meta VALUES ('created_by', ?)", (f"sciner {__version__}",))
