@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -130,3 +132,71 @@ def test_search_text_that_is_no_fts5_query_is_searched_as_its_words(cli, corpus:
         assert sorted(h.paper for h in ix.search(text)) == papers
     run = cli("query", corpus, "search", text)
     assert (run.returncode, run.stderr) == (0, "")
+
+
+def test_a_second_index_run_on_a_file_another_run_writes_is_told_so_in_one_line(cli, corpus: Path,
+                                                                                tmp_path: Path) -> None:
+    import fcntl
+
+    before = corpus.read_bytes()
+    other = os.open(corpus, os.O_RDONLY)  # the lock a running `sciner index` holds on its index
+    fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        run = cli("index", tmp_path / "papers", "-o", corpus, "--no-gazetteers", "-q")
+    finally:
+        os.close(other)
+    assert (run.returncode, run.stderr) == (
+        12, f"error[E010]: {corpus}: another sciner index run is writing this index; run again when it is done\n")
+    assert corpus.read_bytes() == before
+    assert cli("index", tmp_path / "papers", "-o", corpus, "--no-gazetteers", "-q").returncode == 0
+
+
+def test_a_run_that_finds_the_index_made_by_another_meanwhile_opens_it_instead_of_making_it_again(
+        tmp_path: Path) -> None:
+    from sciner.index import schema
+
+    template = schema.connect(tmp_path / "template.sqlite", create=True)
+    made = [sql for (sql,) in template.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL "
+                                               "AND name NOT LIKE 'paragraphs_fts_%' ORDER BY rowid")]
+    template.close()
+    db = tmp_path / "new.sqlite"
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # the other run is making the schema
+    opened: list[object] = []
+    thread = threading.Thread(target=lambda: opened.append(_connect_or_error(db)))
+    thread.start()
+    time.sleep(0.5)  # this run has seen an empty file and waits to make it an index
+    for statement in (*made, f"PRAGMA application_id = {schema.APPLICATION_ID}",
+                      f"PRAGMA user_version = {schema.SCHEMA_VERSION}"):
+        other.execute(statement)
+    other.execute("INSERT INTO meta VALUES ('created_by', 'the other run')")
+    other.execute("COMMIT")
+    other.close()
+    thread.join()
+    assert opened == [[("the other run",)]]
+
+
+def _connect_or_error(db: Path) -> object:
+    """The meta rows of the index ``db`` opened (made if empty), or the error opening it."""
+    from sciner.index import schema
+
+    try:
+        con = schema.connect(db, create=True)
+    except Exception as err:  # the test shows what it was
+        return err
+    try:
+        return con.execute("SELECT value FROM meta").fetchall()
+    finally:
+        con.close()
+
+
+def test_an_empty_sqlite_file_with_a_user_version_is_not_made_an_index(cli, tmp_path: Path) -> None:
+    db = tmp_path / "theirs.sqlite"
+    with sqlite3.connect(db) as con:
+        con.execute("PRAGMA user_version = 7")
+    con.close()
+    before = db.read_bytes()
+    run = cli("index", write_corpus(tmp_path / "papers"), "-o", db, "--no-gazetteers", "-q")
+    assert (run.returncode, run.stderr) == (
+        3, f"error[E001]: {db}: not a sciner index (an SQLite database of another program, user_version 7)\n")
+    assert db.read_bytes() == before
