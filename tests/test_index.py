@@ -16,7 +16,7 @@ import pytest
 
 import sciner
 from sciner.document import Paragraph
-from sciner.errors import FileSystemError, InputFormatError
+from sciner.errors import FileSystemError, InputFormatError, ReadOnlyQueryError
 from sciner.formats.jsonl import write_jsonl
 from sciner.index import schema
 from sciner.index.write import IndexWriter, first_number, lower_is_better
@@ -63,7 +63,7 @@ def test_papers_entities_values_and_search(corpus: Path) -> None:
         assert sorted(h.paper for h in ix.search("BERT-base")) == ["alpha", "alpha", "gamma"]
         assert ix.search('"masking helps"')[0].paper == "alpha"
         assert ix.sql("SELECT count(*) AS n FROM papers").rows == [(3,)]
-        with pytest.raises(InputFormatError, match="readonly"):
+        with pytest.raises(ReadOnlyQueryError, match=r"refused: it would write \(papers\)"):
             ix.sql("DELETE FROM papers")
     assert first_number("84.6 %") == 84.6 and first_number("1,024") == 1024.0 and first_number("n/a") is None
     assert lower_is_better("WER") and lower_is_better("word error rate") and lower_is_better("test PPL")
@@ -253,7 +253,7 @@ def test_index_and_query_from_the_command_line(cli, tmp_path: Path) -> None:
     assert "alpha" in cli("query", db, "search", "span masking").stdout
     assert cli("query", db, "--sql", "SELECT doc FROM papers ORDER BY doc", "--json").stdout.count('"doc"') == 3
     wrong = cli("query", db, "--sql", "DROP TABLE papers")
-    assert wrong.returncode != 0 and wrong.stderr.count("\n") == 1 and "readonly" in wrong.stderr
+    assert wrong.returncode == 15 and wrong.stderr.count("\n") == 1 and wrong.stderr.startswith("error[E013]: ")
     bad = cli("query", tmp_path / "papers" / "alpha.jsonl", "entities")
     assert bad.returncode != 0 and bad.stderr.strip() == \
         f"error[E001]: {tmp_path / 'papers' / 'alpha.jsonl'}: not a sciner index (not an SQLite database)"

@@ -103,3 +103,19 @@ class MissingExtraError(ScinerError):
 
     code = "E011"
     exit_code = 13
+
+
+class QueryError(ScinerError):
+    """SQL given to an index (``sciner query --sql``, ``Index.sql``) that SQLite cannot run: a
+    syntax error, an unknown table or column, a value out of range."""
+
+    code = "E012"
+    exit_code = 14
+
+
+class ReadOnlyQueryError(ScinerError):
+    """A query that would write: to the index, to another file (ATTACH, VACUUM INTO) or to the
+    connection's settings (a PRAGMA that sets). Queries write nothing anywhere."""
+
+    code = "E013"
+    exit_code = 15

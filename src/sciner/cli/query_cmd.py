@@ -20,6 +20,9 @@ from sciner.index.questions import QUESTIONS, Param, Question
 from sciner.index.render import table
 from sciner.outputs import Outputs
 
+# The most rows beyond a table's row count that its "N more" line counts.
+MORE_COUNTED = 10_000
+
 
 class _QueryGroup(typer.core.TyperGroup):
     """Click reads a group's options only before its arguments; ``sciner query INDEX --sql ...``
@@ -59,8 +62,10 @@ def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], outp
 
     db: Path = ctx.obj["db"]
     output, to = output or ctx.obj["output"], to or ctx.obj["to"]
+    as_table = not (output or to or as_json or ctx.obj["json"])
     with Index(db) as corpus:
         answer = question.ask(corpus, values)
+        more = _more(corpus, question, values, answer) if as_table else ""
     if question.one:
         answer = [answer]
     title = f"sciner query {asked_as or question.name}"
@@ -71,7 +76,21 @@ def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], outp
     elif to or as_json or ctx.obj["json"]:
         typer.echo(renderer_for("answer", None, to or "json").render(answer, title), nl=False)
     else:
-        typer.echo(table(answer, question.columns), nl=False)
+        typer.echo(table(answer, question.columns) + more, nl=False)
+
+
+def _more(corpus: Any, question: Question, values: dict[str, Any], shown: Any) -> str:
+    """The line under a table cut at its row count (``-n``, ``--top``): how many rows more the
+    index holds, counted up to :data:`MORE_COUNTED`, and the flag showing them; else ""."""
+    rows = next((p for p in question.params if p.rows), None)
+    if rows is None or question.one or len(shown) < values[rows.name]:
+        return ""
+    wanted = values[rows.name]
+    further = len(question.ask(corpus, {**values, rows.name: wanted + MORE_COUNTED})) - wanted
+    if further <= 0:
+        return ""
+    count = f"more than {MORE_COUNTED:,}" if further >= MORE_COUNTED else f"{further:,}"
+    return f"… {count} more row(s): {rows.cli_flags[0]} {wanted + min(further, MORE_COUNTED)} shows them\n"
 
 
 def _option(param: Param) -> inspect.Parameter:

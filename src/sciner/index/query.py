@@ -10,14 +10,47 @@ dropped), so ``--dataset squad`` finds "SQuAD" and ``--entity bert-base`` finds 
 from __future__ import annotations
 
 import sqlite3
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from sciner.errors import InputFormatError
+from sciner.errors import InputFormatError, QueryError, ReadOnlyQueryError
 from sciner.index.questions import (DEFAULT_LIMIT, EntityCount, Leaderboard, LeaderboardRow, PaperHit, SearchHit,
                                     SqlResult, StoredParagraph, ValueCount)
 from sciner.index.schema import as_error, connect
 from sciner.summary.names import fold
+
+# The largest integer SQLite holds: a larger row count asks for every row, a larger id finds none.
+MAX_INT = 2**63 - 1
+
+# What the authorizer lets a query do: read, call functions, recurse, begin and end a (read) transaction.
+_READING = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE,
+                      sqlite3.SQLITE_TRANSACTION})
+# PRAGMAs that read although given an argument (PRAGMA table_info(papers)); any other one given a value sets.
+_READING_PRAGMAS = frozenset({"table_info", "table_xinfo", "index_info", "index_xinfo", "index_list",
+                              "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check", "table_list"})
+# The tables SQLite's own PRAGMA functions report updating while they read the schema.
+_SCHEMA_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_master"})
+# Words of an SQLite error that say the file (not the query) is in trouble.
+_FILE_TROUBLE = ("locked", "busy", "full", "malformed", "not a database", "disk I/O")
+
+
+def _what(action: int, arg1: str | None, arg2: str | None) -> str:
+    """What a refused statement would have done, in words."""
+    if action == sqlite3.SQLITE_ATTACH:
+        return f"open another database file ({arg1!r}: ATTACH or VACUUM INTO)" if arg1 else "rewrite the index (VACUUM)"
+    if action == sqlite3.SQLITE_PRAGMA:
+        return f"set PRAGMA {arg1} = {arg2}"
+    if action == sqlite3.SQLITE_DETACH:
+        return f"detach {arg1!r}"
+    return f"write ({arg1 or 'a statement that changes the database'})"
+
+
+def rows_wanted(limit: int, name: str = "limit") -> int:
+    """``limit`` as a row count SQLite takes: at least 1 (else :class:`QueryError`), at most :data:`MAX_INT`."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise QueryError(f"{name} must be a whole number of at least 1, not {limit!r}")
+    return min(limit, MAX_INT)
 
 
 class Index:
@@ -35,6 +68,19 @@ class Index:
         self.path = Path(path)
         self.con = connect(self.path, readonly=True)
         self.con.execute("PRAGMA query_only = ON")
+        # Nothing written anywhere: no other file opened (ATTACH, VACUUM INTO), no write, no PRAGMA set
+        # (query_only stays on); :meth:`_authorize` says no, and :meth:`sql` says what was refused.
+        self.con.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+        self._refused: str | None = None
+        self.con.set_authorizer(self._authorize)
+
+    def _authorize(self, action: int, arg1: str | None, arg2: str | None, db: str | None, trigger: str | None) -> int:
+        if action in _READING or (action == sqlite3.SQLITE_UPDATE and arg1 in _SCHEMA_TABLES):
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_PRAGMA and (arg2 is None or (arg1 or "").lower() in _READING_PRAGMAS):
+            return sqlite3.SQLITE_OK
+        self._refused = self._refused or _what(action, arg1, arg2)
+        return sqlite3.SQLITE_DENY
 
     def close(self) -> None:
         self.con.close()
@@ -58,7 +104,7 @@ class Index:
         filter; ``ours``: only the papers' own methods), one row per paper and model (its best
         value), best first; lower-is-better metrics (error, perplexity, WER, ...) ascending.
         Without ``metric``, each metric's rows are ranked on their own, one metric after another."""
-        where, params = ["r.number IS NOT NULL"], {"limit": limit}
+        where, params = ["r.number IS NOT NULL"], {"limit": rows_wanted(limit)}
         for column, given in (("dataset_key", dataset), ("metric_key", metric), ("task_key", task),
                               ("model_key", model)):
             if given:
@@ -89,14 +135,14 @@ class Index:
         sql = ("SELECT p.doc, p.title, f.path, e.type, e.name, e.mentions, p.id FROM entities e "
                "JOIN papers p ON p.id = e.paper_id JOIN files f ON f.id = p.file_id WHERE e.key = ? "
                + ("AND e.type = ? " if type else "") + "ORDER BY e.mentions DESC, p.doc LIMIT ?")
-        params = (fold(entity) or entity, *((type,) if type else ()), limit)
+        params = (fold(entity) or entity, *((type,) if type else ()), rows_wanted(limit))
         return [PaperHit(*row) for row in self._all(sql, params)]
 
     def entities(self, type: str | None = None, top: int = DEFAULT_LIMIT) -> list[EntityCount]:
         """The names the most papers use (of ``type``, or of every type)."""
         sql = ("SELECT type, name, papers, mentions FROM names " + ("WHERE type = ? " if type else "")
                + "ORDER BY papers DESC, mentions DESC, name LIMIT ?")
-        return [EntityCount(*row) for row in self._all(sql, (*((type,) if type else ()), top))]
+        return [EntityCount(*row) for row in self._all(sql, (*((type,) if type else ()), rows_wanted(top, "top")))]
 
     def values(self, of: str, type: str | None = None, limit: int = DEFAULT_LIMIT) -> list[ValueCount]:
         """The values the corpus gives to the name ``of`` ("learning rate"), most frequent first:
@@ -104,7 +150,8 @@ class Index:
         sql = ("SELECT value, MIN(number), COUNT(*) AS n, COUNT(DISTINCT paper_id) FROM value_pairs WHERE key = ? "
                + ("AND type = ? " if type else "") + "GROUP BY COALESCE(number, value) "
                "ORDER BY COUNT(DISTINCT paper_id) DESC, n DESC, MIN(number) LIMIT ?")
-        return [ValueCount(*row) for row in self._all(sql, (fold(of) or of, *((type,) if type else ()), limit))]
+        params = (fold(of) or of, *((type,) if type else ()), rows_wanted(limit))
+        return [ValueCount(*row) for row in self._all(sql, params)]
 
     def search(self, text: str, limit: int = DEFAULT_LIMIT) -> list[SearchHit]:
         """Paragraphs matching ``text`` (FTS5: every word, ``"a phrase"`` in double quotes,
@@ -116,18 +163,22 @@ class Index:
                "snippet(paragraphs_fts, 0, '[', ']', ' … ', 24) FROM paragraphs_fts "
                "JOIN paragraphs g ON g.id = paragraphs_fts.rowid JOIN papers p ON p.id = g.paper_id "
                "WHERE paragraphs_fts MATCH ? ORDER BY rank LIMIT ?")
+        limit = rows_wanted(limit)
         self.con.row_factory = sqlite3.Row
         try:
             rows = self.con.execute(sql, (text, limit)).fetchall()
         except sqlite3.OperationalError as err:
-            if "fts5" not in str(err) and "syntax" not in str(err) and "no such column" not in str(err):
+            if any(word in str(err) for word in _FILE_TROUBLE):
                 raise as_error(err, self.path, "search") from None
+            # Not an FTS5 query ("*", an unbalanced quote, "F1:"): each word quoted is one.
             words = " ".join('"' + w.replace('"', '""') + '"' for w in text.split())
             rows = self._all(sql, (words, limit))
         return [SearchHit(*row) for row in rows]
 
     def paragraph(self, paragraph_id: int) -> StoredParagraph | None:
         """One paragraph by id, with its paper (None: no such paragraph)."""
+        if not -MAX_INT <= paragraph_id <= MAX_INT:
+            return None
         rows = self._all("SELECT g.id, p.doc, p.title, p.id, g.position, g.page, g.section, g.text FROM paragraphs g "
                          "JOIN papers p ON p.id = g.paper_id WHERE g.id = ?", (paragraph_id,))
         return StoredParagraph(*rows[0]) if rows else None
@@ -138,18 +189,26 @@ class Index:
         sql = ("SELECT MIN(task), MIN(dataset), MIN(metric), COUNT(DISTINCT paper_id) AS n FROM results "
                "WHERE dataset_key IS NOT NULL AND metric_key IS NOT NULL AND number IS NOT NULL "
                "GROUP BY task_key, dataset_key, metric_key HAVING n >= ? ORDER BY n DESC, MIN(dataset) LIMIT ?")
-        return [Leaderboard(*row) for row in self._all(sql, (min_papers, limit))]
+        return [Leaderboard(*row) for row in self._all(sql, (rows_wanted(min_papers, "min_papers"),
+                                                                rows_wanted(limit)))]
 
     def sql(self, query: str, limit: int | None = None) -> SqlResult:
-        """Any read-only SQL over the index (the schema: docs/index.md)."""
+        """Any read-only SQL over the index (the schema: docs/index.md): a query that would write,
+        to the index or anywhere else, is :class:`ReadOnlyQueryError`; SQL SQLite cannot run,
+        :class:`QueryError`."""
+        wanted = None if limit is None else rows_wanted(limit)
         self.con.row_factory = None
+        self._refused = None
         try:
             cur = self.con.execute(query)
-            rows = cur.fetchmany(limit) if limit else cur.fetchall()
-        except (sqlite3.OperationalError, sqlite3.ProgrammingError, sqlite3.Warning) as err:
-            raise InputFormatError(f"--sql: {err}") from None
-        except sqlite3.DatabaseError as err:
-            raise as_error(err, self.path, "read") from None
+            rows = list(islice(cur, wanted)) if wanted else cur.fetchall()
+        except (sqlite3.Error, sqlite3.Warning, OverflowError) as err:
+            if self._refused or "readonly" in str(err) or "query_only" in str(err):
+                raise ReadOnlyQueryError(f"--sql: refused: it would {self._refused or 'write'}; a query reads the "
+                                         "index and writes nothing anywhere") from None
+            if isinstance(err, sqlite3.DatabaseError) and any(word in str(err) for word in _FILE_TROUBLE):
+                raise as_error(err, self.path, "read") from None
+            raise QueryError(f"--sql: {err}") from None
         return SqlResult([d[0] for d in cur.description or ()], [tuple(r) for r in rows])
 
     def stats(self) -> dict[str, int]:

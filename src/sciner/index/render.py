@@ -12,7 +12,8 @@ from typing import Any
 from sciner.formats.html import escape, page
 from sciner.index.questions import as_json, as_rows
 
-# The widest a cell of the terminal table gets (a paragraph or a snippet is cut, with an ellipsis).
+# The widest a cell of the terminal table gets, but in its last column (cut, with an ellipsis):
+# the last one (a leaderboard's paragraph, a search's snippet) is whole, nothing to its right.
 CELL_WIDTH = 60
 
 
@@ -27,11 +28,11 @@ def _text(value: Any) -> str:
 
 
 def table(answer: Any, columns: Sequence[str] | None = None) -> str:
-    """A plain-text table of ``answer`` (its ``columns``, else all), long cells cut."""
+    """A plain-text table of ``answer`` (its ``columns``, else all), long cells cut but in the last column."""
     names, rows = as_rows(answer)
     keep = [i for i, c in enumerate(names) if columns is None or c in columns]
     names = [names[i] for i in keep]
-    cells = [[_cut(_text(row[i])) for i in keep] for row in rows]
+    cells = [[_cut(_text(row[i]), i == keep[-1]) for i in keep] for row in rows]
     if not names:
         return "(nothing found)\n"
     widths = [max([len(n)] + [len(r[k]) for r in cells]) for k, n in enumerate(names)]
@@ -41,9 +42,9 @@ def table(answer: Any, columns: Sequence[str] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cut(text: str) -> str:
+def _cut(text: str, whole: bool = False) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
+    return text if whole or len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
 
 
 def render_json(answer: Any, title: str = "") -> str:

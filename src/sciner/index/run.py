@@ -11,6 +11,7 @@ model, loaded once, in this process, and only when a chunk needs it, or first by
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from sciner.errors import InputNotFoundError, ScinerError
 from sciner.files.inputs import Reading, is_tagged
 from sciner.files.run import MANIFEST, Engine, Input, Read, Step, read_manifest, run_verb
 from sciner.formats.registry import input_format
-from sciner.index.schema import connect
+from sciner.index.schema import connect, hold, settle
 from sciner.index.write import IndexWriter, content_hash, paper_rows, reading_options
 from sciner.inference.predict import LazyTagger, TagOptions, Tagging, tag_files
 from sciner.outputs import Outputs
@@ -75,6 +76,7 @@ class IndexState:
     def __init__(self, db: Path, tagging: Tagging, gazetteer: Gazetteer, done: IndexRun) -> None:
         self.db = db
         self.writer: IndexWriter | None = None
+        self.held = -1  # the descriptor holding the index's writing-run lock (schema.hold)
         self.tagger: LazyTagger = tagging.load()  # the model is loaded when an input needs it
         self.gazetteer = gazetteer
         self.done = done
@@ -85,12 +87,20 @@ class IndexState:
     def open(self) -> IndexWriter:
         """The writer, the index opened (created if missing) at the first call."""
         if self.writer is None:
-            self.writer = IndexWriter(connect(self.db, create=True), self.db)
+            con = connect(self.db, create=True)
+            try:
+                self.held = hold(con, self.db)  # one run writes at a time; a second one is told so
+            except BaseException:
+                con.close()
+                raise
+            self.writer = IndexWriter(con, self.db)
         return self.writer
 
     def close(self) -> None:
         if self.writer is not None:
+            settle(self.writer.con)
             self.writer.con.close()
+            os.close(self.held)
 
     @property
     def model(self) -> str:

@@ -9,6 +9,7 @@ schema down for readers in other languages (pandas, DuckDB, Datasette).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -148,8 +149,7 @@ def connect(path: str | Path, *, create: bool = False, readonly: bool = False) -
         raise InputFormatError(f"{path}: is a directory, not a sciner index")
     try:
         if readonly:
-            con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
-                                  check_same_thread=False)
+            con = _open_readonly(path)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             con = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -163,6 +163,40 @@ def connect(path: str | Path, *, create: bool = False, readonly: bool = False) -
     return con
 
 
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    """``path`` opened read-only. An index at rest is in rollback-journal mode (:func:`settle`) and
+    reads from anywhere; one left in WAL mode needs its ``-shm`` and ``-wal`` beside it, which a
+    folder the reader cannot write does not let SQLite make: then, when the ``-wal`` holds
+    nothing (no writer is at work and no write is missing from the file), the file is read as
+    immutable, without them."""
+    uri = path.resolve().as_uri()
+    con = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+    try:
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return con
+    except sqlite3.DatabaseError as err:
+        if getattr(err, "sqlite_errorname", "") not in ("SQLITE_CANTOPEN", "SQLITE_READONLY"):
+            return con  # no database, or locked: _check says which in one line
+        con.close()
+        wal = path.with_name(path.name + "-wal")
+        if wal.is_file() and wal.stat().st_size:
+            raise FileSystemError(f"{path}: cannot be read here: its folder is read-only and its last writes are "
+                                  f"still in {wal.name}; run sciner index on it once where it is writable") from None
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+
+
+def settle(con: sqlite3.Connection) -> None:
+    """Leave the index in rollback-journal mode at the end of a run: its writes moved from the
+    ``-wal`` into the file, no ``-wal`` or ``-shm`` left, so that a reader needs nothing beside
+    it (a read-only folder or mount, a copy of the one file). Where a reader holds the file at
+    that moment, it stays in WAL mode, as readable, and the next run tries again."""
+    try:
+        con.execute("PRAGMA busy_timeout = 0")
+        con.execute("PRAGMA journal_mode = DELETE")
+    except sqlite3.OperationalError:
+        pass
+
+
 def _check(con: sqlite3.Connection, path: Path, *, create: bool, writable: bool) -> None:
     try:
         app_id = con.execute("PRAGMA application_id").fetchone()[0]
@@ -171,11 +205,14 @@ def _check(con: sqlite3.Connection, path: Path, *, create: bool, writable: bool)
     except sqlite3.DatabaseError as err:
         raise as_error(err, path, "read") from None
     if app_id != APPLICATION_ID:
-        if tables == 0 and app_id == 0 and create:
-            _create(con, path)
+        if tables == 0 and app_id == 0 and version == 0 and create:
+            if _create(con, path):
+                return
+            _check(con, path, create=False, writable=writable)  # another run made it meanwhile
             return
-        what = "an SQLite database of another program" if tables else "an empty SQLite database"
-        raise InputFormatError(f"{path}: not a sciner index ({what})")
+        what = "an SQLite database of another program" if tables or version else "an empty SQLite database"
+        mark = f", user_version {version}" if version else ""
+        raise InputFormatError(f"{path}: not a sciner index ({what}{mark})")
     if version > SCHEMA_VERSION:
         raise InputFormatError(f"{path}: index schema {version} is newer than this sciner's ({SCHEMA_VERSION}); "
                                "upgrade sciner to read it")
@@ -184,13 +221,20 @@ def _check(con: sqlite3.Connection, path: Path, *, create: bool, writable: bool)
     con.execute("PRAGMA foreign_keys = ON")
 
 
-def _create(con: sqlite3.Connection, path: Path) -> None:
+def _create(con: sqlite3.Connection, path: Path) -> bool:
+    """Make the empty database ``path`` an index, in one transaction that first looks again
+    (another run may have made it meanwhile: then False, nothing done); no reader sees it half made."""
     from sciner.version import __version__
 
     try:
-        con.execute("PRAGMA journal_mode = WAL")  # readers go on while one writer adds papers
-        con.executescript(f"BEGIN IMMEDIATE; {SCHEMA}\n"
-                          f"PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};")
+        con.execute("BEGIN IMMEDIATE")
+        if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] or \
+                con.execute("PRAGMA application_id").fetchone()[0]:
+            con.execute("ROLLBACK")
+            return False
+        for statement in statements(f"{SCHEMA}\nPRAGMA application_id = {APPLICATION_ID};\n"
+                                    f"PRAGMA user_version = {SCHEMA_VERSION};"):
+            con.execute(statement)  # one by one: executescript would commit the transaction first
         con.execute("INSERT INTO meta VALUES ('created_by', ?)", (f"sciner {__version__}",))
         con.execute("COMMIT")
     except sqlite3.Error as err:
@@ -198,6 +242,42 @@ def _create(con: sqlite3.Connection, path: Path) -> None:
             con.execute("ROLLBACK")
         raise as_error(err, path, "create") from None
     con.execute("PRAGMA foreign_keys = ON")
+    return True
+
+
+def statements(script: str) -> list[str]:
+    """The SQL statements of ``script``, one per item (a trigger's body stays in its statement)."""
+    found, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    return found + ([pending.strip()] if pending.strip() else [])
+
+
+def hold(con: sqlite3.Connection, path: Path) -> int:
+    """Make ``con`` the one writing run of the index ``path``: a descriptor holding the run's
+    lock (released when closed, or when the process ends, even by ``kill -9``), the file in WAL
+    mode so that readers go on while it writes; or :class:`FileSystemError` when another
+    ``sciner index`` run holds it, the file left as it was."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # pragma: no cover (Windows: SQLite's own locks only)
+        pass
+    except OSError:
+        os.close(fd)
+        raise FileSystemError(f"{path}: another sciner index run is writing this index; "
+                              "run again when it is done") from None
+    try:
+        con.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.Error as err:
+        os.close(fd)
+        raise as_error(err, path, "open") from None
+    return fd
 
 
 def _upgrade(con: sqlite3.Connection, path: Path, version: int, writable: bool) -> None:
