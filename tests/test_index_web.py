@@ -67,10 +67,49 @@ def test_the_json_routes_answer_as_sciner_query_does(client: TestClient, db: Pat
     ("/v1/corpus/entities?limit=0", 422, "bad_limit"),
     ("/v1/corpus/papers?type=MethodName", 422, "missing"),
     ("/v1/corpus/results?dataset=" + "x" * 600, 422, "too_long"),
+    # A number SQLite cannot hold was an OverflowError and a 500 in text; a NUL, SQLite's "unterminated string".
+    ("/v1/corpus/paragraphs/100000000000000000000000", 422, "bad_value"),
+    ("/v1/corpus/results?limit=100000000000000000000000", 422, "bad_value"),
+    ("/corpus/paragraphs/100000000000000000000000", 422, "bad_value"),
+    ("/corpus/paragraphs/abc", 422, "bad_value"),
+    ("/v1/corpus/search?q=%00", 422, "bad_value"),
+    # An unknown entity type answered 200 [].
+    ("/v1/corpus/papers?entity=bert&type=Bogus", 422, "bad_value"),
+    ("/v1/corpus/entities?type=Bogus", 422, "bad_value"),
 ])
 def test_limits_and_unknowns_are_json_errors(client: TestClient, url: str, status: int, code: str) -> None:
     answer = client.get(url)
     assert answer.status_code == status and answer.json()["error"]["code"] == code
+
+
+def test_an_unknown_entity_type_is_refused_naming_the_seven_and_any_case_of_one_is_read(client: TestClient) -> None:
+    from sciner.labels import ENTITY_TYPES
+
+    message = client.get("/v1/corpus/entities", params={"type": "Bogus"}).json()["error"]["message"]
+    assert all(kind in message for kind in ENTITY_TYPES) and "'Bogus'" in message
+    assert client.get("/v1/corpus/entities", params={"type": "datasetname"}).json() == \
+        client.get("/v1/corpus/entities", params={"type": "DatasetName"}).json() != []
+
+
+@pytest.mark.parametrize("q", ["*", '"', '"unbalanced', "* BERT", "\x00"])
+def test_a_search_the_index_cannot_run_is_a_json_answer_never_a_500(client: TestClient, q: str) -> None:
+    """These answered 500 text/plain with a traceback in the log. Searched as words once the
+    index quotes FTS5's syntax (a list), or refused in the one JSON error until then; never a 500."""
+    answer = client.get("/v1/corpus/search", params={"q": q})
+    assert answer.status_code < 500 or answer.status_code == 503, answer.text
+    assert answer.headers["content-type"] == "application/json"
+    found = answer.json()
+    assert isinstance(found, list) or set(found) == {"error"} and set(found["error"]) == {"code", "message"}
+
+
+def test_the_page_says_a_refused_search_or_type_and_goes_on(client: TestClient) -> None:
+    for params, part in [({"q": "*"}, "hits"), ({"q": "a\x00b"}, "hits"),
+                         ({"entity": "LSTM", "type": "Bogus"}, "papers")]:
+        answer = client.get("/corpus", params=params)
+        assert answer.status_code == 200 and "text/html" in answer.headers["content-type"], params
+        said = re.search(f'<p id="{part}">([^<]+)</p>', answer.text)
+        assert said and said.group(1) != "nothing found", params
+        assert '<h2>Leaderboards</h2>' in answer.text  # the rest of the page is there
 
 
 def test_every_question_with_a_route_is_served_as_the_command_line_answers_it(client: TestClient, db: Path,
