@@ -181,12 +181,6 @@ def _link(href: str, text: str, cls: str = "") -> str:
     return f'<a href="{escape(href)}"{f" class={cls!r}" if cls else ""}>{escape(text)}</a>'
 
 
-def _refused(err: Exception) -> str:
-    """The one line the page shows for a question refused (``err``: a :class:`RequestError` or
-    what the index raised)."""
-    return err.message if isinstance(err, (RequestError, ScinerError)) else str(err)
-
-
 def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Optional[str]) -> str:
     """The corpus page: search box, facets, then the search hits or the papers naming
     ``entity``, then the leaderboards."""
@@ -198,7 +192,7 @@ def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Op
         try:
             hits = corpus.search(url_value(QUESTIONS["search"].param("text"), q), limit=DEFAULT_LIMIT)
         except (RequestError, ScinerError) as err:  # said on the page, which goes on
-            hits, refused = [], _refused(err)
+            hits, refused = [], err.message
         else:
             refused = "nothing found"
         rows = "".join(f'<tr><td>{escape(h.paper)}</td><td class="snippet">'
@@ -211,7 +205,7 @@ def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Op
             papers = corpus.papers(url_value(question.param("entity"), entity), type=url_value(TYPE, type),
                                    limit=DEFAULT_LIMIT)
         except (RequestError, ScinerError) as err:
-            papers, refused = [], _refused(err)
+            papers, refused = [], err.message
         else:
             refused = "no paper names it"
         rows = "".join(f"<tr><td>{escape(h.paper)}</td><td>{escape(h.title or '')}</td><td>{escape(h.name)}</td>"
