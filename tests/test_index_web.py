@@ -202,3 +202,20 @@ def test_the_server_s_page_and_the_corpus_routes_are_one_app(db: Path) -> None:
     client = TestClient(app)
     assert client.get("/v1/corpus/entities", params={"type": "MethodName"}).status_code == 200
     assert "sciner corpus" in client.get("/corpus").text and client.get("/").status_code == 200
+
+
+@pytest.mark.parametrize("raised, status, code", [
+    ("FileSystemError", 503, "index_unavailable"),  # locked by a writer past the wait, a full disk
+    ("ScinerError", 422, "bad_question"),  # any other refusal of the index: the question's
+])
+def test_what_the_index_raises_is_the_json_error_of_its_kind(client: TestClient, monkeypatch, raised: str,
+                                                             status: int, code: str) -> None:
+    import sciner.errors
+
+    def refuse(self, *args, **kwargs):
+        raise getattr(sciner.errors, raised)("corpus.sqlite: the index is locked by another process")
+
+    monkeypatch.setattr(sciner.Index, "leaderboards", refuse)
+    answer = client.get("/v1/corpus/leaderboards")
+    assert answer.status_code == status and answer.json() == {
+        "error": {"code": code, "message": "corpus.sqlite: the index is locked by another process"}}

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
 
-from sciner.errors import FileSystemError, InputFormatError, ScinerError
+from sciner.errors import FileSystemError, ScinerError
 from sciner.formats.html import escape, page
 from sciner.index.query import Index
 from sciner.index.questions import DEFAULT_LIMIT, QUESTIONS, TYPE, NotFound, Param, Question, StoredParagraph, as_json
@@ -37,13 +37,13 @@ MAX_LIMIT = 200
 MAX_TEXT = 500
 # The whole numbers SQLite holds (a signed 64-bit integer): a larger one is no id or count.
 SQLITE_INT = (-(2**63), 2**63 - 1)
-# What the index refuses, as (status, code), the most specific class first: a question it
-# cannot answer is the request's fault; a locked, full or unreadable index is the server's.
+# What the index refuses, as (status, code), the most specific class first: a locked, full or
+# unreadable index is the server's fault (for now); any other refusal (a search of no words, a
+# question SQLite cannot run) is the question's.
 INDEX_ERRORS: tuple[tuple[type[ScinerError], int, str], ...] = (
     (NotFound, 404, "not_found"),
-    (InputFormatError, 422, "bad_question"),
     (FileSystemError, 503, "index_unavailable"),
-    (ScinerError, 500, "index_error"),
+    (ScinerError, 422, "bad_question"),
 )
 FACET_TYPES = ("MethodName", "DatasetName", "TaskName", "MetricName")
 # Leaderboards on the page, and rows in each.
