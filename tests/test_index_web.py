@@ -67,10 +67,52 @@ def test_the_json_routes_answer_as_sciner_query_does(client: TestClient, db: Pat
     ("/v1/corpus/entities?limit=0", 422, "bad_limit"),
     ("/v1/corpus/papers?type=MethodName", 422, "missing"),
     ("/v1/corpus/results?dataset=" + "x" * 600, 422, "too_long"),
+    # A number SQLite cannot hold was an OverflowError and a 500 in text; a NUL, SQLite's "unterminated string".
+    ("/v1/corpus/paragraphs/100000000000000000000000", 422, "bad_value"),
+    ("/v1/corpus/results?limit=100000000000000000000000", 422, "bad_value"),
+    ("/corpus/paragraphs/100000000000000000000000", 422, "bad_value"),
+    ("/corpus/paragraphs/abc", 422, "bad_value"),
+    ("/v1/corpus/search?q=%00", 422, "bad_value"),
+    # An unknown entity type answered 200 [].
+    ("/v1/corpus/papers?entity=bert&type=Bogus", 422, "bad_value"),
+    ("/v1/corpus/entities?type=Bogus", 422, "bad_value"),
 ])
 def test_limits_and_unknowns_are_json_errors(client: TestClient, url: str, status: int, code: str) -> None:
     answer = client.get(url)
     assert answer.status_code == status and answer.json()["error"]["code"] == code
+
+
+def test_an_unknown_entity_type_is_refused_naming_the_seven_and_any_case_of_one_is_read(client: TestClient) -> None:
+    from sciner.labels import ENTITY_TYPES
+
+    message = client.get("/v1/corpus/entities", params={"type": "Bogus"}).json()["error"]["message"]
+    assert all(kind in message for kind in ENTITY_TYPES) and "'Bogus'" in message
+    assert client.get("/v1/corpus/entities", params={"type": "datasetname"}).json() == \
+        client.get("/v1/corpus/entities", params={"type": "DatasetName"}).json() != []
+
+
+@pytest.mark.parametrize("q", ["*", '"', '"unbalanced', "* BERT", "\x00"])
+def test_a_search_the_index_cannot_run_is_a_json_answer_never_a_500(client: TestClient, q: str) -> None:
+    """These answered 500 text/plain with a traceback in the log. Searched as words once the
+    index quotes FTS5's syntax (a list), or refused in the one JSON error until then; never a 500."""
+    answer = client.get("/v1/corpus/search", params={"q": q})
+    assert answer.status_code < 500 or answer.status_code == 503, answer.text
+    assert answer.headers["content-type"] == "application/json"
+    found = answer.json()
+    assert isinstance(found, list) or set(found) == {"error"} and set(found["error"]) == {"code", "message"}
+
+
+def test_the_page_says_a_refused_search_or_type_and_goes_on(client: TestClient) -> None:
+    """/corpus?q=* answered 500 text/plain: the page, its search answered (searched as words once
+    the index quotes FTS5's syntax, or the index's one line until then), or refused in words."""
+    for params, part, refused in [({"q": "*"}, "hits", None), ({"q": "a\x00b"}, "hits", "NUL"),
+                                  ({"entity": "LSTM", "type": "Bogus"}, "papers", "MethodName")]:
+        answer = client.get("/corpus", params=params)
+        assert answer.status_code == 200 and "text/html" in answer.headers["content-type"], params
+        assert f'id="{part}"' in answer.text and "<h2>Leaderboards</h2>" in answer.text  # the rest is there
+        if refused:
+            said = re.search(f'<p id="{part}">([^<]+)</p>', answer.text)
+            assert said and refused in said.group(1), params
 
 
 def test_every_question_with_a_route_is_served_as_the_command_line_answers_it(client: TestClient, db: Path,
@@ -163,3 +205,20 @@ def test_the_server_s_page_and_the_corpus_routes_are_one_app(db: Path) -> None:
     client = TestClient(app)
     assert client.get("/v1/corpus/entities", params={"type": "MethodName"}).status_code == 200
     assert "sciner corpus" in client.get("/corpus").text and client.get("/").status_code == 200
+
+
+@pytest.mark.parametrize("raised, status, code", [
+    ("FileSystemError", 503, "index_unavailable"),  # locked by a writer past the wait, a full disk
+    ("ScinerError", 422, "bad_question"),  # any other refusal of the index: the question's
+])
+def test_what_the_index_raises_is_the_json_error_of_its_kind(client: TestClient, monkeypatch, raised: str,
+                                                             status: int, code: str) -> None:
+    import sciner.errors
+
+    def refuse(self, *args, **kwargs):
+        raise getattr(sciner.errors, raised)("corpus.sqlite: the index is locked by another process")
+
+    monkeypatch.setattr(sciner.Index, "leaderboards", refuse)
+    answer = client.get("/v1/corpus/leaderboards")
+    assert answer.status_code == status and answer.json() == {
+        "error": {"code": code, "message": "corpus.sqlite: the index is locked by another process"}}

@@ -174,6 +174,35 @@ def test_routers_add_routes_that_answer_errors_in_json(shipped_tagger):
     assert answer.status_code == 422 and answer.json()["error"]["code"] == "no_index"
 
 
+def test_an_error_no_route_answered_is_the_json_error_internal_and_one_line_in_the_log(caplog):
+    """A route that raises what nobody foresaw answered 500 text/plain, a traceback in the log."""
+    import logging
+
+    from fastapi import APIRouter
+
+    router = APIRouter()
+
+    @router.get("/corpus/overflow")
+    def overflow() -> dict:  # as sqlite3 raises for a number it cannot hold
+        raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+    @router.get("/corpus/broken")
+    async def broken() -> dict:
+        raise KeyError("a\nb")
+
+    client = TestClient(create_app(object(), routers=[router]))  # raise_server_exceptions: none may escape
+    for path, kind in [("/corpus/overflow", "OverflowError"), ("/corpus/broken", "KeyError")]:
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="sciner.serve"):
+            answer = client.get(path)
+        assert answer.status_code == 500 and answer.headers["content-type"] == "application/json"
+        assert answer.json()["error"]["code"] == "internal" and kind in answer.json()["error"]["message"]
+        assert "Traceback" not in answer.text and "\n" not in answer.json()["error"]["message"]
+        [record] = [r for r in caplog.records if r.name == "sciner.serve"]
+        assert record.exc_info is None and "\n" not in record.getMessage() and path in record.getMessage()
+    assert client.get("/").status_code == 200  # and the server goes on
+
+
 def test_an_unknown_route_and_a_timeout_answer_in_json(shipped_tagger):
     client = TestClient(create_app(shipped_tagger, Limits(timeout_s=1e-6)))
     assert client.get("/v2/nothing").json()["error"]["code"] == "not_found"

@@ -514,3 +514,39 @@ def test_a_block_label_left_of_its_metric_heads_is_its_data_and_pairs_and_averag
     bert = {(r.dataset, r.metric, r.value) for r in papers["arxiv_1810.04805_bert_naacl2019"].results}
     assert {("MNLI-m", "accuracy", "86.7"), ("MNLI-mm", "accuracy", "85.9"), (None, "average", "82.1")} <= bert
     assert is_language("it") and is_language("Italian") and not is_language("IT")
+
+
+def test_a_jsonl_table_row_whose_cells_point_past_its_tokens_is_refused_in_one_line_and_the_other_papers_go_on(
+        cli, tmp_path: Path) -> None:
+    """Cells past a row's tokens left a row of no cell, and the reader an IndexError traceback."""
+    from sciner.formats.jsonl import format_jsonl
+
+    good, bad = stacked_blocks(), stacked_blocks()
+    bad[2].meta["cells"] = [[0, 1, 0, 0], [5, 99, 1, 1]]  # "BiAF 95.73 93.97": 3 tokens
+    (tmp_path / "good.jsonl").write_text(format_jsonl(good))
+    (tmp_path / "bad.jsonl").write_text(format_jsonl(bad))
+    run = cli("summarize", tmp_path / "bad.jsonl", tmp_path / "good.jsonl", "--json", "-o", tmp_path / "out.json")
+    assert "Traceback" not in run.stderr and "IndexError" not in run.stderr
+    # said as it happens (after the progress bar's text) and in the list of failed inputs, one line each
+    said = {x.strip().rpartition("error[E001]: ")[2] for x in run.stderr.splitlines() if "cells[" in x}
+    [line] = said
+    assert line.startswith(f"{tmp_path / 'bad.jsonl'}:3: field 'cells[1]' must be") and "<= 3" in line
+    import json
+
+    summary = json.loads((tmp_path / "out.json").read_text())
+    assert [p["doc"] for p in summary["papers"]] == ["good"]
+
+
+@pytest.mark.parametrize("cells", [
+    [[3, 3, 0, 0]],  # no token: the row had no cell left
+    [[0, 1, 3, 0], [1, 2, 1, 1], [2, 3, 2, 2]],  # columns in reverse
+    [[0, 1, 7, 7], [1, 2, 1, 1], [2, 3, 2, 2]],  # out of column order: read_row read its row again, forever
+])
+def test_a_table_row_built_by_hand_with_cells_that_are_no_cells_is_read_without_a_traceback(cells) -> None:
+    """Paragraphs given to summarize_paper in Python are not checked as JSONL is: such a row
+    loses its bad cells (or is dropped) and the table's other rows are read as before."""
+    paragraphs = stacked_blocks()
+    paragraphs[2].meta["cells"] = cells  # the English block's one data row
+    summary = summarize_paper("p", paragraphs)
+    assert {("Chinese", "UAS", "90.20"), ("Chinese", "LAS", "88.94")} <= {
+        (r.dataset, r.metric, r.value) for r in summary.results}

@@ -54,8 +54,9 @@ def paragraph_to_json(p: Paragraph) -> dict[str, Any]:
     return obj
 
 
-def _provenance(obj: dict[str, Any], where: str) -> dict[str, Any]:
-    """The provenance keys of a paragraph's JSON object, each checked for its type."""
+def _provenance(obj: dict[str, Any], where: str, tokens: int) -> dict[str, Any]:
+    """The provenance keys of a paragraph's JSON object, each checked for its type; each of a
+    table row's ``cells`` a range of its ``tokens`` (that many) over columns first to last."""
     meta = {key: obj[key] for key in PROVENANCE if obj.get(key) is not None}
     for key, value in meta.items():
         if not isinstance(value, PROVENANCE[key]) or isinstance(value, bool):
@@ -63,7 +64,10 @@ def _provenance(obj: dict[str, Any], where: str) -> dict[str, Any]:
     for i, cell in enumerate(meta.get("cells", [])):
         if not (isinstance(cell, list) and len(cell) == 4):
             raise wrong(where, f"cells[{i}]", "a list of 4 integers", cell)
-        meta["cells"][i] = [json_index(n, where, f"cells[{i}]") for n in cell]
+        meta["cells"][i] = start, end, first, last = [json_index(n, where, f"cells[{i}]") for n in cell]
+        if not start < end <= tokens or first > last:
+            raise wrong(where, f"cells[{i}]", f"[start, end, first column, last column] with start < end <= {tokens} "
+                                              "(the row's tokens) and first <= last", cell)
     return meta
 
 
@@ -87,7 +91,7 @@ def json_to_paragraph(obj: Any, where: str) -> Paragraph:
     path, _, line = where.rpartition(":")
     try:
         return Paragraph(tokens, spans=spans, source=path, line=int(line) if line.isdigit() else 0,
-                         meta=_provenance(obj, where))
+                         meta=_provenance(obj, where, len(tokens)))
     except ValueError as exc:
         raise InputFormatError(f"{where}: field 'entities': {exc}") from None
 

@@ -25,7 +25,8 @@ gathers the paragraphs of the requests that wait (up to ``batch_tokens``) into o
 ``{"error": {"code", "message"}}``: 400 for a body that is not JSON (or nested too deep, or
 with too long a number) or empty, 413 over ``max_body_bytes`` or ``max_tokens``, 415 for another
 content type or none, 422 for a wrong shape, a file that is not a PDF or an ``include`` that
-cannot apply, 504 past ``timeout_s``. A client that goes away mid-body is let go without a word.
+cannot apply, 504 past ``timeout_s``, and 500 with code ``internal`` for any error no route
+answered (:class:`~sciner.serve.errors.CatchAll`: one line in the log, no traceback). A client that goes away mid-body is let go without a word.
 Other routes (the corpus index's, :func:`sciner.serve.corpus.corpus_router`) join through
 ``create_app(..., routers=[...])``. The server binds to 127.0.0.1 unless told otherwise.
 """
@@ -43,7 +44,7 @@ from sciner.errors import ConfigError
 from sciner.formats.jsonl import format_jsonl
 from sciner.serve.batcher import Batcher
 from sciner.serve.bodies import PDF_TYPE, include_of, paragraph_answer, read_request
-from sciner.serve.errors import RequestError, error_response
+from sciner.serve.errors import CatchAll, RequestError, error_response
 from sciner.serve.page import PAGE
 from sciner.summary.assemble import summarize_paper
 from sciner.summary.files import gazetteer_folder
@@ -78,6 +79,7 @@ def create_app(tagger: Any, limits: Limits = Limits(), routers: Sequence[Any] = 
     from starlette.requests import ClientDisconnect
 
     app = FastAPI(title="sciner", docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(CatchAll)  # any error no route answered: JSON "internal", 500, one line in the log
     batcher = Batcher(tagger, limits.batch_tokens)
     gazetteer = Gazetteer(gazetteer_folder())  # the shipped canonical names (and $SCINER_DATA's), read on the first summary
 

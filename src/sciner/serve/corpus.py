@@ -9,8 +9,11 @@
   question of :data:`sciner.index.questions.QUESTIONS` (all but raw SQL, which stays off the
   network: see there), made from its declaration, its parameters as query parameters.
   ``limit`` is 1 to :data:`MAX_LIMIT`; a text longer than :data:`MAX_TEXT` characters, a
-  missing required parameter or a value of the wrong type is refused (422), as is an unknown
-  paragraph (404); every error is JSON ``{"error": {"code", "message"}}``.
+  missing required parameter, a value of the wrong type (a number SQLite cannot hold, a text
+  with a NUL character, an entity type that is none of the seven) is refused (422), as is an
+  unknown paragraph (404); what the index refuses is its error's status (:data:`INDEX_ERRORS`);
+  every error is JSON ``{"error": {"code", "message"}}``, and the page shows a refused search
+  as a message.
 
 Each request opens the file read-only for itself: the index may be written (``sciner index``)
 while it is served, and the page shows what is committed.
@@ -23,14 +26,25 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
 
-from sciner.errors import InputFormatError
+from sciner.errors import FileSystemError, ScinerError
 from sciner.formats.html import escape, page
 from sciner.index.query import Index
-from sciner.index.questions import DEFAULT_LIMIT, QUESTIONS, NotFound, Param, Question, StoredParagraph, as_json
+from sciner.index.questions import DEFAULT_LIMIT, QUESTIONS, TYPE, NotFound, Param, Question, StoredParagraph, as_json
+from sciner.labels import ENTITY_TYPES
 from sciner.serve.errors import RequestError, error_response
 
 MAX_LIMIT = 200
 MAX_TEXT = 500
+# The whole numbers SQLite holds (a signed 64-bit integer): a larger one is no id or count.
+SQLITE_INT = (-(2**63), 2**63 - 1)
+# What the index refuses, as (status, code), the most specific class first: a locked, full or
+# unreadable index is the server's fault (for now); any other refusal (a search of no words, a
+# question SQLite cannot run) is the question's.
+INDEX_ERRORS: tuple[tuple[type[ScinerError], int, str], ...] = (
+    (NotFound, 404, "not_found"),
+    (FileSystemError, 503, "index_unavailable"),
+    (ScinerError, 422, "bad_question"),
+)
 FACET_TYPES = ("MethodName", "DatasetName", "TaskName", "MetricName")
 # Leaderboards on the page, and rows in each.
 PAGE_BOARDS = 8
@@ -62,6 +76,10 @@ def url_value(param: Param, raw: str | None) -> Any:
     if param.type is str:
         if len(raw) > MAX_TEXT:
             raise RequestError(422, "too_long", f"{name}: at most {MAX_TEXT} characters")
+        if "\x00" in raw:
+            raise RequestError(422, "bad_value", f"{name} must not hold a NUL character")
+        if param is TYPE:
+            return entity_type(raw)
         return raw
     if param.type is bool:
         if raw.lower() not in _TRUE + _FALSE:
@@ -71,6 +89,8 @@ def url_value(param: Param, raw: str | None) -> Any:
         number = int(raw)
     except ValueError:
         raise RequestError(422, "bad_value", f"{name} must be a whole number, not {raw[:40]!r}") from None
+    if not SQLITE_INT[0] <= number <= SQLITE_INT[1]:
+        raise RequestError(422, "bad_value", f"{name} must be a whole number of at most 19 digits")
     if param.rows and not 1 <= number <= MAX_LIMIT:
         raise RequestError(422, "bad_limit", f"{name} must be 1 to {MAX_LIMIT}")
     if param.minimum is not None and number < param.minimum:
@@ -78,18 +98,32 @@ def url_value(param: Param, raw: str | None) -> Any:
     return number
 
 
+def entity_type(raw: str) -> str:
+    """The entity type spelled ``raw`` (any case), or :class:`RequestError` 422 naming the seven."""
+    found = next((t for t in ENTITY_TYPES if t.lower() == raw.strip().lower()), None)
+    if found is None:
+        raise RequestError(422, "bad_value", f"type must be one of {', '.join(ENTITY_TYPES)}, not {raw[:40]!r}")
+    return found
+
+
+def index_error(err: ScinerError) -> RequestError:
+    """What the index refused (``err``), as the request's error: its status and code by
+    :data:`INDEX_ERRORS`, its one line as the message."""
+    status, code = next((s, c) for kind, s, c in INDEX_ERRORS if isinstance(err, kind))
+    return RequestError(status, code, err.message)
+
+
 def _open(path: Path, ask: Callable[[Index], Any]) -> Any:
     """``ask`` of the index at ``path``, opened read-only for this request; a refused question
-    as a JSON error (an index that cannot be opened is the server's error, not the request's)."""
-    with Index(path) as corpus:
-        try:
+    (or an index that cannot be read now) as a JSON error."""
+    try:
+        with Index(path) as corpus:
             return ask(corpus)
-        except RequestError as err:
-            return error_response(err.status, err.code, err.message)
-        except NotFound as err:
-            return error_response(404, "not_found", err.message)
-        except InputFormatError as err:  # what the index itself refuses (a search of no words)
-            return error_response(422, "bad_question", err.message)
+    except RequestError as err:
+        return error_response(err.status, err.code, err.message)
+    except ScinerError as err:
+        found = index_error(err)
+        return error_response(found.status, found.code, found.message)
 
 
 def corpus_router(path: str | Path) -> Any:
@@ -126,8 +160,10 @@ def corpus_router(path: str | Path) -> Any:
         return html(lambda c: render_page(c, q, entity, type))
 
     @router.get("/corpus/paragraphs/{paragraph_id}", response_class=HTMLResponse)
-    def paragraph_page(paragraph_id: int) -> Any:
-        return html(lambda c: render_paragraph(QUESTIONS["paragraph"].ask(c, {"paragraph_id": paragraph_id})))
+    def paragraph_page(paragraph_id: str) -> Any:  # checked as the JSON route checks it
+        question = QUESTIONS["paragraph"]
+        return html(lambda c: render_paragraph(question.ask(
+            c, {"paragraph_id": url_value(question.param("paragraph_id"), paragraph_id)})))
 
     return router
 
@@ -153,17 +189,30 @@ def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Op
              '<form action="/corpus" method="get"><input type="search" name="q" placeholder="search the paragraphs, '
              f'e.g. span masking" value="{escape(q or "")}"> <button>Search</button></form>']
     if q:
-        hits = corpus.search(url_value(QUESTIONS["search"].param("text"), q), limit=DEFAULT_LIMIT)
+        try:
+            hits = corpus.search(url_value(QUESTIONS["search"].param("text"), q), limit=DEFAULT_LIMIT)
+        except (RequestError, ScinerError) as err:  # said on the page, which goes on
+            hits, refused = [], err.message
+        else:
+            refused = "nothing found"
         rows = "".join(f'<tr><td>{escape(h.paper)}</td><td class="snippet">'
                        f'{_link(f"/corpus/paragraphs/{h.paragraph_id}", h.snippet)}</td></tr>' for h in hits)
         parts.append(f'<h2>Search: {escape(q)}</h2><table id="hits"><tr><th>paper</th><th>paragraph</th></tr>'
-                     f'{rows}</table>' if hits else f'<h2>Search: {escape(q)}</h2><p id="hits">nothing found</p>')
+                     f'{rows}</table>' if hits else f'<h2>Search: {escape(q)}</h2><p id="hits">{escape(refused)}</p>')
     if entity:
-        hits = corpus.papers(url_value(QUESTIONS["papers"].param("entity"), entity), type=type, limit=DEFAULT_LIMIT)
+        question = QUESTIONS["papers"]
+        try:
+            papers = corpus.papers(url_value(question.param("entity"), entity), type=url_value(TYPE, type),
+                                   limit=DEFAULT_LIMIT)
+        except (RequestError, ScinerError) as err:
+            papers, refused = [], err.message
+        else:
+            refused = "no paper names it"
         rows = "".join(f"<tr><td>{escape(h.paper)}</td><td>{escape(h.title or '')}</td><td>{escape(h.name)}</td>"
-                       f"<td>{h.mentions}</td></tr>" for h in hits)
+                       f"<td>{h.mentions}</td></tr>" for h in papers)
         parts.append(f'<h2>Papers naming {escape(entity)}</h2><table id="papers"><tr><th>paper</th><th>title</th>'
-                     f"<th>as</th><th>mentions</th></tr>{rows}</table>")
+                     f"<th>as</th><th>mentions</th></tr>{rows}</table>" if papers else
+                     f'<h2>Papers naming {escape(entity)}</h2><p id="papers">{escape(refused)}</p>')
     facets = []
     for kind in FACET_TYPES:
         items = "".join(f'<li>{_link(f"/corpus?entity={quote(e.name)}&type={kind}", e.name)} '

@@ -148,9 +148,12 @@ def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list
         cells, label = p.meta.get("cells"), p.meta.get("table")
         if not cells or not isinstance(label, str):
             continue
+        # A cell of no token or over columns in reverse (a row built by hand, not read from
+        # JSONL, which refuses it) is no cell; a row left with none is no row.
         row = [TableCell(i, start, min(end, len(p.tokens)), first, last, " ".join(p.tokens[start:end]))
-               for start, end, first, last in cells if start < min(end, len(p.tokens))]
-        tables.setdefault((p.meta.get("page"), label), []).append(row)
+               for start, end, first, last in cells if start < min(end, len(p.tokens)) and first <= last]
+        if row:
+            tables.setdefault((p.meta.get("page"), label), []).append(row)
     return tables
 
 

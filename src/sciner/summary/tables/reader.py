@@ -191,7 +191,8 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
     inner = next((k for k, (cell, text) in enumerate(zip(row, texts)) if cell.first > first_number
                   and not cell_numbers(text) and not says_nothing(text) and re.search(r"[A-Za-z]{2}", text)
                   and not any(c.first <= cell.first <= c.last for c in table.number_cells)), None)
-    if inner is not None and any(cell_numbers(t) for t in texts[inner + 1:]):
+    # (never the row's first cell: cells out of column order would read the same row again)
+    if inner and any(cell_numbers(t) for t in texts[inner + 1:]):
         # A label in a column of labels amid the row ("Gold L" under "Target" in the right one
         # of two tables set side by side): the numbers right of it are its row's, not this one's.
         inside, base = read_row(table, header, row[inner:], group, base)
