@@ -181,6 +181,15 @@ def _link(href: str, text: str, cls: str = "") -> str:
     return f'<a href="{escape(href)}"{f" class={cls!r}" if cls else ""}>{escape(text)}</a>'
 
 
+def _asked(ask: Callable[[], list[Any]], nothing: str) -> tuple[list[Any], str]:
+    """A question the page asks: its rows and what to say without any (``nothing``, or why the
+    question was refused: said on the page, which goes on)."""
+    try:
+        return ask(), nothing
+    except (RequestError, ScinerError) as err:
+        return [], err.message
+
+
 def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Optional[str]) -> str:
     """The corpus page: search box, facets, then the search hits or the papers naming
     ``entity``, then the leaderboards."""
@@ -189,25 +198,16 @@ def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Op
              '<form action="/corpus" method="get"><input type="search" name="q" placeholder="search the paragraphs, '
              f'e.g. span masking" value="{escape(q or "")}"> <button>Search</button></form>']
     if q:
-        try:
-            hits = corpus.search(url_value(QUESTIONS["search"].param("text"), q), limit=DEFAULT_LIMIT)
-        except (RequestError, ScinerError) as err:  # said on the page, which goes on
-            hits, refused = [], err.message
-        else:
-            refused = "nothing found"
+        hits, refused = _asked(lambda: corpus.search(url_value(QUESTIONS["search"].param("text"), q),
+                                                     limit=DEFAULT_LIMIT), "nothing found")
         rows = "".join(f'<tr><td>{escape(h.paper)}</td><td class="snippet">'
                        f'{_link(f"/corpus/paragraphs/{h.paragraph_id}", h.snippet)}</td></tr>' for h in hits)
         parts.append(f'<h2>Search: {escape(q)}</h2><table id="hits"><tr><th>paper</th><th>paragraph</th></tr>'
                      f'{rows}</table>' if hits else f'<h2>Search: {escape(q)}</h2><p id="hits">{escape(refused)}</p>')
     if entity:
-        question = QUESTIONS["papers"]
-        try:
-            papers = corpus.papers(url_value(question.param("entity"), entity), type=url_value(TYPE, type),
-                                   limit=DEFAULT_LIMIT)
-        except (RequestError, ScinerError) as err:
-            papers, refused = [], err.message
-        else:
-            refused = "no paper names it"
+        papers, refused = _asked(lambda: corpus.papers(url_value(QUESTIONS["papers"].param("entity"), entity),
+                                                       type=url_value(TYPE, type), limit=DEFAULT_LIMIT),
+                                 "no paper names it")
         rows = "".join(f"<tr><td>{escape(h.paper)}</td><td>{escape(h.title or '')}</td><td>{escape(h.name)}</td>"
                        f"<td>{h.mentions}</td></tr>" for h in papers)
         parts.append(f'<h2>Papers naming {escape(entity)}</h2><table id="papers"><tr><th>paper</th><th>title</th>'
