@@ -42,6 +42,10 @@ class IndexRun:
     added: int = 0
     unchanged: int = 0
     pruned: list[str] = field(default_factory=list)
+    replaced: int = 0  # papers of changed files (or files read with other options) read again
+    replaced_files: int = 0
+    results_before: int = 0  # the results those papers had
+    results_after: int = 0  # the results the papers that replaced them have
     failed: list[ScinerError] = field(default_factory=list)
 
     def describe(self) -> str:
@@ -50,7 +54,19 @@ class IndexRun:
             line += f"; {self.unchanged} file(s) unchanged"
         if self.pruned:
             line += f"; pruned {len(self.pruned)} file(s) that are gone"
+        if self.replaced:
+            line += f"; {self.describe_replaced()}"
         return line
+
+    def describe_replaced(self) -> str:
+        """What re-reading changed files (new bytes, or other --include/--tokenize/--from) did
+        to their results: the index keeps what this run read, and says so."""
+        change = self.results_after - self.results_before
+        said = ("as many results as before" if change == 0
+                else f"{abs(change)} result(s) {'more' if change > 0 else 'fewer'} ({self.results_before} -> "
+                     f"{self.results_after})")
+        return (f"replaced {self.replaced} paper(s) of {self.replaced_files} file(s) that changed or were read with "
+                f"other options: {said}")
 
 
 @dataclass(frozen=True)
@@ -192,6 +208,11 @@ class Indexing(Step):
                     writer.add_paper(file, paper_rows(paper.doc, paper.paragraphs, state.gazetteer, model))
                     state.done.added += 1
             writer.close_file(file)
+            if file.replaced:
+                state.done.replaced += file.replaced
+                state.done.replaced_files += 1
+                state.done.results_before += file.old_results
+                state.done.results_after += writer.results_of(file.id)
         return done
 
 

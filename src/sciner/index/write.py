@@ -137,6 +137,8 @@ class FileState:
 
     id: int
     papers: set[str]
+    replaced: int = 0  # papers of the file held under another content hash, removed to be read again
+    old_results: int = 0  # the results those papers had
 
 
 class IndexWriter:
@@ -165,15 +167,23 @@ class IndexWriter:
         first; one indexed in part keeps the papers already in."""
         with self._transaction():
             row = self.con.execute("SELECT id, sha256 FROM files WHERE path = ?", (str(path),)).fetchone()
+            replaced = old_results = 0
             if row is not None and row[1] != sha256:
+                replaced = self.con.execute("SELECT count(*) FROM papers WHERE file_id = ?", (row[0],)).fetchone()[0]
+                old_results = self.results_of(int(row[0]))
                 self.con.execute("DELETE FROM files WHERE id = ?", (row[0],))
                 row = None
             if row is None:
                 cur = self.con.execute("INSERT INTO files (path, sha256, bytes, complete, indexed_at) "
                                        "VALUES (?, ?, ?, 0, ?)", (str(path), sha256, size, _now()))
-                return FileState(int(cur.lastrowid), set())  # type: ignore[arg-type]
+                return FileState(int(cur.lastrowid), set(), replaced, old_results)  # type: ignore[arg-type]
             docs = {d for (d,) in self.con.execute("SELECT doc FROM papers WHERE file_id = ?", (row[0],))}
             return FileState(int(row[0]), docs)
+
+    def results_of(self, file_id: int) -> int:
+        """How many results the papers of the file ``file_id`` hold."""
+        return self.con.execute("SELECT count(*) FROM results r JOIN papers p ON p.id = r.paper_id "
+                                "WHERE p.file_id = ?", (file_id,)).fetchone()[0]
 
     def add_paper(self, file: FileState, rows: PaperRows) -> int:
         """Add one paper in one transaction; returns its id."""
