@@ -31,3 +31,26 @@ def test_a_run_that_replaces_papers_says_how_many_and_what_became_of_their_resul
     unchanged = sciner.index_files([folder], db, reading=sciner.Reading.of("jsonl"), show_progress=False,
                                    gazetteers=False)
     assert unchanged.replaced == 0 and "replaced" not in unchanged.describe()
+
+
+def test_the_same_file_in_two_folders_is_one_paper_and_prune_keeps_it_once_the_first_is_gone(tmp_path: Path) -> None:
+    """Regression: the same PDF in two folders was tagged and indexed twice (`query papers
+    --entity X` listed it twice); a file whose bytes and reading options equal an indexed one's
+    is skipped with a note naming it, and once that one is gone `--prune` leaves the copy in."""
+    first = write_corpus(tmp_path / "a", {"alpha": ["We propose [BERT|MethodName] for [NER|TaskName] ."]})
+    second = write_corpus(tmp_path / "b", {"alpha": ["We propose [BERT|MethodName] for [NER|TaskName] ."]})
+    db = tmp_path / "corpus.sqlite"
+    done = sciner.index_files([first, second], db, show_progress=False, gazetteers=False)
+    assert (done.added, done.same) == (1, [(str(second / "alpha.jsonl"), str(first / "alpha.jsonl"))])
+    assert f"skipped 1 file(s) the same as one indexed: {second / 'alpha.jsonl'} (same as {first / 'alpha.jsonl'})" \
+           in done.describe()
+    again = sciner.index_files([first, second], db, show_progress=False, gazetteers=False)
+    assert (again.added, again.unchanged, len(again.same)) == (0, 1, 1)
+    with sciner.Index(db) as ix:
+        assert ix.sql("SELECT count(*) FROM papers").rows == [(1,)]
+    (first / "alpha.jsonl").unlink()
+    pruned = sciner.index_files([second], db, prune=True, show_progress=False, gazetteers=False)
+    assert (pruned.added, pruned.same, pruned.pruned) == (1, [], [str((first / "alpha.jsonl").resolve())])
+    with sciner.Index(db) as ix:
+        assert ix.sql("SELECT f.path FROM papers p JOIN files f ON f.id = p.file_id").rows == \
+            [(str((second / "alpha.jsonl").resolve()),)]

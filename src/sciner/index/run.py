@@ -42,6 +42,7 @@ class IndexRun:
     added: int = 0
     unchanged: int = 0
     pruned: list[str] = field(default_factory=list)
+    same: list[tuple[str, str]] = field(default_factory=list)  # (a file, the indexed file it is a copy of)
     replaced: int = 0  # papers of changed files (or files read with other options) read again
     replaced_files: int = 0
     results_before: int = 0  # the results those papers had
@@ -49,9 +50,13 @@ class IndexRun:
     failed: list[ScinerError] = field(default_factory=list)
 
     def describe(self) -> str:
-        line = f"indexed {self.added} paper(s) from {self.files - self.unchanged} file(s) into {self.path}"
+        line = (f"indexed {self.added} paper(s) from {self.files - self.unchanged - len(self.same)} file(s) "
+                f"into {self.path}")
         if self.unchanged:
             line += f"; {self.unchanged} file(s) unchanged"
+        if self.same:
+            line += f"; skipped {len(self.same)} file(s) the same as one indexed: " \
+                    + ", ".join(f"{copy} (same as {first})" for copy, first in self.same)
         if self.pruned:
             line += f"; pruned {len(self.pruned)} file(s) that are gone"
         if self.replaced:
@@ -154,6 +159,7 @@ class Indexing(Step):
         Outputs(paths).check(self.index.db)
         writer = self.index.open()  # refuses what is not an index before anything is read
         done, todo = self.index.done, []
+        chosen: dict[str, str] = {}  # content hash -> the input of this run read for it
         for path in paths:
             if str(path) == "-":
                 report(InputNotFoundError("-: sciner index reads files (it keeps each one's path and content hash), "
@@ -166,9 +172,13 @@ class Indexing(Step):
                 report(InputNotFoundError(f"{path}: cannot be read ({err.strerror or type(err).__name__})"))
                 continue
             done.files += 1
+            first = chosen.get(sha) or writer.same_content(path.resolve(), sha)
             if writer.is_current(path.resolve(), sha):
                 done.unchanged += 1
+            elif first is not None:  # a copy (same bytes, same reading options) of a file indexed
+                done.same.append((str(path), first))
             else:
+                chosen[sha] = str(path)
                 todo.append(path)
                 self.index.hashes[str(path.resolve())] = sha  # what is recorded is what was compared
         assert isinstance(read, TaggedReading), "index reads with a TaggedReading"

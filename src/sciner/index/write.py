@@ -153,6 +153,15 @@ class IndexWriter:
         row = self.con.execute("SELECT sha256, complete FROM files WHERE path = ?", (str(path),)).fetchone()
         return row is not None and row[0] == sha256 and row[1] == 1
 
+    def same_content(self, path: Path, sha256: str) -> str | None:
+        """Another indexed file, still there, wholly in with this content hash (``path`` is a
+        copy of it: not to be indexed a second time), or None."""
+        for (other,) in self.con.execute("SELECT path FROM files WHERE sha256 = ? AND path != ? AND complete = 1 "
+                                         "ORDER BY id", (sha256, str(path))):
+            if Path(other).exists():
+                return str(other)
+        return None
+
     def stale_papers(self, path: Path, sha256: str) -> int:
         """How many papers of ``path`` the index holds under another content hash (to be replaced)."""
         return self.con.execute("SELECT count(*) FROM papers p JOIN files f ON f.id = p.file_id "
