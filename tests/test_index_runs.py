@@ -26,8 +26,8 @@ def test_a_run_that_replaces_papers_says_how_many_and_what_became_of_their_resul
     fewer = sciner.index_files([folder], db, reading=sciner.Reading.of("jsonl"), show_progress=False,
                                gazetteers=False)
     assert (fewer.added, fewer.unchanged, fewer.replaced) == (1, 2, 1)
-    assert fewer.describe().endswith("replaced 1 paper(s) of 1 file(s) that changed or were read with other "
-                                     "options: 3 result(s) fewer (3 -> 0)")
+    assert "; replaced 1 paper(s) of 1 file(s) that changed or were read with other options: 3 result(s) fewer " \
+           "(3 -> 0);" in fewer.describe()
     unchanged = sciner.index_files([folder], db, reading=sciner.Reading.of("jsonl"), show_progress=False,
                                    gazetteers=False)
     assert unchanged.replaced == 0 and "replaced" not in unchanged.describe()
@@ -54,3 +54,13 @@ def test_the_same_file_in_two_folders_is_one_paper_and_prune_keeps_it_once_the_f
     with sciner.Index(db) as ix:
         assert ix.sql("SELECT f.path FROM papers p JOIN files f ON f.id = p.file_id").rows == \
             [(str((second / "alpha.jsonl").resolve()),)]
+
+
+def test_a_run_names_the_papers_that_yielded_no_result(tmp_path: Path) -> None:
+    """Regression: a paper that yielded no result at all was indexed in silence; the run's
+    last line now counts and names such papers, so a silent miss is seen."""
+    folder = write_corpus(tmp_path / "papers")
+    write_jsonl([bracketed("We study [parsing|TaskName] .")], folder / "empty.jsonl")
+    done = sciner.index_files([folder], tmp_path / "corpus.sqlite", show_progress=False, gazetteers=False)
+    assert done.added == 4 and done.no_results == ["empty"]
+    assert done.describe().endswith("; 1 paper(s) yielded no result: empty")

@@ -43,6 +43,7 @@ class IndexRun:
     unchanged: int = 0
     pruned: list[str] = field(default_factory=list)
     same: list[tuple[str, str]] = field(default_factory=list)  # (a file, the indexed file it is a copy of)
+    no_results: list[str] = field(default_factory=list)  # the papers added that yielded no result at all
     replaced: int = 0  # papers of changed files (or files read with other options) read again
     replaced_files: int = 0
     results_before: int = 0  # the results those papers had
@@ -61,6 +62,8 @@ class IndexRun:
             line += f"; pruned {len(self.pruned)} file(s) that are gone"
         if self.replaced:
             line += f"; {self.describe_replaced()}"
+        if self.no_results:
+            line += f"; {len(self.no_results)} paper(s) yielded no result: {', '.join(self.no_results)}"
         return line
 
     def describe_replaced(self) -> str:
@@ -215,8 +218,11 @@ class Indexing(Step):
             model = state.model if k in untagged or str(path) in state.cached else "input"
             for paper in papers_of(path, paragraphs):
                 if paper.doc not in file.papers:
-                    writer.add_paper(file, paper_rows(paper.doc, paper.paragraphs, state.gazetteer, model))
+                    rows = paper_rows(paper.doc, paper.paragraphs, state.gazetteer, model)
+                    writer.add_paper(file, rows)
                     state.done.added += 1
+                    if not rows.results:
+                        state.done.no_results.append(paper.doc)
             writer.close_file(file)
             if file.replaced:
                 state.done.replaced += file.replaced
