@@ -141,7 +141,9 @@ def test_a_run_stopped_between_papers_keeps_each_paper_whole_and_the_next_run_go
 
 @pytest.mark.slow
 def test_a_killed_index_process_loses_nothing_and_resumes(tmp_path: Path) -> None:
-    folder = write_corpus(tmp_path / "papers", {f"p{i:03d}": PAPERS["alpha"] * 2 for i in range(60)})
+    # Each paper its own words: a file with the same bytes as one indexed is skipped, not a second paper.
+    folder = write_corpus(tmp_path / "papers", {f"p{i:03d}": [*PAPERS["alpha"] * 2, f"Paper number {i} ."]
+                                                 for i in range(60)})
     db = tmp_path / "c.sqlite"
     env = {**os.environ, "PYTHONPATH": str(Path(sciner.__file__).parents[1])}
     process = subprocess.Popen([sys.executable, "-m", "sciner", "index", str(folder), "-o", str(db), "-q",
