@@ -70,3 +70,24 @@ def test_the_summary_and_the_index_take_a_paper_s_title_from_one_function():
     assert paper_title(late) is None and paper_rows("late", late, None, "m").title is None
     rows = list(csv.DictReader(io.StringIO(render_csv([PaperSummary("late", [], [], [], late)], {}))))
     assert rows[0]["name"] == ""
+
+
+def test_the_csv_and_the_page_keep_ours_proposed_and_the_not_results_with_their_reasons():
+    """Issue 48: the JSON had ``ours``, ``proposed`` and ``not_results``; the CSV and HTML dropped them."""
+    from sciner.summary.values import NotResult
+
+    summary = paper()
+    summary.results[0].ours = True
+    summary.proposed = ["BERT"]
+    summary.not_results = [NotResult("+1.2", "difference", (2, 2, 3), "table 7")]
+    rows = list(csv.DictReader(io.StringIO(render_csv([summary], corpus_table([summary])))))
+    assert [r["record"] for r in rows] == ["paper", "entity", "proposed", "value", "result", "result", "not_result"]
+    assert rows[2]["name"] == "BERT"
+    assert [r["ours"] for r in rows if r["record"] == "result"] == ["1", "0"]
+    assert (rows[-1]["value"], rows[-1]["reason"], rows[-1]["table"], rows[-1]["paragraph"]) == \
+        ("+1.2", "difference", "table 7", "2")
+    page = render_html([summary], corpus_table([summary]))
+    assert "<p>Proposes: BERT</p>" in page and "<th>ours</th>" in page
+    assert re.search(r"<td>BERT LARGE</td><td>ours</td>", page)
+    not_results = page[page.index('<details class="not-results">'):]
+    assert "<td>+1.2</td><td>difference</td>" in not_results[:not_results.index("</details>")]

@@ -90,8 +90,8 @@ Resume = Annotated[bool, typer.Option("--resume", help="Continue from the checkp
 ModelOption = Annotated[
     Optional[Path],
     typer.Option("--model", "-m", show_default=False,
-                 help="Model: default (shipped, most accurate), fast (shipped, CNN: several times "
-                      "faster, less accurate) or a model directory; default: default."),
+                 help="Model: default (shipped, most accurate), fast (shipped: faster on a CPU, "
+                      "a little less accurate; see README's Speed and Accuracy) or a model directory; default: default."),
 ]
 # What a PDF gives besides its body text (extract, predict, summarize); see sciner.pdf.INCLUDE.
 Include = Annotated[

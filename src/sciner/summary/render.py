@@ -23,10 +23,12 @@ from sciner.summary.assemble import CORPUS_TYPES, PaperSummary
 from sciner.summary.names import Entity
 from sciner.summary.values import Place, Result
 
-# One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "value" or
-# "result"; a column a record has nothing for is empty. ``paragraph`` counts from 0, as in the JSON.
+# One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "proposed"
+# (``name``: a method the paper proposes), "value", "result" (``ours``: 1 for the paper's own, else 0)
+# or "not_result" (a number that is no result, ``reason``: why); a column a record has nothing for
+# is empty. ``paragraph`` counts from 0, as in the JSON.
 CSV_COLUMNS = ("record", "doc", "type", "name", "mentions", "surface", "value", "of", "task", "dataset", "metric",
-               "model", "page", "table", "paragraph")
+               "model", "ours", "reason", "page", "table", "paragraph")
 
 
 def summary_json(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> dict[str, Any]:
@@ -68,13 +70,19 @@ def render_csv(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> str:
         for e in paper.entities:
             writer.writerow({"record": "entity", "doc": paper.doc, "type": e.type, "name": e.name,
                              "mentions": len(e.places), "surface": " | ".join(e.surface)})
+        for name in paper.proposed:
+            writer.writerow({"record": "proposed", "doc": paper.doc, "type": "MethodName", "name": name})
         for v in paper.values:
             writer.writerow({"record": "value", "doc": paper.doc, "type": v.type, "value": v.value, "of": v.of or "",
                              **source_of(paper, v.place), "paragraph": v.place[0]})
         for r in paper.results:
             writer.writerow({"record": "result", "doc": paper.doc, "value": r.value, "task": r.task or "",
                              "dataset": r.dataset or "", "metric": r.metric or "", "model": r.model or "",
-                             **source_of(paper, r.place), "paragraph": r.place[0]})
+                             "ours": int(r.ours), **source_of(paper, r.place), "paragraph": r.place[0]})
+        for n in paper.not_results:
+            writer.writerow({"record": "not_result", "doc": paper.doc, "value": n.value, "reason": n.reason,
+                             **source_of(paper, n.place), **({"table": n.table} if n.table else {}),
+                             "paragraph": n.place[0]})
     return out.getvalue()
 
 
@@ -211,7 +219,12 @@ def _paper_section(i: int, paper: PaperSummary) -> str:
     values = [[escape(v.type), escape(v.value), escape(v.of or ""), _links(i, [v.place]) + _where(paper, v.place)]
               for v in paper.values]
     results = [[escape(r.task or ""), escape(r.dataset or ""), escape(r.metric or ""), escape(r.value),
-                escape(r.model or ""), _links(i, [r.place]) + _where(paper, r.place)] for r in paper.results]
+                escape(r.model or ""), "ours" if r.ours else "", _links(i, [r.place]) + _where(paper, r.place)]
+               for r in paper.results]
+    not_results = [[escape(n.value), escape(n.reason), _links(i, [n.place]) + _where(paper, n.place)]
+                   for n in paper.not_results]
+    proposed = (f"<p>Proposes: {escape(', '.join(paper.proposed))}</p>" if paper.proposed
+                else "<p>Proposes: no method found</p>")
     title = paper_title(paper.paragraphs)
     heading = (f'{escape(title)}<span class="doc">{escape(paper.doc)}</span>' if title else escape(paper.doc))
     text = []
@@ -221,9 +234,11 @@ def _paper_section(i: int, paper: PaperSummary) -> str:
                     f"{marks}</div>")
     return (
         f'<section class="paper" id="d{i}"><h2>{heading}</h2>'
-        f"<h3>Entities</h3>{_table(['type', 'name', 'mentions', 'surface', 'where'], _entity_rows(i, paper.entities), (2,))}"
+        f"{proposed}<h3>Entities</h3>{_table(['type', 'name', 'mentions', 'surface', 'where'], _entity_rows(i, paper.entities), (2,))}"
         f"<h3>Values</h3>{_table(['type', 'value', 'of', 'where'], values)}"
-        f"<h3>Results</h3>{_table(['task', 'dataset', 'metric', 'value', 'model', 'where'], results)}"
+        f"<h3>Results</h3>{_table(['task', 'dataset', 'metric', 'value', 'model', 'ours', 'where'], results)}"
+        f"<details class=\"not-results\"><summary>Not results ({len(not_results)} numbers, with why)</summary>"
+        f"{_table(['value', 'reason', 'where'], not_results)}</details>"
         f"<details><summary>Tagged text ({len(paper.paragraphs)} paragraphs)</summary>{''.join(text)}</details>"
         "</section>"
     )
