@@ -175,11 +175,10 @@ class Indexing(Step):
                 report(InputNotFoundError(f"{path}: cannot be read ({err.strerror or type(err).__name__})"))
                 continue
             done.files += 1
-            first = chosen.get(sha) or writer.same_content(path.resolve(), sha)
             if writer.is_current(path.resolve(), sha):
                 done.unchanged += 1
-            elif first is not None:  # a copy (same bytes, same reading options) of a file indexed
-                done.same.append((str(path), first))
+            elif (first := chosen.get(sha) or writer.same_content(path.resolve(), sha)) is not None:
+                done.same.append((str(path), first))  # a copy (same bytes, same reading options) of one indexed
             else:
                 chosen[sha] = str(path)
                 todo.append(path)

@@ -162,15 +162,6 @@ class IndexWriter:
                 return str(other)
         return None
 
-    def stale_papers(self, path: Path, sha256: str) -> int:
-        """How many papers of ``path`` the index holds under another content hash (to be replaced)."""
-        return self.con.execute("SELECT count(*) FROM papers p JOIN files f ON f.id = p.file_id "
-                                "WHERE f.path = ? AND f.sha256 != ?", (str(path), sha256)).fetchone()[0]
-
-    def papers(self) -> int:
-        """How many papers the index holds."""
-        return self.con.execute("SELECT count(*) FROM papers").fetchone()[0]
-
     def open_file(self, path: Path, sha256: str, size: int) -> FileState:
         """Start (or go on with) ``path``: a file indexed with another hash loses its old papers
         first; one indexed in part keeps the papers already in."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from sciner.document import Paragraph
@@ -37,6 +37,9 @@ class Namer:
     paragraphs: Sequence[Paragraph]
     known: Known
     gazetteer: Gazetteer
+    # What :meth:`name` answered, by its arguments: a head is named again on every row under it.
+    _named: dict[tuple[str, str | None, Role], tuple[str, str] | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def names(self, cell: TableCell, role: Role = "head") -> dict[str, str]:
         """The cell's name of each type it names: each piece the model tagged in it, else its
@@ -83,6 +86,12 @@ class Namer:
         :data:`ROW_ORDER`), else the type the model tagged here, else (a head only) a
         metric when it reads as one, else the first type the gazetteers list it under; tried as
         it is, without parentheses ("F1 ( base )"), and without what follows a "±" or "/"."""
+        key = (text, tagged, role)
+        if key not in self._named:
+            self._named[key] = self._name(text, tagged, role)
+        return self._named[key]
+
+    def _name(self, text: str, tagged: str | None, role: Role) -> tuple[str, str] | None:
         head = role == "head"
         if head and (pair := re.fullmatch(r"\s*(\S[^\[\]]*?)\s*\[\s*([^\[\]]+?)\s*\]\s*", text)) \
                 and metric_like(pair.group(1)) and metric_like(pair.group(2)):
