@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar
@@ -84,10 +84,10 @@ class TaggedReading:
     tagged copy."""
 
     reading: Reading
-    cached: tuple[tuple[str, str], ...] = ()
+    cached: Mapping[str, str] = field(default_factory=dict)
 
     def __call__(self, path: Path) -> list[Paragraph]:
-        copy = dict(self.cached).get(str(path))
+        copy = self.cached.get(str(path))
         return self.reading(path) if copy is None else Reading("jsonl", tags=True)(Path(copy))
 
 
@@ -187,7 +187,7 @@ class Indexing(Step):
         if self.engine.per_job and todo:
             failed = self._tag_in_workers(todo, read.reading, report)
             todo = [p for p in todo if str(p) not in failed]  # said and counted once, by the workers' run
-        return todo, replace(read, cached=tuple(self.index.cached.items()))
+        return todo, replace(read, cached=dict(self.index.cached))
 
     def _tag_in_workers(self, paths: list[Path], reading: Reading, report: Callable[[ScinerError], None]) -> set[str]:
         """Tag the ``paths`` whose format carries no tags with the engine's workers into
