@@ -64,8 +64,7 @@ def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], outp
     output, to = output or ctx.obj["output"], to or ctx.obj["to"]
     as_table = not (output or to or as_json or ctx.obj["json"])
     with Index(db) as corpus:
-        answer = question.ask(corpus, values)
-        more = _more(corpus, question, values, answer) if as_table else ""
+        answer, more = _ask(corpus, question, values, count_more=as_table)
     if question.one:
         answer = [answer]
     title = f"sciner query {asked_as or question.name}"
@@ -79,18 +78,20 @@ def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], outp
         typer.echo(table(answer, question.columns) + more, nl=False)
 
 
-def _more(corpus: Any, question: Question, values: dict[str, Any], shown: Any) -> str:
-    """The line under a table cut at its row count (``-n``, ``--top``): how many rows more the
-    index holds, counted up to :data:`MORE_COUNTED`, and the flag showing them; else ""."""
+def _ask(corpus: Any, question: Question, values: dict[str, Any], *, count_more: bool) -> tuple[Any, str]:
+    """The answer, and with ``count_more`` the line under a table cut at its row count (``-n``,
+    ``--top``): how many rows more the index holds, counted up to :data:`MORE_COUNTED` in the
+    same query, and the flag showing them ("" when nothing more)."""
     rows = next((p for p in question.params if p.rows), None)
-    if rows is None or question.one or len(shown) < values[rows.name]:
-        return ""
+    if not count_more or rows is None or question.one:
+        return question.ask(corpus, values), ""
     wanted = values[rows.name]
-    further = len(question.ask(corpus, {**values, rows.name: wanted + MORE_COUNTED})) - wanted
+    answer = question.ask(corpus, {**values, rows.name: wanted + MORE_COUNTED})
+    further = len(answer) - wanted
     if further <= 0:
-        return ""
+        return answer, ""
     count = f"more than {MORE_COUNTED:,}" if further >= MORE_COUNTED else f"{further:,}"
-    return f"… {count} more row(s): {rows.cli_flags[0]} {wanted + min(further, MORE_COUNTED)} shows them\n"
+    return answer[:wanted], f"… {count} more row(s): {rows.cli_flags[0]} {wanted + min(further, MORE_COUNTED)} shows them\n"
 
 
 def _option(param: Param) -> inspect.Parameter:
