@@ -1,9 +1,21 @@
 """How right ``sciner summarize --include tables,captions`` is about a paper's results.
 
-Two measures, on the 25 shared PDFs, each per split of the hand-made development set
-``benchmarks/results_dev/headlines.tsv`` (the proposed method's headline numbers, written from
-the PDFs before the reader was changed; 12 papers ``tune``, 13 ``report``: tune on the first,
-report the second):
+The hand-made development set ``benchmarks/results_dev/``:
+
+* ``papers.tsv``: its papers: the 25 shared PDFs (../shared/data/pdfs) and 93 more, from public
+  GitHub repositories that carry NLP papers (the repository, commit, path and SHA-256 of each,
+  so they can be fetched again: ``python benchmarks/results_dev/fetch_pdfs.py DIR``), each with
+  its split, title, venue and year, and the names of the method it proposes (``ours``). No
+  EMNLP 2022 or NAACL 2022 paper is in it.
+* ``headlines.tsv``: each paper's headline numbers (its own method's, in its main results
+  tables), written by hand from the PDFs' text before the summarizer's output on them was
+  looked at.
+* The split is by paper: the first 25 papers 12 tune / 13 report (``random.Random(31)``), the
+  93 more 46 tune / 47 report (``random.Random(47)`` over their sorted stems), drawn before any
+  output was seen. Only tune papers are looked at while changing the reader; report papers
+  are measured, never tuned on.
+
+Measures, per split:
 
 1. **Headline recall**: of the headline numbers, how many a result of the paper holds with the
    value equal as a number (a cell's leading number: "88.7 ± 0.17" is 88.7; "84.6/83.4" is
@@ -11,7 +23,12 @@ report the second):
    other once folded, the shorter two characters or more, against any of the alternatives the
    file lists "|"-separated). Also: the value alone, value and metric, and how many of the
    matched results say ``ours``.
-2. **Precision** on samples drawn at random from the results (seeded by the sample's name, so
+2. **No silent drop**: each headline number is a result or a ``not_result`` of its paper (the
+   value seen among either); and each number of a table body (a cell that prints numbers only)
+   is covered by a result, a value or a ``not_result``: the cells in neither are counted and
+   the first ones shown. Papers with a table whose reading gave no result are named.
+3. **Ours**: papers whose ``proposed`` names one of the names ``papers.tsv`` lists for them.
+4. **Precision** on samples drawn at random from the results (seeded by the sample's name, so
    each draw after a change of the reader is fresh) and judged by hand:
    ``--draw NAME`` writes ``results_dev/sample_NAME.tsv`` (each result with its row or
    sentence, its caption and its table's head rows, to judge from) with an empty
@@ -19,16 +36,19 @@ report the second):
    sample there is scored on each run. A result is ``ok`` when the number is a score the paper
    reports, its metric is right, and its dataset and model are right where given.
 
-    python benchmarks/results.py --tagged DIR [--draw NAME] [--split report|tune|all] [-n 40]
+    python benchmarks/results.py [--tagged DIR] [--pdfs DIR] [--draw NAME] [--split report|tune|all] [-n 40]
 
-``--tagged DIR`` reads ``DIR/<pdf stem>.jsonl`` (tag once: ``sciner predict PDFS -o DIR/ --to
-jsonl --include tables,captions``); without it the PDFs are tagged here with the shipped model.
+``--tagged DIR`` reads ``DIR/<paper>.jsonl`` where it exists (tag once: ``sciner predict PDFS
+-o DIR/ --to jsonl --include tables,captions``); the other papers are tagged here with the
+shipped model, the shared ones from ../shared/data/pdfs and the fetched ones from ``--pdfs
+DIR`` (default ``$SCINER_DEV_PDFS``). Papers found nowhere are left out, and said so.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import random
 import re
 import sys
@@ -73,24 +93,41 @@ def same_name(gold: str, read: str | None) -> bool:
     return False
 
 
-def summarize(data: Path, tagged: Path | None, docs: list[str]) -> dict[str, Any]:
-    pdfs = {p.stem: p for p in sorted((data / "pdfs").glob("*.pdf"))}
-    inputs = [tagged / f"{d}.jsonl" for d in docs] if tagged else [pdfs[d] for d in docs]
+def inputs_of(data: Path, tagged: Path | None, pdfs: Path | None, docs: list[str]) -> tuple[list[Path], list[str]]:
+    """Each paper's input (its tagged JSONL, else its PDF), and the papers found nowhere."""
+    found, missing = [], []
+    for doc in docs:
+        places = ([tagged / f"{doc}.jsonl"] if tagged else []) + [data / "pdfs" / f"{doc}.pdf"] \
+            + ([pdfs / f"{doc}.pdf"] if pdfs else [])
+        path = next((p for p in places if p.is_file()), None)
+        (found.append(path) if path else missing.append(doc))
+    return found, missing
+
+
+def summarize(inputs: list[Path], data: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         done = sciner.summarize(inputs, Path(folder) / "s.json", data=data,
                                 reading=sciner.Reading.of(include=("tables", "captions")), show_progress=False)
     return {p.doc: p for p in done.papers}
 
 
+def same_value(gold: str, value: str) -> bool:
+    return any(abs(x - float(gold)) < 1e-6 for x in numbers(value))
+
+
+def hit(h: dict[str, str], result: Any) -> bool:
+    return same_value(h["value"], result.value) and same_name(h["metric"], result.metric) \
+        and same_name(h["dataset"], result.dataset)
+
+
 def recall(headlines: list[dict[str, str]], papers: dict[str, Any]) -> None:
     print("== headline recall (value as a number; metric and dataset right)")
     for split in ("tune", "report"):
-        rows = [h for h in headlines if h["split"] == split]
+        rows = [h for h in headlines if h["split"] == split and h["paper"] in papers and h["value"]]
         counts = {"value": 0, "value+metric": 0, "value+metric+dataset": 0, "ours": 0}
         for h in rows:
             results = papers[h["paper"]].results
-            gold = float(h["value"])
-            with_value = [r for r in results if any(abs(x - gold) < 1e-6 for x in numbers(r.value))]
+            with_value = [r for r in results if same_value(h["value"], r.value)]
             with_metric = [r for r in with_value if same_name(h["metric"], r.metric)]
             both = [r for r in with_metric if same_name(h["dataset"], r.dataset)]
             counts["value"] += bool(with_value)
@@ -102,16 +139,82 @@ def recall(headlines: list[dict[str, str]], papers: dict[str, Any]) -> None:
         for key, n in counts.items():
             label = "of those, marked ours" if key == "ours" else key
             print(f"  {label:<22} {n:>3}/{len(rows)} = {n / max(len(rows), 1):.3f}")
-        per_paper = {}
+        per_paper: dict[str, list[int]] = {}
         for h in rows:
-            per_paper.setdefault(h["paper"], [0, 0])[1] += 1
-        for h in rows:
-            results = papers[h["paper"]].results
-            hit = any(any(abs(x - float(h["value"])) < 1e-6 for x in numbers(r.value)) and same_name(h["metric"], r.metric)
-                      and same_name(h["dataset"], r.dataset) for r in results)
-            per_paper[h["paper"]][0] += hit
-        print("  per paper: " + ", ".join(f"{p.removeprefix('arxiv_').removeprefix('acl_')[:18]} {a}/{b}"
+            tally = per_paper.setdefault(h["paper"], [0, 0])
+            tally[0] += any(hit(h, r) for r in papers[h["paper"]].results)
+            tally[1] += 1
+        macro = sum(a / b for a, b in per_paper.values()) / max(len(per_paper), 1)
+        print(f"  per paper (macro), value+metric+dataset: {macro:.3f}")
+        if split == "report":
+            continue  # report papers: counts only
+        print("  per paper: " + ", ".join(f"{p.removeprefix('arxiv_').removeprefix('acl_')[:24]} {a}/{b}"
                                           for p, (a, b) in per_paper.items()))
+
+
+_NUMERIC_CELL = re.compile(r"[-+−±]?\s?\.?\d[\d\s.,%±()+/\-−–*†‡§¶♣♦♠♥\[\]×]*")
+_YEAR_CELL = re.compile(r"(?:19|20)\d\d")
+
+
+def numeric_cells(paper: Any) -> list[tuple[int, int, int, str]]:
+    """The cells of the paper's table bodies that print numbers only (paragraph, start, end,
+    text), as the PDF reader cut them: what no reading may leave unaccounted for. A row whose
+    numbers are all years is a head row."""
+    found = []
+    for i, p in enumerate(paper.paragraphs):
+        cells = p.meta.get("cells")
+        if not cells or not isinstance(p.meta.get("table"), str):
+            continue
+        row = [(i, start, end, " ".join(p.tokens[start:end])) for start, end, _first, _last in cells]
+        numeric = [c for c in row if _NUMERIC_CELL.fullmatch(c[3].strip())]
+        if numeric and not all(_YEAR_CELL.fullmatch(c[3].strip()) for c in numeric):
+            found.extend(numeric)
+    return found
+
+
+def accounting(headlines: list[dict[str, str]], papers: dict[str, Any], split_of: dict[str, str]) -> None:
+    """No silent drop: headline numbers in neither list; table-body cells no reading covers;
+    papers with tables and no result."""
+    print("\n== no silent drop")
+    for split in ("tune", "report"):
+        rows = [h for h in headlines if h["split"] == split and h["paper"] in papers and h["value"]]
+        silent = [h for h in rows if not any(same_value(h["value"], r.value) for r in papers[h["paper"]].results)
+                  and not any(same_value(h["value"], n.value) for n in papers[h["paper"]].not_results)]
+        docs = sorted(d for d in papers if split_of.get(d) == split)
+        cells = uncovered = 0
+        shown: list[str] = []
+        empty = []
+        for doc in docs:
+            paper = papers[doc]
+            places = [r.place for r in paper.results] + [n.place for n in paper.not_results] \
+                + [v.place for v in paper.values]
+            numeric = numeric_cells(paper)
+            cells += len(numeric)
+            for i, start, end, text in numeric:
+                if not any(q[0] == i and q[1] < end and q[2] > start for q in places):
+                    uncovered += 1
+                    if len(shown) < 12 and split == "tune":
+                        shown.append(f"{doc[:28]}: {text!r}")
+            if numeric and not any(paper.paragraphs[r.place[0]].meta.get("cells") for r in paper.results):
+                empty.append(doc)
+        print(f"{split}: headline numbers in neither results nor not_results: {len(silent)}/{len(rows)}")
+        for h in silent[:8] if split == "tune" else []:  # report papers: counts only
+            print(f"    {h['paper'][:32]} table {h['table']}: {h['value']} ({h['dataset']} / {h['metric']})")
+        print(f"  table-body number cells covered by no result, value or not_result: {uncovered}/{cells}")
+        for line in shown:
+            print(f"    {line}")
+        print(f"  papers with a table body and no result read off a table: {len(empty)}/{len(docs)}"
+              + (f": {', '.join(d[:28] for d in empty)}" if empty and split == "tune" else ""))
+
+
+def ours_recall(manifest: list[dict[str, str]], papers: dict[str, Any]) -> None:
+    """Papers whose ``proposed`` names the method the set says they propose."""
+    print("\n== ours: the paper's own method named (papers.tsv's ours against the summary's proposed)")
+    for split in ("tune", "report"):
+        rows = [m for m in manifest if m["split"] == split and m["paper"] in papers and m["ours"].strip()]
+        named = [m for m in rows if any(same_name(m["ours"], name) for name in papers[m["paper"]].proposed)]
+        with_ours = [m for m in rows if any(r.ours for r in papers[m["paper"]].results)]
+        print(f"{split}: proposed names it {len(named)}/{len(rows)}; a result marked ours {len(with_ours)}/{len(rows)}")
 
 
 def context(paper: Any, place: tuple[int, int, int]) -> tuple[str, str]:
@@ -171,24 +274,36 @@ def precision() -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=None)
-    parser.add_argument("--tagged", type=Path, default=None, help="folder of <pdf stem>.jsonl tagged with tables, captions")
+    parser.add_argument("--tagged", type=Path, default=None, help="folder of <paper>.jsonl tagged with tables, captions")
+    parser.add_argument("--pdfs", type=Path, default=Path(os.environ["SCINER_DEV_PDFS"])
+                        if os.environ.get("SCINER_DEV_PDFS") else None,
+                        help="folder of the fetched papers' PDFs (results_dev/fetch_pdfs.py; default $SCINER_DEV_PDFS)")
     parser.add_argument("--draw", default=None, help="draw a fresh sample to judge, named NAME")
     parser.add_argument("--split", default="report", choices=("tune", "report", "all"),
                         help="the papers the sample is drawn from")
     parser.add_argument("-n", type=int, default=40)
+    parser.add_argument("--only", default="all", choices=("tune", "report", "all"),
+                        help="read and score only this split's papers (tune while changing the reader)")
     args = parser.parse_args(argv)
     data = args.data or data_root()
     headlines = read_tsv(DEV / "headlines.tsv")
-    docs = sorted({h["paper"] for h in headlines})
-    papers = summarize(data, args.tagged, docs)
+    manifest = [m for m in read_tsv(DEV / "papers.tsv") if args.only in (m["split"], "all")]
+    split_of = {m["paper"]: m["split"] for m in manifest}
+    inputs, missing = inputs_of(data, args.tagged, args.pdfs, [m["paper"] for m in manifest])
+    if missing:
+        print(f"{len(missing)} of {len(manifest)} papers found nowhere, left out (give --pdfs or --tagged): "
+              f"{', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}")
+    papers = summarize(inputs, data)
     total = sum(len(p.results) for p in papers.values())
-    report = {h["paper"] for h in headlines if h["split"] == "report"}
+    report = [d for d in papers if split_of.get(d) == "report"]
     others = sum(len(p.not_results) for p in papers.values())
-    print(f"{total} results in {len(papers)} papers ({sum(len(papers[d].results) for d in report)} in report papers); "
-          f"{others} numbers classed as no result")
+    print(f"{total} results in {len(papers)} papers ({sum(len(papers[d].results) for d in report)} in the "
+          f"{len(report)} report papers); {others} numbers classed as no result")
     recall(headlines, papers)
+    accounting(headlines, papers, split_of)
+    ours_recall(manifest, papers)
     if args.draw:
-        split_docs = sorted({h["paper"] for h in headlines if args.split in (h["split"], "all")})
+        split_docs = sorted(d for d in papers if args.split in (split_of.get(d), "all"))
         print(f"\ndrew {draw(args.draw, papers, split_docs, args.n)}")
     precision()
     return 0
