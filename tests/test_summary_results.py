@@ -20,7 +20,7 @@ from sciner.summary.tables.cells import cell_numbers, is_language, metric_like, 
 from sciner.summary.tables.namer import Namer
 from sciner.summary.tables.reader import Table, data_rows, read_table
 
-from helpers.papers import caption, row  # a table row and a caption as --include tables writes them
+from helpers.papers import bracketed, caption, row  # a table row and a caption as --include tables writes them
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
 
@@ -550,3 +550,21 @@ def test_a_table_row_built_by_hand_with_cells_that_are_no_cells_is_read_without_
     summary = summarize_paper("p", paragraphs)
     assert {("Chinese", "UAS", "90.20"), ("Chinese", "LAS", "88.94")} <= {
         (r.dataset, r.metric, r.value) for r in summary.results}
+
+
+def test_dataset_heads_without_a_metric_take_the_metric_the_paper_s_sentences_give_each():
+    """Dataset heads and a caption naming no metric ("POS CoNLL2000 CoNLL2003"): each column's
+    metric is the one the paper's sentences give its dataset; a dataset the sentences give two
+    metrics, or none, gets none."""
+    paragraphs = [
+        bracketed("We report [F1|MetricName] on [CoNLL2000|DatasetName] and [CoNLL2003|DatasetName] ."),
+        bracketed("On [POS|DatasetName] we report [accuracy|MetricName] and [F1|MetricName] ."),
+        row([("Model", 0), ("POS", 1), ("CoNLL2000", 2), ("CoNLL2003", 3)],
+            ("DatasetName", 1, 2), ("DatasetName", 2, 3), ("DatasetName", 3, 4)),
+        row([("BiLSTM", 0), ("97.55", 1), ("94.46", 2), ("90.10", 3)], ("MethodName", 0, 1)),
+        caption("Table 2 : Comparison of tagging performance for various models ."),
+    ]
+    summary = summarize_paper("p", paragraphs)
+    assert {(r.dataset, r.metric, r.value) for r in summary.results} == {
+        ("CoNLL2000", "F1", "94.46"), ("CoNLL2003", "F1", "90.10")}
+    assert ("97.55", "no metric") in {(o.value, o.reason) for o in summary.not_results}

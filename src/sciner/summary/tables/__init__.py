@@ -23,7 +23,8 @@ row's body is then accounted for, as
 * a *result* (a MetricValue): its metric is the lowest metric head above it (a sub-metric such
   as "F1" under a spanning "MUC" is "MUC F1"), else its row's, else the one its caption gives
   its dataset or the table ("F1 scores are reported for QQP and MRPC", "All values are F1
-  scores"), else the paper's only metric; its dataset, task and model come from the heads,
+  scores"), else the one the paper's sentences give its dataset ("we report F1 on CoNLL 2003"),
+  else the paper's only metric; its dataset, task and model come from the heads,
   the row's label and the caption, a head that names nothing ("Laptop", "Arabic") qualifying
   the dataset; where a head names the method ("SSK-T1" over a column), the row's label is
   the dataset; an "x / y" cell is two results;

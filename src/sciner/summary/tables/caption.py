@@ -1,5 +1,7 @@
 """What a table's caption says of it (:class:`Caption`): the names it gives, the metric it
-gives each dataset it names, the legend of the heads' abbreviations."""
+gives each dataset it names, the legend of the heads' abbreviations; and the metric the
+paper's sentences give each dataset (:func:`said_metrics`), for tables whose heads and caption
+name none."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import fold
 from sciner.summary.tables.cells import Known, metric_like
+from sciner.summary.values import sentences
 
 
 @dataclass(frozen=True)
@@ -131,3 +134,30 @@ def _legend(p: Paragraph) -> dict[str, str]:
     text = " ".join(p.tokens)
     return {fold(short): long.strip() for short, long in
             re.findall(r"(?:^|[,;.:(]\s)([A-Z][A-Za-z0-9\-]{1,7})\s:\s([^,;:.()]{3,60}?)(?=\s[,;.)]|$)", text)}
+
+
+def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> dict[str, str]:
+    """The one metric the paper's sentences (not its tables or captions) give each dataset and
+    task, by its folded name: a sentence tagging metrics and datasets or tasks gives each of
+    them its metrics ("we report F1 on CoNLL 2003"); a name given two metrics or more across
+    the paper, or one that does not read as a metric ("semantic relatedness"), gets none."""
+    given: dict[str, dict[str, str]] = {}
+    for p in paragraphs:
+        if p.meta.get("cells") or p.meta.get("kind") == "caption":
+            continue
+        for spans in sentences(p):
+            metrics = {}
+            for s in spans:
+                if s.label == "MetricName":
+                    text = " ".join(p.tokens[s.start:s.end])
+                    name = known(text).get("MetricName", (text, 0))[0]
+                    metrics[fold(name)] = name
+            if not metrics:
+                continue
+            for s in spans:
+                if s.label in ("DatasetName", "TaskName"):
+                    text = " ".join(p.tokens[s.start:s.end])
+                    name = known(text).get(s.label, (text, 0))[0]
+                    given.setdefault(fold(name), {}).update(metrics)
+    return {key: metric for key, metrics in given.items() if key and len(metrics) == 1
+            and metric_like(metric := next(iter(metrics.values())))}

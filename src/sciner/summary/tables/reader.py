@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from sciner.document import Paragraph
 from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
-from sciner.summary.tables.caption import Caption, read_caption
+from sciner.summary.tables.caption import Caption, read_caption, said_metrics
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_language, is_language_pair, metric_like, row_reason,
     says_nothing, split_name, table_rows,
@@ -53,6 +53,7 @@ class Table:
     caption: Caption
     label: str
     paper_metric: str | None
+    said: dict[str, str]
     rows: list[list[TableCell]]
     numbers: list[list[bool]]
     numeric: list[list[bool]]
@@ -61,7 +62,7 @@ class Table:
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
-           paper_metric: str | None) -> Table:
+           paper_metric: str | None, said: dict[str, str] | None = None) -> Table:
         texts = [[c.text for c in row] for row in rows]
         numbers = [[bool(cell_numbers(t)) for t in row_texts] for row_texts in texts]
         numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
@@ -69,7 +70,7 @@ class Table:
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
-        return cls(namer, caption, label, paper_metric, rows, numbers, numeric, number_cells, labelled)
+        return cls(namer, caption, label, paper_metric, said or {}, rows, numbers, numeric, number_cells, labelled)
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -99,9 +100,10 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     ``paper_metric``: the paper's only metric, for tables whose heads and caption name none."""
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
+    said = said_metrics(paragraphs, known)
     for (page, label), rows in table_rows(paragraphs).items():
         caption = read_caption(paragraphs, page, label, known)
-        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric))
+        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -344,6 +346,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             if h.first <= cell.first and cell.last <= h.last):
         heads["MetricName"] = "average"  # GLUE's "Average" over F1s, accuracies and correlations: no one of them
     metric = heads.get("MetricName") or row.get("MetricName") or caption_metric(table.caption, dataset, task, row, model) \
+        or next((table.said[fold(name)] for name in (heads.get("DatasetName"), dataset, task)
+                 if name and fold(name) in table.said), None) \
         or (table.paper_metric if "DatasetName" in heads and fold(table.paper_metric or "") not in table.caption.legend
             else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
