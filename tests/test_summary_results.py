@@ -568,3 +568,17 @@ def test_dataset_heads_without_a_metric_take_the_metric_the_paper_s_sentences_gi
     assert {(r.dataset, r.metric, r.value) for r in summary.results} == {
         ("CoNLL2000", "F1", "94.46"), ("CoNLL2003", "F1", "90.10")}
     assert ("97.55", "no metric") in {(o.value, o.reason) for o in summary.not_results}
+
+
+def test_two_metrics_in_a_head_or_a_row_label_each_name_their_score_of_x_y_cells():
+    """"F1 / EM" over "90.9/84.1": F1 90.9, EM 84.1; a label "QQP ( Accuracy / F1 )", Accuracy tagged
+    in it, over "89.2/71.2": Accuracy 89.2, F1 71.2."""
+    heads = [row([("Model", 0), ("SQuAD v1.1", 1), ("RACE", 2)], ("DatasetName", 1, 3), ("DatasetName", 3, 4)),
+             row([("F1 / EM", 1), ("Acc", 2)]), row([("BERT", 0), ("90.9/84.1", 1), ("72.0", 2)], ("MethodName", 0, 1))]
+    assert {(r.dataset, r.metric, r.value) for r in summarize_paper("p", heads).results} == {
+        ("SQuAD v1.1", "F1", "90.9"), ("SQuAD v1.1", "EM", "84.1"), ("RACE", "Acc", "72.0")}
+    transposed = [row([("Task", 0), ("BERT", 1)], ("MethodName", 1, 2), table="table 3"),
+                  row([("QQP ( Accuracy / F1 )", 0), ("89.2/71.2", 1)], ("DatasetName", 0, 1), ("MetricName", 2, 3),
+                      table="table 3")]
+    assert {(r.metric, r.value) for r in summarize_paper("p", transposed).results} == {
+        ("Accuracy", "89.2"), ("F1", "71.2")}

@@ -30,6 +30,13 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
 
 
+def metric_pair(text: str) -> bool:
+    """Whether a text names two metrics, one per score of an "x / y" or "x [ y ]" cell:
+    "UAS [ LAS ]", "F1 / EM", "Accuracy / F1"."""
+    pair = re.fullmatch(r"\s*(\S[^\[\]/]*?)\s*(?:\[\s*([^\[\]]+?)\s*\]|/\s*([^\[\]/]+?))\s*", text)
+    return bool(pair and metric_like(pair.group(1)) and metric_like(pair.group(2) or pair.group(3)))
+
+
 @dataclass(frozen=True)
 class Namer:
     """What a cell of a paper's tables names, by type: see the module."""
@@ -93,9 +100,8 @@ class Namer:
 
     def _name(self, text: str, tagged: str | None, role: Role) -> tuple[str, str] | None:
         head = role == "head"
-        if head and (pair := re.fullmatch(r"\s*(\S[^\[\]]*?)\s*\[\s*([^\[\]]+?)\s*\]\s*", text)) \
-                and metric_like(pair.group(1)) and metric_like(pair.group(2)):
-            return "MetricName", text  # "UAS [ LAS ]" over "80.34 [ 68.58 ]": both, split per score
+        if head and metric_pair(text):
+            return "MetricName", text  # "UAS [ LAS ]" over "80.34 [ 68.58 ]", "F1 / EM": both, split per score
         bare = _PARENTHESES.sub(" ", text).strip()
         spellings = [t for t in dict.fromkeys((text, bare, _QUALIFIER.split(bare)[0].strip())) if not says_nothing(t)]
         order = HEAD_ORDER if head else ROW_ORDER

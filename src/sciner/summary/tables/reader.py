@@ -17,7 +17,7 @@ from sciner.summary.tables.cells import (
     says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
-from sciner.summary.tables.namer import Namer
+from sciner.summary.tables.namer import Namer, metric_pair
 from sciner.summary.values import NotResult, Result, Value
 
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
@@ -287,9 +287,13 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     for kind in ("DatasetName", "TaskName"):
         # A metric the label gives its row: "DEP ( LAS )", "GENIA - LAS".
         if kind in row_names and (named_metric := _LABEL_METRIC.match(row_names[kind])) \
-                and metric_like(metric := named_metric.group(2) or named_metric.group(3)):
+                and (metric_like(metric := named_metric.group(2) or named_metric.group(3)) or metric_pair(metric)):
             row_names[kind] = named_metric.group(1)
             row_names.setdefault("MetricName", metric)
+    for cell in labels:
+        # Two metrics the label gives its "x / y" cells: "QQP ( Accuracy / F1 )", whatever is tagged in it.
+        if (named_metric := _LABEL_METRIC.match(cell.text)) and metric_pair(metric := named_metric.group(2) or ""):
+            row_names["MetricName"] = metric
     if "DatasetName" in typed:  # a "Dataset" column says it, whatever the caption names
         row_names["TypedDataset"] = row_names["DatasetName"]
     if "qualifier" in typed:
