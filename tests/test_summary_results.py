@@ -582,3 +582,16 @@ def test_two_metrics_in_a_head_or_a_row_label_each_name_their_score_of_x_y_cells
                       table="table 3")]
     assert {(r.metric, r.value) for r in summarize_paper("p", transposed).results} == {
         ("Accuracy", "89.2"), ("F1", "71.2")}
+
+
+def test_a_label_cell_set_once_over_its_rows_is_each_of_theirs_and_a_language_pair_is_the_data():
+    """"EN→FR" left of the first of its rows only: the rows below it are EN→FR's too, "EN→DE"
+    starts the next; a label column whose first data row is empty carries nothing."""
+    rows = [row([("Size", 1), ("BLEU", 2)]),
+            row([("EN→FR", 0), ("Baseline", 1), ("33.13", 2)]), row([("TWWT", 1), ("33.46", 2)]),
+            row([("EN→DE", 0), ("Baseline", 1), ("16.79", 2)]), row([("TWWT", 1), ("17.15", 2)])]
+    assert {(r.dataset, r.value, r.model) for r in summarize_paper("p", rows).results} == {
+        ("EN→FR", "33.13", None), ("EN→FR", "33.46", "TWWT"), ("EN→DE", "16.79", None), ("EN→DE", "17.15", "TWWT")}
+    centred = [rows[0], rows[2], rows[1], rows[4], rows[3]]
+    assert ("33.46", "TWWT") in {(r.value, r.model) for r in summarize_paper("p", centred).results
+                                 if r.dataset is None}

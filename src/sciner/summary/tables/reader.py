@@ -109,13 +109,43 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
 
 
 def read_table(table: Table) -> Found:
-    """A table's data rows read top to bottom (a row labelled "+ X" adds to the model above it)."""
+    """A table's data rows read top to bottom (a row labelled "+ X" adds to the model above it;
+    a row whose first label column is empty continues the label above it there: see
+    :func:`carry_labels`)."""
     found = Found()
     base: str | None = None
-    for row in data_rows(table):
+    for row in carry_labels(data_rows(table)):
         read, base = read_row(table, row.header, row.cells, row.group, base)
         found = found + read
     return found
+
+
+def carry_labels(rows: Iterable[DataRow]) -> Iterator[DataRow]:
+    """The data rows with the cell of a label column set once over several rows given to each:
+    under a header, when the first data row's labels fill two columns ("EN→FR" "Baseline") and
+    rows below fill only the second ("Decoder WT"), the first column's cell above is theirs too.
+    A first data row without it, or a group label amid the rows (the cells set about the middle
+    of their rows, some on lines of their own: whose rows are above them is not known), carries
+    nothing."""
+    rows = list(rows)
+    groups: dict[int, list[Group]] = {}
+    for row in rows:
+        if row.group not in (found := groups.setdefault(id(row.header), [])):
+            found.append(row.group)
+    lead: TableCell | None = None
+    header: Header | None = None
+    for row in rows:
+        first_number = min((c.first for c in row.cells if cell_numbers(c.text)), default=0)
+        labels = [c for c in row.cells if c.last < first_number and c.text.strip()]
+        if row.header is not header:
+            header = row.header
+            lead = labels[0] if len(labels) > 1 and labels[0].first == 0 and labels[0].last < labels[1].first \
+                and len(groups[id(header)]) == 1 else None
+        elif labels and labels[0].first == 0:
+            lead = labels[0] if lead is not None and len(labels) > 1 else None
+        elif labels and lead is not None and lead.last < labels[0].first:
+            row = replace(row, cells=[lead, *row.cells])
+        yield row
 
 
 def data_rows(table: Table) -> Iterator[DataRow]:
@@ -262,7 +292,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     typed: dict[str, list[str]] = {}
     for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
         text = ENUMERATOR.sub("", cell.text)
-        if is_language(text):  # "ro" down a treebank table: the data's language
+        if is_language(text) or is_language_pair(text):  # "ro" down a treebank table, "EN→DE": the data's language
             row_language.append(text)
             continue
         kind = header.label_head(cell)  # "Dataset" over the cell ("( a ) CA", "BC5CDR ( Li et al . , 2016 )")
