@@ -595,3 +595,16 @@ def test_a_label_cell_set_once_over_its_rows_is_each_of_theirs_and_a_language_pa
     centred = [rows[0], rows[2], rows[1], rows[4], rows[3]]
     assert ("33.46", "TWWT") in {(r.value, r.model) for r in summarize_paper("p", centred).results
                                  if r.dataset is None}
+
+
+def test_a_dataset_head_left_of_its_metric_heads_is_the_data_of_the_models_under_it():
+    """"SQuAD2.0 EM F1 SQuAD1.1 EM F1", two tables side by side: the models under "SQuAD2.0"
+    were measured on SQuAD2.0, those under "SQuAD1.1" on SQuAD1.1; a head over the labels with
+    no metric head right of it ("Subforum") names no data."""
+    rows = [row([("SQuAD2.0", 0), ("EM", 1), ("F1", 2), ("SQuAD1.1", 3), ("EM", 4), ("F1", 5)],
+                ("DatasetName", 0, 1), ("DatasetName", 3, 4)),
+            row([("XLNet", 0), ("87.9", 1), ("90.6", 2), ("XLNet", 3), ("89.7", 4), ("95.1", 5)],
+                ("MethodName", 0, 1), ("MethodName", 3, 4))]
+    assert {(r.dataset, r.metric, r.value, r.model) for r in summarize_paper("p", rows).results} == {
+        ("SQuAD2.0", "EM", "87.9", "XLNet"), ("SQuAD2.0", "F1", "90.6", "XLNet"),
+        ("SQuAD1.1", "EM", "89.7", "XLNet"), ("SQuAD1.1", "F1", "95.1", "XLNet")}

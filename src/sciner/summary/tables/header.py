@@ -74,6 +74,18 @@ class Header:
                     return "setting"  # "Doc length", "Category", "Thr.": the row's setting, not its model
         return None
 
+    def label_data(self, cell: TableCell) -> str | None:
+        """The dataset the lowest head over a label cell's column names, where it names one left
+        of its block's metric heads ("SQuAD2.0 EM F1 SQuAD1.1 EM F1", each over the models of
+        its block): the data of the rows' numbers, their labels still the models."""
+        for head in reversed(self.cells):
+            if head.first <= cell.first and cell.last <= head.last and head.last - head.first <= cell.last - cell.first:
+                if not any(h.paragraph == head.paragraph and h.first > head.last and self.namer.is_metric(h)
+                           for h in self.cells):
+                    return None
+                return self.namer.names(head).get("DatasetName")
+        return None
+
     def column(self, first: int, last: int) -> Column:
         """The names the heads over these columns give (top to bottom: the lowest of a type
         wins, a sub-metric under a wider metric head is qualified by it), why its numbers are

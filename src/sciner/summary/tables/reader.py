@@ -296,6 +296,11 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
             row_language.append(text)
             continue
         kind = header.label_head(cell)  # "Dataset" over the cell ("( a ) CA", "BC5CDR ( Li et al . , 2016 )")
+        if kind is None and set(table.namer.names(cell, "label")) <= {"MethodName"} \
+                and (data := header.label_data(cell)) is not None:
+            typed.setdefault("DatasetName", []).append(data)  # "SQuAD2.0" over the models: their data
+            model_cells.append(cell)
+            continue
         if kind in ("DatasetName", "TaskName"):  # "SQuAD" under "TASK" is still the data it names
             named = table.namer.names(cell, "label")
             kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
