@@ -608,3 +608,12 @@ def test_a_dataset_head_left_of_its_metric_heads_is_the_data_of_the_models_under
     assert {(r.dataset, r.metric, r.value, r.model) for r in summarize_paper("p", rows).results} == {
         ("SQuAD2.0", "EM", "87.9", "XLNet"), ("SQuAD2.0", "F1", "90.6", "XLNet"),
         ("SQuAD1.1", "EM", "89.7", "XLNet"), ("SQuAD1.1", "F1", "95.1", "XLNet")}
+
+
+def test_a_metric_head_cut_into_two_columns_is_one_head_over_its_group_of_split_heads():
+    """"Exact" "Match" "F1" over "Dev Test Dev Test": "Exact Match" heads the first two columns,
+    "F1" the last two (not "Exact" over Dev and "Match" over Test, the F1 of Test without a metric)."""
+    rows = [row([("Exact", 1), ("Match", 2), ("F1", 3)]), row([("Dev", 1), ("Test", 2), ("Dev", 3), ("Test", 4)]),
+            row([("DCR", 0), ("62.5", 1), ("62.4", 2), ("71.2", 3), ("71.0", 4)], ("MethodName", 0, 1))]
+    assert [(r.metric, r.value) for r in summarize_paper("p", rows).results] == [
+        ("Exact Match", "62.5"), ("Exact Match", "62.4"), ("F1", "71.2"), ("F1", "71.0")]
