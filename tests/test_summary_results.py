@@ -617,3 +617,13 @@ def test_a_metric_head_cut_into_two_columns_is_one_head_over_its_group_of_split_
             row([("DCR", 0), ("62.5", 1), ("62.4", 2), ("71.2", 3), ("71.0", 4)], ("MethodName", 0, 1))]
     assert [(r.metric, r.value) for r in summarize_paper("p", rows).results] == [
         ("Exact Match", "62.5"), ("Exact Match", "62.4"), ("F1", "71.2"), ("F1", "71.0")]
+
+
+def test_a_metric_head_with_its_unit_in_brackets_heads_the_sub_heads_under_it():
+    """"Accuracy [ % ]" ("Accuracy" tagged) set over "Semantic Syntactic Total": each column's
+    metric; the untagged "[ % ]" says nothing that would make the head name two things."""
+    rows = [row([("Model", 0), ("Accuracy [ % ]", 2)], ("MetricName", 1, 2)),
+            row([("Semantic", 1), ("Syntactic", 2), ("Total", 3)]),
+            row([("CBOW", 0), ("57.3", 1), ("68.9", 2), ("63.7", 3)], ("MethodName", 0, 1))]
+    assert [(r.metric, r.value) for r in summarize_paper("p", rows).results] == [
+        ("Accuracy [ % ]", "57.3"), ("Accuracy [ % ]", "68.9"), ("Accuracy [ % ]", "63.7")]

@@ -27,6 +27,7 @@ ROW_ORDER = ("MethodName", "DatasetName", "TaskName", "MetricName", "Hyperparame
 # the heads that are), and a row label takes none.
 GAZETTEER_ORDER = ("DatasetName", "TaskName", "MethodName")
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_UNIT = re.compile(r"\[\s*%\s*\]")  # "Accuracy [ % ]"
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
 
 
@@ -56,9 +57,12 @@ class Namer:
         found = self.all_names(cell, role)
         if cell.first != cell.last and role == "head":
             p = self.paragraphs[cell.paragraph]
-            covered = sum(min(s.end, cell.end) - max(s.start, cell.start) for s in p.spans or []
-                          if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end)
-            if covered and 2 * covered < cell.end - cell.start:
+            spans = [s for s in p.spans or [] if s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end]
+            covered = sum(min(s.end, cell.end) - max(s.start, cell.start) for s in spans)
+            rest = [w for k, w in enumerate(p.tokens[cell.start:cell.end], cell.start)
+                    if not any(s.start <= k < s.end for s in spans)]
+            # (the words untagged said something: "[ % ]" after a tagged "Accuracy" says nothing)
+            if covered and 2 * covered < cell.end - cell.start and any(re.search(r"\w", w) for w in rest):
                 return {}  # "SemEval 2010 KBP37 TACRED" over three columns, "SemEval" tagged: whose is not known
         # Several names of one type in a cell over one column ("SSK – MIL", both tagged as methods):
         # the cell's whole text is the one name.
@@ -92,7 +96,7 @@ class Namer:
         paper's spelling; a tie goes to a head's first in :data:`HEAD_ORDER`, a row label's in
         :data:`ROW_ORDER`), else the type the model tagged here, else (a head only) a
         metric when it reads as one, else the first type the gazetteers list it under; tried as
-        it is, without parentheses ("F1 ( base )"), and without what follows a "±" or "/"."""
+        it is, without parentheses ("F1 ( base )") or a unit in brackets ("Accuracy [ % ]"), and without what follows a "±" or "/"."""
         key = (text, tagged, role)
         if key not in self._named:
             self._named[key] = self._name(text, tagged, role)
@@ -102,7 +106,7 @@ class Namer:
         head = role == "head"
         if head and metric_pair(text):
             return "MetricName", text  # "UAS [ LAS ]" over "80.34 [ 68.58 ]", "F1 / EM": both, split per score
-        bare = _PARENTHESES.sub(" ", text).strip()
+        bare = _UNIT.sub(" ", _PARENTHESES.sub(" ", text)).strip()
         spellings = [t for t in dict.fromkeys((text, bare, _QUALIFIER.split(bare)[0].strip())) if not says_nothing(t)]
         order = HEAD_ORDER if head else ROW_ORDER
         for spelling in spellings:
