@@ -627,3 +627,14 @@ def test_a_metric_head_with_its_unit_in_brackets_heads_the_sub_heads_under_it():
             row([("CBOW", 0), ("57.3", 1), ("68.9", 2), ("63.7", 3)], ("MethodName", 0, 1))]
     assert [(r.metric, r.value) for r in summarize_paper("p", rows).results] == [
         ("Accuracy [ % ]", "57.3"), ("Accuracy [ % ]", "68.9"), ("Accuracy [ % ]", "63.7")]
+
+
+def test_a_metrics_column_gives_each_row_its_metrics():
+    """"Task Metrics Dev Test": the "Metrics" column's "EM / F1" names each score of its row's
+    "x / y" cells, "F1" the next row's."""
+    rows = [row([("Task", 0), ("Metrics", 1), ("Dev", 2), ("Test", 3)]),
+            row([("DRCD", 0), ("EM / F1", 1), ("88.5/93.8", 2), ("88.0/93.4", 3)], ("DatasetName", 0, 1)),
+            row([("MSRA - NER", 0), ("F1", 1), ("95.2", 2), ("93.8", 3)], ("DatasetName", 0, 3))]
+    assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", rows).results] == [
+        ("DRCD", "EM", "88.5"), ("DRCD", "F1", "93.8"), ("DRCD", "EM", "88.0"), ("DRCD", "F1", "93.4"),
+        ("MSRA - NER", "F1", "95.2"), ("MSRA - NER", "F1", "93.8")]

@@ -52,7 +52,7 @@ class Header:
     def label_head(self, cell: TableCell) -> str | None:
         """What the head over a label cell's column says it is: "Model", "Methods", "System"
         (MethodName), "Dataset", "Data", "Corpus", "Language", "Treebank" (DatasetName), "Task"
-        (TaskName), "Category", "Field", "Doc length" (the part of the data: "qualifier"), "Domain",
+        (TaskName), "Metrics" (MetricName), "Category", "Field", "Doc length" (the part of the data: "qualifier"), "Domain",
         "Reference" (a setting: "setting"), or None."""
         for head in reversed(self.cells):  # the lowest head over the column says it
             if head.first <= cell.first and cell.last <= head.last and head.last - head.first <= cell.last - cell.first:
@@ -66,6 +66,8 @@ class Header:
                     return "DatasetName"
                 if key in ("task", "tasks", "subtask"):
                     return "TaskName"
+                if key in ("metric", "metrics", "measure", "measures"):
+                    return "MetricName"  # "EM / F1" under "Metrics": the row's metrics
                 if key in ("category", "field", "structure", "subset", "doclength", "segmentlength", "length"):
                     return "qualifier"  # "Abstract" under "Category": the part of the data measured
                 if key in ("field", "domain", "reference", "ref", "citation", "source", "year", "type", "thr",

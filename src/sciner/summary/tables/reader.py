@@ -329,6 +329,8 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
         # Two metrics the label gives its "x / y" cells: "QQP ( Accuracy / F1 )", whatever is tagged in it.
         if (named_metric := _LABEL_METRIC.match(cell.text)) and metric_pair(metric := named_metric.group(2) or ""):
             row_names["MetricName"] = metric
+    if "MetricName" in typed:  # "EM / F1" under "Metrics", whatever is tagged in it
+        row_names["MetricName"] = " ".join(typed["MetricName"])
     if "DatasetName" in typed:  # a "Dataset" column says it, whatever the caption names
         row_names["TypedDataset"] = row_names["DatasetName"]
     if "qualifier" in typed:
