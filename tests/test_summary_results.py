@@ -638,3 +638,20 @@ def test_a_metrics_column_gives_each_row_its_metrics():
     assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", rows).results] == [
         ("DRCD", "EM", "88.5"), ("DRCD", "F1", "93.8"), ("DRCD", "EM", "88.0"), ("DRCD", "F1", "93.4"),
         ("MSRA - NER", "F1", "95.2"), ("MSRA - NER", "F1", "93.8")]
+
+
+def test_size_columns_and_rows_of_counts_do_not_make_a_results_table_one_of_statistics():
+    """"# Params # FLOPs" beside "BLEU": only those columns are sizes; "# of train samples"
+    labelling a row of amounts above the scores is no count head over the columns."""
+    sizes = [row([("Model", 0), ("# Params", 1), ("# FLOPs", 2), ("BLEU", 3)]),
+             row([("BBPE", 0), ("47 M", 1), ("2.1", 2), ("27.08", 3)], ("MethodName", 0, 1))]
+    summary = summarize_paper("p", sizes)
+    assert [(r.metric, r.value) for r in summary.results] == [("BLEU", "27.08")]
+    assert ("statistic" not in {o.reason for o in summary.not_results})
+    counted = [row([("KFTT", 1), ("TED", 2)], ("DatasetName", 0, 1), ("DatasetName", 1, 2)),
+               row([("# of train samples", 0), ("440 K", 1), ("223 K", 2)]),
+               row([("# of test samples", 0), ("1.2 K", 1), ("8.5 K", 2)]),
+               row([("BBPE", 0), ("24.15", 1), ("15.59", 2)], ("MethodName", 0, 1)),
+               caption("Table 2 : Ja - En test BLEU scores .", ("MetricName", 7, 8))]
+    assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", counted).results] == [
+        ("KFTT", "BLEU", "24.15"), ("TED", "BLEU", "15.59")]

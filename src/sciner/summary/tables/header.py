@@ -20,6 +20,10 @@ _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recal
                          "uas", "las", "map", "ndcg"})
 
 
+# Heads of a model's size, counted though they are ("# Params", "#FLOPs"): no data statistics.
+_MODEL_SIZE = re.compile(r"param|flop", re.I)
+
+
 @dataclass(frozen=True)
 class Column:
     """What the heads over a column say: a name of each type, why its numbers are no scores
@@ -148,9 +152,12 @@ class Header:
 
 
 def counts_heads(cells: Sequence[TableCell]) -> bool:
-    """Whether two different heads or more of ``cells`` head counts ("# Docs", "Words", "Sents")."""
+    """Whether two different heads or more of ``cells`` over columns of numbers head counts ("#
+    Docs", "Words", "Sents"); not the model's size ("# Params", "# FLOPs" beside the scores of
+    a results table), nor the label of a row of counts ("# of train samples" left of its "440 K")."""
     # distinct heads: "Words" after each of three "R-1 R-2 R-L BS" groups is one count column, repeated
-    return len({fold(h.text) for h in cells if not_score_head(h.text) == "count"}) >= 2
+    return len({fold(h.text) for h in cells if h.first > 0 and not_score_head(h.text) == "count"
+                and not _MODEL_SIZE.search(h.text)}) >= 2
 
 
 def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
