@@ -655,3 +655,15 @@ def test_size_columns_and_rows_of_counts_do_not_make_a_results_table_one_of_stat
                caption("Table 2 : Ja - En test BLEU scores .", ("MetricName", 7, 8))]
     assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", counted).results] == [
         ("KFTT", "BLEU", "24.15"), ("TED", "BLEU", "15.59")]
+
+
+def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_paper_is_about():
+    """SQuAD named in most of the paper's mentions of data: a table whose heads, rows and caption
+    name no data measured it; a head naming part of the data ("Mismatched") is kept as it is."""
+    text = [bracketed("We evaluate on [SQuAD|DatasetName] ."), bracketed("[SQuAD|DatasetName] has questions ."),
+            bracketed("Unlike [CNN|DatasetName] , [SQuAD|DatasetName] answers are spans .")]
+    rows = [row([("Model", 0), ("EM", 1), ("Mismatched", 2)]),
+            row([("DCR", 0), ("62.5", 1), ("71.2", 2)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", text + rows).results
+            if r.table] == [("SQuAD", "EM", "62.5")]
+    assert [r.dataset for r in summarize_paper("p", text[2:] * 2 + rows).results if r.table] == [None]

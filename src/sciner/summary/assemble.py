@@ -47,13 +47,27 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     values, results, others = read_sentences(paragraphs, names.name_of)
     metrics = [e for e in names.entities if e.type == "MetricName"]
     in_tables = read_tables(paragraphs, names.known_as, gazetteer,
-                            paper_metric=metrics[0].name if len(metrics) == 1 else None)
+                            paper_metric=metrics[0].name if len(metrics) == 1 else None,
+                            paper_dataset=main_dataset(names.entities))
     values = sorted(values + in_tables[0], key=lambda v: v.place)
     results = sorted(results + in_tables[1], key=lambda r: r.place)
     others = sorted(others + in_tables[2], key=lambda o: o.place)
     proposed = proposed_methods(paragraphs, names.name_of)
     mark_ours(results, proposed, cited_names(paragraphs, proposed))
     return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed)
+
+
+def main_dataset(entities: Sequence[Entity]) -> str | None:
+    """The dataset more than half of the paper's mentions of data name (with the names that
+    contain it: "SQuAD dataset" is SQuAD), three at least, or None: the data the paper is about."""
+    data = [e for e in entities if e.type == "DatasetName"]
+    total = sum(len(e.places) for e in data)
+    for top in sorted(data, key=lambda e: -len(e.places))[:1]:
+        key = fold(top.name)
+        mentions = sum(len(e.places) for e in data if key in fold(e.name))
+        if key and mentions >= 3 and 2 * mentions > total:
+            return top.name
+    return None
 
 
 def corpus_table(papers: Iterable[PaperSummary]) -> dict[str, Any]:

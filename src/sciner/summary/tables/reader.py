@@ -54,6 +54,7 @@ class Table:
     label: str
     paper_metric: str | None
     said: dict[str, str]
+    paper_dataset: str | None
     rows: list[list[TableCell]]
     numbers: list[list[bool]]
     numeric: list[list[bool]]
@@ -62,7 +63,7 @@ class Table:
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
-           paper_metric: str | None, said: dict[str, str] | None = None) -> Table:
+           paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None) -> Table:
         texts = [[c.text for c in row] for row in rows]
         numbers = [[bool(cell_numbers(t)) for t in row_texts] for row_texts in texts]
         numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
@@ -70,7 +71,7 @@ class Table:
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
-        return cls(namer, caption, label, paper_metric, said or {}, rows, numbers, numeric, number_cells, labelled)
+        return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, rows, numbers, numeric, number_cells, labelled)
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -94,16 +95,19 @@ class DataRow:
 
 
 def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer | None = None,
-                paper_metric: str | None = None) -> tuple[list[Value], list[Result], list[NotResult]]:
+                paper_metric: str | None = None, paper_dataset: str | None = None,
+                ) -> tuple[list[Value], list[Result], list[NotResult]]:
     """Every number of the paper's tables: the values that belong to a name, each MetricValue's
     result, and the numbers that are no result with why (see the package), in reading order.
-    ``paper_metric``: the paper's only metric, for tables whose heads and caption name none."""
+    ``paper_metric``: the paper's only metric, for tables whose heads and caption name none;
+    ``paper_dataset``: the data the paper is about, for tables nothing of which names their data."""
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
     said = said_metrics(paragraphs, known)
     for (page, label), rows in table_rows(paragraphs).items():
         caption = read_caption(paragraphs, page, label, known)
-        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said))
+        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said,
+                                                    paper_dataset))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -368,9 +372,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         model = heads["MethodName"]
         if label_text and "DatasetName" not in row and "TaskName" not in row:
             row = {**row, "DatasetName": label_text}
+    task = heads.get("TaskName") or row.get("TaskName") or group.names.get("TaskName") or table.caption.names.get("TaskName")
     dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.names.get("DatasetName") \
         or table.caption.names.get("DatasetName") or row.get("DatasetName")
-    task = heads.get("TaskName") or row.get("TaskName") or group.names.get("TaskName") or table.caption.names.get("TaskName")
     unnamed = [u for u in column.unnamed if not metric_like(u)]
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
@@ -378,6 +382,13 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         unnamed = [u for u in unnamed if not is_language(u)]
     if unnamed and "DatasetName" not in heads:
         dataset = " ".join(([dataset] if dataset else []) + unnamed)
+    elif dataset is None and not (heads.get("TaskName") or row.get("TaskName")) \
+            and fold(model or "") != fold(table.paper_dataset or "") and all(
+            says_nothing(h.text) or table.namer.is_metric(h) for h in header.cells
+            if h.first <= cell.last and cell.first <= h.last):
+        # Nothing names the data, nor part of it ("Mismatched"), nor a task; only metrics head
+        # the column (not "SemEval 2010 KBP37 TACRED" over three: whose is not known).
+        dataset = table.paper_dataset
     if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
         # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
         qualifier = row["Qualifier"].strip("() ")
