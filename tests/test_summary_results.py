@@ -667,3 +667,11 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_paper_is_abo
     assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", text + rows).results
             if r.table] == [("SQuAD", "EM", "62.5")]
     assert [r.dataset for r in summarize_paper("p", text[2:] * 2 + rows).results if r.table] == [None]
+
+
+def test_a_head_giving_its_metric_in_parentheses_heads_a_result_column():
+    """"CoLA ( MCC )": MCC on CoLA; "Overall ( Acc )": Acc, its numbers results, not dropped."""
+    rows = [row([("Model", 0), ("CoLA ( MCC )", 1), ("Overall ( Acc )", 2)], ("DatasetName", 1, 2)),
+            row([("BERT", 0), ("60.6", 1), ("77.0", 2)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", rows).results] == [
+        ("CoLA", "MCC", "60.6"), (None, "Acc", "77.0")]

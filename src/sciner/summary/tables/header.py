@@ -20,6 +20,8 @@ _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recal
                          "uas", "las", "map", "ndcg"})
 
 
+# A head giving its metric in parentheses: "CoLA ( MCC )", "Overall ( Acc )".
+_HEAD_METRIC = re.compile(r"\s*(.*?\S)\s*\(\s*([^()]+?)\s*\)\s*")
 # Heads of a model's size, counted though they are ("# Params", "#FLOPs"): no data statistics.
 _MODEL_SIZE = re.compile(r"param|flop", re.I)
 
@@ -124,6 +126,12 @@ class Header:
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
                 continue
+            if "MetricName" not in named and (said := _HEAD_METRIC.fullmatch(text)) and metric_like(said.group(2)):
+                # "CoLA ( MCC )", "Overall ( Acc )": the metric in the parentheses, the rest the data's
+                named = {k: _HEAD_METRIC.sub(r"\1", v) for k, v in named.items()} | {"MetricName": said.group(2)}
+                if not named.keys() - {"MetricName"} and not says_nothing(said.group(1)) \
+                        and re.search(r"[A-Za-z]{2}", said.group(1)):
+                    unnamed.append(said.group(1))
             if "MetricName" in named:
                 reason = None
             legend = self.caption.legend.get(fold(text))
