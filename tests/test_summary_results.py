@@ -675,3 +675,15 @@ def test_a_head_giving_its_metric_in_parentheses_heads_a_result_column():
             row([("BERT", 0), ("60.6", 1), ("77.0", 2)], ("MethodName", 0, 1))]
     assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", rows).results] == [
         ("CoLA", "MCC", "60.6"), (None, "Acc", "77.0")]
+
+
+def test_a_difference_head_without_letters_holds_no_scores_whatever_the_fallbacks():
+    """"∆" right of "F1 ( dev )" in a paper about WSJ whose sentences give WSJ F1: its numbers are
+    differences, not F1 on WSJ."""
+    text = [bracketed("We report [F1|MetricName] on [WSJ|DatasetName] ."), bracketed("[WSJ|DatasetName] is big ."),
+            bracketed("[WSJ|DatasetName] again .")]
+    rows = [row([("Encoder", 0), ("F1 ( dev )", 1), ("∆", 2)]),
+            row([("LSTM", 0), ("92.24", 1), ("-0.43", 2)], ("MethodName", 0, 1))]
+    summary = summarize_paper("p", text + rows)
+    assert [(r.metric, r.value) for r in summary.results if r.table] == [("F1", "92.24")]
+    assert ("-0.43", "difference") in {(o.value, o.reason) for o in summary.not_results}

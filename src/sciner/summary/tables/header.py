@@ -110,9 +110,12 @@ class Header:
         metric_width = 0
         for head in above:
             text = joined.get(head, head.text)
-            if says_nothing(text):
-                continue
             why = not_score_head(text)
+            if says_nothing(text):
+                if why is not None:  # "∆", "σ": no letter, still a difference, a deviation
+                    reason = why
+                    names.pop("MetricName", None)
+                continue
             if head in joined:
                 named = dict([found]) if (found := self.namer.name(text, None)) else {}
                 if not named and (kind := self.row_kind(head)) is not None:

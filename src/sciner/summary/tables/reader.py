@@ -398,7 +398,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             if h.first <= cell.first and cell.last <= h.last):
         heads["MetricName"] = "average"  # GLUE's "Average" over F1s, accuracies and correlations: no one of them
     metric = heads.get("MetricName") or row.get("MetricName") or caption_metric(table.caption, dataset, task, row, model) \
-        or next((table.said[fold(name)] for name in (heads.get("DatasetName"), dataset, task)
+        or next((table.said[fold(name)] for name in (heads.get("DatasetName"), dataset, heads.get("TaskName"),
+                                                     row.get("DatasetName"), row.get("TaskName"))
                  if name and fold(name) in table.said), None) \
         or (table.paper_metric if "DatasetName" in heads and fold(table.paper_metric or "") not in table.caption.legend
             else None)
