@@ -171,7 +171,8 @@ def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
 def test_settings_counts_and_lists_in_sentences():
     """A setting ("λ = 0.001", as ELMo writes it), a count, a bound (P14-1059's "chance level <
     0.0001") and a gain (LISA's "out - performs ... by 1.5 - 2 F1 points") are no results; in "A ( 68.2 ) and
-    B ( 66.2 )" each value is its own name's; "we propose X" makes X's results ours."""
+    B ( 66.2 )" each value is its own name's; "we propose X" makes X's results ours, and "We obtain
+    ... 0.23" makes 0.23 the paper's own."""
     paragraphs = [
         tagged("We propose FooNet , a parser .", ("MethodName", 2, 3)),
         tagged("The best configuration used layer normalization and λ = 0.001 .", ("HyperparameterName", 7, 8),
@@ -188,7 +189,7 @@ def test_settings_counts_and_lists_in_sentences():
                ("MetricValue", 13, 14)),
     ]
     summary = summarize_paper("p", paragraphs)
-    assert [(r.model, r.value, r.ours) for r in summary.results] == [(None, "0.23", False), ("FooNet", "68.2", True),
+    assert [(r.model, r.value, r.ours) for r in summary.results] == [(None, "0.23", True), ("FooNet", "68.2", True),
                                                                      ("BarNet", "66.2", False)]
     assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count"),
                                                                   ("0.0001", "bound"), ("1.5 -", "difference"),
@@ -550,3 +551,59 @@ def test_a_table_row_built_by_hand_with_cells_that_are_no_cells_is_read_without_
     summary = summarize_paper("p", paragraphs)
     assert {("Chinese", "UAS", "90.20"), ("Chinese", "LAS", "88.94")} <= {
         (r.dataset, r.metric, r.value) for r in summary.results}
+
+
+def test_an_acronym_the_abstract_defines_for_a_title_phrase_is_proposed():
+    """BiDAF's title has no colon ("Bi - Directional Attention Flow for Machine Comprehension");
+    its abstract defines "BIDAF" for the title's phrase: BIDAF is proposed, the task's "MC" is not."""
+    title = tagged("BI - DIRECTIONAL ATTENTION FLOW FOR MACHINE COMPREHENSION", ("TaskName", 6, 8))
+    title.meta.update(kind="title")
+    abstract = tagged("Machine comprehension ( MC ) is hard . In this paper we introduce the Bi - Directional "
+                      "Attention Flow ( BIDAF ) network .", ("TaskName", 0, 2), ("TaskName", 3, 4))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    assert summarize_paper("p", [title, abstract]).proposed == ["BIDAF"]
+
+
+def test_rows_labelled_as_the_paper_s_own_and_its_ablations_are_ours():
+    """Shortcut-Stacked Encoders Table 5 ("Our Shortcut - Stacked Encoder"), the TriviaQA paper's
+    "our model + TF - IDF + sum", an ablation row beside them ("w/o attention"); a cited row is not
+    ours; a row "Our X" names X as proposed, "our model + ..." names nothing."""
+    rows = [row([("Model", 0), ("Acc", 1)], ("MetricName", 1, 2), table="table 5"),
+            row([("CBOW ( Mikolov et al . , 2013 )", 0), ("80.1", 1)], ("MethodName", 0, 1), table="table 5"),
+            row([("Our Shortcut - Stacked Encoder", 0), ("86.1", 1)], table="table 5"),
+            row([("our model + TF - IDF + sum", 0), ("61.1", 1)], table="table 5"),
+            row([("w/o attention", 0), ("84.0", 1)], table="table 5"),
+            row([("Model", 0), ("Acc", 1)], ("MetricName", 1, 2), table="table 6"),
+            row([("w/o attention", 0), ("70.0", 1)], table="table 6")]
+    summary = summarize_paper("p", rows)
+    assert [(r.value, r.ours) for r in summary.results] == [("80.1", False), ("86.1", True), ("61.1", True),
+                                                           ("84.0", True), ("70.0", False)]
+    assert summary.proposed == ["Shortcut-Stacked Encoder"]
+
+
+ULMFIT = (("MetricName", "error"), ("MetricValue", "7.64"), ("MetricValue", "4.6"), ("DatasetName", "IMDb"))
+
+
+@pytest.mark.parametrize(("sentence", "names", "value", "ours"), [
+    ("In the CoNLL 2003 NER task , our model scores 91.93 mean F 1 .",
+     (("DatasetName", "CoNLL 2003"), ("MetricValue", "91.93"), ("MetricName", "mean F 1")), "91.93", True),
+    ("We submitted this model and achieved 66.37 EM on TriviaQA .",
+     (("MetricValue", "66.37"), ("MetricName", "EM"), ("DatasetName", "TriviaQA")), "66.37", True),
+    ("The table shows that our ESIM model achieves an accuracy of 88.0 % .",
+     (("MethodName", "ESIM"), ("MetricName", "accuracy"), ("MetricValue", "88.0 %")), "88.0 %", True),
+    ("Dai and Le ( 2015 ) only achieves an error of 7.64 vs. 4.6 for our method on IMDb .", ULMFIT, "4.6", True),
+    ("Dai and Le ( 2015 ) only achieves an error of 7.64 vs. 4.6 for our method on IMDb .", ULMFIT, "7.64", False),
+    ("our single model achieves 84.6 F1 , better than the best published F1 score of 81.8 .",
+     (("MetricValue", "84.6"), ("MetricName", "F1"), ("MetricName", "F1 score"), ("MetricValue", "81.8")), "81.8",
+     False),
+    ("we find that the DRecNN obtains 41.7 % accuracy .",
+     (("MethodName", "DRecNN"), ("MetricValue", "41.7 %"), ("MetricName", "accuracy")), "41.7 %", False),
+    ("We fine - tune BERT on SQuAD and reach 88.5 F1 .",
+     (("MethodName", "BERT"), ("DatasetName", "SQuAD"), ("MetricValue", "88.5"), ("MetricName", "F1")), "88.5", False),
+])
+def test_a_sentence_saying_a_score_is_the_paper_s_own(sentence, names, value, ours):
+    """Sentences of TagLM, the TriviaQA paper, ESIM, ULMFiT, QANet and DAN: "our model" or "we"
+    before a score, with no comparison, citation or other method between, or "for our method"
+    right after it, make it the paper's own."""
+    summary = summarize_paper("p", [marked(sentence, *names)])
+    assert [r.ours for r in summary.results if r.value == value] == [ours]
