@@ -607,3 +607,65 @@ def test_a_sentence_saying_a_score_is_the_paper_s_own(sentence, names, value, ou
     right after it, make it the paper's own."""
     summary = summarize_paper("p", [marked(sentence, *names)])
     assert [r.ours for r in summary.results if r.value == value] == [ours]
+
+
+@pytest.mark.parametrize(("sentence", "names", "value", "reason"), [
+    ("The Weighted Transformer achieves a 1.1 BLEU score improvement over the state - of - the - art .",
+     (("MethodName", "Weighted Transformer"), ("MetricValue", "1.1"), ("MetricName", "BLEU score")), "1.1",
+     "difference"),
+    ("Without TriviaQA data , we only lose 0.4 F1 .", (("MetricValue", "0.4"), ("MetricName", "F1")), "0.4",
+     "difference"),
+    ("The model converges 15 − 40 % faster in BLEU .", (("MetricValue", "40 %"), ("MetricName", "BLEU")), "40 %",
+     "difference"),
+    ("adding ELMo improves accuracy by an average of 0.7 % .", (("MetricName", "accuracy"), ("MetricValue", "0.7 %")),
+     "0.7 %", "difference"),
+    ("averaging all layers improves F 1 another 0.3 % .", (("MetricName", "F 1"), ("MetricValue", "0.3 %")), "0.3 %",
+     "difference"),
+    ("previous work reported from 0.28 to 0.75 improvement in F 1 .",
+     (("MetricValue", "0.28"), ("MetricValue", "0.75"), ("MetricName", "F 1")), "0.28", "difference"),
+    ("We see that 0.7 % of improvement in accuracy is achieved .",
+     (("MetricValue", "0.7 %"), ("MetricName", "accuracy")), "0.7 %", "difference"),
+    ("we achieve a substantial improvement in accuracy ( around 2 % ) .",
+     (("MetricName", "accuracy"), ("MetricValue", "2 %")), "2 %", "difference"),
+    ("We tuned F1 with a λ of 0.05 .", (("MetricName", "F1"), ("HyperparameterName", "λ"), ("MetricValue", "0.05")),
+     "0.05", "setting"),
+    ("it beats the best result of 91.62 F1 ( at 95 % , two - sided Welch t - test ) .",
+     (("MetricValue", "91.62"), ("MetricName", "F1"), ("MetricValue", "95 %")), "95 %", "setting"),
+])
+def test_changes_and_settings_in_sentences_are_no_scores(sentence, names, value, reason):
+    """Sentences of the Weighted Transformer, BERT, ELMo, TagLM, ERNIE, the Shortcut-Stacked
+    Encoders and a made-up λ: a gain, a loss, a speed-up or a setting is no result."""
+    summary = summarize_paper("p", [marked(sentence, *names)])
+    assert value not in {r.value for r in summary.results}
+    assert (value, reason) in {(n.value, n.reason) for n in summary.not_results}
+
+
+@pytest.mark.parametrize(("sentence", "names", "value"), [
+    ("a stop - word filter further increases accuracy to 63.24 % .", (("MetricName", "accuracy"),
+                                                                      ("MetricValue", "63.24 %")), "63.24 %"),
+    ("the smallest model does not exceed the 1.0 % accuracy of a simple baseline .",
+     (("MetricValue", "1.0 %"), ("MetricName", "accuracy")), "1.0 %"),
+    ("We achieved lower accuracy 66 % on the smaller data .", (("MetricName", "accuracy"), ("MetricValue", "66 %")),
+     "66 %"),
+    ("A 11 member ensemble pushes F 1 to 87.4 % , 1.0 % increase over the previous ensemble best .",
+     (("MetricName", "F 1"), ("MetricValue", "87.4 %"), ("MetricValue", "1.0 %")), "87.4 %"),
+    ("performance increases from 90.87 % to 91.93 % F 1 .",
+     (("MetricValue", "90.87 %"), ("MetricValue", "91.93 %"), ("MetricName", "F 1")), "91.93 %"),
+])
+def test_scores_next_to_words_of_change_are_still_scores(sentence, names, value):
+    """GPT-2, word2vec, ELMo and TagLM: a score reached ("increases accuracy to 63.24 %"), one
+    compared ("does not exceed the 1.0 %") or an adjective's ("lower accuracy 66 %") is a result."""
+    assert value in {r.value for r in summarize_paper("p", [marked(sentence, *names)]).results}
+
+
+@pytest.mark.parametrize(("text", "value", "read"), [
+    ("F1 rose with λ = 3 × 10−5 .", "3", "3 × 10−5"),
+    ("F1 rose with λ = 3 × 10−5 .", "10−5", "3 × 10−5"),
+    ("F1 rose with λ = 3 e-5 .", "3", "3 e-5"),
+    ("F1 of ( 3 × 100 ) .", "3", "3"),
+])
+def test_a_number_in_scientific_notation_is_one_value(text, value, read):
+    """"3 × 10−5" (QANet's λ) is one number, never "3"; "3 × 100" is a product, not one."""
+    p = marked(text, ("MetricName", "F1"), ("HyperparameterValue", value))
+    summary = summarize_paper("p", [p])
+    assert [v.value for v in summary.values] == [read]
