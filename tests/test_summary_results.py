@@ -669,3 +669,16 @@ def test_a_number_in_scientific_notation_is_one_value(text, value, read):
     p = marked(text, ("MetricName", "F1"), ("HyperparameterValue", value))
     summary = summarize_paper("p", [p])
     assert [v.value for v in summary.values] == [read]
+
+
+def test_a_task_cut_from_a_hyphenated_word_is_no_task():
+    """GPT-2 Table 3's caption "Zero - shot results on many datasets" and its text's "in a zero -
+    shot setting": no task "Zero" (nor "zero"); "NER - based" still names NER."""
+    rows = [caption("Table 2 : Zero - shot results on many datasets .", ("TaskName", 3, 4)),
+            tagged("We test in a zero - shot setting and an NER - based one .", ("TaskName", 4, 5),
+                   ("TaskName", 10, 11)),
+            row([("Model", 0), ("Acc", 1)], ("MetricName", 1, 2)),
+            row([("GPT-2", 0), ("70.7", 1)], ("MethodName", 0, 1))]
+    summary = summarize_paper("p", rows)
+    assert [r.task for r in summary.results] == [None]
+    assert [e.name for e in summary.entities if e.type == "TaskName"] == ["NER"]
