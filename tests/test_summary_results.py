@@ -564,6 +564,21 @@ def test_an_acronym_the_abstract_defines_for_a_title_phrase_is_proposed():
     assert summarize_paper("p", [title, abstract]).proposed == ["BIDAF"]
 
 
+def test_a_title_naming_its_method_before_a_colon_and_names_cited_as_prior_work():
+    """ELECTRA's title names it before a colon, untagged; its abstract's "we propose" sentence also
+    names RoBERTa, which it cites, and GAN: only ELECTRA and its variant are proposed. Without
+    such a title, a name the introduction cites is still no proposed one."""
+    title = tagged("ELECTRA : PRE - TRAINING TEXT ENCODERS AS DISCRIMINATORS")
+    title.meta.update(kind="title")
+    abstract = tagged("We propose ELECTRA-Large , which beats RoBERTa ( Liu et al . , 2019 ) and a GAN .",
+                      ("MethodName", 2, 3), ("MethodName", 6, 7), ("MethodName", 17, 18))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    assert summarize_paper("p", [title, abstract]).proposed == ["ELECTRA", "ELECTRA-Large"]
+    plain = tagged("We propose FooNet , which beats RoBERTa ( Liu et al . , 2019 ) .", ("MethodName", 2, 3),
+                   ("MethodName", 6, 7))
+    assert summarize_paper("p", [plain]).proposed == ["FooNet"]
+
+
 def test_rows_labelled_as_the_paper_s_own_and_its_ablations_are_ours():
     """Shortcut-Stacked Encoders Table 5 ("Our Shortcut - Stacked Encoder"), the TriviaQA paper's
     "our model + TF - IDF + sum", an ablation row beside them ("w/o attention"); a cited row is not

@@ -72,14 +72,24 @@ def title_acronyms(paragraphs: Sequence[Paragraph]) -> list[str]:
 
 def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragraph, Span], str | None]) -> list[str]:
     """The names of the methods the paper proposes: the MethodNames its title names before a
-    colon ("BERT: Pre-training of ..."), the short forms its abstract or introduction defines
-    for a phrase of its title (:func:`title_acronyms`), and the first two MethodNames after "we
-    propose", "we introduce", "called" ... in a sentence of its abstract or introduction."""
-    found: list[str] = []
+    colon ("BERT: Pre-training of ...", or an untagged name of three words at most: "ELECTRA :
+    ..."), the short forms its abstract or introduction defines for a phrase of its title
+    (:func:`title_acronyms`), and the first two MethodNames after "we propose", "we introduce",
+    "called" ... in a sentence of its abstract or introduction: not those the abstract or
+    introduction cites as prior work (unless they are all it names), and, where the title names
+    the method before a colon, only its variants ("ELECTRA-Large", not the "GAN" it is compared to)."""
+    titled: list[str] = []  # the title's
+    said: list[str] = []  # the abstract's and introduction's
+    named = False  # whether the title names the method before a colon ("ELECTRA : ...")
     for p in paragraphs:
         if p.meta.get("kind") == "title":
             colon = p.tokens.index(":") if ":" in p.tokens else len(p.tokens)
-            found += [n for s in p.spans or [] if s.label == "MethodName" and s.end <= colon and (n := name_of(p, s))]
+            named = colon < len(p.tokens)
+            titled += [n for s in p.spans or [] if s.label == "MethodName" and s.end <= colon and (n := name_of(p, s))]
+            head = " ".join(p.tokens[:colon]).replace(" - ", "-")
+            if 0 < colon <= 3 < len(p.tokens) and any(c.isupper() for c in head) and not any(
+                    s.start < colon for s in p.spans or []):
+                titled.append(head)  # "ELECTRA : Pre - training Text Encoders ...", untagged
             continue
         if not _opening(p):
             continue
@@ -90,13 +100,25 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
                 continue
             at = start + len(text[:match.start()].split())
             after = [s for s in p.spans or [] if s.label == "MethodName" and at <= s.start and s.end <= end][:2]
-            found += [n for s in after if (n := name_of(p, s))]
-    found += title_acronyms(paragraphs)
-    spelled = {fold(n): n for n in reversed(found)}  # one spelling a name, the first ("AGGCN", not "AGGCNs")
+            said += [n for s in after if (n := name_of(p, s))]
+    if named and titled:
+        said = [n for n in said if any(fold(t) in fold(n) for t in titled)]
+    # Not what the opening cites ("... beats RoBERTa ( Liu et al . , 2019 )") unless the title names
+    # it, or it is all the paper names ("a post-training approach on BERT": built on, see mark_ours).
+    cited = cited_names([p for p in paragraphs if _opening(p)], said)
+    own = [n for n in said if n not in cited or n in titled]
+    found = titled + (own if own or titled else said) + title_acronyms(paragraphs)
+    spelled: dict[str, str] = {}  # one spelling a name: the first, in mixed case where it has one
+    for n in found:  # ("AGGCN", not "AGGCNs"; "TinyBERT", not the title's "TINYBERT")
+        first = spelled.setdefault(fold(n), n)
+        if first.isupper() and n.lower() == first.lower():
+            spelled[fold(n)] = n
     names = [n for n in dict.fromkeys(spelled[fold(n)] for n in found)
              if len(fold(n)) >= 3 and n != n.lower()]  # not "fine-tuning"
-    # A part of another proposed name ("GCN" of "AGGCN", "Multi" of "Multi-LexSum") is not one.
-    return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) for m in names)]
+    # A part of another proposed name ("GCN" of "AGGCN", "Multi" of "Multi-LexSum") is not one; a
+    # name is not a part of its sized variant ("ELECTRA" of "ELECTRA-Large").
+    return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) and not _SIZES.fullmatch(
+        fold(m).removeprefix(fold(n))) for m in names)]
 
 
 def cited_names(paragraphs: Sequence[Paragraph], names: Sequence[str]) -> set[str]:
