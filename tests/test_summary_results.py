@@ -171,7 +171,8 @@ def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
 def test_settings_counts_and_lists_in_sentences():
     """A setting ("λ = 0.001", as ELMo writes it), a count, a bound (P14-1059's "chance level <
     0.0001") and a gain (LISA's "out - performs ... by 1.5 - 2 F1 points") are no results; in "A ( 68.2 ) and
-    B ( 66.2 )" each value is its own name's; "we propose X" makes X's results ours."""
+    B ( 66.2 )" each value is its own name's; "we propose X" makes X's results ours, and "We obtain
+    ... 0.23" makes 0.23 the paper's own."""
     paragraphs = [
         tagged("We propose FooNet , a parser .", ("MethodName", 2, 3)),
         tagged("The best configuration used layer normalization and λ = 0.001 .", ("HyperparameterName", 7, 8),
@@ -188,7 +189,7 @@ def test_settings_counts_and_lists_in_sentences():
                ("MetricValue", 13, 14)),
     ]
     summary = summarize_paper("p", paragraphs)
-    assert [(r.model, r.value, r.ours) for r in summary.results] == [(None, "0.23", False), ("FooNet", "68.2", True),
+    assert [(r.model, r.value, r.ours) for r in summary.results] == [(None, "0.23", True), ("FooNet", "68.2", True),
                                                                      ("BarNet", "66.2", False)]
     assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count"),
                                                                   ("0.0001", "bound"), ("1.5 -", "difference"),
@@ -687,3 +688,149 @@ def test_a_difference_head_without_letters_holds_no_scores_whatever_the_fallback
     summary = summarize_paper("p", text + rows)
     assert [(r.metric, r.value) for r in summary.results if r.table] == [("F1", "92.24")]
     assert ("-0.43", "difference") in {(o.value, o.reason) for o in summary.not_results}
+
+
+def test_an_acronym_the_abstract_defines_for_a_title_phrase_is_proposed():
+    """BiDAF's title has no colon ("Bi - Directional Attention Flow for Machine Comprehension");
+    its abstract defines "BIDAF" for the title's phrase: BIDAF is proposed, the task's "MC" is not."""
+    title = tagged("BI - DIRECTIONAL ATTENTION FLOW FOR MACHINE COMPREHENSION", ("TaskName", 6, 8))
+    title.meta.update(kind="title")
+    abstract = tagged("Machine comprehension ( MC ) is hard . In this paper we introduce the Bi - Directional "
+                      "Attention Flow ( BIDAF ) network .", ("TaskName", 0, 2), ("TaskName", 3, 4))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    assert summarize_paper("p", [title, abstract]).proposed == ["BIDAF"]
+
+
+def test_a_title_naming_its_method_before_a_colon_and_names_cited_as_prior_work():
+    """ELECTRA's title names it before a colon, untagged; its abstract's "we propose" sentence also
+    names RoBERTa, which it cites, and GAN: only ELECTRA and its variant are proposed. Without
+    such a title, a name the introduction cites is still no proposed one."""
+    title = tagged("ELECTRA : PRE - TRAINING TEXT ENCODERS AS DISCRIMINATORS")
+    title.meta.update(kind="title")
+    abstract = tagged("We propose ELECTRA-Large , which beats RoBERTa ( Liu et al . , 2019 ) and a GAN .",
+                      ("MethodName", 2, 3), ("MethodName", 6, 7), ("MethodName", 17, 18))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    assert summarize_paper("p", [title, abstract]).proposed == ["ELECTRA", "ELECTRA-Large"]
+    plain = tagged("We propose FooNet , which beats RoBERTa ( Liu et al . , 2019 ) .", ("MethodName", 2, 3),
+                   ("MethodName", 6, 7))
+    assert summarize_paper("p", [plain]).proposed == ["FooNet"]
+
+
+def test_rows_labelled_as_the_paper_s_own_and_its_ablations_are_ours():
+    """Shortcut-Stacked Encoders Table 5 ("Our Shortcut - Stacked Encoder"), the TriviaQA paper's
+    "our model + TF - IDF + sum", an ablation row beside them ("w/o attention"); a cited row is not
+    ours; a row "Our X" names X as proposed, "our model + ..." names nothing."""
+    rows = [row([("Model", 0), ("Acc", 1)], ("MetricName", 1, 2), table="table 5"),
+            row([("CBOW ( Mikolov et al . , 2013 )", 0), ("80.1", 1)], ("MethodName", 0, 1), table="table 5"),
+            row([("Our Shortcut - Stacked Encoder", 0), ("86.1", 1)], table="table 5"),
+            row([("our model + TF - IDF + sum", 0), ("61.1", 1)], table="table 5"),
+            row([("w/o attention", 0), ("84.0", 1)], table="table 5"),
+            row([("Model", 0), ("Acc", 1)], ("MetricName", 1, 2), table="table 6"),
+            row([("w/o attention", 0), ("70.0", 1)], table="table 6")]
+    summary = summarize_paper("p", rows)
+    assert [(r.value, r.ours) for r in summary.results] == [("80.1", False), ("86.1", True), ("61.1", True),
+                                                           ("84.0", True), ("70.0", False)]
+    assert summary.proposed == ["Shortcut-Stacked Encoder"]
+
+
+ULMFIT = (("MetricName", "error"), ("MetricValue", "7.64"), ("MetricValue", "4.6"), ("DatasetName", "IMDb"))
+
+
+@pytest.mark.parametrize(("sentence", "names", "value", "ours"), [
+    ("In the CoNLL 2003 NER task , our model scores 91.93 mean F 1 .",
+     (("DatasetName", "CoNLL 2003"), ("MetricValue", "91.93"), ("MetricName", "mean F 1")), "91.93", True),
+    ("We submitted this model and achieved 66.37 EM on TriviaQA .",
+     (("MetricValue", "66.37"), ("MetricName", "EM"), ("DatasetName", "TriviaQA")), "66.37", True),
+    ("The table shows that our ESIM model achieves an accuracy of 88.0 % .",
+     (("MethodName", "ESIM"), ("MetricName", "accuracy"), ("MetricValue", "88.0 %")), "88.0 %", True),
+    ("Dai and Le ( 2015 ) only achieves an error of 7.64 vs. 4.6 for our method on IMDb .", ULMFIT, "4.6", True),
+    ("Dai and Le ( 2015 ) only achieves an error of 7.64 vs. 4.6 for our method on IMDb .", ULMFIT, "7.64", False),
+    ("our single model achieves 84.6 F1 , better than the best published F1 score of 81.8 .",
+     (("MetricValue", "84.6"), ("MetricName", "F1"), ("MetricName", "F1 score"), ("MetricValue", "81.8")), "81.8",
+     False),
+    ("we find that the DRecNN obtains 41.7 % accuracy .",
+     (("MethodName", "DRecNN"), ("MetricValue", "41.7 %"), ("MetricName", "accuracy")), "41.7 %", False),
+    ("We fine - tune BERT on SQuAD and reach 88.5 F1 .",
+     (("MethodName", "BERT"), ("DatasetName", "SQuAD"), ("MetricValue", "88.5"), ("MetricName", "F1")), "88.5", False),
+])
+def test_a_sentence_saying_a_score_is_the_paper_s_own(sentence, names, value, ours):
+    """Sentences of TagLM, the TriviaQA paper, ESIM, ULMFiT, QANet and DAN: "our model" or "we"
+    before a score, with no comparison, citation or other method between, or "for our method"
+    right after it, make it the paper's own."""
+    summary = summarize_paper("p", [marked(sentence, *names)])
+    assert [r.ours for r in summary.results if r.value == value] == [ours]
+
+
+@pytest.mark.parametrize(("sentence", "names", "value", "reason"), [
+    ("The Weighted Transformer achieves a 1.1 BLEU score improvement over the state - of - the - art .",
+     (("MethodName", "Weighted Transformer"), ("MetricValue", "1.1"), ("MetricName", "BLEU score")), "1.1",
+     "difference"),
+    ("Without TriviaQA data , we only lose 0.4 F1 .", (("MetricValue", "0.4"), ("MetricName", "F1")), "0.4",
+     "difference"),
+    ("The model converges 15 − 40 % faster in BLEU .", (("MetricValue", "40 %"), ("MetricName", "BLEU")), "40 %",
+     "difference"),
+    ("adding ELMo improves accuracy by an average of 0.7 % .", (("MetricName", "accuracy"), ("MetricValue", "0.7 %")),
+     "0.7 %", "difference"),
+    ("averaging all layers improves F 1 another 0.3 % .", (("MetricName", "F 1"), ("MetricValue", "0.3 %")), "0.3 %",
+     "difference"),
+    ("previous work reported from 0.28 to 0.75 improvement in F 1 .",
+     (("MetricValue", "0.28"), ("MetricValue", "0.75"), ("MetricName", "F 1")), "0.28", "difference"),
+    ("We see that 0.7 % of improvement in accuracy is achieved .",
+     (("MetricValue", "0.7 %"), ("MetricName", "accuracy")), "0.7 %", "difference"),
+    ("we achieve a substantial improvement in accuracy ( around 2 % ) .",
+     (("MetricName", "accuracy"), ("MetricValue", "2 %")), "2 %", "difference"),
+    ("We tuned F1 with a λ of 0.05 .", (("MetricName", "F1"), ("HyperparameterName", "λ"), ("MetricValue", "0.05")),
+     "0.05", "setting"),
+    ("it beats the best result of 91.62 F1 ( at 95 % , two - sided Welch t - test ) .",
+     (("MetricValue", "91.62"), ("MetricName", "F1"), ("MetricValue", "95 %")), "95 %", "setting"),
+])
+def test_changes_and_settings_in_sentences_are_no_scores(sentence, names, value, reason):
+    """Sentences of the Weighted Transformer, BERT, ELMo, TagLM, ERNIE, the Shortcut-Stacked
+    Encoders and a made-up λ: a gain, a loss, a speed-up or a setting is no result."""
+    summary = summarize_paper("p", [marked(sentence, *names)])
+    assert value not in {r.value for r in summary.results}
+    assert (value, reason) in {(n.value, n.reason) for n in summary.not_results}
+
+
+@pytest.mark.parametrize(("sentence", "names", "value"), [
+    ("a stop - word filter further increases accuracy to 63.24 % .", (("MetricName", "accuracy"),
+                                                                      ("MetricValue", "63.24 %")), "63.24 %"),
+    ("the smallest model does not exceed the 1.0 % accuracy of a simple baseline .",
+     (("MetricValue", "1.0 %"), ("MetricName", "accuracy")), "1.0 %"),
+    ("We achieved lower accuracy 66 % on the smaller data .", (("MetricName", "accuracy"), ("MetricValue", "66 %")),
+     "66 %"),
+    ("A 11 member ensemble pushes F 1 to 87.4 % , 1.0 % increase over the previous ensemble best .",
+     (("MetricName", "F 1"), ("MetricValue", "87.4 %"), ("MetricValue", "1.0 %")), "87.4 %"),
+    ("performance increases from 90.87 % to 91.93 % F 1 .",
+     (("MetricValue", "90.87 %"), ("MetricValue", "91.93 %"), ("MetricName", "F 1")), "91.93 %"),
+])
+def test_scores_next_to_words_of_change_are_still_scores(sentence, names, value):
+    """GPT-2, word2vec, ELMo and TagLM: a score reached ("increases accuracy to 63.24 %"), one
+    compared ("does not exceed the 1.0 %") or an adjective's ("lower accuracy 66 %") is a result."""
+    assert value in {r.value for r in summarize_paper("p", [marked(sentence, *names)]).results}
+
+
+@pytest.mark.parametrize(("text", "value", "read"), [
+    ("F1 rose with λ = 3 × 10−5 .", "3", "3 × 10−5"),
+    ("F1 rose with λ = 3 × 10−5 .", "10−5", "3 × 10−5"),
+    ("F1 rose with λ = 3 e-5 .", "3", "3 e-5"),
+    ("F1 of ( 3 × 100 ) .", "3", "3"),
+])
+def test_a_number_in_scientific_notation_is_one_value(text, value, read):
+    """"3 × 10−5" (QANet's λ) is one number, never "3"; "3 × 100" is a product, not one."""
+    p = marked(text, ("MetricName", "F1"), ("HyperparameterValue", value))
+    summary = summarize_paper("p", [p])
+    assert [v.value for v in summary.values] == [read]
+
+
+def test_a_task_cut_from_a_hyphenated_word_is_no_task():
+    """GPT-2 Table 3's caption "Zero - shot results on many datasets" and its text's "in a zero -
+    shot setting": no task "Zero" (nor "zero"); "NER - based" still names NER."""
+    rows = [caption("Table 2 : Zero - shot results on many datasets .", ("TaskName", 3, 4)),
+            tagged("We test in a zero - shot setting and an NER - based one .", ("TaskName", 4, 5),
+                   ("TaskName", 10, 11)),
+            row([("Model", 0), ("Acc", 1)], ("MetricName", 1, 2)),
+            row([("GPT-2", 0), ("70.7", 1)], ("MethodName", 0, 1))]
+    summary = summarize_paper("p", rows)
+    assert [r.task for r in summary.results] == [None]
+    assert [e.name for e in summary.entities if e.type == "TaskName"] == ["NER"]

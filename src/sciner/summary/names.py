@@ -315,7 +315,8 @@ def _read_list(path: Path) -> tuple[tuple[str, int], ...]:
 #   hyphens   a name cut at a hyphen is joined again ("Co -" + "guiding" -> "Co-guiding")
 #   brackets  a name holding an unmatched bracket is cut there ("Intent(Acc" -> "Intent")
 #   repeats   a name said twice over, as merged table heads are, is said once ("MSCOCO MSCOCO")
-#   fragments a name that is a fragment is dropped ("co", "sentence -", a lower-case letter)
+#   fragments a name that is a fragment is dropped ("co", "sentence -", a lower-case letter), and
+#             a task name of one word cut from a hyphenated word ("Zero" of "Zero - shot")
 #   longer    a name the text around it completes to a longer name the paper tags at least as
 #             often is that name ("NYT" in "the NYT corpus")
 #   heads     "score" is no part of a metric's name, as the annotation standard says ("macro
@@ -422,6 +423,13 @@ def is_fragment(text: str) -> bool:
     return len(key) <= 3 and text.islower() and " " not in text
 
 
+def cut_from_word(label: str, tokens: Sequence[str], start: int, end: int) -> bool:
+    """Whether a task name of one word is the first part of a hyphenated word the tagger cut
+    ("Zero" of "Zero - shot results"), not a name ("NER - based" names NER)."""
+    return label == "TaskName" and end - start == 1 and end + 1 < len(tokens) and tokens[end] in _HYPHENS \
+        and _is_word(tokens[end + 1]) and tokens[end + 1].lower() not in _SUFFIX_WORDS | _SIZE_WORDS
+
+
 def _text(tokens: Sequence[str], start: int, end: int) -> tuple[str, int, int]:
     first, last = trim(tokens[start:end])
     return " ".join(tokens[start + first:start + last]).replace(" - ", "-"), start + first, start + last
@@ -447,7 +455,7 @@ def clean_mentions(paragraphs: Sequence[Sequence[str]], mentions: Sequence[Menti
             text = said_once(text)
         if "heads" in rules:
             text = without_head(m.label, text)
-        if "fragments" in rules and is_fragment(text):
+        if "fragments" in rules and (is_fragment(text) or cut_from_word(m.label, tokens, start, end)):
             continue
         if is_name(text):
             out.append(Mention(m.label, text, m.place, m.score, start, end))
@@ -671,6 +679,8 @@ def _known(entities: Sequence[Entity], cleaned: Sequence[Mention], as_tagged: di
             known[fold(text)][e.type] = (e.name, len(e.places))
     for m in cleaned:  # a span as tagged names what its cleaned text names (values are paired by it)
         named = known[fold(m.text)].get(m.label)
+        if m.text.startswith(as_tagged[m.place] + "-"):
+            continue  # "zero -" joined into "zero-shot": "zero" alone elsewhere names no such thing
         if named is not None:
             known[fold(as_tagged[m.place])].setdefault(m.label, named)
     return known

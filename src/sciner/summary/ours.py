@@ -4,7 +4,11 @@ results are its own; and the patterns of a citation, for here and for the table 
 * :func:`proposed_methods`: the MethodNames of the title before a colon, and those after
   "we propose", "we introduce", "called" ... in the abstract or introduction;
 * :func:`cited_names`: the proposed names the paper also cites ("BERT ( Devlin et al . , 2019 )");
-* :func:`mark_ours`: each result whose model is a proposed name or a variant of one.
+* :func:`mark_ours`: each result whose model is a proposed name or a variant of one, whose row
+  is labelled as the paper's own ("Ours", "our model", "this work") or is an ablation beside
+  such a row ("w/o attention"), or whose sentence says it is the paper's ("our model achieves
+  88.5 F1", "we obtain 71.3 F1");
+* :func:`own_row_names`: the names of rows labelled as the paper's own ("Our X", "X ( ours )").
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Span
-from sciner.summary.names import fold, mention_text
+from sciner.summary.names import find_abbreviations, fold, mention_text
 from sciner.summary.values import Result
 
 # --- citations --------------------------------------------------------------------------------
@@ -40,19 +44,54 @@ _PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|proposes|intr
 _SIZES = re.compile(r"\b(?:base|large|small|tiny|medium|xl|xxl|uncased|cased)\b")
 
 
-def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragraph, Span], str | None]) -> list[str]:
-    """The names of the methods the paper proposes: the MethodNames its title names before a
-    colon ("BERT: Pre-training of ..."), and the first two after "we propose", "we introduce",
-    "called" ... in a sentence of its abstract or introduction."""
+def _opening(p: Paragraph) -> bool:
+    """Whether ``p`` is a paragraph of the paper's abstract or introduction."""
+    section = str(p.meta.get("section") or "")
+    return p.meta.get("kind") in (None, "body", "abstract") and bool(
+        re.match(r"(?:abstract|(?:1\.?\s+)?introduction)\b", section.lower().lstrip("1. ")))
+
+
+def title_acronyms(paragraphs: Sequence[Paragraph]) -> list[str]:
+    """The short forms the abstract or introduction defines for a phrase of the title
+    ("Bi-Directional Attention Flow for Machine Comprehension" and "the Bi - Directional Attention
+    Flow ( BIDAF ) network": BIDAF), unless the short form is tagged as a task, dataset or metric
+    there ("Machine comprehension ( MC )")."""
+    title = next((fold(" ".join(p.tokens)) for p in paragraphs if p.meta.get("kind") == "title"), "")
     found: list[str] = []
     for p in paragraphs:
-        kind, section = p.meta.get("kind"), str(p.meta.get("section") or "")
-        if kind == "title":
-            colon = p.tokens.index(":") if ":" in p.tokens else len(p.tokens)
-            found += [n for s in p.spans or [] if s.label == "MethodName" and s.end <= colon and (n := name_of(p, s))]
+        if not title or not _opening(p):
             continue
-        if kind not in (None, "body", "abstract") or not re.match(r"(?:abstract|(?:1\.?\s+)?introduction)\b",
-                                                                 section.lower().lstrip("1. ")):
+        for a in find_abbreviations(p.tokens):
+            long = fold(a.long)
+            other = any(s.label in ("TaskName", "DatasetName", "MetricName") and s.start < a.short_range[1]
+                        and a.short_range[0] < s.end for s in p.spans or [])
+            if len(long) >= 8 and long in title and not other and any(c.isupper() for c in a.short):
+                found.append(a.short)
+    return found
+
+
+def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragraph, Span], str | None]) -> list[str]:
+    """The names of the methods the paper proposes: the MethodNames its title names before a
+    colon ("BERT: Pre-training of ...", or an untagged name of three words at most: "ELECTRA :
+    ..."), the short forms its abstract or introduction defines for a phrase of its title
+    (:func:`title_acronyms`), and the first two MethodNames after "we propose", "we introduce",
+    "called" ... in a sentence of its abstract or introduction: not those the abstract or
+    introduction cites as prior work (unless they are all it names), and, where the title names
+    the method before a colon, only its variants ("ELECTRA-Large", not the "GAN" it is compared to)."""
+    titled: list[str] = []  # the title's
+    said: list[str] = []  # the abstract's and introduction's
+    named = False  # whether the title names the method before a colon ("ELECTRA : ...")
+    for p in paragraphs:
+        if p.meta.get("kind") == "title":
+            colon = p.tokens.index(":") if ":" in p.tokens else len(p.tokens)
+            named = colon < len(p.tokens)
+            titled += [n for s in p.spans or [] if s.label == "MethodName" and s.end <= colon and (n := name_of(p, s))]
+            head = " ".join(p.tokens[:colon]).replace(" - ", "-")
+            if 0 < colon <= 3 < len(p.tokens) and any(c.isupper() for c in head) and not any(
+                    s.start < colon for s in p.spans or []):
+                titled.append(head)  # "ELECTRA : Pre - training Text Encoders ...", untagged
+            continue
+        if not _opening(p):
             continue
         for start, end in sentence_ranges(p.tokens, p.tags or []):
             text = " ".join(w.lower() for w in p.tokens[start:end])
@@ -61,10 +100,25 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
                 continue
             at = start + len(text[:match.start()].split())
             after = [s for s in p.spans or [] if s.label == "MethodName" and at <= s.start and s.end <= end][:2]
-            found += [n for s in after if (n := name_of(p, s))]
-    names = [n for n in dict.fromkeys(found) if len(fold(n)) >= 3 and n != n.lower()]  # not "fine-tuning"
-    # A part of another proposed name ("GCN" of "AGGCN", "Multi" of "Multi-LexSum") is not one.
-    return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) for m in names)]
+            said += [n for s in after if (n := name_of(p, s))]
+    if named and titled:
+        said = [n for n in said if any(fold(t) in fold(n) for t in titled)]
+    # Not what the opening cites ("... beats RoBERTa ( Liu et al . , 2019 )") unless the title names
+    # it, or it is all the paper names ("a post-training approach on BERT": built on, see mark_ours).
+    cited = cited_names([p for p in paragraphs if _opening(p)], said)
+    own = [n for n in said if n not in cited or n in titled]
+    found = titled + (own if own or titled else said) + title_acronyms(paragraphs)
+    spelled: dict[str, str] = {}  # one spelling a name: the first, in mixed case where it has one
+    for n in found:  # ("AGGCN", not "AGGCNs"; "TinyBERT", not the title's "TINYBERT")
+        first = spelled.setdefault(fold(n), n)
+        if first.isupper() and n.lower() == first.lower():
+            spelled[fold(n)] = n
+    names = [n for n in dict.fromkeys(spelled[fold(n)] for n in found)
+             if len(fold(n)) >= 3 and n != n.lower()]  # not "fine-tuning"
+    # A part of another proposed name ("GCN" of "AGGCN", "Multi" of "Multi-LexSum") is not one; a
+    # name is not a part of its sized variant ("ELECTRA" of "ELECTRA-Large").
+    return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) and not _SIZES.fullmatch(
+        fold(m).removeprefix(fold(n))) for m in names)]
 
 
 def cited_names(paragraphs: Sequence[Paragraph], names: Sequence[str]) -> set[str]:
@@ -80,12 +134,52 @@ def cited_names(paragraphs: Sequence[Paragraph], names: Sequence[str]) -> set[st
     return found
 
 
-def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[str] = ()) -> None:
+# A row label that says the row is the paper's own ("Ours", "our model + TF-IDF", "X ( this work )").
+_OWN_LABEL = re.compile(r"\bours\b|\bour\b|\bthis (?:work|paper)\b|\bproposed\b", re.I)
+# A row label that takes a part away from the model of its table ("w/o attention", "- char"):
+# an ablation, the paper's own where its table holds the paper's own rows.
+_ABLATION = re.compile(r"(?:w/o|without|minus)\b|[-−–]\s", re.I)
+# Words of a sentence that say its value is the paper's own, before it ("our model achieves",
+# "we obtain") or right after it ("4.6 for our method").
+_WE = frozenset({"we", "our", "ours"})
+_OURS_AFTER = re.compile(r"^(?:%\s)?(?:for|by|of|from|with) our\b|^(?:%\s)?\( ours \)")
+# Words between such a "we" and the value that make the value another's: a comparison, prior
+# work, a citation's "et al" or year ("better than the best published F1 score of 81.8").
+_THEIRS = re.compile(rf"than|compared|comparison|vs\.?|versus|previous|previously|prior|published|baselines?|"
+                     rf"humans?|close|outperform\w*|exceed\w*|surpass\w*|beat\w*|al|{YEAR}")
+
+
+def said_ours(p: Paragraph, start: int, end: int) -> bool:
+    """Whether the sentence of ``p`` holding the value at ``start``-``end`` says the value is the
+    paper's own: "we" or "our" before it with no comparison, citation or other method named
+    between ("our model scores 91.93 F1", "we achieve 71.3 F1", "our ESIM model achieves 88.0 %",
+    not "... better than the 81.8 of X" nor "the DRecNN obtains 41.7 %"), or "for our method"
+    right after it ("7.64 vs. 4.6 for our method")."""
+    begin = next((a for a, b in sentence_ranges(p.tokens, p.tags or []) if a <= start < b), 0)
+    if _OURS_AFTER.match(" ".join(p.tokens[end:end + 4]).lower()):
+        return True
+    methods = [s for s in p.spans or [] if s.label == "MethodName" and begin <= s.start and s.end <= start]
+    for k in range(start - 1, begin - 1, -1):
+        word = p.tokens[k].lower()
+        if word in _WE:
+            return True
+        if _THEIRS.fullmatch(word) or (k == start - 1 and word == "from"):  # "from 90.87 % to": the old score
+            return False
+        method = next((s for s in methods if s.start <= k < s.end), None)
+        if method is not None:  # another method's, unless "our" names it ("our ESIM model"), not "we fine-tune X"
+            return any(w.lower() in ("our", "ours") for w in p.tokens[max(begin, method.start - 3):method.start])
+    return False
+
+
+def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[str] = (),
+              paragraphs: Sequence[Paragraph] = ()) -> None:
     """Mark each result whose model is the paper's own: a row labelled "Ours" (set when read),
-    or a model that is a proposed name or a variant of one ("BERT LARGE", "X + Y"). A proposed
-    name the paper also cites as prior work ("BERT" in a paper proposing a post-training of it)
-    is not its own in a table that lists its variants beside it ("BERT" beside "BERT - PT" and
-    "BERT - DK": the baseline the variants improve on)."""
+    "our model", "this work" ...; a row of an ablation ("w/o attention") in a table holding the
+    paper's own rows; a result of a sentence (of ``paragraphs``) that says it is the paper's own
+    (:func:`said_ours`); or a model that is a proposed name or a variant of one ("BERT LARGE",
+    "X + Y"). A proposed name the paper also cites as prior work ("BERT" in a paper proposing a
+    post-training of it) is not its own in a table that lists its variants beside it ("BERT"
+    beside "BERT - PT" and "BERT - DK": the baseline the variants improve on)."""
     keys = [fold(n) for n in ours]
     built_on = {fold(n) for n in cited}
 
@@ -95,11 +189,35 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
     variants = {(r.table, k) for r in results if r.table and r.model for k in built_on
                 if fold(r.model).startswith(k) and bare(r.model) != k}
     for r in results:
+        if r.table and r.model and _OWN_LABEL.search(r.model) and not CITED.search(r.model):
+            r.ours = True
+        elif r.table is None and paragraphs and said_ours(paragraphs[r.place[0]], r.place[1], r.place[2]):
+            r.ours = True
         model = fold(r.model or "")
-        if not model or CITED.search(r.model or ""):
+        if r.ours or not model or CITED.search(r.model or ""):
             continue
         for k in keys:
             if model.startswith(k) or (len(k) >= 4 and k in model):
                 if (r.table, k) in variants and bare(r.model or "") == k:
                     continue
                 r.ours = True
+    own_tables = {r.table for r in results if r.table and r.ours}
+    for r in results:
+        if r.table in own_tables and r.model and _ABLATION.match(r.model) and not CITED.search(r.model):
+            r.ours = True
+
+
+def own_row_names(results: Iterable[Result]) -> list[str]:
+    """The names of the table rows labelled as the paper's own: "Our Shortcut - Stacked Encoder"
+    -> "Shortcut-Stacked Encoder", "AGGCN ( ours )" -> "AGGCN"; not a label that names no
+    method of its own ("Ours", "our model + TF - IDF")."""
+    found: list[str] = []
+    for r in results:
+        if not r.table or not r.model or not r.ours or CITED.search(r.model):
+            continue
+        own = re.sub(r"\(\s?(?:ours|this work|this paper)\s?\)|^\s*(?:ours|our)\b", " ", r.model, flags=re.I)
+        name = " ".join(own.split()).replace(" - ", "-")
+        if name != " ".join(r.model.split()).replace(" - ", "-") and name[:1].isupper() and len(fold(name)) >= 3 \
+                and not re.search(r"[()+]|\bours?\b", name, re.I):
+            found.append(name)
+    return list(dict.fromkeys(found))

@@ -129,13 +129,29 @@ def sentences(p: Paragraph) -> list[list[Span]]:
     return [[s for s in spans if start <= s.start < end] for start, end in sentence_ranges(p.tokens, p.tags or [])]
 
 
-# Words right after a value that make it a change, not a score ("by 4.7 points", "+3.2 absolute").
+# Words right after a value that make it a change, not a score ("by 4.7 points", "+3.2 absolute",
+# "15 - 40 % faster", "1.0 % additional accuracy", "0.3 F1 behind").
 _GAIN_AFTER = frozenset({"improvement", "improvements", "gain", "gains", "points", "point", "absolute", "relative",
                          "higher", "lower", "better", "worse", "increase", "decrease", "reduction", "drop", "boost",
-                         "error", "over", "more", "less", "fewer"})
-# Verbs that report a change: a value after "by" in their sentence is its size.
+                         "error", "over", "more", "less", "fewer", "faster", "slower", "additional", "behind", "ahead",
+                         "degradation"})
+# Nouns of a change: a value they follow closely ("an improvement of almost 0.5 F1", "a gain in
+# absolute accuracy of almost 3 %") or precede ("1.1 BLEU score improvement") is its size.
+_GAIN_NOUNS = frozenset({"improvement", "improvements", "gain", "gains", "increase", "decrease",
+                         "reduction", "drop", "margin", "boost", "degradation", "loss"})
+# Words between a value and a change noun after it that still make the value the change's size
+# ("0.7 % of improvement", "7.0 % respective average accuracy improvement", "0.6/0.5 performance gain").
+_GAIN_BETWEEN = frozenset({"%", "of", "absolute", "relative", "performance", "average", "respective", "overall",
+                           "accuracy", "score", "scores", "point", "points"})
+# Verbs that report a change: a value after "by" in their sentence is its size, and so is a value
+# right after one ("we only lose 0.1 - 0.4 F1", "dropping 3 %", "F 1 increased 3.35 %").
 _CHANGE = ("improv", "outperform", "increas", "decreas", "reduc", "boost", "gain", "surpass", "exceed", "beat", "drop",
-           "lower", "rais")
+           "lower", "rais", "los", "suffer", "degrad", "jump", "fell", "fall")
+# Verbs whose value right after them is a change's size ("lose 0.1 - 0.4 F1"), not a score
+# compared ("does not exceed the 1.0 %") nor an adjective's ("lower accuracy 66 %").
+_CHANGED_BY = ("improv", "increas", "decreas", "reduc", "boost", "gain", "drop", "los", "suffer", "degrad", "jump",
+               "fell", "fall")
+_NUMBER = re.compile(r"[-+]?\d[\d.,]*%?|%")
 # Words after an integer that make it a count ("620 ANs", "5 runs").
 _COUNTED = frozenset({"examples", "sentences", "documents", "papers", "words", "tokens", "pairs", "annotators", "samples",
                       "runs", "epochs", "layers", "parameters", "instances", "queries", "questions", "articles",
@@ -160,38 +176,86 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
             [t.lower() for t in tokens[metric.end:metric.end + 1]] in (["absolute"], ["higher"], ["lower"], ["better"],
                                                                         ["points"], ["improvement"], ["gain"]):
         return "difference"  # "2.5 F1 absolute higher than", "2.0 F1 higher on Brown"
+    k = value.end  # "1.1 BLEU score improvement", "0.7 % of improvement"
+    while k < min(len(tokens), value.end + 8) and (tokens[k].lower() in _GAIN_BETWEEN or any(
+            s.label == "MetricName" and s.start <= k < s.end for s in spans) or tokens[k] == "and"
+                                                     or _NUMBER.fullmatch(tokens[k])):  # "4.5 % and 7.0 % respective"
+        k += 1
+    if k > value.end and k < len(tokens) and tokens[k].lower() in _GAIN_NOUNS:
+        return "difference"
     if text.startswith(("+", "−")) or (after and after[0] in _GAIN_AFTER) or (len(after) > 1 and after[0] == "%"
                                                                               and after[1] in _GAIN_AFTER):
         return "difference"
     back = [t.lower() for t in tokens[max(0, value.start - 12):value.start]]
     listed = next((k for k in range(len(back) - 1, -1, -1)
-                   if not re.fullmatch(r"[\d.,%]+|and|,|more|than|over|about|almost|nearly|up|to|roughly", back[k])), None)
+                   if not re.fullmatch(r"[\d.,%]+|and|,|more|than|over|about|almost|nearly|up|to|roughly|an?|average|"
+                                       r"of|[-–]", back[k])), None)
     if listed is not None and back[listed] == "by" and changed:
-        return "difference"  # "reduce the error by 4.8 % , 18.2 % , 2.0 %"
-    if any(w in ("improvement", "improvements", "gain", "gains", "increase", "decrease", "reduction", "drop", "margin")
-           for w in [t.lower() for t in tokens[max(0, value.start - 4):value.start]]):
-        return "difference"  # "an improvement of almost 0.5 F1"
+        return "difference"  # "reduce the error by 4.8 % , 18.2 % , 2.0 %", "by an average of 0.7 %"
+    for k in range(len(back) - 1, max(len(back) - 7, -1), -1):
+        # "an improvement of almost 0.5 F1", "a gain in absolute accuracy of almost 3 %", "gains of
+        # 2.5 to 5", not "increases from 90.87 % to 91.93 %" nor "an increase ... to 63.24 %"
+        if back[k] in _GAIN_NOUNS or back[k] == "another":
+            return "difference"
+        if back[k] in (",", ";", ":", "."):
+            break
+        if back[k] == "to":
+            j = k - 1
+            while j >= 0 and _NUMBER.fullmatch(back[j]):
+                j -= 1
+            if j == k - 1 or (j >= 0 and back[j] == "from"):
+                break
+    for word in reversed(back[-4:]):  # "we only lose 0.1 - 0.4 F1", "F 1 increased a marginal 0.1 % to 82.2"
+        if word in ("to", "of", "from", "at", "as", ",", "(", "than", "the") or _NUMBER.fullmatch(word):
+            break
+        if word.startswith(_CHANGED_BY):
+            return "difference"
     if before and before[-1] == "+":
         return "difference"  # "∆= + 2.3"
     if (before and before[-1] in ("above", "over", "below", "under", "beyond")) or before in (
             ["more", "than"], ["less", "than"], ["at", "least"], ["at", "most"], ["up", "to"], ["fewer", "than"]):
         return "bound"  # "above 97 F1", "a recall of over 60 %", "less than 0.3"
     ahead = [t.lower() for t in tokens[value.end:value.end + 4]]
-    if "confidence" in ahead[:3]:
-        return "setting"  # "95 % bootstrap confidence interval"
-    run = next((k for k, w in enumerate(ahead) if not re.fullmatch(r"[-–]|%|[-+]?\d[\d.,]*%?", w)), len(ahead))
+    if "confidence" in ahead[:3] or (before[-1:] == ["at"] and any(
+            w.startswith(("test", "significan", "confidence", "level")) for w in
+            [t.lower() for t in tokens[value.end:value.end + 10]])):
+        return "setting"  # "95 % bootstrap confidence interval", "( at 95 % , two - sided Welch t - test"
+    run = next((k for k, w in enumerate(ahead) if not re.fullmatch(r"[-–]|%|to|[-+]?\d[\d.,]*%?", w)), len(ahead))
     if run < len(ahead) and ahead[run] in ("increase", "decrease", "reduction", "improvement"):
         return "difference"  # "a 30 - 40 % increase", not "to 87.4 % , 1.0 % increase"
     if any(w.startswith(("std", "deviation", "stdev")) for w in back[-6:]):
         return "deviation"  # "std - dev 18.5 to 6.8"
     if before and before[-1] in ("<", ">", "≤", "≥", "<=", ">="):
         return "p-value" if len(before) > 1 and before[-2].lower() == "p" else "bound"  # "chance level < 0.0001"
+    named = max((s for s in spans if s.end <= value.start and s.label in ("HyperparameterName", "MetricName")),
+                key=lambda s: s.end, default=None)
+    if named is not None and named.label == "HyperparameterName" and value.start - named.end <= 3:
+        return "setting"  # "a λ of 0.05", "learning rate 3 × 10−5"
     if before and before[-1] in ("=", ":") and len(before) > 1 and not any(
             s.label == "MetricName" and s.end == value.start - 1 for s in spans):
         return "setting"
     if text.isdigit() and after and after[0] in _COUNTED:
         return "count"
     return None
+
+
+# What follows a number's digits in scientific notation: "× 10−5", "x 10 ^ -5", "e-5", "^ -5".
+_EXPONENT = re.compile(r"[×x·*]\s?10(?:\s?\^\s?[-−–]?|\s?[-−–])\s?\d+|[eE][-−–]?\d+|\^\s?[-−–]?\s?\d+")
+
+
+def with_exponent(tokens: Sequence[str], value: Span) -> Span:
+    """``value`` grown over the rest of a number in scientific notation the tagger cut ("3" of
+    "3 × 10−5", "10−5" of it): one number, never "3"."""
+    start, end = value.start, value.end
+    if start >= 2 and tokens[start - 1] in ("×", "x", "·", "*") and re.fullmatch(r"\d+(?:\.\d+)?", tokens[start - 2]) \
+            and tokens[start].startswith("10"):
+        start -= 2
+    for n in (4, 3, 2, 1):
+        if end + n <= len(tokens) and _EXPONENT.fullmatch(" ".join(tokens[end:end + n])) \
+                and re.search(r"\d$", tokens[end - 1]):
+            end += n
+            break
+    return value if (start, end) == (value.start, value.end) else Span(value.label, start, end, value.score)
 
 
 def _owner(spans: Sequence[Span], tokens: Sequence[str], value: Span, label: str) -> Span | None:
@@ -213,6 +277,7 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
             continue
         for spans in sentences(p):
             for pair in pair_values(spans, p.tokens):
+                pair = Pair(with_exponent(p.tokens, pair.value), pair.name)
                 of = name(p, pair.name) if pair.name is not None else None
                 place = (i, pair.value.start, pair.value.end)
                 text = " ".join(p.tokens[pair.value.start:pair.value.end])

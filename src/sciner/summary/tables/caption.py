@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
-from sciner.summary.names import fold
+from sciner.summary.names import cut_from_word, fold
 from sciner.summary.tables.cells import Known, metric_like
 from sciner.summary.values import sentences
 
@@ -43,9 +43,11 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
     if at is None:
         return Caption()
     p = paragraphs[at]
-    # Not a name that modifies the next word ("Document - level evaluation": no task "Document").
+    # Not a name that modifies the next word ("Document - level evaluation": no task "Document"),
+    # nor a task cut from a word ("Zero - shot results": no task "Zero").
     spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
-                    and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])),
+                    and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])
+                    and not cut_from_word(s.label, p.tokens, s.start, s.end)),
                    key=lambda s: s.start)
     named = {s: _span_name(p, s, known) for s in spans}
     names: dict[str, set[str]] = {}
