@@ -11,6 +11,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ours, proposed_methods
+from sciner.summary.provenance import mark_ablations
 from sciner.summary.tables.reader import read_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 
@@ -53,6 +54,7 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     others = sorted(others + in_tables[2], key=lambda o: o.place)
     proposed = proposed_methods(paragraphs, names.name_of)
     mark_ours(results, proposed, cited_names(paragraphs, proposed))
+    mark_ablations(results)
     return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed)
 
 
