@@ -84,7 +84,7 @@ def test_settings_ablations_and_short_captions():
 def ablation_table() -> list:
     """A results table: a baseline, the paper's own row, ablations and an addition, under
     "Dev" and "Test" blocks; the caption names the test set."""
-    return [caption("Table 2 : Results on the CoNLL-2003 test set .", ("DatasetName", 5, 6)),
+    return [caption("Table 2 : Results on the CoNLL-2003 test set .", ("DatasetName", 6, 7)),
             row([("NER", 1)]),
             row([("Model", 0), ("F1", 1)]),
             row([("BiLSTM-CRF ( Lample et al . , 2016 )", 0), ("90.9", 1)], ("MethodName", 0, 1)),
