@@ -140,3 +140,13 @@ def test_the_new_fields_go_through_summary_json_and_csv():
     rows = [r for r in csv.DictReader(io.StringIO(render_csv([paper], corpus))) if r["record"] == "result"]
     assert {(r["value"], r["split"], r["ablation"], r["header"]) for r in rows} >= {
         ("91.1", "test", "1", "NER > F1"), ("90.9", "test", "0", "NER > F1")}
+
+
+def test_a_settings_column_gives_its_rows_setting_and_a_model_column_does_not():
+    paragraphs = [row([("Model", 0), ("Setting", 1), ("Acc", 2)]),
+                  row([("GPT", 0), ("in-domain", 1), ("60.1", 2)], ("MethodName", 0, 1)),
+                  row([("GPT", 0), ("cross-domain", 1), ("50.2", 2)], ("MethodName", 0, 1))]
+    assert [(r.value, r.model, r.setting) for r in summarize_paper("p", paragraphs).results] == [
+        ("60.1", "GPT", "in-domain"), ("50.2", "GPT", "cross-domain")]
+    plain = [row([("Architecture", 0), ("Acc", 1)]), row([("CBOW", 0), ("60.1", 1)])]
+    assert [r.setting for r in summarize_paper("p", plain).results] in ([], [None])

@@ -24,6 +24,9 @@ _SHOT = re.compile(r"\b(\d+|zero|one|few|two|three|four|five|ten)\s*-?\s*shots?\
 _ABLATED = re.compile(r"^\s*(?:w\s*/\s*o\b|without\b|[-−–]\s*(?=[^\d\s.]))", re.I)
 _ADDED = re.compile(r"^\s*[+＋]\s*(?=\S)")
 ABLATION_CAPTION = re.compile(r"\bablat", re.I)
+# Heads over a column of row labels that say the labels are settings.
+SETTING_HEADS = frozenset({"setting", "settings", "shot", "shots", "k", "condition", "conditions", "mode", "regime",
+                           "scenario", "supervision", "protocol", "trainingdata", "train", "training"})
 # The longest caption a result carries, in characters.
 CAPTION_CHARS = 160
 
@@ -53,6 +56,13 @@ def said_setting(text: str) -> str | None:
 def first_setting(texts: Sequence[str]) -> str | None:
     """The setting the lowest of ``texts`` that names one names (heads top to bottom)."""
     return next((s for text in reversed(texts) if (s := said_setting(text))), None)
+
+
+def is_setting_head(text: str) -> bool:
+    """Whether a head over row labels names a setting ("Setting", "Shots", "k", "Regime")."""
+    from sciner.summary.names import fold  # names imports values, which imports this module
+
+    return fold(text) in SETTING_HEADS
 
 
 def is_ablated(label: str | None) -> bool:

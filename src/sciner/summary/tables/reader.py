@@ -13,7 +13,8 @@ from sciner.document import Paragraph
 from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.provenance import (
-    ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, said_setting, said_split, short_caption,
+    ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
+    short_caption,
 )
 from sciner.summary.tables.caption import Caption, read_caption
 from sciner.summary.tables.cells import (
@@ -279,6 +280,9 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
             kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
         if kind is not None:
             typed.setdefault(kind, []).append(CITATION.sub("", text).strip() if kind != "MethodName" else text)
+            if kind == "setting" and is_setting_head(next((h.text for h in reversed(header.cells)
+                                                           if h.first <= cell.first and cell.last <= h.last), "")):
+                typed.setdefault("setting column", []).append(text)  # "5-shot" under "Setting"
             if kind == "MethodName":
                 model_cells.append(cell)
             continue
@@ -303,7 +307,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     if "qualifier" in typed:
         row_names["Qualifier"] = " ".join(typed["qualifier"])
     model = " ".join(ENUMERATOR.sub("", cell.text) for cell in model_cells) or None
-    return RowLabel(row_names, model, row_language, setting=" ".join(typed["setting"]) if "setting" in typed else None)
+    return RowLabel(row_names, model, row_language, setting=" ".join(typed.get("setting column", [])) or None)
 
 
 def read_number(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell, number: str,
