@@ -258,7 +258,7 @@ class RowLabel:
     languages: list[str]
     ours: bool = False  # the paper's own row
     numbered: bool = False  # a number in the label column labels the row (a threshold)
-    setting: str | None = None  # what a settings column ("Domain", "k") says of the row
+    setting: str | None = None  # what a settings column ("Setting", "k") says of the row
     ablation: bool = False  # the row varies the paper's own method ("w/o X")
 
 
@@ -372,8 +372,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
 
 
 def provenance(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell) -> dict[str, Any]:
-    """Where a table's result came from and what it is: its caption, the heads over its column,
-    the split and setting they, its group label or the caption name, whether its row is an ablation."""
+    """Where a table's result came from and what it is: its caption (cut short), the heads over
+    its column, the split and the setting named by those heads, else by its row (a settings
+    column), its group label or the caption, and whether its row is an ablation."""
     heads = [h.text for h in header.cells if h.first <= cell.first and cell.last <= h.last]
     return {"caption": short_caption(table.caption.text), "header": " > ".join(heads) or None,
             "split": head_split(heads) or head_split([group.text]) or said_split(table.caption.text),
