@@ -365,7 +365,8 @@ def test_leaderboards_and_a_paragraph_are_asked_from_the_command_line(cli, corpu
     import json
 
     boards = json.loads(cli("query", corpus, "leaderboards", "--json").stdout)
-    assert boards[0] == {"task": None, "dataset": "SQuAD", "metric": "F1", "papers": 3}
+    assert boards[0] == {"task": None, "dataset": "SQuAD", "metric": "F1", "papers": 3, "spellings": "SQuAD",
+                         "settings": "", "dataset_key": "squad", "metric_key": "f1"}
     assert json.loads(cli("query", corpus, "leaderboards", "--min-papers", "3", "--json").stdout) == boards[:1]
     hit = json.loads(cli("query", corpus, "search", "span masking", "--json").stdout)[0]
     paragraph = json.loads(cli("query", corpus, "paragraph", str(hit["paragraph_id"]), "--json").stdout)
@@ -375,7 +376,8 @@ def test_leaderboards_and_a_paragraph_are_asked_from_the_command_line(cli, corpu
     loud = cli("query", corpus, "leaderboards", "-o", tmp_path / "boards.csv")
     quiet = cli("query", corpus, "leaderboards", "-o", tmp_path / "quiet.csv", "-q")
     assert loud.stderr.startswith("wrote ") and quiet.stderr == ""
-    assert (tmp_path / "quiet.csv").read_text().splitlines()[:2] == ["task,dataset,metric,papers", ",SQuAD,F1,3"]
+    assert (tmp_path / "quiet.csv").read_text().splitlines()[:2] == [
+        "task,dataset,metric,papers,spellings,settings,dataset_key,metric_key", ",SQuAD,F1,3,SQuAD,,squad,f1"]
     # --to names the format: printed, or written whatever -o's extension.
     assert cli("query", corpus, "leaderboards", "--to", "csv").stdout == (tmp_path / "quiet.csv").read_text()
     assert cli("query", corpus, "leaderboards", "-o", tmp_path / "boards.txt", "--to", "csv", "-q").returncode == 0

@@ -51,7 +51,8 @@ def test_the_json_routes_answer_as_sciner_query_does(client: TestClient, db: Pat
     hit = client.get("/v1/corpus/search", params={"q": "span masking"}).json()[0]
     assert client.get(f"/v1/corpus/paragraphs/{hit['paragraph_id']}").json()["text"].startswith("Span masking")
     assert client.get("/v1/corpus/leaderboards").json()[0] == {"task": None, "dataset": "SQuAD", "metric": "F1",
-                                                               "papers": 3}
+                                                               "papers": 3, "spellings": "SQuAD", "settings": "",
+                                                               "dataset_key": "squad", "metric_key": "f1"}
 
 
 @pytest.mark.parametrize("url, status, code", [

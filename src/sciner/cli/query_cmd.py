@@ -65,6 +65,7 @@ def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], outp
     as_table = not (output or to or as_json or ctx.obj["json"])
     with Index(db) as corpus:
         answer, more = _ask(corpus, question, values, count_more=as_table)
+        notes = getattr(corpus, question.notes)(**values) if question.notes and not (quiet or ctx.obj["quiet"]) else []
     if question.one:
         answer = [answer]
     title = f"sciner query {asked_as or question.name}"
@@ -76,6 +77,8 @@ def _answer(ctx: typer.Context, question: Question, values: dict[str, Any], outp
         typer.echo(renderer_for("answer", None, to or "json").render(answer, title), nl=False)
     else:
         typer.echo(table(answer, question.columns) + more, nl=False)
+    for note in notes:  # what the answer matched and left out, beside it (stdout stays the answer)
+        typer.echo(f"note: {note}", err=True)
 
 
 def _ask(corpus: Any, question: Question, values: dict[str, Any], *, count_more: bool) -> tuple[Any, str]:

@@ -18,6 +18,7 @@ from sciner.errors import InputFormatError, QueryError, ReadOnlyQueryError
 from sciner.index.questions import (DEFAULT_LIMIT, EntityCount, Leaderboard, LeaderboardRow, PaperHit, SearchHit,
                                     SqlResult, StoredParagraph, ValueCount)
 from sciner.index.schema import as_error, connect
+from sciner.summary.canonical import dataset_key, metric_key
 from sciner.summary.names import fold
 
 # The largest integer SQLite holds: a larger row count asks for every row, a larger id finds none.
@@ -98,37 +99,91 @@ class Index:
         except sqlite3.OperationalError as err:
             raise as_error(err, self.path, "read") from None
 
-    def results(self, dataset: str | None = None, metric: str | None = None, task: str | None = None,
-                ours: bool = False, model: str | None = None, limit: int = DEFAULT_LIMIT) -> list[LeaderboardRow]:
-        """A leaderboard: the results on ``dataset`` in ``metric`` (``task``, ``model``: also
-        filter; ``ours``: only the papers' own methods), one row per paper and model (its best
-        value), best first; lower-is-better metrics (error, perplexity, WER, ...) ascending.
-        Without ``metric``, each metric's rows are ranked on their own, one metric after another."""
-        where, params = ["r.number IS NOT NULL"], {"limit": rows_wanted(limit)}
-        for column, given in (("dataset_key", dataset), ("metric_key", metric), ("task_key", task),
-                              ("model_key", model)):
+    def _result_filter(self, dataset: str | None, metric: str | None, task: str | None, model: str | None,
+                       ours: bool, all_results: bool) -> tuple[list[str], dict[str, Any]]:
+        """The WHERE terms (over ``results r``) and parameters of a question about results: the
+        dataset by its canonical key or family ("CoNLL": "CoNLL-2003" too), the metric by its
+        canonical key, task and model folded; test results (or of no named split) of full
+        systems unless ``all_results``."""
+        where, params = ["r.number IS NOT NULL"], {}
+        if dataset:
+            family = dataset_key(dataset) or dataset
+            where.append("(r.dataset_canon = :dataset OR r.dataset_canon LIKE :family ESCAPE '\\')")
+            params["dataset"] = family
+            params["family"] = family.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + " %"
+        if metric:
+            where.append("r.metric_canon = :metric")
+            params["metric"] = metric_key(metric) or metric
+        for column, given in (("task_key", task), ("model_key", model)):
             if given:
                 where.append(f"r.{column} = :{column}")
                 params[column] = fold(given) or given
         if ours:
             where.append("r.ours = 1")
+        if not all_results:
+            where.append("(r.split IS NULL OR r.split = 'test') AND r.ablation = 0")
+        return where, params
+
+    def results(self, dataset: str | None = None, metric: str | None = None, task: str | None = None,
+                ours: bool = False, model: str | None = None, all_results: bool = False,
+                limit: int = DEFAULT_LIMIT) -> list[LeaderboardRow]:
+        """A leaderboard: the results on ``dataset`` in ``metric`` (``task``, ``model``: also
+        filter; ``ours``: only the papers' own methods), one row per paper and model (its best
+        value), best first; lower-is-better metrics (error, perplexity, WER, ...) ascending.
+        Dataset and metric match every spelling of theirs (:mod:`sciner.summary.canonical`; a
+        dataset its family's members too), each canonical (dataset, metric) ranked on its own,
+        one after another. Test results (or of no named split) of full systems only, unless
+        ``all_results`` (dev, validation and ablation rows too)."""
+        where, params = self._result_filter(dataset, metric, task, model, ours, all_results)
+        params["limit"] = rows_wanted(limit)
         sql = f"""
         WITH hits AS (
-          SELECT r.id, r.paper_id, r.metric_key, r.dataset_key,
+          SELECT r.id, r.paper_id, r.metric_canon, r.dataset_canon,
                  CASE WHEN r.lower_is_better THEN -r.number ELSE r.number END AS score,
-                 ROW_NUMBER() OVER (PARTITION BY r.paper_id, COALESCE(r.model_key, ''), r.metric_key, r.dataset_key
+                 ROW_NUMBER() OVER (PARTITION BY r.paper_id, COALESCE(r.model_key, ''), r.metric_canon, r.dataset_canon
                                     ORDER BY CASE WHEN r.lower_is_better THEN -r.number ELSE r.number END DESC,
                                              r.id) AS k
           FROM results r WHERE {' AND '.join(where)}),
-        best AS (SELECT *, RANK() OVER (PARTITION BY metric_key, dataset_key ORDER BY score DESC) AS place
-                 FROM hits WHERE k = 1 ORDER BY metric_key, dataset_key, score DESC LIMIT :limit)
+        best AS (SELECT *, RANK() OVER (PARTITION BY metric_canon, dataset_canon ORDER BY score DESC) AS place
+                 FROM hits WHERE k = 1 ORDER BY metric_canon, dataset_canon, score DESC LIMIT :limit)
         SELECT best.place, r.value, r.number, r.metric, r.dataset, r.task, r.model, r.ours, p.doc, p.title,
-               r.paper_id, r.paragraph_id, g.text
+               r.paper_id, r.paragraph_id, g.text, r.split, r.setting, r.ablation, r.table_label, r.caption,
+               r.header, r.dataset_canon, r.metric_canon
         FROM best JOIN results r ON r.id = best.id JOIN papers p ON p.id = r.paper_id
              JOIN paragraphs g ON g.id = r.paragraph_id
-        ORDER BY best.metric_key, best.dataset_key, best.score DESC, r.id"""
+        ORDER BY best.metric_canon, best.dataset_canon, best.score DESC, r.id"""
         return [LeaderboardRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bool(row[7]), row[8], row[9],
-                               row[10], row[11], row[12]) for row in self._all(sql, params)]
+                               row[10], row[11], row[12], row[13], row[14], bool(row[15]), row[16], row[17], row[18],
+                               row[19], row[20]) for row in self._all(sql, params)]
+
+    def results_notes(self, dataset: str | None = None, metric: str | None = None, task: str | None = None,
+                      ours: bool = False, model: str | None = None, all_results: bool = False,
+                      limit: int = DEFAULT_LIMIT) -> list[str]:
+        """What :meth:`results` asked with the same values matched and left out, in lines: the
+        spellings of the dataset and metric it matched, the boards that mix settings, how many
+        dev, validation or ablation results it left out."""
+        where, params = self._result_filter(dataset, metric, task, model, ours, all_results)
+        notes = []
+        for given, column in ((dataset, "dataset"), (metric, "metric")):
+            if given:
+                found = self._all(f"SELECT r.{column}, COUNT(DISTINCT r.paper_id) FROM results r "
+                                  f"WHERE {' AND '.join(where)} GROUP BY r.{column} ORDER BY 2 DESC, 1", params)
+                if found:
+                    notes.append(f"{column} {given!r} matched: " + ", ".join(
+                        f"{name} ({n} paper{'s' if n != 1 else ''})" for name, n in found))
+        mixed = self._all(f"SELECT MIN(r.dataset), MIN(r.metric), GROUP_CONCAT(DISTINCT COALESCE(r.setting, '-')) "
+                          f"FROM results r WHERE {' AND '.join(where)} GROUP BY r.dataset_canon, r.metric_canon "
+                          "HAVING COUNT(DISTINCT COALESCE(r.setting, '-')) > 1 AND COUNT(r.setting) > 0", params)
+        for data, measure, settings in mixed:
+            notes.append(f"board {data} · {measure} mixes settings: {', '.join(sorted(settings.split(',')))} "
+                         "(- : the paper names none)")
+        if not all_results:
+            wider, wider_params = self._result_filter(dataset, metric, task, model, ours, True)
+            left = self._all(f"SELECT COUNT(*) FROM results r WHERE {' AND '.join(wider)} AND NOT "
+                             "((r.split IS NULL OR r.split = 'test') AND r.ablation = 0)", wider_params)[0][0]
+            if left:
+                notes.append(f"{left} dev, validation or ablation result(s) left out: --all shows them")
+        return notes
 
     def papers(self, entity: str, type: str | None = None, limit: int = DEFAULT_LIMIT) -> list[PaperHit]:
         """The papers naming ``entity`` (as any ``type``, or only as ``type``), most mentions first."""
@@ -183,14 +238,26 @@ class Index:
                          "JOIN papers p ON p.id = g.paper_id WHERE g.id = ?", (paragraph_id,))
         return StoredParagraph(*rows[0]) if rows else None
 
-    def leaderboards(self, min_papers: int = 1, limit: int = DEFAULT_LIMIT) -> list[Leaderboard]:
-        """The (task, dataset, metric) triples with results from at least ``min_papers`` papers,
-        those of the most papers first, each name spelled as first indexed."""
-        sql = ("SELECT MIN(task), MIN(dataset), MIN(metric), COUNT(DISTINCT paper_id) AS n FROM results "
-               "WHERE dataset_key IS NOT NULL AND metric_key IS NOT NULL AND number IS NOT NULL "
-               "GROUP BY task_key, dataset_key, metric_key HAVING n >= ? ORDER BY n DESC, MIN(dataset) LIMIT ?")
-        return [Leaderboard(*row) for row in self._all(sql, (rows_wanted(min_papers, "min_papers"),
-                                                                rows_wanted(limit)))]
+    def leaderboards(self, min_papers: int = 1, all_results: bool = False,
+                     limit: int = DEFAULT_LIMIT) -> list[Leaderboard]:
+        """The (task, dataset, metric) boards with results from at least ``min_papers`` papers,
+        dataset and metric by their canonical keys, those of the most papers first, each name
+        spelled as first indexed, with the dataset's spellings and the results' settings (test
+        results of full systems unless ``all_results``, as :meth:`results` ranks them)."""
+        where, _ = self._result_filter(None, None, None, None, False, all_results)
+        sql = ("SELECT MIN(r.task), MIN(r.dataset), MIN(r.metric), COUNT(DISTINCT r.paper_id) AS n, "
+               "GROUP_CONCAT(DISTINCT r.dataset), GROUP_CONCAT(DISTINCT COALESCE(r.setting, '-')), "
+               "r.dataset_canon, r.metric_canon FROM results r "
+               f"WHERE r.dataset_canon IS NOT NULL AND r.metric_canon IS NOT NULL AND {' AND '.join(where)} "
+               "GROUP BY r.task_key, r.dataset_canon, r.metric_canon HAVING n >= ? ORDER BY n DESC, MIN(r.dataset) "
+               "LIMIT ?")
+        boards = []
+        for task, data, measure, papers, spellings, settings, data_key, measure_key in self._all(
+                sql, (rows_wanted(min_papers, "min_papers"), rows_wanted(limit))):
+            settings = sorted(settings.split(",")) if settings else []
+            boards.append(Leaderboard(task, data, measure, papers, " | ".join((spellings or "").split(",")),
+                                      " | ".join(settings) if settings != ["-"] else "", data_key, measure_key))
+        return boards
 
     def sql(self, query: str, limit: int | None = None) -> SqlResult:
         """Any read-only SQL over the index (the schema: docs/index.md): a query that would write,

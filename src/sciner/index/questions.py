@@ -41,17 +41,31 @@ class LeaderboardRow:
     paper_id: int
     paragraph_id: int
     paragraph: str
+    split: str | None = None  # "test", "dev", "validation"; None: the paper does not say
+    setting: str | None = None  # "5-shot", a settings column's value
+    ablation: bool = False  # a row varying the paper's own method
+    table: str | None = None  # the table it was read off, None for a sentence
+    caption: str | None = None
+    header: str | None = None  # the heads over its column
+    dataset_key: str | None = None  # the canonical keys its board is ranked under
+    metric_key: str | None = None
 
 
 @dataclass
 class Leaderboard:
-    """A (task, dataset, metric) triple with results, and how many papers report one, each
-    name spelled as first indexed."""
+    """A (task, dataset, metric) board with results, and how many papers report one: the
+    dataset and metric by their canonical keys (:mod:`sciner.summary.canonical`), each name
+    spelled as first indexed, with every spelling of the dataset the papers use and the
+    settings its results were measured in (more than one: the board mixes them)."""
 
     task: str | None
     dataset: str
     metric: str
     papers: int
+    spellings: str = ""  # the papers' spellings of the dataset, " | " between
+    settings: str = ""  # the settings of its results (" | " between; "-" for results that name none)
+    dataset_key: str = ""
+    metric_key: str = ""
 
 
 @dataclass
@@ -198,6 +212,9 @@ class Question:
     http: bool = True
     route: str = ""
     one: bool = False
+    # The :class:`Index` method that, asked with the same values, says what the answer matched or
+    # left out in lines (the command line prints them under the answer); "" for none.
+    notes: str = ""
 
     @property
     def path(self) -> str | None:
@@ -218,6 +235,9 @@ class Question:
 
 
 LIMIT = Param("limit", int, DEFAULT_LIMIT, "Most rows to answer.", ("--limit", "-n"), rows=True)
+ALL = Param("all_results", bool, False, "Also dev and validation results and ablation rows (by default a board "
+                                       "holds test results, or results of no named split, of full systems).",
+            ("--all",), url="all")
 TYPE = Param("type", str, None, "Only this entity type (MethodName, DatasetName, TaskName, MetricName, "
                                 "HyperparameterName).")
 
@@ -225,23 +245,29 @@ QUESTIONS: dict[str, Question] = {q.name: q for q in (
     Question(
         "results",
         "A leaderboard: results on a dataset in a metric, best first (lower-is-better metrics such as error rate, "
-        "perplexity and WER ascending), one row per paper and model, each with the paragraph it was read from.\n\n"
+        "perplexity and WER ascending), one row per paper and model, each with the paragraph it was read from. "
+        "Dataset and metric match every spelling of theirs (ROUGE-1, R1; SQuAD v1.1, SQuAD1.1; CoNLL finds "
+        "CoNLL-2003): a board per canonical dataset and metric, the spellings matched said under it. Test "
+        "results of full systems only, unless --all.\n\n"
         "Example: sciner query corpus.sqlite results --dataset SQuAD --metric F1",
         (Param("dataset", str, None, "Results on this dataset."),
          Param("metric", str, None, "Results in this metric."),
          Param("task", str, None, "Results for this task."),
          Param("model", str, None, "Results of this method."),
          Param("ours", bool, False, "Only results of the papers' own methods."),
+         ALL,
          LIMIT),
-        LeaderboardRow, ("rank", "value", "metric", "dataset", "task", "model", "ours", "paper", "paragraph")),
+        LeaderboardRow, ("rank", "value", "metric", "dataset", "model", "ours", "split", "setting", "paper",
+                         "paragraph"), notes="results_notes"),
     Question(
         "leaderboards",
         "The (task, dataset, metric) triples with results from the most papers: the leaderboards the corpus "
         "holds, to ask results about.\n\n"
         "Example: sciner query corpus.sqlite leaderboards --min-papers 2",
         (Param("min_papers", int, 1, "Only triples with results from at least this many papers.", minimum=1),
+         ALL,
          LIMIT),
-        Leaderboard),
+        Leaderboard, ("task", "dataset", "metric", "papers", "spellings", "settings")),
     Question(
         "papers",
         "The papers naming an entity, most mentions first.\n\n"

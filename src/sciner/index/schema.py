@@ -18,9 +18,21 @@ from sciner.errors import FileSystemError, InputFormatError
 
 # "SCNR": tells a sciner index from any other SQLite file.
 APPLICATION_ID = 0x53434E52
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Seconds a writer or reader waits for another process's lock before the one-line error.
 BUSY_TIMEOUT_S = 5.0
+
+# The columns version 2 added to results (also made by the upgrade from version 1).
+_RESULT_COLUMNS = (
+    "table_label TEXT",                  # the table it was read off ("table 2"), NULL for a sentence
+    "caption TEXT",                      # that table's caption, cut short
+    "header TEXT",                       # the heads over its column, top to bottom ("WMT14 En-De > BLEU")
+    "split TEXT",                        # 'test', 'dev' or 'validation' where the paper says; NULL: not said
+    "setting TEXT",                      # '5-shot', a settings column's value, where the paper says
+    "ablation INTEGER NOT NULL DEFAULT 0",  # 1: a row varying the paper's own method ("w/o X")
+    "dataset_canon TEXT",                # the dataset's canonical key (sciner.summary.canonical.dataset_key)
+    "metric_canon TEXT",                 # the metric's canonical key (metric_key)
+)
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -123,17 +135,35 @@ CREATE TABLE results (
   value TEXT NOT NULL, number REAL,
   model TEXT, model_key TEXT,
   ours INTEGER NOT NULL DEFAULT 0,     -- 1 when summarize marks it the paper's own method
-  lower_is_better INTEGER NOT NULL DEFAULT 0
+  lower_is_better INTEGER NOT NULL DEFAULT 0,
+RESULT_COLUMNS
 );
 CREATE INDEX results_dataset ON results (dataset_key, metric_key);
+CREATE INDEX results_canonical ON results (dataset_canon, metric_canon);
 CREATE INDEX results_metric ON results (metric_key);
 CREATE INDEX results_task ON results (task_key);
 CREATE INDEX results_paper ON results (paper_id);
-"""
+""".replace("RESULT_COLUMNS", ",\n".join(f"  {c}" for c in _RESULT_COLUMNS))
 
-# schema version n -> the function that upgrades a version-n file to n + 1 (none yet: version 1
-# is the first). A file older than the oldest step is refused: index its papers again.
-UPGRADES: dict[int, Callable[[sqlite3.Connection], None]] = {}
+
+
+def _add_provenance(con: sqlite3.Connection) -> None:
+    """Version 1 -> 2: results gain where they came from (their table, caption, column header,
+    split, setting, whether an ablation: NULL and 0 in rows indexed before, until their papers
+    are indexed again) and the canonical dataset and metric keys, computed from the stored names."""
+    from sciner.summary.canonical import dataset_key, metric_key
+
+    for column in _RESULT_COLUMNS:
+        con.execute(f"ALTER TABLE results ADD COLUMN {column}")
+    con.create_function("sciner_dataset_key", 1, dataset_key, deterministic=True)
+    con.create_function("sciner_metric_key", 1, metric_key, deterministic=True)
+    con.execute("UPDATE results SET dataset_canon = sciner_dataset_key(dataset), metric_canon = sciner_metric_key(metric)")
+    con.execute("CREATE INDEX results_canonical ON results (dataset_canon, metric_canon)")
+
+
+# schema version n -> the function that upgrades a version-n file to n + 1. A file older than
+# the oldest step is refused: index its papers again.
+UPGRADES: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_provenance}
 
 
 def connect(path: str | Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:

@@ -22,6 +22,7 @@ from pathlib import Path
 from sciner.document import Paragraph
 from sciner.index.schema import as_error
 from sciner.summary.assemble import summarize_paper
+from sciner.summary.canonical import dataset_key, metric_key
 from sciner.summary.names import Gazetteer, fold, mention_text
 from sciner.summary.render import paper_title
 
@@ -70,7 +71,8 @@ class PaperRows:
     # paragraph, entity (index into entities or None), type, start, end, text, score
     mentions: list[tuple[int, int | None, str, int, int, str, float | None]]
     values: list[tuple[int, str, str, float | None, str | None, str | None]]  # paragraph, type, value, number, name, key
-    results: list[tuple] = field(default_factory=list)  # paragraph, task, dataset, metric, value, number, model, ours
+    # paragraph, task, dataset, metric, value, number, model, ours, table, caption, header, split, setting, ablation
+    results: list[tuple] = field(default_factory=list)
 
 
 def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None, model: str) -> PaperRows:
@@ -94,8 +96,8 @@ def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer |
                  s.score) for i, p in enumerate(paragraphs) for s in p.spans or []]
     values = [(v.place[0], v.type, v.value, first_number(v.value), v.of, fold(v.of) if v.of else None)
               for v in summary.values]
-    results = [(r.place[0], r.task, r.dataset, r.metric, r.value, first_number(r.value), r.model, r.ours)
-               for r in summary.results]
+    results = [(r.place[0], r.task, r.dataset, r.metric, r.value, first_number(r.value), r.model, r.ours, r.table,
+                r.caption, r.header, r.split, r.setting, r.ablation) for r in summary.results]
     return PaperRows(doc=doc, title=paper_title(paragraphs), model=model,
                      tokens=sum(len(p.tokens) for p in paragraphs),
                      paragraphs=[(p.text, p.meta.get("page"), p.meta.get("section"), p.meta.get("kind"))
@@ -212,10 +214,14 @@ class IndexWriter:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)", [(paper, para_ids[i], *rest) for i, *rest in rows.values])
             self.con.executemany(
                 "INSERT INTO results (paper_id, paragraph_id, task, task_key, dataset, dataset_key, metric, metric_key, "
-                "value, number, model, model_key, ours, lower_is_better) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "value, number, model, model_key, ours, lower_is_better, table_label, caption, header, split, setting, "
+                "ablation, dataset_canon, metric_canon) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(paper, para_ids[i], task, _key(task), dataset, _key(dataset), metric, _key(metric), value, number,
-                  model, _key(model), int(ours), int(lower_is_better(metric)))
-                 for i, task, dataset, metric, value, number, model, ours in rows.results])
+                  model, _key(model), int(ours), int(lower_is_better(metric)), table, caption, header, split, setting,
+                  int(ablation), dataset_key(dataset), metric_key(metric))
+                 for i, task, dataset, metric, value, number, model, ours, table, caption, header, split, setting,
+                 ablation in rows.results])
         file.papers.add(rows.doc)
         return paper
 

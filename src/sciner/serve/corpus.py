@@ -222,12 +222,17 @@ def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Op
     parts.append("<h2>Leaderboards</h2>")
     for board in corpus.leaderboards(limit=PAGE_BOARDS):
         task, dataset, metric = board.task, board.dataset, board.metric
-        rows = corpus.results(dataset=dataset, metric=metric, task=task, limit=BOARD_ROWS)
+        rows = [r for r in corpus.results(dataset=dataset, metric=metric, task=task, limit=MAX_LIMIT)
+                if (r.dataset_key, r.metric_key) == (board.dataset_key, board.metric_key)][:BOARD_ROWS]
         body = "".join(
             f'<tr{" class=ours" if r.ours else ""}><td>{r.rank}</td>'
             f'<td>{_link(f"/corpus/paragraphs/{r.paragraph_id}", r.value, "value")}</td>'
             f"<td>{escape(r.model or '')}</td><td>{escape(r.paper)}</td></tr>" for r in rows)
         title = " · ".join(escape(x) for x in (task, dataset, metric) if x)
+        if " | " in board.spellings:
+            title += f' <span class="count">as {escape(board.spellings)}</span>'
+        if " | " in board.settings:
+            title += f' <span class="count">mixes settings: {escape(board.settings)}</span>'
         parts.append(f'<h3>{title}</h3><table class="leaderboard"><tr><th>#</th><th>{escape(metric)}</th>'
                      f"<th>model</th><th>paper</th></tr>{body}</table>")
     return page("sciner corpus", "\n".join(parts), extra_css=CSS)

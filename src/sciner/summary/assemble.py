@@ -11,6 +11,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ours, own_row_names, proposed_methods
+from sciner.summary.provenance import mark_ablations
 from sciner.summary.tables.reader import read_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 
@@ -55,6 +56,7 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     proposed = proposed_methods(paragraphs, names.name_of)
     mark_ours(results, proposed, cited_names(paragraphs, proposed), paragraphs)
     proposed += [n for n in own_row_names(results) if fold(n) not in {fold(m) for m in proposed}]
+    mark_ablations(results)
     return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Span
+from sciner.summary.provenance import said_setting, said_split
 
 # Where a mention is: (paragraph index in its paper, start token, end token).
 Place = tuple[int, int, int]
@@ -53,10 +54,17 @@ class Result:
     place: Place
     ours: bool = False  # the paper's own method (see :func:`sciner.summary.ours.mark_ours`)
     table: str | None = None  # the table it was read off ("table 2"), None for a sentence
+    caption: str | None = None  # its table's caption, cut short
+    header: str | None = None  # the heads over its column, top to bottom ("WMT14 En-De > BLEU")
+    split: str | None = None  # "test", "dev" or "validation" where the heads, row group, caption or sentence say
+    setting: str | None = None  # "5-shot", a settings column's value: where the table or sentence says
+    ablation: bool = False  # a row varying the paper's own method ("w/o X", "- X", "+ X" under it)
 
     def to_json(self) -> dict[str, Any]:
         return {"task": self.task, "dataset": self.dataset, "metric": self.metric, "value": self.value,
-                "model": self.model, "ours": self.ours, "table": self.table, "paragraph": self.place[0]}
+                "model": self.model, "ours": self.ours, "table": self.table, "paragraph": self.place[0],
+                "caption": self.caption, "header": self.header, "split": self.split, "setting": self.setting,
+                "ablation": self.ablation}
 
 
 @dataclass
@@ -275,7 +283,9 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
     for i, p in enumerate(paragraphs):
         if p.meta.get("cells"):
             continue
-        for spans in sentences(p):
+        ranges = sentence_ranges(p.tokens, p.tags or [])
+        for (start, end), spans in zip(ranges, ([s for s in p.spans or [] if a <= s.start < b] for a, b in ranges)):
+            said = " ".join(p.tokens[start:end])
             for pair in pair_values(spans, p.tokens):
                 pair = Pair(with_exponent(p.tokens, pair.value), pair.name)
                 of = name(p, pair.name) if pair.name is not None else None
@@ -293,5 +303,6 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 found = {f: _owner(spans, p.tokens, pair.value, label) or nearest(spans, label, pair.value)
                          for f, label in RESULT_FIELDS.items()}
                 named = {f: name(p, s) if s is not None else None for f, s in found.items()}
-                results.append(Result(named["task"], named["dataset"], of, text, named["model"], place))
+                results.append(Result(named["task"], named["dataset"], of, text, named["model"], place,
+                                      split=said_split(said), setting=said_setting(said)))
     return values, results, others

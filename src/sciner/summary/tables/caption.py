@@ -28,6 +28,7 @@ class Caption:
     by_name: dict[str, str] = field(default_factory=dict)
     default: str | None = None
     legend: dict[str, str] = field(default_factory=dict)  # "CITE : Citation prediction": {"cite": ...}
+    text: str = ""  # the caption's words
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -74,7 +75,7 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         one.pop("MetricName", None)  # several metrics: each for its own datasets
     else:
         by_name, default = {}, None
-    return Caption(one, by_name, default, legend)
+    return Caption(one, by_name, default, legend, " ".join(p.tokens))
 
 
 def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:

@@ -7,10 +7,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from sciner.document import Paragraph
 from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
+from sciner.summary.provenance import (
+    ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
+    short_caption,
+)
 from sciner.summary.tables.caption import Caption, read_caption, said_metrics
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_language, is_language_pair, metric_like, row_reason,
@@ -83,6 +88,7 @@ class Group:
 
     ours: bool = False
     names: dict[str, str] = field(default_factory=dict)
+    text: str = ""  # the group label's words
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
     label_end = 0  # the first column of numbers in the last data row
     group_ours = after_group = False
     group_names: dict[str, str] = {}
+    group_text = ""
     data = [any(flags) for flags in table.numeric]
     for index, row in enumerate(table.rows):
         texts = [c.text for c in row]
@@ -177,7 +184,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
                 header = Header(cells, namer, table.caption, header.statistics or counts_heads(cells))
             seen_data = True
             label_end = min(c.first for c, n in zip(row, table.numbers[index]) if n)
-            yield DataRow(row, header, Group(group_ours, group_names))
+            yield DataRow(row, header, Group(group_ours, group_names, group_text))
             continue
         if seen_data and (len(row) > 1 or row[0].first > 0 or texts[0].startswith("(")) \
                 and all(c.last < label_end for c in row):
@@ -189,7 +196,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
             for c in (table.rows[index - 1] if index else []))  # "S2ORC-" over "SCIBERT": one head
         if len(row) == 1 and (seen_data or header.cells or block) and (row[0].first == 0 or seen_data or next_is_data):
             # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )", "Chinese".
-            text = texts[0]
+            text = group_text = texts[0]
             group_ours = bool(re.search(r"\bours?\b", text, re.I))
             group_names = {k: v for k, v in namer.names(row[0], "label").items() if k in ("DatasetName", "TaskName")}
             if is_language(text) or is_language_pair(text):  # "Chinese", "English - Estonian"
@@ -197,7 +204,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
             after_group = True
             continue
         if seen_data and not block and not after_group:
-            group_ours, group_names = False, {}
+            group_ours, group_names, group_text = False, {}, ""
         after_group = False
         words = texts[0].split()
         if row[0].first == 0 and len(row) > 1 and len(words) > 1 and fold(words[-1]) in SPLITS \
@@ -248,7 +255,9 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
     ours = group.ours and not (label_text and CITED.search(label_text)) \
         or bool(label_text and re.search(r"\bours\b", label_text, re.I))
-    label = replace(label, model=label_text, ours=ours, numbered=numbered_label)
+    ablation = is_ablated(label.model) or bool(ABLATION_CAPTION.search(table.caption.text)) \
+        or (is_added(label.model) and label_text != label.model and group.ours)
+    label = replace(label, model=label_text, ours=ours, numbered=numbered_label, ablation=ablation)
     label_reason = row_reason(" ".join(cell.text for cell in labels))
     for cell in numbered:
         if cell.last < first_number:
@@ -285,6 +294,8 @@ class RowLabel:
     languages: list[str]
     ours: bool = False  # the paper's own row
     numbered: bool = False  # a number in the label column labels the row (a threshold)
+    setting: str | None = None  # what a settings column ("Setting", "k") says of the row
+    ablation: bool = False  # the row varies the paper's own method ("w/o X")
 
 
 def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> RowLabel:
@@ -310,6 +321,9 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
             kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
         if kind is not None:
             typed.setdefault(kind, []).append(CITATION.sub("", text).strip() if kind != "MethodName" else text)
+            if kind == "setting" and is_setting_head(next((h.text for h in reversed(header.cells)
+                                                           if h.first <= cell.first and cell.last <= h.last), "")):
+                typed.setdefault("setting column", []).append(text)  # "5-shot" under "Setting"
             if kind == "MethodName":
                 model_cells.append(cell)
             continue
@@ -340,7 +354,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     if "qualifier" in typed:
         row_names["Qualifier"] = " ".join(typed["qualifier"])
     model = " ".join(ENUMERATOR.sub("", cell.text) for cell in model_cells) or None
-    return RowLabel(row_names, model, row_language)
+    return RowLabel(row_names, model, row_language, setting=" ".join(typed.get("setting column", [])) or None)
 
 
 def read_number(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell, number: str,
@@ -410,7 +424,19 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if metric is None:
         return Found(others=(table.not_result(cell, number, "no metric"),))
     return Found((Value("MetricValue", number, metric, place),),
-                 (Result(task, dataset, metric, number, model, place, label.ours, table.label),))
+                 (Result(task, dataset, metric, number, model, place, label.ours, table.label,
+                         **provenance(table, header, group, label, cell)),))
+
+
+def provenance(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell) -> dict[str, Any]:
+    """Where a table's result came from and what it is: its caption (cut short), the heads over
+    its column, the split and the setting named by those heads, else by its row (a settings
+    column), its group label or the caption, and whether its row is an ablation."""
+    heads = [h.text for h in header.cells if h.first <= cell.first and cell.last <= h.last]
+    return {"caption": short_caption(table.caption.text), "header": " > ".join(heads) or None,
+            "split": head_split(heads) or head_split([group.text]) or said_split(table.caption.text),
+            "setting": first_setting(heads) or label.setting or said_setting(group.text)
+            or said_setting(table.caption.text), "ablation": label.ablation}
 
 
 def caption_metric(caption: Caption, dataset: str | None, task: str | None, row: dict[str, str],
