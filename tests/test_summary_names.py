@@ -11,7 +11,7 @@ import pytest
 
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
-from sciner.summary.names import CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer
+from sciner.summary.names import CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer, is_generic, is_listed, paper_entities
 
 # A tagged paper whose names the gazetteer spells otherwise ("F 1" -> "F1", "BiLSTM" -> "Bi-LSTM").
 PAPER = [{"tokens": "A BiLSTM reaches 91.2 F 1 on CoNLL-2003 .".split(),
@@ -185,3 +185,66 @@ def test_a_lower_case_method_said_once_is_dropped():
                   tagged("the c2f-coref model", ("MethodName", 1, 2)),
                   tagged("computed with a bidirectional LSTM", ("MethodName", 3, 5))]
     assert sorted(entity_names(paragraphs, ("lower",))["MethodName"]) == ["bidirectional LSTM", "c2f-coref"]
+
+
+# --- which entities a paper's list shows (what a reader would list) ----------------------------
+
+def scored(text: str, *entities: tuple[str, int, int, float]) -> Paragraph:
+    return Paragraph(text.split(), spans=[Span(label, start, end, score) for label, start, end, score in entities])
+
+
+def test_a_name_of_generic_words_only_is_not_listed():
+    # dev papers: "SENTENCE" and "Base / Small" tagged as methods, "t-test" and "Mean" as metrics
+    paragraphs = [tagged("BERT with SENTENCE inputs", ("MethodName", 0, 1), ("MethodName", 2, 3)),
+                  tagged("the Base / Small models after fine-tuning", ("MethodName", 1, 4), ("MethodName", 6, 7)),
+                  tagged("a t-test on the Mean F1", ("MetricName", 1, 2), ("MetricName", 4, 5), ("MetricName", 5, 6))]
+    assert entity_names(paragraphs, ("generic",)) == {"MethodName": ["BERT"], "MetricName": ["F1"]}
+    assert len(entity_names(paragraphs, ())["MethodName"]) == 4
+
+
+def test_generic_words_leave_short_names_and_task_words_alone():
+    assert is_generic("pre-training") and is_generic("Multi-domain") and is_generic("p-value")
+    for name in ("P", "R", "F1", "Accuracy", "Summarization", "Transformer", "BERT-base", "Multi-task learning"):
+        assert not is_generic(name), name
+
+
+def test_what_the_layout_made_is_not_listed():
+    # dev papers: a footnote's 6 glued to "The", "V2.0" alone as a dataset
+    p = tagged("6The data of SQuAD 2.0 ( V2.0 )", ("DatasetName", 0, 1), ("DatasetName", 3, 5), ("DatasetName", 6, 7))
+    assert entity_names([p], ("layout",)) == {"DatasetName": ["SQuAD 2.0"]}
+
+
+def test_a_method_said_rarely_and_unsurely_is_not_listed():
+    paragraphs = [scored("FTS and BART", ("MethodName", 0, 1, 0.22), ("MethodName", 2, 3, 0.2)),
+                  scored("BART again and BART", ("MethodName", 0, 1, 0.25), ("MethodName", 3, 4, 0.1)),
+                  scored("on paraphrase", ("TaskName", 1, 2, 0.16))]
+    assert entity_names(paragraphs, ("unsure",)) == {"MethodName": ["BART"], "TaskName": ["paraphrase"]}
+    assert sorted(entity_names(paragraphs, ())["MethodName"]) == ["BART", "FTS"]
+    assert entity_names([tagged("FTS", ("MethodName", 0, 1))], ("unsure",)) == {"MethodName": ["FTS"]}  # no score
+
+
+def test_a_name_is_listed_under_the_type_it_is_said_most_as():
+    paragraphs = [tagged("we introduce Spider , a large-scale", ("DatasetName", 2, 3)),
+                  tagged("Spider contains 10,181 questions", ("DatasetName", 0, 1)),
+                  tagged("models trained on Spider", ("MethodName", 3, 4))]
+    assert entity_names(paragraphs, ("main type",)) == {"DatasetName": ["Spider"]}
+    tie = [tagged("RACE", ("DatasetName", 0, 1)), tagged("RACE", ("TaskName", 0, 1))]
+    assert entity_names(tie, ("main type",)) == {"DatasetName": ["RACE"], "TaskName": ["RACE"]}
+
+
+def test_a_name_left_off_the_list_is_still_known():
+    """The results reader still reads a column named by a name the list leaves out."""
+    paragraphs = [tagged("models trained on Spider and Spider", ("DatasetName", 3, 4), ("DatasetName", 5, 6)),
+                  tagged("Spider", ("MethodName", 0, 1)), tagged("the Mean", ("MetricName", 1, 2))]
+    found = paper_entities(paragraphs, clean=("main type", "generic"))
+    assert [(e.type, e.name) for e in found.entities] == [("DatasetName", "Spider")]
+    assert found.known_as("Spider")["MethodName"] == ("Spider", 1)
+    assert found.known_as("Mean")["MetricName"] == ("Mean", 1)
+
+
+def test_any_caller_can_ask_whether_a_name_would_be_listed():
+    assert not is_listed("MetricName", "Mean") and not is_listed("DatasetName", "V2.0")
+    assert not is_listed("MethodName", "FTS", mentions=1, score=0.2)
+    assert is_listed("MethodName", "FTS", mentions=3, score=0.2) and is_listed("MethodName", "FTS")
+    assert is_listed("TaskName", "paraphrase", mentions=1, score=0.16)
+    assert is_listed("MetricName", "Mean", rules=())
