@@ -248,3 +248,18 @@ def test_any_caller_can_ask_whether_a_name_would_be_listed():
     assert is_listed("MethodName", "FTS", mentions=3, score=0.2) and is_listed("MethodName", "FTS")
     assert is_listed("TaskName", "paraphrase", mentions=1, score=0.16)
     assert is_listed("MetricName", "Mean", rules=())
+
+
+def test_a_name_of_many_words_is_not_listed():
+    # dev papers: a dataset's name run into the expansion the text gives it
+    p = tagged("the RACE The ReAding Comprehension from Examinations set and the Penn Discourse Tree Bank",
+               ("DatasetName", 1, 7), ("DatasetName", 10, 14))
+    assert entity_names([p], ("long",)) == {"DatasetName": ["Penn Discourse Tree Bank"]}
+
+
+def test_score_after_a_hyphen_is_no_part_of_a_metric_name():
+    # dev papers: "F1 - score" and "F1" one metric
+    paragraphs = [tagged("we calculate the F1 - score in", ("MetricName", 3, 6)),
+                  tagged("a higher F1 than", ("MetricName", 2, 3))]
+    assert entity_names(paragraphs, ("hyphens", "heads"))["MetricName"] == ["F1"]
+    assert entity_names([tagged("the F - score", ("MetricName", 1, 4))], ("hyphens", "heads"))["MetricName"] == ["F-score"]
