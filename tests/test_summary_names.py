@@ -11,7 +11,8 @@ import pytest
 
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
-from sciner.summary.names import CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer, is_generic, is_listed, paper_entities
+from sciner.summary.names import (CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer, is_generic, is_listed, is_run,
+                                  paper_entities)
 
 # A tagged paper whose names the gazetteer spells otherwise ("F 1" -> "F1", "BiLSTM" -> "Bi-LSTM").
 PAPER = [{"tokens": "A BiLSTM reaches 91.2 F 1 on CoNLL-2003 .".split(),
@@ -200,6 +201,9 @@ def test_a_name_of_generic_words_only_is_not_listed():
                   tagged("a t-test on the Mean F1", ("MetricName", 1, 2), ("MetricName", 4, 5), ("MetricName", 5, 6))]
     assert entity_names(paragraphs, ("generic",)) == {"MethodName": ["BERT"], "MetricName": ["F1"]}
     assert len(entity_names(paragraphs, ())["MethodName"]) == 4
+    # a hyperparameter's name is listed as tagged: "layers" is one
+    assert entity_names([tagged("with 12 layers", ("HyperparameterName", 2, 3))], ("generic", "main type")) == {
+        "HyperparameterName": ["layers"]}
 
 
 def test_generic_words_leave_short_names_and_task_words_alone():
@@ -244,10 +248,27 @@ def test_a_name_left_off_the_list_is_still_known():
 
 def test_any_caller_can_ask_whether_a_name_would_be_listed():
     assert not is_listed("MetricName", "Mean") and not is_listed("DatasetName", "V2.0")
-    assert not is_listed("MethodName", "FTS", mentions=1, score=0.2)
-    assert is_listed("MethodName", "FTS", mentions=3, score=0.2) and is_listed("MethodName", "FTS")
-    assert is_listed("TaskName", "paraphrase", mentions=1, score=0.16)
+    assert not is_listed("TaskName", "reading comprehension style question answering over paragraphs")
+    assert is_listed("MethodName", "FTS", mentions=1, score=0.2)  # "unsure" is not applied by default
+    assert not is_listed("MethodName", "FTS", mentions=1, score=0.2, rules=("unsure",))
+    assert is_listed("MethodName", "FTS", mentions=3, score=0.2, rules=("unsure",))
+    assert is_listed("TaskName", "paraphrase", mentions=1, score=0.16, rules=("unsure",))
     assert is_listed("MetricName", "Mean", rules=())
+
+
+def test_names_run_together_are_not_listed():
+    # results dev papers: a table's row of heads read as one dataset name
+    paragraphs = [tagged("on MPQA and TREC", ("DatasetName", 1, 2), ("DatasetName", 3, 4)),
+                  tagged("MPQA TREC SST", ("DatasetName", 0, 2)),
+                  tagged("on CNN / Daily Mail , CNN and Daily Mail", ("DatasetName", 1, 5), ("DatasetName", 6, 7),
+                         ("DatasetName", 8, 10)),
+                  tagged("Exact Match Accuracy , Exact Match and Accuracy", ("MetricName", 0, 3),
+                         ("MetricName", 4, 6), ("MetricName", 7, 8))]
+    listed = entity_names(paragraphs, ("runs",))
+    assert "MPQA TREC" not in listed["DatasetName"] and "CNN / Daily Mail" in listed["DatasetName"]
+    assert "Exact Match Accuracy" in listed["MetricName"]  # "Accuracy" is written as a word, not a name
+    assert is_run("SQuAD1.1 SQuAD2.0", {"squad11", "squad20"}) and not is_run("SQuAD1.1", {"squad11"})
+    assert not is_run("Bi-LSTM- CNN", {"bilstm", "cnn"})
 
 
 def test_a_name_of_many_words_is_not_listed():
