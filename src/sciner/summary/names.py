@@ -566,7 +566,7 @@ def same_but_heads(mentions: Sequence[Mention]) -> list[tuple[tuple[str, str], t
 # them is not listed ("Sentence", "fine-tuning", "Base / Small", "t-test", "Mean"). Parts of
 # a text, generic nouns of the four types, stages of training, a model's sizes, statistics.
 GENERIC_WORDS = frozenset({
-    "word", "token", "sentence", "paragraph", "document", "text", "segment", "pair", "span", "entity", "character",
+    "word", "token", "sentence", "paragraph", "document", "text", "segment", "pair", "entity", "character",
     "model", "method", "approach", "baseline", "system", "architecture", "network", "layer", "encoder", "decoder",
     "data", "dataset", "corpus", "benchmark", "set", "split", "train", "dev", "test", "validation",
     "task", "metric", "score", "result", "performance", "mean", "average", "median", "std", "variance", "sum",
