@@ -523,8 +523,10 @@ def without_head(label: str, text: str) -> str:
     """``text`` without a generic head word of its type at its end, after a space or a hyphen
     ("macro F1 score" -> "macro F1", "F1-score" -> "F1")."""
     head, _, last = text.rpartition(" ")
-    if not head or "-" in last:
+    if not head or "-" in last:  # "F1-score" is F1; "BERT-Scores" (BERTScore) is a name
         head, _, last = text.rpartition("-")
+        if not last.islower():
+            return text
     if head and last.lower() in _GENERIC_HEADS.get(label, ()) and len(fold(head)) > 1:
         return head.rstrip()
     return text
