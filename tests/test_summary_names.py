@@ -11,7 +11,8 @@ import pytest
 
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
-from sciner.summary.names import CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer
+from sciner.summary.names import (CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer, is_generic, is_listed, is_run,
+                                  paper_entities)
 
 # A tagged paper whose names the gazetteer spells otherwise ("F 1" -> "F1", "BiLSTM" -> "Bi-LSTM").
 PAPER = [{"tokens": "A BiLSTM reaches 91.2 F 1 on CoNLL-2003 .".split(),
@@ -185,3 +186,101 @@ def test_a_lower_case_method_said_once_is_dropped():
                   tagged("the c2f-coref model", ("MethodName", 1, 2)),
                   tagged("computed with a bidirectional LSTM", ("MethodName", 3, 5))]
     assert sorted(entity_names(paragraphs, ("lower",))["MethodName"]) == ["bidirectional LSTM", "c2f-coref"]
+
+
+# --- which entities a paper's list shows (what a reader would list) ----------------------------
+
+def scored(text: str, *entities: tuple[str, int, int, float]) -> Paragraph:
+    return Paragraph(text.split(), spans=[Span(label, start, end, score) for label, start, end, score in entities])
+
+
+def test_a_name_of_generic_words_only_is_not_listed():
+    # dev papers: "SENTENCE" and "Base / Small" tagged as methods, "t-test" and "Mean" as metrics
+    paragraphs = [tagged("BERT with SENTENCE inputs", ("MethodName", 0, 1), ("MethodName", 2, 3)),
+                  tagged("the Base / Small models after fine-tuning", ("MethodName", 1, 4), ("MethodName", 6, 7)),
+                  tagged("a t-test on the Mean F1", ("MetricName", 1, 2), ("MetricName", 4, 5), ("MetricName", 5, 6))]
+    assert entity_names(paragraphs, ("generic",)) == {"MethodName": ["BERT"], "MetricName": ["F1"]}
+    assert len(entity_names(paragraphs, ())["MethodName"]) == 4
+    # a hyperparameter's name is listed as tagged: "layers" is one
+    assert entity_names([tagged("with 12 layers", ("HyperparameterName", 2, 3))], ("generic", "main type")) == {
+        "HyperparameterName": ["layers"]}
+
+
+def test_generic_words_leave_short_names_and_task_words_alone():
+    assert is_generic("pre-training") and is_generic("Multi-domain") and is_generic("p-value")
+    for name in ("P", "R", "F1", "Accuracy", "Summarization", "Transformer", "BERT-base", "Multi-task learning"):
+        assert not is_generic(name), name
+
+
+def test_what_the_layout_made_is_not_listed():
+    # dev papers: a footnote's 6 glued to "The", "V2.0" alone as a dataset
+    p = tagged("6The data of SQuAD 2.0 ( V2.0 )", ("DatasetName", 0, 1), ("DatasetName", 3, 5), ("DatasetName", 6, 7))
+    assert entity_names([p], ("layout",)) == {"DatasetName": ["SQuAD 2.0"]}
+
+
+def test_a_method_said_rarely_and_unsurely_is_not_listed():
+    paragraphs = [scored("FTS and BART", ("MethodName", 0, 1, 0.22), ("MethodName", 2, 3, 0.2)),
+                  scored("BART again and BART", ("MethodName", 0, 1, 0.25), ("MethodName", 3, 4, 0.1)),
+                  scored("on paraphrase", ("TaskName", 1, 2, 0.16))]
+    assert entity_names(paragraphs, ("unsure",)) == {"MethodName": ["BART"], "TaskName": ["paraphrase"]}
+    assert sorted(entity_names(paragraphs, ())["MethodName"]) == ["BART", "FTS"]
+    assert entity_names([tagged("FTS", ("MethodName", 0, 1))], ("unsure",)) == {"MethodName": ["FTS"]}  # no score
+
+
+def test_a_name_is_listed_under_the_type_it_is_said_most_as():
+    paragraphs = [tagged("we introduce Spider , a large-scale", ("DatasetName", 2, 3)),
+                  tagged("Spider contains 10,181 questions", ("DatasetName", 0, 1)),
+                  tagged("models trained on Spider", ("MethodName", 3, 4))]
+    assert entity_names(paragraphs, ("main type",)) == {"DatasetName": ["Spider"]}
+    tie = [tagged("RACE", ("DatasetName", 0, 1)), tagged("RACE", ("TaskName", 0, 1))]
+    assert entity_names(tie, ("main type",)) == {"DatasetName": ["RACE"], "TaskName": ["RACE"]}
+
+
+def test_a_name_left_off_the_list_is_still_known():
+    """The results reader still reads a column named by a name the list leaves out."""
+    paragraphs = [tagged("models trained on Spider and Spider", ("DatasetName", 3, 4), ("DatasetName", 5, 6)),
+                  tagged("Spider", ("MethodName", 0, 1)), tagged("the Mean", ("MetricName", 1, 2))]
+    found = paper_entities(paragraphs, clean=("main type", "generic"))
+    assert [(e.type, e.name) for e in found.entities] == [("DatasetName", "Spider")]
+    assert found.known_as("Spider")["MethodName"] == ("Spider", 1)
+    assert found.known_as("Mean")["MetricName"] == ("Mean", 1)
+
+
+def test_any_caller_can_ask_whether_a_name_would_be_listed():
+    assert not is_listed("MetricName", "Mean") and not is_listed("DatasetName", "V2.0")
+    assert not is_listed("TaskName", "reading comprehension style question answering over paragraphs")
+    assert is_listed("MethodName", "FTS", mentions=1, score=0.2)  # "unsure" is not applied by default
+    assert not is_listed("MethodName", "FTS", mentions=1, score=0.2, rules=("unsure",))
+    assert is_listed("MethodName", "FTS", mentions=3, score=0.2, rules=("unsure",))
+    assert is_listed("TaskName", "paraphrase", mentions=1, score=0.16, rules=("unsure",))
+    assert is_listed("MetricName", "Mean", rules=())
+
+
+def test_names_run_together_are_not_listed():
+    # results dev papers: a table's row of heads read as one dataset name
+    paragraphs = [tagged("on MPQA and TREC", ("DatasetName", 1, 2), ("DatasetName", 3, 4)),
+                  tagged("MPQA TREC SST", ("DatasetName", 0, 2)),
+                  tagged("on CNN / Daily Mail , CNN and Daily Mail", ("DatasetName", 1, 5), ("DatasetName", 6, 7),
+                         ("DatasetName", 8, 10)),
+                  tagged("Exact Match Accuracy , Exact Match and Accuracy", ("MetricName", 0, 3),
+                         ("MetricName", 4, 6), ("MetricName", 7, 8))]
+    listed = entity_names(paragraphs, ("runs",))
+    assert "MPQA TREC" not in listed["DatasetName"] and "CNN / Daily Mail" in listed["DatasetName"]
+    assert "Exact Match Accuracy" in listed["MetricName"]  # "Accuracy" is written as a word, not a name
+    assert is_run("SQuAD1.1 SQuAD2.0", {"squad11", "squad20"}) and not is_run("SQuAD1.1", {"squad11"})
+    assert not is_run("Bi-LSTM- CNN", {"bilstm", "cnn"})
+
+
+def test_a_name_of_many_words_is_not_listed():
+    # dev papers: a dataset's name run into the expansion the text gives it
+    p = tagged("the RACE The ReAding Comprehension from Examinations set and the Penn Discourse Tree Bank",
+               ("DatasetName", 1, 7), ("DatasetName", 10, 14))
+    assert entity_names([p], ("long",)) == {"DatasetName": ["Penn Discourse Tree Bank"]}
+
+
+def test_score_after_a_hyphen_is_no_part_of_a_metric_name():
+    # dev papers: "F1 - score" and "F1" one metric
+    paragraphs = [tagged("we calculate the F1 - score in", ("MetricName", 3, 6)),
+                  tagged("a higher F1 than", ("MetricName", 2, 3))]
+    assert entity_names(paragraphs, ("hyphens", "heads"))["MetricName"] == ["F1"]
+    assert entity_names([tagged("the F - score", ("MetricName", 1, 4))], ("hyphens", "heads"))["MetricName"] == ["F-score"]

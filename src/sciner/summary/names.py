@@ -18,7 +18,9 @@ Four steps, each small:
 * :func:`paper_entities` cleans a paper's mentions (:func:`clean_mentions`, ``CLEAN_RULES``)
   and groups them into :class:`Entity` s: spellings that fold alike, a name with and without
   a head word, an abbreviation and its long form are one entity (a union-find over
-  (type, folded name) keys), named by its short form, else its most frequent spelling.
+  (type, folded name) keys), named by its short form, else its most frequent spelling; its
+  list keeps the entities a reader would list (:func:`listed_entities`; :func:`is_listed`
+  answers it for one name, for any caller), while every entity's spellings stay known.
 """
 
 from __future__ import annotations
@@ -326,11 +328,31 @@ def _read_list(path: Path) -> tuple[tuple[str, int], ...]:
 #   lower     an all-lower-case method, dataset or metric name said once that the gazetteer
 #             does not know is dropped ("pseudolabeling", "misc", "similarity"); task names are
 #             often lower case, and a name said again is kept ("papermage", "faithfulness")
-#   unsure    a name whose spans all score under UNSURE_SCORE is dropped
-CLEAN_RULES: tuple[str, ...] = ("hyphens", "brackets", "repeats", "fragments", "longer", "heads", "lower")
-# Measured and not applied: "one type" (+0.004 on the tune papers, but a metric tagged more
-# often as a method, UAS in 1805.01087, loses its table columns) and "unsure" (no gain on the
-# tune papers at any threshold).
+# and the rules that pick which of a paper's entities its list shows (:func:`listed_entities`;
+# an entity left out stays known to the results reader, its table columns are still read):
+#   generic   a name of generic words only is not listed ("Sentence", "fine-tuning", "t-test",
+#             "Mean", "Base / Small"; GENERIC_WORDS)
+#   layout    a footnote's number glued to a word ("6The") or a version alone ("V2.0") is not
+#   long      a name of more than LONGEST_NAME words, a description or two names run together,
+#             is not ("RACE The ReAding Comprehension from Ex- aminations")
+#   runs      a name that is two or more names of its type side by side, as a table's row of
+#             heads read as one, is not ("MPQA TREC", "SQuAD1.1 SQuAD2.0")
+#   main type a name listed under several types is listed under the one it is said most as
+#   unsure    a method, dataset or metric name said at most UNSURE_MENTIONS times, no span of
+#             which scores UNSURE_SCORE, is not listed (task names, descriptive phrases, score
+#             lower: the rule dropped as many right task names as wrong ones on the tune papers)
+CLEAN_RULES: tuple[str, ...] = ("hyphens", "brackets", "repeats", "fragments", "longer", "heads", "lower",
+                                "generic", "layout", "long", "runs", "main type")
+# Measured and not applied:
+# * "one type" (+0.004 on the tune papers, but a metric tagged more often as a method, UAS in
+#   1805.01087, loses its table columns; "main type" does the same to the list only);
+# * "unsure" (+0.003 on the tune papers' lists, but on the results dev set's tune PDFs, tagged
+#   by the shipped model, the names it leaves out are right names, "BM25", "Wikipedia",
+#   "SpanBERT", about as often as not, where a rule must be right twice as often as wrong to
+#   raise F1 at these lists' precision and recall);
+# * leaving out a name that is part of a longer listed name of its type said as often ("CNN"
+#   and "CNN / Daily Mail": -0.004, annotators list "ClueWeb" and "ClueWeb 2012-B", "NER"
+#   and "cross-lingual NER" alike).
 # The types whose names the rules clean: a summary's lists (hyperparameter names such as "λ"
 # or "L" are whole as tagged).
 LISTED_TYPES = frozenset({"MethodName", "DatasetName", "TaskName", "MetricName"})
@@ -349,9 +371,14 @@ _SUFFIX_WORDS = {"based", "style", "like", "only", "level", "specific", "aware",
                  "wise", "related", "dependent", "independent", "sized", "scale", "type"}
 # A model's sizes, which a name takes in after a hyphen ("BioBERT - base").
 _SIZE_WORDS = {"base", "large", "small", "tiny", "mini", "medium", "xl", "xxl", "big"}
-# A name none of whose spans has a mean tag probability this high is dropped ("unsure", not
-# applied by default; spans without a score, as CoNLL input has, are kept).
+# A name said at most UNSURE_MENTIONS times none of whose spans has a mean tag probability of
+# UNSURE_SCORE is not listed ("unsure"; spans without a score, as CoNLL input has, are kept).
 UNSURE_SCORE = 0.3
+UNSURE_MENTIONS = 2
+# The most words a listed name has ("long"; a defined short form names its entity, so long
+# forms rarely are one).
+LONGEST_NAME = 4
+_UNSURE_TYPES = {"MethodName", "DatasetName", "MetricName"}
 # The types whose names are rarely all lower case ("lower").
 _CAPITALISED_TYPES = {"MethodName", "DatasetName", "MetricName"}
 
@@ -470,12 +497,6 @@ def clean_mentions(paragraphs: Sequence[Sequence[str]], mentions: Sequence[Menti
         said = Counter((m.label, fold(m.text)) for m in out)
         out = [m for m in out if m.label not in _CAPITALISED_TYPES or not m.text.islower()
                or said[(m.label, fold(m.text))] > 1 or known.canonical(m.label, m.text) is not None]
-    if "unsure" in rules:
-        best: dict[tuple[str, str], float] = {}
-        for m in out:
-            key = (m.label, fold(m.text))
-            best[key] = max(best.get(key, 0.0), 1.0 if m.score is None else m.score)
-        out = [m for m in out if best[(m.label, fold(m.text))] >= UNSURE_SCORE]
     return sorted(out + kept, key=lambda m: m.place)
 
 
@@ -507,10 +528,15 @@ def _longer(paragraphs: Sequence[Sequence[str]], mentions: list[Mention], reach:
 
 
 def without_head(label: str, text: str) -> str:
-    """``text`` without a generic head word of its type at its end ("BERT model" -> "BERT")."""
-    words = text.split()
-    if len(words) > 1 and words[-1].lower() in _GENERIC_HEADS.get(label, ()) and len(fold(" ".join(words[:-1]))) > 1:
-        return " ".join(words[:-1])
+    """``text`` without a generic head word of its type at its end, after a space or a hyphen
+    ("macro F1 score" -> "macro F1", "F1-score" -> "F1")."""
+    head, _, last = text.rpartition(" ")
+    if not head or "-" in last:  # "F1-score" is F1; "BERT-Scores" (BERTScore) is a name
+        head, _, last = text.rpartition("-")
+        if not last.islower():
+            return text
+    if head and last.lower() in _GENERIC_HEADS.get(label, ()) and len(fold(head)) > 1:
+        return head.rstrip()
     return text
 
 
@@ -544,6 +570,114 @@ def same_but_heads(mentions: Sequence[Mention]) -> list[tuple[tuple[str, str], t
     return pairs
 
 
+# --- the names a reader would list ---------------------------------------------------------
+
+# Words that are not a name by themselves, nor together: a name all of whose words are among
+# them is not listed ("Sentence", "fine-tuning", "Base / Small", "t-test", "Mean"). Parts of
+# a text, generic nouns of the four types, stages of training, a model's sizes, statistics.
+GENERIC_WORDS = frozenset({
+    "word", "token", "sentence", "paragraph", "document", "text", "segment", "pair", "entity", "character",
+    "model", "method", "approach", "baseline", "system", "architecture", "network", "layer", "encoder", "decoder",
+    "data", "dataset", "corpus", "benchmark", "set", "split", "train", "dev", "test", "validation",
+    "task", "metric", "score", "result", "performance", "mean", "average", "median", "std", "variance", "sum",
+    "pretrain", "pretraining", "pretrained", "training", "finetune", "finetuning", "finetuned", "tuning",
+    "multitask", "semi", "supervised", "unsupervised", "selfsupervised", "bidirectional", "unidirectional",
+    "pre", "fine", "ttest", "pvalue", "significance", "ablation", "full", "multi", "single", "domain",
+    "loc", "org", "misc", "other",  # classes of a named-entity scheme (not "PER": a phone error rate)
+    *_SIZE_WORDS})
+
+
+def is_generic(name: str) -> bool:
+    """Every word of ``name`` is a generic word (:data:`GENERIC_WORDS`, plural or not, case
+    aside; hyphens and slashes part words): "Sentence", "fine-tuning", "Base / Small"."""
+    def generic(word: str) -> bool:
+        return word in GENERIC_WORDS or singular(word) in GENERIC_WORDS
+
+    words = [fold(w) for w in re.split(r"[\s/\-‐]+", name) if fold(w)]
+    return generic(fold(name)) or (bool(words) and all(map(generic, words)))
+
+
+# A name the text's layout made: a footnote's number glued to the next word ("6The"), a
+# version alone ("V2.0", "v1").
+_LAYOUT_NAME = re.compile(r"^(\d+[A-Z][a-z]+|[vV]?\d+(\.\d+)*)$")
+
+
+def is_listed(label: str, name: str, mentions: int = 1, score: float | None = None,
+              rules: Collection[str] = CLEAN_RULES) -> bool:
+    """Whether a reader would list ``name`` as a ``label`` of a paper that tags it ``mentions``
+    times, its best span scoring ``score`` (None: unknown), by the one-name ``rules`` of
+    :data:`CLEAN_RULES` that need no other name of the paper (the others in ``rules`` are
+    ignored here):
+
+    * "generic": not a name made of generic words only (:func:`is_generic`);
+    * "layout": not a footnote's number glued to a word, nor a version alone;
+    * "long": not more than ``LONGEST_NAME`` words;
+    * "unsure" (not in CLEAN_RULES): not a method, dataset or metric name said at most
+      ``UNSURE_MENTIONS`` times with no span scoring ``UNSURE_SCORE`` or more.
+
+    Any caller can ask it (the corpus facets: a name, its type and mentions, no score)."""
+    if "generic" in rules and is_generic(name):
+        return False
+    if "layout" in rules and _LAYOUT_NAME.match(name):
+        return False
+    if "long" in rules and len(name.split()) > LONGEST_NAME:
+        return False
+    if ("unsure" in rules and label in _UNSURE_TYPES and score is not None and score < UNSURE_SCORE
+            and mentions <= UNSURE_MENTIONS):
+        return False
+    return True
+
+
+def listed_entities(entities: Sequence[Entity], rules: Collection[str] = CLEAN_RULES) -> list[Entity]:
+    """The ``entities`` a reader would list, in their order, by ``rules``: each passes
+    :func:`is_listed`, and the rules over a paper's whole list:
+
+    * "main type": a name listed under several types is listed under the one it is said most
+      often as (a tie: under each);
+    * "runs": not several names of its type side by side (:func:`is_run`).
+
+    Only method, dataset, task and metric names are weighed (``LISTED_TYPES``); the others are
+    listed as they are."""
+    out = [e for e in entities if e.type in LISTED_TYPES and is_listed(e.type, e.name, len(e.places), e.score, rules)]
+    if "main type" in rules:
+        most: dict[str, int] = {}
+        for e in out:
+            most[fold(e.name)] = max(most.get(fold(e.name), 0), len(e.places))
+        out = [e for e in out if len(e.places) == most[fold(e.name)]]
+    if "runs" in rules:
+        shaped: dict[str, set[str]] = defaultdict(set)
+        for e in out:
+            shaped[e.type] |= {fold(text) for text in [e.name, *e.surface] if _is_shaped(text)}
+        out = [e for e in out if not is_run(e.name, shaped[e.type])]
+    listed = {id(e) for e in out}
+    return [e for e in entities if e.type not in LISTED_TYPES or id(e) in listed]  # hyperparameters: "layers"
+
+
+def _is_shaped(text: str) -> bool:
+    """Written as names are and words are not: a capital after the first letter, or a digit
+    ("MPQA", "SQuAD1.1", "biLSTM"; not "Accuracy", "parsing")."""
+    return any(c.isupper() for c in text[1:]) or any(c.isdigit() for c in text)
+
+
+def is_run(name: str, names: Collection[str]) -> bool:
+    """``name`` is two or more of ``names`` (folded) side by side, as a table's row of heads
+    read as one name is ("MPQA TREC", "SQuAD1.1 SQuAD2.0"): its words split at spaces into runs
+    each of which folds to one of ``names`` (not at a slash: "CNN / Daily Mail" is one name; nor
+    after a hyphen: "Bi-LSTM- CNN"). The list's rule ("runs") gives the names of the entity's
+    type written as names are (:func:`_is_shaped`): "Exact Match Accuracy" is no run."""
+    words = name.split()
+
+    def split(start: int, parts: int) -> bool:
+        if start == len(words):
+            return parts >= 2
+        return _is_word(words[start]) and any(
+            _is_word(words[end - 1]) and words[end - 1][-1] not in _HYPHENS
+            and fold(" ".join(words[start:end])) in names and split(end, parts + 1)
+            for end in range(start + 1, len(words) + 1))
+
+    return len(words) >= 2 and split(0, 0)
+
+
 # --- a paper's entities --------------------------------------------------------------------
 
 @dataclass
@@ -554,6 +688,7 @@ class Entity:
     name: str
     surface: list[str]
     places: list[Place]
+    score: float | None = None  # the best score of its spans (None: the spans carry none)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "name": self.name, "mentions": len(self.places), "surface": self.surface}
@@ -648,10 +783,12 @@ def paper_entities(paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None 
     as_tagged = {m.place: m.text for m in tagged}  # each span's text before the rules
     groups = _Groups()
     mentions: list[tuple[tuple[str, str], str, Place]] = []
+    scores: dict[Place, float | None] = {}
     for m in cleaned:
         key = (m.label, fold(m.text))
         groups.find(key)
         mentions.append((key, m.text, m.place))
+        scores[m.place] = m.score
         raw = as_tagged[m.place]
         if "heads" in clean and without_head(m.label, raw) != raw:  # "labeled attachment score ( LAS )"
             groups.union(key, (m.label, fold(raw)))
@@ -665,10 +802,13 @@ def paper_entities(paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None 
     for (label, _), found in by_group.items():
         spellings = Counter(text for text, _ in found)
         short_keys = {k for lab, k in shorts if lab == label}
+        said = [scores[place] for _, place in found if scores[place] is not None]
         entities.append(Entity(label, _name(spellings, short_keys, label, gazetteer), list(spellings),
-                               [place for _, place in found]))
+                               [place for _, place in found], max(said) if said else None))
     entities.sort(key=lambda e: (NAME_TYPES.index(e.type), -len(e.places), e.name.lower()))
-    return PaperNames(entities, _known(entities, cleaned, as_tagged))
+    # The list shows what a reader would list; the spellings of every entity stay known (a
+    # table's column named by a name the list leaves out is still read).
+    return PaperNames(listed_entities(entities, clean), _known(entities, cleaned, as_tagged))
 
 
 def _known(entities: Sequence[Entity], cleaned: Sequence[Mention], as_tagged: dict[Place, str]) -> _Known:
