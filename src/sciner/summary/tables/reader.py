@@ -14,7 +14,7 @@ from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.tables.caption import Caption, read_caption
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_language, is_language_pair, metric_like, row_reason,
-    says_nothing, split_name, table_rows,
+    prints_numbers_only, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.namer import Namer
@@ -113,7 +113,23 @@ def read_table(table: Table) -> Found:
     for row in data_rows(table):
         read, base = read_row(table, row.header, row.cells, row.group, base)
         found = found + read
-    return found
+    return found.with_others(unread(table, found))
+
+
+def unread(table: Table, found: Found) -> list[NotResult]:
+    """The cells of the table that print numbers only (:func:`prints_numbers_only`) and that no
+    value, result or not result covers ("5.2.1", "512 + 512", a row read as a head), each an
+    "unread" not result: no number of a table's body goes unaccounted for. A row whose numbers
+    are all years ("2016 2017") heads its columns."""
+    places = [x.place for x in (*found.values, *found.results, *found.others)]
+    missed = []
+    for row in table.rows:
+        numeric = [c for c in row if prints_numbers_only(c.text)]
+        if all(_YEAR.match(c.text.strip()) for c in numeric):
+            continue
+        missed += [table.not_result(c, c.text.strip(), "unread") for c in numeric
+                   if not any(p == c.paragraph and start < c.end and end > c.start for p, start, end in places)]
+    return missed
 
 
 def data_rows(table: Table) -> Iterator[DataRow]:
@@ -219,21 +235,16 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
             continue
         if label_reason is not None:  # "Proportion 26 % 12 % ...", "% of training set 1 % 10 % ..."
             found = found.with_others([table.not_result(cell, number, label_reason)
-                                       for number, _ in cell_numbers(cell.text)])
+                                       for number, _, _ in cell_numbers(cell.text)])
             continue
         column = header.column(cell.first, cell.last)
         if label.languages:
             column = Column(column.names, column.reason, [*column.unnamed, *label.languages])
-        parts = cell_numbers(cell.text)
-        scores = sum(why is None for _, why in parts)
-        index = 0
-        for number, why in parts:
+        for number, why, part in cell_numbers(cell.text):
             if why is not None:
                 found = found.with_others([table.not_result(cell, number, why)])
                 continue
-            found = found + read_number(table, header, group, label, cell, number, column,
-                                        part=(index, scores) if scores > 1 else None)
-            index += 1
+            found = found + read_number(table, header, group, label, cell, number, column, part)
     return found, base
 
 
