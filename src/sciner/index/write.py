@@ -71,6 +71,7 @@ class PaperRows:
     mentions: list[tuple[int, int | None, str, int, int, str, float | None]]
     values: list[tuple[int, str, str, float | None, str | None, str | None]]  # paragraph, type, value, number, name, key
     results: list[tuple] = field(default_factory=list)  # paragraph, task, dataset, metric, value, number, model, ours
+    notes: list[str] = field(default_factory=list)  # the summary's stderr lines (PaperSummary.notes)
 
 
 def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None, model: str) -> PaperRows:
@@ -100,7 +101,7 @@ def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer |
                      tokens=sum(len(p.tokens) for p in paragraphs),
                      paragraphs=[(p.text, p.meta.get("page"), p.meta.get("section"), p.meta.get("kind"))
                                  for p in paragraphs],
-                     entities=entities, mentions=mentions, values=values, results=results)
+                     entities=entities, mentions=mentions, values=values, results=results, notes=summary.notes())
 
 
 def content_hash(path: str | Path, options: str = "") -> str:

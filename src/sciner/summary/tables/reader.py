@@ -5,6 +5,7 @@ label and numbers (:func:`read_row`, :func:`read_number`)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -117,19 +118,37 @@ def read_table(table: Table) -> Found:
 
 
 def unread(table: Table, found: Found) -> list[NotResult]:
-    """The cells of the table that print numbers only (:func:`prints_numbers_only`) and that no
+    """The cells of the table's body that print numbers only (:func:`body_cells`) and that no
     value, result or not result covers ("5.2.1", "512 + 512", a row read as a head), each an
-    "unread" not result: no number of a table's body goes unaccounted for. A row whose numbers
-    are all years ("2016 2017") heads its columns."""
+    "unread" not result: no number of a table's body goes unaccounted for."""
     places = [x.place for x in (*found.values, *found.results, *found.others)]
-    missed = []
-    for row in table.rows:
+    return [table.not_result(c, c.text.strip(), "unread") for c in body_cells(table.rows)
+            if not any(p == c.paragraph and start < c.end and end > c.start for p, start, end in places)]
+
+
+def body_cells(rows: Sequence[Sequence[TableCell]]) -> list[TableCell]:
+    """The cells of a table's rows that print numbers only (:func:`prints_numbers_only`), but
+    for a row whose numbers are all years ("2016 2017"), which heads its columns."""
+    cells = []
+    for row in rows:
         numeric = [c for c in row if prints_numbers_only(c.text)]
-        if all(_YEAR.match(c.text.strip()) for c in numeric):
-            continue
-        missed += [table.not_result(c, c.text.strip(), "unread") for c in numeric
-                   if not any(p == c.paragraph and start < c.end and end > c.start for p, start, end in places)]
-    return missed
+        if not all(_YEAR.match(c.text.strip()) for c in numeric):
+            cells += numeric
+    return cells
+
+
+def silent_tables(paragraphs: Sequence[Paragraph], results: Sequence[Result],
+                  others: Sequence[NotResult]) -> str | None:
+    """What to say of a paper whose tables print numbers and gave no result: "3 tables with
+    numbers, no result read (12 numbers classed: no metric 10, count 2)"; None when one did, or
+    no table prints a number."""
+    tables = sum(bool(body_cells(rows)) for rows in table_rows(paragraphs).values())
+    if not tables or any(r.table is not None for r in results):
+        return None
+    reasons = Counter(n.reason for n in others if n.table is not None)
+    classed = ", ".join(f"{reason} {count}" for reason, count in reasons.most_common())
+    return (f"{tables} table{'s' if tables > 1 else ''} with numbers, no result read "
+            f"({sum(reasons.values())} numbers classed{': ' + classed if classed else ''})")
 
 
 def data_rows(table: Table) -> Iterator[DataRow]:
