@@ -325,3 +325,11 @@ def test_index_says_each_paper_whose_tables_print_numbers_and_gave_no_result(cli
     paper = silent_table_paper(tmp_path / "in")
     run = cli("index", paper, "-o", tmp_path / "corpus.sqlite")
     assert run.returncode == 0 and SILENT_NOTE in run.stderr.splitlines()
+
+
+def test_a_paper_whose_pdf_lost_a_table_s_rows_says_so_in_its_warnings() -> None:
+    lost = caption("Table 4 : Test accuracy on four datasets .", page=8)
+    lost.meta["table_body"] = "missing"
+    summary = summarize_paper("p", [tagged("We study parsing .", ("TaskName", 2, 3)), lost])
+    assert summary.warnings == ["1 table whose rows the PDF's text layer lost (table 4)"]
+    assert summary.notes() == ["note: paper p: 1 table whose rows the PDF's text layer lost (table 4)"]

@@ -11,7 +11,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ours, proposed_methods
-from sciner.summary.tables.reader import read_tables, silent_tables
+from sciner.summary.tables.reader import lost_tables, read_tables, silent_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 
 # The corpus table's columns and the entity type each counts.
@@ -30,7 +30,8 @@ class PaperSummary:
     paragraphs: list[Paragraph] = field(repr=False, default_factory=list)
     not_results: list[NotResult] = field(default_factory=list)
     proposed: list[str] = field(default_factory=list)  # the names of the method(s) the paper proposes
-    # What the reading could not do, one line each (tables with numbers and no result read off them).
+    # What the reading could not do, one line each: tables with numbers and no result read off
+    # them, tables whose rows the PDF lost.
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -60,9 +61,8 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     others = sorted(others + in_tables[2], key=lambda o: o.place)
     proposed = proposed_methods(paragraphs, names.name_of)
     mark_ours(results, proposed, cited_names(paragraphs, proposed))
-    silent = silent_tables(paragraphs, results, others)
-    return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed,
-                        [silent] if silent else [])
+    warnings = [w for w in (silent_tables(paragraphs, results, others), lost_tables(paragraphs)) if w]
+    return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed, warnings)
 
 
 def corpus_table(papers: Iterable[PaperSummary]) -> dict[str, Any]:

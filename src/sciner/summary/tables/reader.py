@@ -151,6 +151,16 @@ def silent_tables(paragraphs: Sequence[Paragraph], results: Sequence[Result],
             f"({sum(reasons.values())} numbers classed{': ' + classed if classed else ''})")
 
 
+def lost_tables(paragraphs: Sequence[Paragraph]) -> str | None:
+    """What to say of a paper whose PDF lost the rows of some tables (captions marked
+    ``"table_body": "missing"``): "2 tables whose rows the PDF's text layer lost (table 1,
+    table 4)"; None when none."""
+    lost = [" ".join(p.tokens[:2]).lower() for p in paragraphs if p.meta.get("table_body") == "missing"]
+    if not lost:
+        return None
+    return f"{len(lost)} table{'s' if len(lost) > 1 else ''} whose rows the PDF's text layer lost ({', '.join(lost)})"
+
+
 def data_rows(table: Table) -> Iterator[DataRow]:
     """The table's data rows, each with the header and group label over it: the rows above the
     first data row are the header; a row of several cells without numbers below data rows
