@@ -22,6 +22,9 @@ LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "
                          "trainingsignal", "modelvariant", "encoderarchitecture", "doclength", "segmentlength"})
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
+# An amount in a table's body: a count or a size with its magnitude ("335 M", "6B", "10 K",
+# "1.6T"), or a multiple ("18x", "1.3×"): never a score.
+_BODY_AMOUNT = re.compile(r"^\.?\d+(?:[.,]\d+)?\s?(?:[kKmMbBGT]|x|×)$")
 
 # Heads that read as a metric though nothing tags them (checked on the folded head, its
 # parentheses and arrows dropped): "BLEU", "ROUGE-1", "R-L", "EM", "R1(%)", "Acc.", "MF1", "P@1".
@@ -197,6 +200,11 @@ def _item_numbers(item: re.Match[str]) -> list[tuple[str, str | None]]:
             why = "parenthesized"
         found.append((written_out(inner.rstrip("%")) + ("%" if inner.endswith("%") else ""), why))
     return found
+
+
+def is_amount(text: str) -> bool:
+    """A body cell that prints an amount ("335 M", "6B", "10 K") or a multiple ("18x")."""
+    return bool(_BODY_AMOUNT.match(text.strip()))
 
 
 def prints_numbers_only(text: str) -> bool:

@@ -14,7 +14,7 @@ from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.tables.caption import Caption, read_caption
 from sciner.summary.tables.cells import (
-    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_language, is_language_pair, metric_like, row_reason,
+    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
     prints_numbers_only, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
@@ -23,6 +23,7 @@ from sciner.summary.values import NotResult, Result, Value
 
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
 _YEAR = re.compile(rf"^{YEAR}$")
+_LEADING_NUMBER = re.compile(r"^\s*[-+−]?\.?\d")  # a cell that starts as a number does ("0.763 / 0.719 ( r )")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -118,11 +119,18 @@ def read_table(table: Table) -> Found:
 
 
 def unread(table: Table, found: Found) -> list[NotResult]:
-    """The cells of the table's body that print numbers only (:func:`body_cells`) and that no
-    value, result or not result covers ("5.2.1", "512 + 512", a row read as a head), each an
-    "unread" not result: no number of a table's body goes unaccounted for."""
+    """The cells of the table's body that print numbers only (:func:`body_cells`), and those of
+    its data rows right of their first number that start with a number the reader cannot read
+    ("0.763 / 0.719 ( r )"), that
+    no value, result or not result covers ("5.2.1", "512 + 512", a row read as a head), each an
+    "unread" not result ("amount" for "335 M", "18x": a count, a size or a multiple): no number
+    of a table's body goes unaccounted for."""
     places = [x.place for x in (*found.values, *found.results, *found.others)]
-    return [table.not_result(c, c.text.strip(), "unread") for c in body_cells(table.rows)
+    unparsed = [c for row, flags in zip(table.rows, table.numeric) if any(flags) for c in row
+                if c.first > min(n.first for n, number in zip(row, flags) if number)  # a label's "300D LSTM"
+                and _LEADING_NUMBER.match(c.text) and not prints_numbers_only(c.text) and not cell_numbers(c.text)]
+    return [table.not_result(c, c.text.strip(), "amount" if is_amount(c.text) else "unread")
+            for c in body_cells(table.rows) + unparsed
             if not any(p == c.paragraph and start < c.end and end > c.start for p, start, end in places)]
 
 
