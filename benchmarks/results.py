@@ -72,10 +72,11 @@ def read_tsv(path: Path) -> list[dict[str, str]]:
 
 
 def numbers(text: str) -> list[float]:
-    """The numbers a value stands for: its leading number, and each side of an "x / y" cell."""
+    """The numbers a value stands for: its leading number (".62" is 0.62), and each side of an
+    "x / y" cell."""
     found = []
     for part in re.split(r"\s*/\s*", str(text)):
-        match = re.match(r"[-+]?\d+(\.\d+)?", re.sub(r"[%,\s]", "", part))
+        match = re.match(r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)", re.sub(r"[%,\s]", "", part))  # ".62" too
         if match:
             found.append(float(match.group(0)))
     return found[:1] if len(found) > 2 else found

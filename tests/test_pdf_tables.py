@@ -161,6 +161,30 @@ def test_on_request_each_table_row_is_a_paragraph_after_its_caption_with_its_cel
     assert [p.kind for p in build(frozenset({"tables"}))] == ["body", *["table"] * 5, "body"]
 
 
+def test_a_table_caption_whose_rows_the_text_layer_lost_says_its_body_is_missing(tmp_path: Path) -> None:
+    """A "Table N" caption with no rows of cells next to it (the table an image) was written as
+    any caption: a reader of the JSONL could not tell a lost table from none; a table read, or
+    a figure's caption, says nothing."""
+    body = paragraph(20.0, 3)
+    lost = caption_lines("Table 3: Results drawn as an image.", 80.0)
+    figure = caption_lines("Figure 1: The model.", 110.0)
+    table = squad_table(140.0)
+    read = caption_lines("Table 2: SQuAD 1.1 results.", 210.0)
+    found = find_tables([*body, *lost, *figure, *table, *read], BODY)
+    builder = ParagraphBuilder(body_size=BODY, counts=WordCounts([""]), include=frozenset({"captions", "tables"}))
+    builder.tables = list(found)
+    for lines, kind in ((body, Kind.BODY), (lost, Kind.CAPTION), (figure, Kind.CAPTION), (table, Kind.DROP),
+                        (read, Kind.CAPTION)):
+        builder.add_block(Block(lines), kind)
+    captions = [(p.text.split(":")[0], p.table_body) for p in builder.finish() if p.kind == "caption"]
+    assert captions == [("Table 3", "missing"), ("Figure 1", ""), ("Table 2", "")]
+    meta = {"page": 7, "kind": "caption", "table_body": "missing"}
+    saved = tmp_path / "caption.jsonl"
+    saved.write_text(render([Paragraph(["Table", "3", ":"], meta=meta)], "jsonl"), encoding="utf-8")  # type: ignore[arg-type]
+    (back,) = read_file(saved)
+    assert back.meta == meta  # through JSONL
+
+
 def test_table_rows_carry_table_and_cells_through_jsonl_and_bad_cells_are_refused(tmp_path: Path) -> None:
     meta = {"page": 7, "kind": "table", "table": "table 2", "cells": [[0, 2, 0, 0], [2, 3, 1, 2]]}
     p = Paragraph(["BERT", "LARGE", "84.1"], meta=meta)

@@ -281,3 +281,56 @@ def test_conll_docstart_blocks_are_papers(cli, tmp_path):
     assert cli("summarize", conll, "-o", out, "-q").returncode == 0
     papers = json.loads(out.read_text(encoding="utf-8"))["papers"]
     assert [(p["doc"], p["entities"][0]["name"]) for p in papers] == [("two", "BERT"), ("two#2", "ELMo")]
+
+
+def silent_table_paper(folder: Path) -> Path:
+    """A tagged paper whose one table prints numbers under heads that say no metric: it gives
+    no result, as a paper whose heads the reader cannot read."""
+    from sciner.formats.jsonl import write_jsonl
+
+    paragraphs = [tagged("We study parsing .", ("TaskName", 2, 3)),
+                  row([("System", 0), ("Setup one", 1), ("Setup two", 2)], table="table 1", page=1),
+                  row([("first", 0), ("12.5", 1), ("13.0", 2)], table="table 1", page=1),
+                  row([("second", 0), ("14.5", 1), ("5.2.1", 2)], table="table 1", page=1)]
+    folder.mkdir(parents=True, exist_ok=True)
+    write_jsonl(paragraphs, folder / "silent.jsonl")
+    return folder / "silent.jsonl"
+
+
+SILENT_NOTE = "note: paper silent: 1 table with numbers, no result read (4 numbers classed: no metric 3, unread 1)"
+
+
+def test_summarize_says_each_paper_whose_tables_print_numbers_and_gave_no_result(cli, tmp_path: Path) -> None:
+    """A paper whose table numbers all became not results was summarized in silence: its line
+    is said on stderr, and its summary carries it as a warning."""
+    paper = silent_table_paper(tmp_path / "in")
+    run = cli("summarize", paper, "-o", tmp_path / "out.json")
+    assert run.returncode == 0 and SILENT_NOTE in run.stderr.splitlines()
+    [summary] = json.loads((tmp_path / "out.json").read_text())["papers"]
+    assert summary["results"] == [] and summary["warnings"] == [SILENT_NOTE.partition("silent: ")[2]]
+    quiet = cli("summarize", paper, "-o", tmp_path / "quiet.json", "-q")
+    assert "note:" not in quiet.stderr
+
+
+def test_predict_with_tables_says_each_paper_whose_tables_print_numbers_and_gave_no_result(
+        cli, loaded_once, tmp_path: Path) -> None:
+    """``sciner predict --include tables`` says the line ``summarize`` would, as it tags."""
+    paper = silent_table_paper(tmp_path / "in")
+    run = cli("predict", paper, "--include", "tables", "-o", tmp_path / "out.jsonl", "--precision", "fp32")
+    assert run.returncode == 0 and SILENT_NOTE in run.stderr.splitlines()
+    plain = cli("predict", paper, "-o", tmp_path / "plain.jsonl", "--precision", "fp32")
+    assert "note:" not in plain.stderr
+
+
+def test_index_says_each_paper_whose_tables_print_numbers_and_gave_no_result(cli, tmp_path: Path) -> None:
+    paper = silent_table_paper(tmp_path / "in")
+    run = cli("index", paper, "-o", tmp_path / "corpus.sqlite")
+    assert run.returncode == 0 and SILENT_NOTE in run.stderr.splitlines()
+
+
+def test_a_paper_whose_pdf_lost_a_table_s_rows_says_so_in_its_warnings() -> None:
+    lost = caption("Table 4 : Test accuracy on four datasets .", page=8)
+    lost.meta["table_body"] = "missing"
+    summary = summarize_paper("p", [tagged("We study parsing .", ("TaskName", 2, 3)), lost])
+    assert summary.warnings == ["1 table whose rows the PDF's text layer lost (table 4)"]
+    assert summary.notes() == ["note: paper p: 1 table whose rows the PDF's text layer lost (table 4)"]

@@ -16,7 +16,9 @@ from sciner.summary.names import Gazetteer
 from sciner.summary.ours import CITATION, CITED, cited_names
 from sciner.summary.papers import read_papers
 from sciner.summary.tables.caption import read_caption
-from sciner.summary.tables.cells import cell_numbers, is_language, metric_like, not_score_head, table_rows
+from sciner.summary.tables.cells import (
+    cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, split_name, table_rows,
+)
 from sciner.summary.tables.namer import Namer
 from sciner.summary.tables.reader import Table, data_rows, read_table
 
@@ -43,9 +45,39 @@ def found(summary: PaperSummary) -> set[tuple[str | None, str | None, str, str |
     ("0.907 ( 19 % )", [("0.907", None), ("19%", "difference")]),
     ("92.80±0.26 [ 88.36±0.18 ]", [("92.80", None), ("0.26", "deviation"), ("88.36", None), ("0.18", "deviation")]),
     ("+0.25", [("+0.25", "difference")]), ("86.78 b", [("86.78", None)]), ("392k", []), ("SST-2", []),
+    ("85.21(.58)", [("85.21", None), ("0.58", "deviation")]), ("85.2 (0.6)", [("85.2", None), ("0.6", "deviation")]),
+    ("85.2±0.6", [("85.2", None), ("0.6", "deviation")]), ("85.2 +/- 0.6", [("85.2", None), ("0.6", "deviation")]),
+    ("3.5 [ 2.1 ]", [("3.5", None), ("2.1", None)]), ("84.7/85.0/84.9", [("84.7", None), ("85.0", None), ("84.9", None)]),
+    ("86.6/-", [("86.6", None)]), (".69/ -", [("0.69", None)]), ("- 0.7 / -0.7", [("-0.7", None), ("-0.7", None)]),
+    (".97", [("0.97", None)]), ("24 * *", [("24", None)]), ("86.2†", [("86.2", None)]), ("**85.2**", [("85.2", None)]),
+    ("95.4 %", [("95.4%", None)]), ("1,806,230 ( 1,542,805 )", [("1,806,230", None), ("1,542,805", "parenthesized")]),
+    ("1,024", [("1,024", None)]), ("3 × 10−5", [("3e-5", None)]), ("3e-5", [("3e-5", None)]), ("1.2E+3", [("1.2e+3", None)]),
+    ("10−5", [("1e-5", None)]), ("1024", [("1024", None)]), ("100", [("100", None)]), ("5.2.1", []), ("512 + 512", []), ("2017 ) .", []),
 ])
 def test_a_cell_is_read_into_its_scores_and_what_is_no_score(text, numbers):
-    assert cell_numbers(text) == numbers
+    assert [(n.number, n.why) for n in cell_numbers(text)] == numbers
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("80.6/80.1", [(0, 2), (1, 2)]), ("86.6/-", [(0, 2)]), ("-/80.2", [(1, 2)]), ("92.80±0.26 [ 88.36±0.18 ]", [(0, 2), None, (1, 2), None]),
+    ("84.7/85.0/84.9", [(0, 3), (1, 3), (2, 3)]), ("88.7 ± 0.17", [None, None]),
+])
+def test_each_score_of_a_cell_of_several_knows_its_place_a_dash_keeping_its_own(text, parts):
+    assert [n.part for n in cell_numbers(text)] == parts
+
+
+@pytest.mark.parametrize(("name", "part", "named"), [
+    ("MNLI-(m/mm)", (1, 2), "MNLI-mm"), ("UAS [ LAS ]", (1, 2), "LAS"), ("P / R / F1", (2, 3), "F1"),
+    ("P / R / F1", (0, 2), "P / R / F1"), ("F1", (1, 3), "F1"),
+])
+def test_a_name_over_a_cell_of_several_scores_names_each_its_own(name, part, named):
+    assert split_name(name, part) == named
+
+
+@pytest.mark.parametrize(("text", "only"), [("85.2", True), ("5.2.1", True), ("512 + 512", True), ("3 × 10−5", True),
+                                            ("86.78 b", True), ("392k", False), ("SST-2", False), ("Model", False)])
+def test_a_cell_printing_numbers_only_is_one_no_reading_may_drop(text, only):
+    assert prints_numbers_only(text) is only
 
 
 @pytest.mark.parametrize(("head", "metric"), [("BLEU", "BLEU"), ("ROUGE-1", "ROUGE-1"), ("R-L", "R-L"), ("EM", "EM"),
@@ -834,3 +866,20 @@ def test_a_task_cut_from_a_hyphenated_word_is_no_task():
     summary = summarize_paper("p", rows)
     assert [r.task for r in summary.results] == [None]
     assert [e.name for e in summary.entities if e.type == "TaskName"] == ["NER"]
+
+
+def test_every_number_of_a_table_body_is_a_result_or_a_not_result_an_unreadable_cell_an_unread_one():
+    """A section number the layout set in a table ("5.2.1"), a sum ("512 + 512") and a score
+    with a dash for its pair ("86.6/-") were neither results nor not results: each is now one."""
+    paragraphs = stacked_blocks() + [
+        row([("BiAF", 0), ("86.6/-", 1), ("512 + 512", 2)], ("MethodName", 0, 1)), row([("5.2.1", 0)]),
+        row([("300D LSTM", 0), ("81.2", 1), ("0.763 / 0.719 ( r )", 2), ("335 M", 3)])]
+    summary = summarize_paper("p", paragraphs)
+    assert ("Chinese", "UAS", "86.6") in {(r.dataset, r.metric, r.value) for r in summary.results}
+    # what no reading covers: a number it cannot read, an amount; a label's "300D" is no number
+    assert {(n.value, n.reason) for n in summary.not_results if n.reason in ("unread", "amount")} == {
+        ("512 + 512", "unread"), ("5.2.1", "unread"), ("0.763 / 0.719 ( r )", "unread"), ("335 M", "amount")}
+    cells = [(i, start, end) for i, p in enumerate(paragraphs) for start, end, _, _ in p.meta["cells"]
+             if prints_numbers_only(" ".join(p.tokens[start:end]))]
+    places = [x.place for x in (*summary.results, *summary.not_results, *summary.values)]
+    assert all(any(p == i and s < end and e > start for p, s, e in places) for i, start, end in cells)

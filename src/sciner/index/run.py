@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from sciner.document import Paragraph
 from sciner.errors import InputNotFoundError, ScinerError
-from sciner.files.inputs import Reading, is_tagged
+from sciner.files.inputs import Reading, is_tagged, status_line
 from sciner.files.run import MANIFEST, Engine, Input, Read, Step, read_manifest, run_verb
 from sciner.formats.registry import input_format
 from sciner.index.schema import connect, hold, settle
@@ -209,6 +209,7 @@ class Indexing(Step):
 
     def run(self, state: IndexState, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
         writer = state.open()
+        notes = status_line(self.show_progress)
         untagged = {k for k, (_, ps) in enumerate(inputs) if not is_tagged(ps)}
         done = self.tagging.run(state.tagger, inputs, progress)
         for k, (path, paragraphs) in enumerate(done):
@@ -222,6 +223,9 @@ class Indexing(Step):
                     state.done.added += 1
                     if not rows.results:
                         state.done.no_results.append(paper.doc)
+                    if notes is not None:
+                        for line in rows.notes:
+                            notes(line)
             writer.close_file(file)
             if file.replaced:
                 state.done.replaced += file.replaced

@@ -73,6 +73,7 @@ class PaperRows:
     values: list[tuple[int, str, str, float | None, str | None, str | None]]  # paragraph, type, value, number, name, key
     # paragraph, task, dataset, metric, value, number, model, ours, table, caption, header, split, setting, ablation
     results: list[tuple] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # the summary's stderr lines (PaperSummary.notes)
 
 
 def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None, model: str) -> PaperRows:
@@ -102,7 +103,7 @@ def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer |
                      tokens=sum(len(p.tokens) for p in paragraphs),
                      paragraphs=[(p.text, p.meta.get("page"), p.meta.get("section"), p.meta.get("kind"))
                                  for p in paragraphs],
-                     entities=entities, mentions=mentions, values=values, results=results)
+                     entities=entities, mentions=mentions, values=values, results=results, notes=summary.notes())
 
 
 def content_hash(path: str | Path, options: str = "") -> str:

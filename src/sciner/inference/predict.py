@@ -11,8 +11,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sciner.document import Paragraph
 from sciner.errors import OutputError, ScinerError
-from sciner.files.inputs import Reading
+from sciner.files.inputs import Reading, status_line
 from sciner.files.plan import OutputPlan, plan_files
 from sciner.files.run import Engine, Input, Run, Step, run_verb, split_threads
 from sciner.formats.include import check_include_kept
@@ -86,6 +87,8 @@ class Tagging(Step):
 
     options: TagOptions = TagOptions()
     keep_tagged: bool = False
+    # What to say on stderr of each input tagged (a module's function: it crosses to workers).
+    notes: Callable[[Path, list[Paragraph]], list[str]] | None = None
 
     @property
     def threads(self) -> int:  # type: ignore[override]
@@ -113,8 +116,13 @@ class Tagging(Step):
 
     def run(self, state: Any, inputs: list[Input], progress: Callable[[int], object]) -> list[Input]:
         if not self.keep_tagged:
-            return tag_read(state, inputs, batch_subwords=self.options.batch_subwords, show_progress=False,
+            done = tag_read(state, inputs, batch_subwords=self.options.batch_subwords, show_progress=False,
                             paper_level=self.options.paper_level, progress=progress)
+            if self.notes is not None and (say := status_line(True)) is not None:
+                for path, paragraphs in done:
+                    for line in self.notes(path, paragraphs):
+                        say(line)
+            return done
         done = list(inputs)
         todo = [k for k, (_, ps) in enumerate(inputs) if any(p.spans is None for p in ps)]
         untouched = set(range(len(inputs))).difference(todo)
@@ -170,6 +178,7 @@ def tag_files(
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
     keep: bool = True,
+    notes: Callable[[Path, list[Paragraph]], list[str]] | None = None,
 ) -> Run:
     """Tag files, folders and globs (``-``: standard input) and write the tags
     (``sciner predict``): to ``output``, a file (all inputs together: CoNLL marks each input
@@ -188,9 +197,10 @@ def tag_files(
     result's ``done`` empty (its counts and summary stay). ``Engine(workers=N, resume=...,
     ray_address=...)`` tags a corpus into a folder ``output`` one input at a time, each output
     recorded in ``output/manifest.jsonl`` to resume from, ``tagging.threads`` shared out
-    between the workers.
+    between the workers. ``notes``: what to say on stderr of each input tagged (a module's
+    function, such as :func:`sciner.summary.files.paper_notes`), None: nothing.
     """
-    step = Tagging(replace(tagging, threads=split_threads(tagging.threads, engine.processes)))
+    step = Tagging(replace(tagging, threads=split_threads(tagging.threads, engine.processes)), notes=notes)
     return run_verb(inputs, lambda paths: plan_outputs(paths, None if output is None else str(output), to_format,
                                                        reading.include),
                     step, reading, engine=engine, on_error=on_error, show_progress=show_progress, keep=keep)

@@ -43,10 +43,13 @@ class ExtractedParagraph:
     table: str = ""  # a table row's: its table ("table 2", as its caption names it)
     # A table row's cells: [first token, end token, first column, last column] each.
     cells: list[list[int]] = field(default_factory=list)
+    table_body: str = ""  # a "Table N" caption's: "missing" when no rows of cells were read for it
 
     def table_meta(self) -> dict[str, object]:
-        """A table row's ``table`` and ``cells`` as a paragraph's ``meta`` carries them (else none)."""
-        return {"table": self.table, "cells": self.cells} if self.cells else {}
+        """A table row's ``table`` and ``cells``, a caption's ``table_body``, as a paragraph's
+        ``meta`` carries them (else none)."""
+        meta: dict[str, object] = {"table": self.table, "cells": self.cells} if self.cells else {}
+        return {**meta, "table_body": self.table_body} if self.table_body else meta
 
 
 def extract_pdf(path: str | Path, progress: Progress | None = None,
@@ -87,7 +90,7 @@ def extract_pdf(path: str | Path, progress: Progress | None = None,
         # A footnote is body text when it is running text; all of them with --include footnotes.
         if tokens and (paragraph.kind is not Kind.FOOTNOTE or included(Kind.FOOTNOTE, kinds) or is_running_text(tokens)):
             extracted.append(ExtractedParagraph(tokens, paragraph.text, paragraph.section, paragraph.page,
-                                                paragraph.kind.value, paragraph.table, cells))
+                                                paragraph.kind.value, paragraph.table, cells, paragraph.table_body))
     return extracted
 
 

@@ -32,6 +32,7 @@ from sciner.pdf.blocks import (
 from sciner.pdf.clean import (
     WORD_EDGE_PUNCTUATION,
     WordCounts,
+    caption_label,
     is_abstract_heading,
     is_appendix_heading,
     join_lines,
@@ -62,6 +63,8 @@ class RawParagraph:
     kind: Kind  # TITLE, HEADER, BODY, FOOTNOTE; on request CAPTION, TABLE
     table: str = ""  # a table row's: its table's label ("table 2")
     cells: tuple[Cell, ...] = ()  # a table row's: its cells, left to right; ``text`` joins them
+    # A "Table N" caption's, with tables read: "missing" when no rows of cells were found for it.
+    table_body: str = ""
 
 
 @dataclass
@@ -73,6 +76,7 @@ class _Paragraph:
     last: OrderedLine
     table: str = ""
     cells: tuple[Cell, ...] = ()
+    table_body: str = ""
     first: OrderedLine | None = None
     edge: float | None = None  # right edge of the block holding ``last``
     emitted_at: int | None = None  # index in the output, once written
@@ -136,9 +140,13 @@ class ParagraphBuilder:
             getattr(self, _ADD_BLOCK[kind])(block)
 
     def _add_caption(self, block: Block) -> None:
+        mine = [table for table in self.tables if table.anchor.line is block.lines[0].line]
         if included(Kind.CAPTION, self.include):
-            self._add_aside(Kind.CAPTION, [block.lines])
-        self._add_tables(lambda table: table.anchor.line is block.lines[0].line)
+            label = caption_label(block.lines[0].text)
+            # A "Table N" whose rows the text layer lost (an image, a layout not read): said, not silent.
+            missing = included(Kind.TABLE, self.include) and not mine and bool(label and label.startswith("table"))
+            self._add_aside(Kind.CAPTION, [block.lines], table_body="missing" if missing else "")
+        self._add_tables(lambda table: table in mine)
 
     def _add_fragment(self, block: Block) -> None:
         if self._continues_open_paragraph(block, Kind.FRAGMENT):
@@ -148,12 +156,12 @@ class ParagraphBuilder:
         if self._continues_open_paragraph(block, Kind.DROP):
             self._add_body(block)
 
-    def _add_aside(self, kind: Kind, groups: list[list[OrderedLine]]) -> None:
+    def _add_aside(self, kind: Kind, groups: list[list[OrderedLine]], table_body: str = "") -> None:
         """Paragraphs of ``kind`` beside the body (a caption; a table's rows, one each), kept
         in reading order after the body paragraph they interrupt."""
         for lines in groups:
             aside = _Paragraph([(line.text, line.hyphenated) for line in lines], self.section, lines[0].page + 1,
-                               kind, lines[-1])
+                               kind, lines[-1], table_body=table_body)
             self.deferred.append(aside)
         if self.open is None:
             self._flush_deferred()
@@ -371,4 +379,4 @@ class ParagraphBuilder:
             return
         paragraph.emitted_at = len(self.output)
         self.output.append(RawParagraph(text, paragraph.section, paragraph.page, paragraph.kind, paragraph.table,
-                                        paragraph.cells))
+                                        paragraph.cells, paragraph.table_body))

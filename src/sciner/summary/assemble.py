@@ -12,7 +12,7 @@ from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ours, own_row_names, proposed_methods
 from sciner.summary.provenance import mark_ablations
-from sciner.summary.tables.reader import read_tables
+from sciner.summary.tables.reader import lost_tables, read_tables, silent_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 
 # The corpus table's columns and the entity type each counts.
@@ -31,11 +31,19 @@ class PaperSummary:
     paragraphs: list[Paragraph] = field(repr=False, default_factory=list)
     not_results: list[NotResult] = field(default_factory=list)
     proposed: list[str] = field(default_factory=list)  # the names of the method(s) the paper proposes
+    # What the reading could not do, one line each: tables with numbers and no result read off
+    # them, tables whose rows the PDF lost.
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"doc": self.doc, "entities": [e.to_json() for e in self.entities],
                 "values": [v.to_json() for v in self.values], "results": [r.to_json() for r in self.results],
-                "proposed": self.proposed, "not_results": [n.to_json() for n in self.not_results]}
+                "proposed": self.proposed, "not_results": [n.to_json() for n in self.not_results],
+                "warnings": self.warnings}
+
+    def notes(self) -> list[str]:
+        """The stderr lines saying its :attr:`warnings`, one each ("note: paper X: ...")."""
+        return [f"note: paper {self.doc}: {warning}" for warning in self.warnings]
 
 
 def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None = None,
@@ -57,7 +65,8 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     mark_ours(results, proposed, cited_names(paragraphs, proposed), paragraphs)
     proposed += [n for n in own_row_names(results) if fold(n) not in {fold(m) for m in proposed}]
     mark_ablations(results)
-    return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed)
+    warnings = [w for w in (silent_tables(paragraphs, results, others), lost_tables(paragraphs)) if w]
+    return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed, warnings)
 
 
 def main_dataset(entities: Sequence[Entity]) -> str | None:

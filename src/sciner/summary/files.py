@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sciner.config import DATA_ENV
+from sciner.document import Paragraph
 from sciner.errors import ScinerError
 from sciner.files.inputs import Reading, status_line
 from sciner.files.plan import Input, OutputPlan, plan_together
@@ -64,19 +65,34 @@ def gazetteer_note(gazetteer: Gazetteer) -> str | None:
     return f"names: the shipped gazetteer plus {added} names from {gazetteer.folder}"
 
 
+def paper_notes(path: Path, paragraphs: list[Paragraph]) -> list[str]:
+    """What ``sciner summarize`` would say on stderr of the papers of one tagged input (one
+    line per paper whose tables print numbers and gave no result), for ``sciner predict
+    --include tables`` to say as it tags; names from the gazetteers summarize reads."""
+    gazetteer = Gazetteer(gazetteer_folder())
+    return [line for paper in papers_of(path, paragraphs)
+            for line in summarize_paper(paper.doc, paper.paragraphs, gazetteer).notes()]
+
+
 @dataclass
 class SummaryWriter:
     """A summary plan's renderer (:attr:`sciner.files.plan.OutputPlan.together`): every input
     done, as papers, each summarized with ``gazetteer``, and the corpus table, rendered in
-    ``fmt``; what it summarized is kept in ``summary``."""
+    ``fmt``; what it summarized is kept in ``summary``, each paper's warnings said to ``notes``
+    (None: not said)."""
 
     fmt: Renderer
     gazetteer: Gazetteer
     summary: Summary
+    notes: Callable[[str], object] | None = None
 
     def __call__(self, done: list[Input]) -> str | bytes:
         papers = [paper for path, paragraphs in done for paper in papers_of(path, paragraphs)]
         self.summary.papers = [summarize_paper(paper.doc, paper.paragraphs, self.gazetteer) for paper in papers]
+        if self.notes is not None:
+            for paper in self.summary.papers:
+                for line in paper.notes():
+                    self.notes(line)
         self.summary.corpus = corpus_table(self.summary.papers)
         return self.fmt.render(self.summary.papers, self.summary.corpus)
 
@@ -107,6 +123,7 @@ def summarize(
     the others are tagged with the model as ``tagging``
     (:class:`sciner.inference.predict.TagOptions`) says (``retag``: every input). An input
     that cannot be read goes to ``on_error`` (and the result's ``failed``); the others go on.
+    A paper whose tables print numbers and gave no result is said on stderr, one line each.
     """
     fmt = summary_format(output, to_format)
     target = None if output is None or is_stdio(output) else Path(output)
@@ -116,7 +133,7 @@ def summarize(
         notes(note)
     reading = replace(reading, tags=not retag)
     done = Summary()
-    writer = SummaryWriter(fmt, gazetteer, done)
+    writer = SummaryWriter(fmt, gazetteer, done, notes)
     run = run_verb(inputs, lambda paths: plan_summary(paths, target, writer, reading.include),
                    Tagging(tagging, keep_tagged=True), reading, on_error=on_error, show_progress=show_progress,
                    keep=False)

@@ -32,6 +32,13 @@ row's body is then accounted for, as
 * else a :class:`~sciner.summary.values.NotResult` with its reason: a "difference" ("+0.25",
   a Δ column, "(19 %)" after a score), a "deviation" (the "± 0.17" of a score, a "std"
   column), a "count" ("#Docs", "N"), a "p-value", a "size", a "time", a "setting" (a
-  hyperparameter's value; a number labelling its row, such as a threshold), or "no metric".
+  hyperparameter's value; a number labelling its row, such as a threshold), "parenthesized"
+  (the "( 1,542,805 )" beside a count), or "no metric";
+* and a cell of the body the rows above leave unread is still one: an "amount" ("335 M",
+  "18x") or "unread" ("5.2.1", "512 + 512", "0.763 / 0.719 ( r )"), never dropped in silence.
+
+A cell prints its numbers as :func:`~sciner.summary.tables.cells.cell_numbers` reads them:
+"85.21(.58)", "85.2 ± 0.6", "80.6/80.1", "84.7/85.0/84.9", "86.6/-", ".97", "1,806,230",
+"3 × 10−5", "3e-5", footnote marks and bold markers around them.
 """
 

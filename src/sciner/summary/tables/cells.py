@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sciner.document import Paragraph
 from sciner.summary.names import fold
@@ -19,11 +20,11 @@ LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "
                          "setting", "configuration", "type", "language", "lang", "field", "subtask", "metric",
                          "description", "variant", "hint", "target", "length", "lengths", "evaluatedtask",
                          "trainingsignal", "modelvariant", "encoderarchitecture", "doclength", "segmentlength"})
-# A number as a table cell prints it: "92.8", "-0.5", "95.4 %", "86.2*", "81.32 a" (a footnote mark).
-_NUMBER = r"[-+−]?\d+(?:[.,]\d+)?"
-_MARK = r"(?:\s?[*†‡§¶♣♦♠♥]+|\s[a-d])?"
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
+# An amount in a table's body: a count or a size with its magnitude ("335 M", "6B", "10 K",
+# "1.6T"), or a multiple ("18x", "1.3×"): never a score.
+_BODY_AMOUNT = re.compile(r"^\.?\d+(?:[.,]\d+)?\s?(?:[kKmMbBGT]|x|×)$")
 
 # Heads that read as a metric though nothing tags them (checked on the folded head, its
 # parentheses and arrows dropped): "BLEU", "ROUGE-1", "R-L", "EM", "R1(%)", "Acc.", "MF1", "P@1".
@@ -100,33 +101,117 @@ def not_score_head(text: str) -> str | None:
     return next((reason for pattern, reason in _NOT_SCORE_HEADS if pattern.search(text)), None)
 
 
-_ONE = rf"({_NUMBER})\s?(%?)(?:\s*(?:±|\+/-|\+ / -)\s*({_NUMBER})\s?%?)?"
-# One cell: a score (its ± deviation), then another score after "/", "," or "[" ("80.6/80.1",
-# "92.80±0.26 [ 88.36±0.18 ]"), or a difference in parentheses ("0.907 ( 19 % )").
-_CELL = re.compile(rf"^{_ONE}(?:\s*(?:/|,|\[)\s*{_ONE}\s*\]?|\s*\(\s*([-+−]?\d+(?:[.,]\d+)?\s?%?)\s*\))?{_MARK}$")
+# One number as a cell prints it: a sign, then a plain number ("92.8", ".58", "3,5", "1,806,230")
+# or one in scientific notation ("3e-5", "1.2E+3", "3 × 10−5", "10−5": the superscript lost).
+_PLAIN = r"(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
+_SCIENTIFIC = rf"(?:{_PLAIN}\s?[eE][-+−]?\d+|{_PLAIN}\s?[×x]\s?10\^?[-+−]?\d+|10\^?[-−]\d+)"
+_ONE_NUMBER = rf"[-+−]?(?:{_SCIENTIFIC}|{_PLAIN})"
+# One score of a cell: its number, its "%", its "± 0.17" and its "(.58)" or "( 19 % )".
+_ITEM = re.compile(rf"(?P<n>{_ONE_NUMBER})(?:\s?(?P<p>%))?"
+                   rf"(?:\s*(?:±|\+/-|\+ / -)\s*(?P<d>{_ONE_NUMBER})\s?%?)?"
+                   rf"(?:\s*\(\s*(?P<b>{_ONE_NUMBER}\s?%?)\s*\))?")
+_SEPARATOR = re.compile(r"\s*(?:/|,|;|\[)\s*")
+_MISSING = re.compile(r"[-–—]|n/?a|N/?A")  # "86.6/-": no second score
+_CELL_END = re.compile(r"\s*\]?(?:\s*[*†‡§¶♣♦♠♥]+)*(?:\s[a-d])?$")  # "]", footnote marks "* *", "81.32 a"
+_BOLD = re.compile(r"^(?:\*\*|__)(.*)(?:\*\*|__)$|^\\(?:textbf|textit|underline|mathbf)\{(.*)\}$")
 
 
-def cell_numbers(text: str) -> list[tuple[str, str | None]]:
+class CellNumber(NamedTuple):
+    """A number of a body cell: as it prints (leading dot and scientific notation written out:
+    ".58" -> "0.58", "3 × 10−5" -> "3e-5"), None or why it is no score, and which score of
+    how many it is (``part``: (0, 2) for the "80.6" of "80.6/80.1"; None in a cell of one)."""
+
+    number: str
+    why: str | None
+    part: tuple[int, int] | None = None
+
+
+def written_out(number: str) -> str:
+    """A number as Python reads it where the cell's spelling does not: ".58" -> "0.58", "3 ×
+    10−5" -> "3e-5", "10−5" -> "1e-5", "1.2E+3" -> "1.2e+3"; other spellings as printed."""
+    compact = re.sub(r"\s", "", number)
+    if match := re.fullmatch(r"([-+−]?)(?:(.+?)(?:[×x]10\^?|[eE])([-+−]?\d+)|10\^?([-−]\d+))", compact):
+        sign, mantissa, exponent, power = match.groups()
+        mantissa, exponent = mantissa or "1", exponent or power
+        return f"{sign}{'0' if mantissa.startswith('.') else ''}{mantissa}e{exponent.replace('−', '-')}"
+    if match := re.fullmatch(r"([-+−]?)(\.\d+)", compact):
+        return f"{match.group(1)}0{match.group(2)}"
+    return number.strip()
+
+
+def _value(number: str) -> float | None:
+    """What a number is worth ("1,806" -> 1806.0, "19%" -> 19.0), or None."""
+    try:
+        return float(written_out(number).replace("−", "-").replace(",", "").rstrip("%").strip())
+    except ValueError:
+        return None
+
+
+def cell_numbers(text: str) -> list[CellNumber]:
     """The numbers of a body cell, each with None (a score) or why it is none: "88.7 ± 0.17"
-    -> [("88.7", None), ("0.17", "deviation")]; "80.6/80.1" -> two scores; "0.907 ( 19 % )"
-    -> a score and a "difference"; "+0.25" -> a "difference"; [] for a cell that is no number."""
+    -> [("88.7", None), ("0.17", "deviation")]; "85.21(.58)" -> a score and a "deviation";
+    "80.6/80.1", "84.7/85.0/84.9" -> two, three scores; "86.6/-" -> the first of two;
+    "0.907 ( 19 % )", "+0.25" -> a "difference"; "3 × 10−5" -> "3e-5"; [] for a cell that is
+    no number ("392k", "5.2.1")."""
     text = text.strip()
-    if re.match(r"^[-+−]?\d", text):
-        text = re.sub(r"(\d) \. (\d)", r"\1.\2", text)
-    match = _CELL.match(text)
-    if match is None:
+    if bold := _BOLD.match(text):  # "**85.2**", "\\textbf{85.2}"
+        text = (bold.group(1) or bold.group(2) or "").strip()
+    if not re.match(r"^(?:[-+−]?\s?\.?\d|[-–—]\s?/\s?\.?\d)", text):
         return []
-    first, percent, deviation, second, percent2, deviation2, difference = match.groups()
-    found: list[tuple[str, str | None]] = [(first + percent, "difference" if first.startswith("+") else None)]
-    if deviation:
-        found.append((deviation, "deviation"))
-    if second:
-        found.append((second + percent2, "difference" if second.startswith("+") else None))
-        if deviation2:
-            found.append((deviation2, "deviation"))
-    if difference:
-        found.append((difference.replace(" ", ""), "difference"))
+    text = re.sub(r"(\d) \. (\d)", r"\1.\2", text)
+    text = re.sub(r"(^|[/,;\[]\s?)([-+−]) (?=\.?\d)", r"\1\2", text)  # "- 0.7 / -0.7"
+    items: list[list[tuple[str, str | None]]] = []  # each score's numbers; [] for a "-" in its place
+    at = 0
+    while True:
+        if item := _ITEM.match(text, at):
+            items.append(_item_numbers(item))
+        elif (item := _MISSING.match(text, at)) and (items or _SEPARATOR.match(text, item.end())):
+            items.append([])
+        else:
+            return []
+        at = item.end()
+        separator = _SEPARATOR.match(text, at)
+        if separator is None or separator.end() == len(text):
+            break
+        at = separator.end()
+    if not _CELL_END.fullmatch(text, at):
+        return []
+    return [CellNumber(number, why, (slot, len(items)) if k == 0 and why is None and len(items) > 1 else None)
+            for slot, numbers in enumerate(items) for k, (number, why) in enumerate(numbers)]
+
+
+def _item_numbers(item: re.Match[str]) -> list[tuple[str, str | None]]:
+    """One score of a cell, its deviation and what it has in parentheses: a "difference" when
+    signed or a share beside a score that is none, a "deviation" when under a third of the score
+    ("85.21(.58)"), else "parenthesized" (a second count beside a count)."""
+    first = item.group("n")
+    found: list[tuple[str, str | None]] = [(written_out(first) + (item.group("p") or ""),
+                                            "difference" if first.startswith("+") else None)]
+    if deviation := item.group("d"):
+        found.append((written_out(deviation), "deviation"))
+    if bracketed := item.group("b"):
+        inner = re.sub(r"\s", "", bracketed)
+        value, score = _value(inner), _value(first)
+        if inner[:1] in "+-−" or (inner.endswith("%") and not item.group("p")):
+            why = "difference"
+        elif value is not None and score is not None and 0 <= value < abs(score) / 3:
+            why = "deviation"
+        else:
+            why = "parenthesized"
+        found.append((written_out(inner.rstrip("%")) + ("%" if inner.endswith("%") else ""), why))
     return found
+
+
+def is_amount(text: str) -> bool:
+    """A body cell that prints an amount ("335 M", "6B", "10 K") or a multiple ("18x")."""
+    return bool(_BODY_AMOUNT.match(text.strip()))
+
+
+def prints_numbers_only(text: str) -> bool:
+    """A cell that prints a number and no word ("85.2", "86.6/-", "5.2.1", "512 + 512", "10−5"):
+    a number of a table's body that is a result or a not result, never dropped."""
+    bare = re.sub(r"(?<=\d)\s?(?:[eE×x])\s?(?=[-+−]?\d)|\s[a-d]$|n/a|N/A", " ", text)
+    return bool(re.search(r"\d", bare)) and not re.search(r"[^\W\d_]", bare)
 
 
 @dataclass(frozen=True)
@@ -169,10 +254,14 @@ def row_reason(label: str) -> str | None:
 
 
 def split_name(name: str | None, part: tuple[int, int]) -> str | None:
-    """Which of an "x / y" cell's two scores a name over it names: "MNLI-(m/mm)" -> "MNLI-m"
-    for the first, "MNLI-mm" for the second; a name without such a pair is both's."""
-    if not name or part[1] != 2:
+    """Which of an "x / y" cell's scores a name over it names: "MNLI-(m/mm)" -> "MNLI-m"
+    for the first, "MNLI-mm" for the second; "P / R / F1" over "84.7/85.0/84.9" names each its
+    own; a name without such parts is every part's."""
+    if not name or part[1] < 2:
         return name
+    if part[1] > 2:
+        pieces = [p.strip() for p in name.split("/")]
+        return pieces[part[0]] if len(pieces) == part[1] and all(pieces) else name
     if match := re.search(r"[-\s]*\(\s*([^()/]+?)\s*/\s*([^()/]+?)\s*\)", name):
         return f"{name[:match.start()].rstrip()}-{match.group(part[0] + 1)}"
     if match := re.fullmatch(r"\s*([^\[\]/]+?)\s*(?:\[\s*([^\[\]]+?)\s*\]|/\s*([^\[\]/]+?))\s*", name):

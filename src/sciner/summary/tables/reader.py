@@ -5,6 +5,7 @@ label and numbers (:func:`read_row`, :func:`read_number`)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -18,8 +19,8 @@ from sciner.summary.provenance import (
 )
 from sciner.summary.tables.caption import Caption, read_caption, said_metrics
 from sciner.summary.tables.cells import (
-    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_language, is_language_pair, metric_like, row_reason,
-    says_nothing, split_name, table_rows,
+    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
+    prints_numbers_only, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.namer import Namer, metric_pair
@@ -27,6 +28,7 @@ from sciner.summary.values import NotResult, Result, Value
 
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
 _YEAR = re.compile(rf"^{YEAR}$")
+_LEADING_NUMBER = re.compile(r"^\s*[-+−]?\.?\d")  # a cell that starts as a number does ("0.763 / 0.719 ( r )")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -127,7 +129,58 @@ def read_table(table: Table) -> Found:
     for row in carry_labels(data_rows(table)):
         read, base = read_row(table, row.header, row.cells, row.group, base)
         found = found + read
-    return found
+    return found.with_others(unread(table, found))
+
+
+def unread(table: Table, found: Found) -> list[NotResult]:
+    """The cells of the table's body that print numbers only (:func:`body_cells`), and those of
+    its data rows right of their first number that start with a number the reader cannot read
+    ("0.763 / 0.719 ( r )"), that
+    no value, result or not result covers ("5.2.1", "512 + 512", a row read as a head), each an
+    "unread" not result ("amount" for "335 M", "18x": a count, a size or a multiple): no number
+    of a table's body goes unaccounted for."""
+    places = [x.place for x in (*found.values, *found.results, *found.others)]
+    unparsed = [c for row, flags in zip(table.rows, table.numeric) if any(flags) for c in row
+                if c.first > min(n.first for n, number in zip(row, flags) if number)  # a label's "300D LSTM"
+                and _LEADING_NUMBER.match(c.text) and not prints_numbers_only(c.text) and not cell_numbers(c.text)]
+    return [table.not_result(c, c.text.strip(), "amount" if is_amount(c.text) else "unread")
+            for c in body_cells(table.rows) + unparsed
+            if not any(p == c.paragraph and start < c.end and end > c.start for p, start, end in places)]
+
+
+def body_cells(rows: Sequence[Sequence[TableCell]]) -> list[TableCell]:
+    """The cells of a table's rows that print numbers only (:func:`prints_numbers_only`), but
+    for a row whose numbers are all years ("2016 2017"), which heads its columns."""
+    cells = []
+    for row in rows:
+        numeric = [c for c in row if prints_numbers_only(c.text)]
+        if not all(_YEAR.match(c.text.strip()) for c in numeric):
+            cells += numeric
+    return cells
+
+
+def silent_tables(paragraphs: Sequence[Paragraph], results: Sequence[Result],
+                  others: Sequence[NotResult]) -> str | None:
+    """What to say of a paper whose tables print numbers and gave no result: "3 tables with
+    numbers, no result read (12 numbers classed: no metric 10, count 2)"; None when one did, or
+    no table prints a number."""
+    tables = sum(bool(body_cells(rows)) for rows in table_rows(paragraphs).values())
+    if not tables or any(r.table is not None for r in results):
+        return None
+    reasons = Counter(n.reason for n in others if n.table is not None)
+    classed = ", ".join(f"{reason} {count}" for reason, count in reasons.most_common())
+    return (f"{tables} table{'s' if tables > 1 else ''} with numbers, no result read "
+            f"({sum(reasons.values())} numbers classed{': ' + classed if classed else ''})")
+
+
+def lost_tables(paragraphs: Sequence[Paragraph]) -> str | None:
+    """What to say of a paper whose PDF lost the rows of some tables (captions marked
+    ``"table_body": "missing"``): "2 tables whose rows the PDF's text layer lost (table 1,
+    table 4)"; None when none."""
+    lost = [" ".join(p.tokens[:2]).lower() for p in paragraphs if p.meta.get("table_body") == "missing"]
+    if not lost:
+        return None
+    return f"{len(lost)} table{'s' if len(lost) > 1 else ''} whose rows the PDF's text layer lost ({', '.join(lost)})"
 
 
 def carry_labels(rows: Iterable[DataRow]) -> Iterator[DataRow]:
@@ -264,21 +317,16 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
             continue
         if label_reason is not None:  # "Proportion 26 % 12 % ...", "% of training set 1 % 10 % ..."
             found = found.with_others([table.not_result(cell, number, label_reason)
-                                       for number, _ in cell_numbers(cell.text)])
+                                       for number, _, _ in cell_numbers(cell.text)])
             continue
         column = header.column(cell.first, cell.last)
         if label.languages:
             column = Column(column.names, column.reason, [*column.unnamed, *label.languages])
-        parts = cell_numbers(cell.text)
-        scores = sum(why is None for _, why in parts)
-        index = 0
-        for number, why in parts:
+        for number, why, part in cell_numbers(cell.text):
             if why is not None:
                 found = found.with_others([table.not_result(cell, number, why)])
                 continue
-            found = found + read_number(table, header, group, label, cell, number, column,
-                                        part=(index, scores) if scores > 1 else None)
-            index += 1
+            found = found + read_number(table, header, group, label, cell, number, column, part)
     return found, base
 
 
