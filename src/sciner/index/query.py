@@ -183,12 +183,32 @@ class Index:
                          "JOIN papers p ON p.id = g.paper_id WHERE g.id = ?", (paragraph_id,))
         return StoredParagraph(*rows[0]) if rows else None
 
+    def page_of(self, paragraph_id: int) -> list[tuple[int, str, str | None]]:
+        """The paragraphs of ``paragraph_id``'s paper on its page, in reading order, as (id, text,
+        kind): the rows and caption of a table around one of its rows."""
+        return [tuple(row) for row in self._all(
+            "SELECT g.id, g.text, g.kind FROM paragraphs h JOIN paragraphs g ON g.paper_id = h.paper_id "
+            "AND g.page IS h.page WHERE h.id = ? ORDER BY g.position", (paragraph_id,))]
+
+    def paper_file(self, paper_id: int) -> Path | None:
+        """The file the paper was read from (None: no such paper)."""
+        rows = self._all("SELECT f.path FROM papers p JOIN files f ON f.id = p.file_id WHERE p.id = ?", (paper_id,))
+        return Path(rows[0][0]) if rows else None
+
+    def paragraphs_holding(self, text: str) -> int:
+        """How many paragraphs hold ``text`` as a phrase (full text): set against a name's
+        mentions, how often the papers write it where it is not tagged."""
+        phrase = '"' + text.replace('"', '""') + '"'
+        return self._all("SELECT count(*) FROM paragraphs_fts WHERE paragraphs_fts MATCH ?", (phrase,))[0][0]
+
     def leaderboards(self, min_papers: int = 1, limit: int = DEFAULT_LIMIT) -> list[Leaderboard]:
         """The (task, dataset, metric) triples with results from at least ``min_papers`` papers,
-        those of the most papers first, each name spelled as first indexed."""
+        those of the most papers first, then of the most results (alphabetical order last: where no
+        dataset is shared, "A" boards of one number each would come first), each name spelled as
+        first indexed."""
         sql = ("SELECT MIN(task), MIN(dataset), MIN(metric), COUNT(DISTINCT paper_id) AS n FROM results "
                "WHERE dataset_key IS NOT NULL AND metric_key IS NOT NULL AND number IS NOT NULL "
-               "GROUP BY task_key, dataset_key, metric_key HAVING n >= ? ORDER BY n DESC, MIN(dataset) LIMIT ?")
+               "GROUP BY task_key, dataset_key, metric_key HAVING n >= ? ORDER BY n DESC, COUNT(*) DESC, MIN(dataset) LIMIT ?")
         return [Leaderboard(*row) for row in self._all(sql, (rows_wanted(min_papers, "min_papers"),
                                                                 rows_wanted(limit)))]
 
