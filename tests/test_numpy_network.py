@@ -129,6 +129,15 @@ def test_a_small_pdf_tagged_imports_no_torch(tmp_path):
     assert "BERT\tB-MethodName" in (tmp_path / "out.conll").read_text(encoding="utf-8")
 
 
+def test_a_thread_that_tokenizes_hides_nothing_from_another_importing_torch():
+    """A server's request thread may import torch while another tokenizes: torch stays importable."""
+    code = ("import sys, threading; from sciner.tokenize import tokenize\n"
+            "t = threading.Thread(target=tokenize, args=('BERT-base.',)); t.start(); t.join()\n"
+            "print('torch' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+
+
 def test_torch_imports_after_the_tokenizer_hid_it_from_thinc():
     code = ("import sys; from sciner.tokenize import tokenize; assert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
             "assert 'torch' not in sys.modules; import torch; print(torch.ones(2).sum().item())")

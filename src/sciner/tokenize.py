@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -33,8 +34,10 @@ def _torch_hidden_from_thinc() -> Iterator[None]:
     here), though the tokenizer needs none of it: a PDF or untokenized text tagged in NumPy would
     pay it. While thinc is imported here for the first time, ``import torch`` fails as if torch were
     not installed (thinc then has no torch shims; sciner uses none), and works again afterwards.
-    A process that imported torch or thinc before (training, spaCy pipelines) is left as it is."""
-    if "torch" in sys.modules or "thinc" in sys.modules:
+    A process that imported torch or thinc before (training, spaCy pipelines) is left as it is,
+    and so is a thread other than the main one (a server's request), while another request may
+    import torch."""
+    if "torch" in sys.modules or "thinc" in sys.modules or threading.current_thread() is not threading.main_thread():
         yield
         return
     sys.modules["torch"] = None  # type: ignore[assignment]  # the import system's "not importable"
