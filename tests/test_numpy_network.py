@@ -139,7 +139,8 @@ def test_a_thread_that_tokenizes_hides_nothing_from_another_importing_torch():
 
 
 def test_torch_imports_after_the_tokenizer_hid_it_from_thinc():
-    code = ("import sys; from sciner.tokenize import tokenize; assert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
+    code = ("import sys; from sciner.tokenize import tokenize\n"
+            "assert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
             "assert 'torch' not in sys.modules; import torch; print(torch.ones(2).sum().item())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "2.0", done.stderr

@@ -208,7 +208,8 @@ class Index:
         first indexed."""
         sql = ("SELECT MIN(task), MIN(dataset), MIN(metric), COUNT(DISTINCT paper_id) AS n FROM results "
                "WHERE dataset_key IS NOT NULL AND metric_key IS NOT NULL AND number IS NOT NULL "
-               "GROUP BY task_key, dataset_key, metric_key HAVING n >= ? ORDER BY n DESC, COUNT(*) DESC, MIN(dataset) LIMIT ?")
+               "GROUP BY task_key, dataset_key, metric_key HAVING n >= ? "
+               "ORDER BY n DESC, COUNT(*) DESC, MIN(dataset) LIMIT ?")
         return [Leaderboard(*row) for row in self._all(sql, (rows_wanted(min_papers, "min_papers"),
                                                                 rows_wanted(limit)))]
 
