@@ -98,6 +98,26 @@ def test_the_example_check_refuses_an_unknown_option_a_missing_argument_and_a_ba
             parse(argv)
 
 
+@pytest.mark.parametrize(("path", "usage"), [
+    (("predict",), "sciner predict [OPTIONS] INPUTS..."),
+    (("query",), "sciner query [OPTIONS] INDEX COMMAND [ARGS]..."),
+    (("query", "results"), "sciner query INDEX results [OPTIONS]"),
+    (("query", "search"), "sciner query INDEX search [OPTIONS] TEXT"),
+    (("info",), "sciner info [OPTIONS] [MODEL]"),
+])
+def test_usage_lines_spell_arguments_as_click_does(path: tuple[str, ...], usage: str) -> None:
+    """Regression: Typer's usage line wrote a required argument in braces and lower case
+    (``{INDEX}``, ``{inputs}...``)."""
+    first = runner.invoke(app, [*path, "-h"], prog_name="sciner").stdout.splitlines()[0]
+    assert first == f"Usage: {usage}"
+
+
+@pytest.mark.parametrize("path", list(COMMANDS), ids=lambda path: " ".join(("sciner", *path)))
+def test_no_usage_line_has_braces(path: tuple[str, ...]) -> None:
+    first = runner.invoke(app, [*path, "-h"], prog_name="sciner").stdout.splitlines()[0]
+    assert first.startswith("Usage: sciner") and "{" not in first
+
+
 def test_predict_takes_a_device_and_refuses_an_unknown_one(cli, loaded_once, tmp_path) -> None:
     text = tmp_path / "p.txt"
     text.write_text("We use BERT .\n", encoding="utf-8")

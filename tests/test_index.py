@@ -3,6 +3,7 @@ into SQLite, each question asked, incremental runs, a killed run, and the one-li
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -342,10 +343,25 @@ def test_every_question_is_a_subcommand_with_its_parameters_and_o_to_json_q() ->
     for question in QUESTIONS.values():
         shown = " ".join(CliRunner().invoke(app, ["query", question.name, "-h"]).stdout.split())
         for param in question.params:
-            spelled = param.name if param.argument else ", ".join(sorted(param.cli_flags, key=len))
+            spelled = param.name.upper() if param.argument else ", ".join(sorted(param.cli_flags, key=len))
             assert spelled in shown, question.name
         for flag in ("-o, --output", "--to [json|csv|html]", "--json", "-q, --quiet"):
             assert flag in shown, question.name
+
+
+@pytest.mark.parametrize("where", ["after INDEX", "before INDEX", "after the question"])
+def test_query_takes_quiet_wherever_the_other_verbs_would(cli, corpus: Path, tmp_path: Path, where: str) -> None:
+    """Regression: ``sciner query INDEX -q leaderboards`` was "No such command '-q'" (click reads a
+    group's options only before its arguments)."""
+    out = tmp_path / "boards.csv"
+    argv = {"after INDEX": [corpus, "-q", "-o", out, "leaderboards"],
+            "before INDEX": ["-q", "-o", out, corpus, "leaderboards"],
+            "after the question": [corpus, "leaderboards", "-q", "-o", out]}[where]
+    run = cli("query", *argv)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert out.read_text().splitlines()[1] == ",SQuAD,F1,3"
+    sql = cli("query", corpus, "-q", "--sql", "SELECT count(*) AS n FROM papers", "--json")
+    assert (sql.returncode, json.loads(sql.stdout)) == (0, [{"n": 3}])
 
 
 def test_every_question_answers_rows_of_its_dataclass(corpus: Path) -> None:

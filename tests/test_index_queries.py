@@ -5,6 +5,9 @@ with its own code."""
 from __future__ import annotations
 
 import os
+import re
+import subprocess
+import sys
 import sqlite3
 import threading
 import time
@@ -217,3 +220,25 @@ def test_a_table_cut_at_its_row_count_says_how_many_rows_more_there_are(cli, cor
     assert run.stdout.splitlines()[-1] == f"… {names - 2} more row(s): --top {names} shows them"
     assert "more row(s)" not in cli("query", corpus, "entities", "--top", str(names)).stdout
     assert "more row(s)" not in cli("query", corpus, "entities", "--top", "2", "--json").stdout
+
+
+def _duckdb_recipe() -> str:
+    """docs/index.md's DuckDB recipe (the Python block that starts with ``# DuckDB``)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "index.md").read_text(encoding="utf-8")
+    return next(block for block in re.findall(r"```python\n(.*?)```", text, re.S) if block.startswith("# DuckDB"))
+
+
+def test_the_duckdb_recipe_downloads_nothing() -> None:
+    """Regression: the recipe ran ``INSTALL sqlite``, which fetches the extension from DuckDB's server."""
+    recipe = _duckdb_recipe()
+    assert "INSTALL" not in recipe and '"autoinstall_known_extensions": False' in recipe
+
+
+def test_the_duckdb_recipe_reads_the_index_with_the_extension_from_pypi(corpus: Path) -> None:
+    pytest.importorskip("duckdb")
+    pytest.importorskip("duckdb_extension_sqlite_scanner")
+    done = subprocess.run([sys.executable, "-c", _duckdb_recipe()], cwd=corpus.parent, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("│")[1:3] for line in done.stdout.splitlines() if line.count("│") == 3]
+    assert [[cell.strip() for cell in row] for row in rows][-2:] == [["SQuAD", "3"], ["PTB", "2"]]

@@ -10,6 +10,8 @@ import sys
 import numpy as np
 import pytest
 
+from helpers.pdf_pages import text_pdf
+
 from sciner.inference import choose
 from sciner.inference.choose import Networks
 from sciner.inference.numpy_network import NumpyNetwork, _gelu
@@ -112,6 +114,36 @@ def test_a_line_tagged_with_either_shipped_model_imports_no_torch(tmp_path, mode
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "B-MethodName" in (tmp_path / "out.conll").read_text(encoding="utf-8")
+
+
+def test_a_small_pdf_tagged_imports_no_torch(tmp_path):
+    """Regression: the tokenizer's spaCy imported thinc, and thinc torch (3 s for `sciner predict x.pdf`)."""
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(text_pdf(["We fine-tune BERT on SQuAD and report an F1 score of 93.2 on the test set."]))
+    code = ("import sys; from sciner.cli import main; sys.argv = ['sciner', 'predict', sys.argv[1], '-o', sys.argv[2], "
+            "'-q']\ntry:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "assert 'spacy' in sys.modules and 'torch' not in sys.modules, 'torch was imported'")
+    done = subprocess.run([sys.executable, "-c", code, str(paper), str(tmp_path / "out.conll")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "BERT\tB-MethodName" in (tmp_path / "out.conll").read_text(encoding="utf-8")
+
+
+def test_a_thread_that_tokenizes_hides_nothing_from_another_importing_torch():
+    """A server's request thread may import torch while another tokenizes: torch stays importable."""
+    code = ("import sys, threading; from sciner.tokenize import tokenize\n"
+            "t = threading.Thread(target=tokenize, args=('BERT-base.',)); t.start(); t.join()\n"
+            "print('torch' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+
+
+def test_torch_imports_after_the_tokenizer_hid_it_from_thinc():
+    code = ("import sys; from sciner.tokenize import tokenize\n"
+            "assert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
+            "assert 'torch' not in sys.modules; import torch; print(torch.ones(2).sum().item())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "2.0", done.stderr
 
 
 @pytest.mark.parametrize("options", [{"precision": "bf16"}, {"precision": "int8"}])

@@ -8,8 +8,10 @@ that tokens line up with what the model was trained on.
 from __future__ import annotations
 
 import re
-
-from collections.abc import Iterable
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -20,9 +22,30 @@ if TYPE_CHECKING:  # pragma: no cover
 @lru_cache(maxsize=1)
 def _tokenizer() -> "Tokenizer":
     # Imported lazily: spaCy takes about a second to import, which `sciner --help` should not pay.
-    import spacy
+    with _torch_hidden_from_thinc():
+        import spacy
 
     return spacy.blank("en").tokenizer
+
+
+@contextmanager
+def _torch_hidden_from_thinc() -> Iterator[None]:
+    """spaCy imports thinc, whose ``thinc.compat`` imports torch if it can (1.2 s of spaCy's 2.1 s
+    here), though the tokenizer needs none of it: a PDF or untokenized text tagged in NumPy would
+    pay it. While thinc is imported here for the first time, ``import torch`` fails as if torch were
+    not installed (thinc then has no torch shims; sciner uses none), and works again afterwards.
+    A process that imported torch or thinc before (training, spaCy pipelines) is left as it is,
+    and so is a thread other than the main one (a server's request), while another request may
+    import torch."""
+    if "torch" in sys.modules or "thinc" in sys.modules or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    sys.modules["torch"] = None  # type: ignore[assignment]  # the import system's "not importable"
+    try:
+        yield
+    finally:
+        if sys.modules.get("torch", ...) is None:
+            del sys.modules["torch"]
 
 
 def tokenize(text: str) -> list[str]:

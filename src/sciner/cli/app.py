@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import click
 import typer
@@ -17,9 +17,37 @@ WORKFLOW = ("extract", "predict", "convert", "show", "summarize", "index", "quer
             "calibrate", "pretrain", "distill", "ngrams", "info", "export")
 
 
+class UsageArgument(typer.core.TyperArgument):
+    """An argument spelled as click spells it, ``INDEX``, ``[MODEL]``, ``INPUTS...``: Typer's own
+    writes a required one in braces and keeps a parameter's lower-case name (``{inputs}...``)."""
+
+    @property
+    def display_name_raw(self) -> str:
+        return self.metavar or (self.name or "").upper()
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+        return name if self.nargs == 1 else f"{name}..."
+
+
+def spell_arguments(command: click.Command) -> None:
+    """Make every argument of ``command`` and its subcommands a :class:`UsageArgument`. Typer
+    builds its arguments itself (no class to pass in), so they change class once built; the
+    subclass adds no state, only spellings."""
+    for param in command.params:
+        if type(param) is typer.core.TyperArgument:
+            param.__class__ = UsageArgument
+    for sub in getattr(command, "commands", {}).values():
+        spell_arguments(sub)
+
+
 class WorkflowGroup(typer.core.TyperGroup):
     """Lists the verbs in :data:`WORKFLOW` order (Typer would list sub-apps such as ``data``
-    after every command, and the rest in import order)."""
+    after every command, and the rest in import order), their arguments spelled by :class:`UsageArgument`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        spell_arguments(self)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         def rank(name: str) -> int:

@@ -25,15 +25,17 @@ MORE_COUNTED = 10_000
 
 
 class _QueryGroup(typer.core.TyperGroup):
-    """Click reads a group's options only before its arguments; ``sciner query INDEX --sql ...``
-    (no question named) is read as ``sciner query --sql ... INDEX``. ``sciner query results -h``
-    shows the question's help without an INDEX."""
+    """Click reads a group's options only before its arguments: the group's options after INDEX
+    are moved before it, so that ``sciner query INDEX --sql ...`` and ``sciner query INDEX -q
+    results ...`` read as ``sciner query --sql ... INDEX`` and ``sciner query -q INDEX results ...``.
+    ``sciner query results -h`` shows the question's help without an INDEX."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if args and args[0] in self.commands and {"-h", "--help"} & set(args):
             args = ["INDEX", *args]
-        if len(args) > 1 and not args[0].startswith("-") and not any(a in self.commands for a in args[1:]):
-            args = [*args[1:], args[0]]
+        if len(args) > 1 and not args[0].startswith("-"):
+            named = next((i for i, a in enumerate(args[1:], start=1) if a in self.commands), len(args))
+            args = [*args[1:named], args[0], *args[named:]]
         return super().parse_args(ctx, args)
 
 

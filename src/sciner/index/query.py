@@ -238,10 +238,29 @@ class Index:
                          "JOIN papers p ON p.id = g.paper_id WHERE g.id = ?", (paragraph_id,))
         return StoredParagraph(*rows[0]) if rows else None
 
+    def page_of(self, paragraph_id: int) -> list[tuple[int, str, str | None]]:
+        """The paragraphs of ``paragraph_id``'s paper on its page, in reading order, as (id, text,
+        kind): the rows and caption of a table around one of its rows."""
+        return [tuple(row) for row in self._all(
+            "SELECT g.id, g.text, g.kind FROM paragraphs h JOIN paragraphs g ON g.paper_id = h.paper_id "
+            "AND g.page IS h.page WHERE h.id = ? ORDER BY g.position", (paragraph_id,))]
+
+    def paper_file(self, paper_id: int) -> Path | None:
+        """The file the paper was read from (None: no such paper)."""
+        rows = self._all("SELECT f.path FROM papers p JOIN files f ON f.id = p.file_id WHERE p.id = ?", (paper_id,))
+        return Path(rows[0][0]) if rows else None
+
+    def paragraphs_holding(self, text: str) -> int:
+        """How many paragraphs hold ``text`` as a phrase (full text): set against a name's
+        mentions, how often the papers write it where it is not tagged."""
+        phrase = '"' + text.replace('"', '""') + '"'
+        return self._all("SELECT count(*) FROM paragraphs_fts WHERE paragraphs_fts MATCH ?", (phrase,))[0][0]
+
     def leaderboards(self, min_papers: int = 1, all_results: bool = False,
                      limit: int = DEFAULT_LIMIT) -> list[Leaderboard]:
         """The (task, dataset, metric) boards with results from at least ``min_papers`` papers,
-        dataset and metric by their canonical keys, those of the most papers first, each name
+        dataset and metric by their canonical keys, those of the most papers first, then of the most results (where no dataset
+        is shared, boards of one number each are not listed alphabetically first), each name
         spelled as first indexed, with the dataset's spellings and the results' settings (test
         results of full systems unless ``all_results``, as :meth:`results` ranks them)."""
         where, _ = self._result_filter(None, None, None, None, False, all_results)
@@ -249,7 +268,7 @@ class Index:
                "GROUP_CONCAT(DISTINCT r.dataset), GROUP_CONCAT(DISTINCT COALESCE(r.setting, '-')), "
                "r.dataset_canon, r.metric_canon FROM results r "
                f"WHERE r.dataset_canon IS NOT NULL AND r.metric_canon IS NOT NULL AND {' AND '.join(where)} "
-               "GROUP BY r.task_key, r.dataset_canon, r.metric_canon HAVING n >= ? ORDER BY n DESC, MIN(r.dataset) "
+               "GROUP BY r.task_key, r.dataset_canon, r.metric_canon HAVING n >= ? ORDER BY n DESC, COUNT(*) DESC, MIN(r.dataset) "
                "LIMIT ?")
         boards = []
         for task, data, measure, papers, spellings, settings, data_key, measure_key in self._all(
