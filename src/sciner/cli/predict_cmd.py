@@ -63,14 +63,16 @@ def predict(
     from sciner.files.inputs import Reading
     from sciner.files.run import Engine, finish, say
     from sciner.inference.predict import TagOptions, tag_files
-    from sciner.summary.files import paper_notes
 
     to_format = json_or_to(to_format or legacy_format, as_json)
     tagging = TagOptions(model=model, precision=precision, device=device, threads=threads,
                          batch_subwords=batch_subwords, paper_level=not paragraph_local)
     reading = Reading.of(from_format, tokenize=tokenize, include=include_kinds(include))
     # A paper whose tables print numbers and give no result is said as it is tagged.
-    notes = paper_notes if "tables" in reading.include and not quiet else None
+    notes = None
+    if "tables" in reading.include and not quiet:  # (a text input imports no summary code)
+        from sciner.summary.files import paper_notes
+        notes = paper_notes
     run = tag_files(inputs, output, tagging=tagging, reading=reading,
                     to_format=to_format, engine=Engine.of(workers, resume=resume, ray=ray, ray_address=ray_address),
                     show_progress=not quiet, on_error=say, keep=False, notes=notes)
