@@ -125,6 +125,8 @@ def recall(headlines: list[dict[str, str]], papers: dict[str, Any]) -> None:
     print("== headline recall (value as a number; metric and dataset right)")
     for split in ("tune", "report"):
         rows = [h for h in headlines if h["split"] == split and h["paper"] in papers and h["value"]]
+        if not rows:
+            continue
         counts = {"value": 0, "value+metric": 0, "value+metric+dataset": 0, "ours": 0}
         for h in rows:
             results = papers[h["paper"]].results
