@@ -10,6 +10,10 @@ from typing import Any
 from sciner.labels import OUTSIDE
 
 
+# Where a mention is in its paper: (paragraph index, start token, end token).
+Place = tuple[int, int, int]
+
+
 @dataclass(frozen=True)
 class Span:
     """An entity over tokens ``start`` (inclusive) to ``end`` (exclusive) of a paragraph."""

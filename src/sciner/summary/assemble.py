@@ -10,8 +10,7 @@ from typing import Any
 
 from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
-from sciner.summary.ours import cited_names, mark_ours, own_row_names, proposed_methods
-from sciner.summary.provenance import mark_ablations
+from sciner.summary.ours import cited_names, mark_ablations, mark_ours, own_row_names, proposed_methods
 from sciner.summary.tables.reader import lost_tables, read_tables, silent_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 

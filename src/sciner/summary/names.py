@@ -35,9 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sciner.document import Paragraph, Span
+from sciner.document import Paragraph, Place, Span
 from sciner.labels import NAME_TYPES
-from sciner.summary.values import Place
 
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 # A last word that is not a plural though it ends in s (a handful seen in NLP papers).

@@ -8,7 +8,8 @@ results are its own; and the patterns of a citation, for here and for the table 
   is labelled as the paper's own ("Ours", "our model", "this work") or is an ablation beside
   such a row ("w/o attention"), or whose sentence says it is the paper's ("our model achieves
   88.5 F1", "we obtain 71.3 F1");
-* :func:`own_row_names`: the names of rows labelled as the paper's own ("Our X", "X ( ours )").
+* :func:`own_row_names`: the names of rows labelled as the paper's own ("Our X", "X ( ours )");
+* :func:`mark_ablations`: the rows "M + X" under the paper's own row M, ablations of it.
 """
 
 from __future__ import annotations
@@ -221,3 +222,13 @@ def own_row_names(results: Iterable[Result]) -> list[str]:
                 and not re.search(r"[()+]|\bours?\b", name, re.I):
             found.append(name)
     return list(dict.fromkeys(found))
+
+
+def mark_ablations(results: Sequence[Result]) -> None:
+    """A table row "M + X" whose base M is the paper's own in the same table is an ablation of it
+    (the reader names a "+ X" row under M "M + X")."""
+    own = {(r.table, r.model) for r in results if r.table and r.model and r.ours}
+    for r in results:
+        if r.table and r.model and not r.ablation and " + " in r.model \
+                and (r.table, r.model.split(" + ")[0]) in own:
+            r.ablation = True

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from sciner.summary.values import Result
-
+from sciner.summary.names import fold
 # A split's words -> its one name.
 SPLIT_WORDS: dict[str, str] = {"test": "test", "testing": "test", "dev": "dev", "development": "dev",
                                "validation": "validation", "valid": "validation", "val": "validation"}
@@ -60,8 +57,6 @@ def first_setting(texts: Sequence[str]) -> str | None:
 
 def is_setting_head(text: str) -> bool:
     """Whether a head over row labels names a setting ("Setting", "Shots", "k", "Regime")."""
-    from sciner.summary.names import fold  # names imports values, which imports this module
-
     return fold(text) in SETTING_HEADS
 
 
@@ -83,13 +78,3 @@ def short_caption(text: str | None) -> str | None:
     if len(text) <= CAPTION_CHARS:
         return text
     return text[:CAPTION_CHARS].rsplit(" ", 1)[0] + " …"
-
-
-def mark_ablations(results: Sequence[Result]) -> None:
-    """A table row "M + X" whose base M is the paper's own in the same table is an ablation of it
-    (the reader names a "+ X" row under M "M + X")."""
-    own = {(r.table, r.model) for r in results if r.table and r.model and r.ours}
-    for r in results:
-        if r.table and r.model and not r.ablation and " + " in r.model \
-                and (r.table, r.model.split(" + ")[0]) in own:
-            r.ablation = True

@@ -17,11 +17,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sciner.document import Paragraph
+from sciner.document import Paragraph, Place
 from sciner.formats.html import escape, page, render_tokens
 from sciner.summary.assemble import CORPUS_TYPES, PaperSummary
 from sciner.summary.names import Entity
-from sciner.summary.values import Place, Result
+from sciner.summary.values import Result
 
 # One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "proposed"
 # (``name``: a method the paper proposes), "value", "result" (``ours``: 1 for the paper's own, else 0)

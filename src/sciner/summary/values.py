@@ -16,11 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sciner.data.sentences import sentence_ranges
-from sciner.document import Paragraph, Span
+from sciner.document import Paragraph, Place, Span
 from sciner.summary.provenance import said_setting, said_split
-
-# Where a mention is: (paragraph index in its paper, start token, end token).
-Place = tuple[int, int, int]
 
 # Each value type and the name type it belongs to.
 VALUE_OF: dict[str, str] = {"HyperparameterValue": "HyperparameterName", "MetricValue": "MetricName"}
