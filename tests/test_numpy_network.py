@@ -131,7 +131,8 @@ def test_a_small_pdf_tagged_imports_no_torch(tmp_path):
 
 def test_a_thread_that_tokenizes_hides_nothing_from_another_importing_torch():
     """A server's request thread may import torch while another tokenizes: torch stays importable."""
-    code = ("import sys, threading; from sciner.tokenize import tokenize\n"
+    code = ("import sys, threading; from sciner import tokenize as t; t.HIDE_TORCH_FROM_THINC = True\n"
+            "from sciner.tokenize import tokenize\n"
             "t = threading.Thread(target=tokenize, args=('BERT-base.',)); t.start(); t.join()\n"
             "print('torch' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -139,11 +140,21 @@ def test_a_thread_that_tokenizes_hides_nothing_from_another_importing_torch():
 
 
 def test_torch_imports_after_the_tokenizer_hid_it_from_thinc():
-    code = ("import sys; from sciner.tokenize import tokenize\n"
+    code = ("import sys; from sciner import tokenize as t; t.HIDE_TORCH_FROM_THINC = True\n"
+            "from sciner.tokenize import tokenize\n"
             "assert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
             "assert 'torch' not in sys.modules; import torch; print(torch.ones(2).sum().item())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "2.0", done.stderr
+
+
+def test_the_library_hides_nothing_from_thinc():
+    """Only the sciner command hides torch from thinc: a library user's spaCy keeps its torch shims."""
+    code = ("import sys; from sciner.tokenize import tokenize\n"
+            "assert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
+            "import thinc.compat; print(thinc.compat.has_torch)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
 
 
 @pytest.mark.parametrize("options", [{"precision": "bf16"}, {"precision": "int8"}])

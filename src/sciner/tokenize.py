@@ -28,6 +28,11 @@ def _tokenizer() -> "Tokenizer":
     return spacy.blank("en").tokenizer
 
 
+# Set by the ``sciner`` command (:func:`sciner.cli.main`), never by importing sciner: a library
+# user's process may go on to run spaCy pipelines that need thinc's torch shims.
+HIDE_TORCH_FROM_THINC = False
+
+
 @contextmanager
 def _torch_hidden_from_thinc() -> Iterator[None]:
     """spaCy imports thinc, whose ``thinc.compat`` imports torch if it can (1.2 s of spaCy's 2.1 s
@@ -36,8 +41,8 @@ def _torch_hidden_from_thinc() -> Iterator[None]:
     not installed (thinc then has no torch shims; sciner uses none), and works again afterwards.
     A process that imported torch or thinc before (training, spaCy pipelines) is left as it is,
     and so is a thread other than the main one (a server's request), while another request may
-    import torch."""
-    if "torch" in sys.modules or "thinc" in sys.modules or threading.current_thread() is not threading.main_thread():
+    import torch. Only in the ``sciner`` command (:data:`HIDE_TORCH_FROM_THINC`)."""
+    if not HIDE_TORCH_FROM_THINC or "torch" in sys.modules or "thinc" in sys.modules or threading.current_thread() is not threading.main_thread():
         yield
         return
     sys.modules["torch"] = None  # type: ignore[assignment]  # the import system's "not importable"

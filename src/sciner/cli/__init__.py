@@ -12,6 +12,7 @@ import os
 import sys
 
 from sciner.cli.app import app
+from sciner import tokenize as tokenizing
 from sciner.errors import FileSystemError, ScinerError
 
 # Importing a verb module registers its command(s) on ``app``; the help lists them in
@@ -49,6 +50,7 @@ def main() -> None:
     """Entry point of the ``sciner`` console script."""
     for name, value in {**QUIET_LIBRARIES, **THREAD_WAITS}.items():  # read when transformers is imported, later
         os.environ.setdefault(name, value)
+    tokenizing.HIDE_TORCH_FROM_THINC = True  # the command's tokenizer imports spaCy without torch
     try:
         # Standalone mode: click itself reports usage errors (exit 2); our errors come through.
         app()
