@@ -19,6 +19,7 @@ from sciner.summary.tables.caption import read_caption
 from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, split_name, table_rows,
 )
+from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
 from sciner.summary.tables.namer import Namer
 from sciner.summary.tables.reader import Table, data_rows, read_table
 
@@ -883,3 +884,36 @@ def test_every_number_of_a_table_body_is_a_result_or_a_not_result_an_unreadable_
              if prints_numbers_only(" ".join(p.tokens[start:end]))]
     places = [x.place for x in (*summary.results, *summary.not_results, *summary.values)]
     assert all(any(p == i and s < end and e > start for p, s, e in places) for i, start, end in cells)
+
+
+@pytest.mark.parametrize(("name", "part", "metric"), [
+    ("CoLA", None, "Matthews correlation"), ("SST-2", None, "accuracy"), ("MNLI-m", None, "accuracy"),
+    ("MNLI-(m/mm)", (1, 2), "accuracy"), ("MRPC", None, "F1"), ("QQP", (1, 2), "accuracy"),
+    ("STS-B", None, "Pearson correlation"), ("STS-B", (1, 2), "Spearman correlation"),
+    ("SQuAD v2.0", None, "EM"), ("SQuAD 1.1", (1, 2), "F1"), ("BoolQ", None, "accuracy"),
+    ("CoNLL 2003", None, None), ("SSTX", None, None), ("Model", None, None), (None, None, None),
+])
+def test_a_benchmark_task_s_metric_by_convention(name, part, metric):
+    assert benchmark_metric(name, part) == metric
+
+
+def test_benchmark_task_heads_with_no_metric_anywhere_take_the_benchmark_s_marked_as_assumed():
+    """GLUE heads alone ("CoLA SST-2 MRPC MNLI-(m/mm)"), no metric in the caption or the
+    sentences: each column takes its task's official metric ("x / y" cells split in order: MRPC's
+    F1/Acc, MNLI's matched/mismatched), the header saying the metric was assumed; a head that is
+    no benchmark task keeps none; a metric the caption names still wins."""
+    paragraphs = [
+        row([("Model", 0), ("CoLA", 1), ("MRPC", 2), ("MNLI-(m/mm)", 3), ("Foo", 4)],
+            ("DatasetName", 1, 2), ("DatasetName", 2, 3), ("DatasetName", 3, 4), ("DatasetName", 4, 5)),
+        row([("BERT", 0), ("60.5", 1), ("89.3/85.4", 2), ("86.7/85.9", 3), ("71.0", 4)], ("MethodName", 0, 1)),
+        caption("Table 1 : GLUE test results ."),
+    ]
+    summary = summarize_paper("p", paragraphs)
+    assert {(r.dataset, r.metric, r.value) for r in summary.results} == {
+        ("CoLA", "Matthews correlation", "60.5"), ("MRPC", "F1", "89.3"), ("MRPC", "accuracy", "85.4"),
+        ("MNLI-m", "accuracy", "86.7"), ("MNLI-mm", "accuracy", "85.9")}
+    assert all(r.header and r.header.endswith(ASSUMED) for r in summary.results)
+    assert ("71.0", "no metric") in {(o.value, o.reason) for o in summary.not_results}
+    said = [*paragraphs[:2], caption("Table 1 : Accuracy on the GLUE test sets .", ("MetricName", 3, 4))]
+    assert {(r.metric, r.header) for r in summarize_paper("p", said).results if r.dataset == "CoLA"} == {
+        ("Accuracy", "CoLA")}

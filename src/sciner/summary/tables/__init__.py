@@ -3,7 +3,8 @@
 A table row carries its ``table`` and its ``cells`` (token ranges and the columns each covers;
 see :mod:`sciner.pdf.tables`). Small stages over a table that does not change while it is read:
 cells.py (what a cell prints: numbers, metric heads, languages; the rows of each table),
-caption.py (what the caption says), namer.py (what a cell names, by type), header.py (the
+caption.py (what the caption says), conventions.py (the metric of a
+benchmark's task by convention), namer.py (what a cell names, by type), header.py (the
 heads over each column), reader.py (:func:`~sciner.summary.tables.reader.read_tables`: the
 rows read top to bottom into values, results and not results). Rows are read top to bottom:
 
@@ -24,7 +25,9 @@ row's body is then accounted for, as
   as "F1" under a spanning "MUC" is "MUC F1"), else its row's, else the one its caption gives
   its dataset or the table ("F1 scores are reported for QQP and MRPC", "All values are F1
   scores"), else the one the paper's sentences give its dataset ("we report F1 on CoNLL 2003"),
-  else the paper's only metric; its dataset, task and model come from the heads,
+  else the paper's only metric, else the one a standard benchmark's task is scored with by
+  convention ("CoLA" alone over its column: Matthews correlation; see conventions.py; the
+  result's header then ends "(metric: benchmark convention)"); its dataset, task and model come from the heads,
   the row's label and the caption, a head that names nothing ("Laptop", "Arabic") qualifying
   the dataset; where a head names the method ("SSK-T1" over a column), the row's label is
   the dataset; an "x / y" cell is two results;

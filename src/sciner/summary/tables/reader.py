@@ -23,6 +23,7 @@ from sciner.summary.tables.cells import (
     prints_numbers_only, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
+from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
 from sciner.summary.tables.namer import Namer, metric_pair
 from sciner.summary.values import NotResult, Result, Value
 
@@ -469,11 +470,15 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         metric = metric.strip("() ")  # "( Acc )"
     if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
         dataset, metric = split_name(dataset, part), split_name(metric, part)
+    found = provenance(table, header, group, label, cell)
+    if metric is None and (metric := next(filter(None, (benchmark_metric(name, part) for name in (
+            dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName")))), None)):
+        # "CoLA" alone over its column: the benchmark's metric, marked as assumed
+        found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
     if metric is None:
         return Found(others=(table.not_result(cell, number, "no metric"),))
     return Found((Value("MetricValue", number, metric, place),),
-                 (Result(task, dataset, metric, number, model, place, label.ours, table.label,
-                         **provenance(table, header, group, label, cell)),))
+                 (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found),))
 
 
 def provenance(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell) -> dict[str, Any]:

@@ -1,0 +1,64 @@
+"""The metric a standard benchmark's task is scored with by convention, for a table column
+headed by the task's name alone ("CoLA SST-2 MRPC ..." over GLUE scores) where nothing in the
+heads, row, caption or the paper's sentences names the metric.
+
+Only official conventions: each entry is the metric the benchmark's own paper and leaderboard
+report for the task, in the order they report them ("F1 / accuracy" for MRPC: GLUE's "F1/Acc").
+A cell holding one number takes the first; an "x / y" cell's two numbers take the two in order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sciner.summary.names import fold
+
+# The task's name, folded (see :func:`sciner.summary.names.fold`) -> its metric(s), "/"-separated.
+BENCHMARK_METRICS: dict[str, str] = {
+    # GLUE (Wang et al., 2018; gluebenchmark.com leaderboard columns)
+    "cola": "Matthews correlation",
+    "sst": "accuracy",
+    "mrpc": "F1 / accuracy",
+    "stsb": "Pearson correlation / Spearman correlation",
+    "qqp": "F1 / accuracy",
+    "mnli": "accuracy",
+    "multinli": "accuracy",
+    "qnli": "accuracy",
+    "rte": "accuracy",
+    "wnli": "accuracy",
+    # SuperGLUE (Wang et al., 2019; super.gluebenchmark.com leaderboard columns)
+    "boolq": "accuracy",
+    "cb": "F1 / accuracy",
+    "copa": "accuracy",
+    "multirc": "F1a / EM",
+    "record": "F1 / EM",
+    "wic": "accuracy",
+    "wsc": "accuracy",
+    # SQuAD 1.1 and 2.0 (Rajpurkar et al., 2016, 2018; its leaderboard reports "EM F1")
+    "squad": "EM / F1",
+    # SNLI (Bowman et al., 2015), RACE (Lai et al., 2017), SWAG (Zellers et al., 2018),
+    # IMDB (Maas et al., 2011): accuracy, their papers' one metric
+    "snli": "accuracy",
+    "race": "accuracy",
+    "swag": "accuracy",
+    "imdb": "accuracy",
+}
+# What may follow a task's name in a head: a version ("SST-2", "SQuAD v2.0"), MNLI's matched and
+# mismatched parts ("MNLI-m", "MNLI-(m/mm)"), a split.
+_SUFFIX = re.compile(r"(?:v?\d+)*(?:m|mm|mmm|matched|mismatched)?(?:dev|test)?")
+# What marks a result's header when its metric is the benchmark's convention.
+ASSUMED = "(metric: benchmark convention)"
+
+
+def benchmark_metric(name: str | None, part: tuple[int, int] | None = None) -> str | None:
+    """The metric a result on the benchmark task ``name`` takes by convention, None for a name
+    that is no such task; ``part``: which of its cell's numbers (of how many) the result is."""
+    key = fold(name or "")
+    metrics = next((m for task, m in BENCHMARK_METRICS.items()
+                    if key.startswith(task) and _SUFFIX.fullmatch(key[len(task):])), None)
+    if metrics is None:
+        return None
+    pieces = [m.strip() for m in metrics.split("/")]
+    if part is not None and part[1] == len(pieces):
+        return pieces[part[0]]
+    return pieces[0]
