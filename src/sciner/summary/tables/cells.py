@@ -147,6 +147,14 @@ def _value(number: str) -> float | None:
         return None
 
 
+def notation(number: str) -> str | None:
+    """Why a number written in scientific notation is no score, else None: no paper prints a
+    score so; "2e-05" is a setting (a learning rate), "7.1e20" a size (FLOPs, parameters)."""
+    if "e" not in number.lower():
+        return None
+    return "setting" if "e-" in number.lower() else "size"
+
+
 def cell_numbers(text: str) -> list[CellNumber]:
     """The numbers of a body cell, each with None (a score) or why it is none: "88.7 ± 0.17"
     -> [("88.7", None), ("0.17", "deviation")]; "85.21(.58)" -> a score and a "deviation";
@@ -185,8 +193,9 @@ def _item_numbers(item: re.Match[str]) -> list[tuple[str, str | None]]:
     signed or a share beside a score that is none, a "deviation" when under a third of the score
     ("85.21(.58)"), else "parenthesized" (a second count beside a count)."""
     first = item.group("n")
-    found: list[tuple[str, str | None]] = [(written_out(first) + (item.group("p") or ""),
-                                            "difference" if first.startswith("+") else None)]
+    number = written_out(first)
+    found: list[tuple[str, str | None]] = [(number + (item.group("p") or ""),
+                                            "difference" if first.startswith("+") else notation(number))]
     if deviation := item.group("d"):
         found.append((written_out(deviation), "deviation"))
     if bracketed := item.group("b"):
