@@ -129,32 +129,33 @@ def test_a_small_pdf_tagged_imports_no_torch(tmp_path):
     assert "BERT\tB-MethodName" in (tmp_path / "out.conll").read_text(encoding="utf-8")
 
 
+# A fresh interpreter whose tokenizer hides torch from thinc as the sciner command's does.
+_AS_THE_COMMAND = "import sys, threading; from sciner import tokenize as t; t.HIDE_TORCH_FROM_THINC = True\n"
+_TOKENIZE = "from sciner.tokenize import tokenize\nassert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
+
+
+def _printed(code: str) -> str:
+    """What ``code`` prints, run in a fresh interpreter (which must succeed)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 def test_a_thread_that_tokenizes_hides_nothing_from_another_importing_torch():
     """A server's request thread may import torch while another tokenizes: torch stays importable."""
-    code = ("import sys, threading; from sciner import tokenize as t; t.HIDE_TORCH_FROM_THINC = True\n"
-            "from sciner.tokenize import tokenize\n"
-            "t = threading.Thread(target=tokenize, args=('BERT-base.',)); t.start(); t.join()\n"
-            "print('torch' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+    assert _printed(_AS_THE_COMMAND + "from sciner.tokenize import tokenize\n"
+                    "t = threading.Thread(target=tokenize, args=('BERT-base.',)); t.start(); t.join()\n"
+                    "print('torch' in sys.modules)") == "True"
 
 
 def test_torch_imports_after_the_tokenizer_hid_it_from_thinc():
-    code = ("import sys; from sciner import tokenize as t; t.HIDE_TORCH_FROM_THINC = True\n"
-            "from sciner.tokenize import tokenize\n"
-            "assert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
-            "assert 'torch' not in sys.modules; import torch; print(torch.ones(2).sum().item())")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and done.stdout.strip() == "2.0", done.stderr
+    assert _printed(_AS_THE_COMMAND + _TOKENIZE + "assert 'torch' not in sys.modules; import torch\n"
+                    "print(torch.ones(2).sum().item())") == "2.0"
 
 
 def test_the_library_hides_nothing_from_thinc():
     """Only the sciner command hides torch from thinc: a library user's spaCy keeps its torch shims."""
-    code = ("import sys; from sciner.tokenize import tokenize\n"
-            "assert tokenize('BERT-base.') == ['BERT', '-', 'base', '.']\n"
-            "import thinc.compat; print(thinc.compat.has_torch)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+    assert _printed(_TOKENIZE + "import thinc.compat; print(thinc.compat.has_torch)") == "True"
 
 
 @pytest.mark.parametrize("options", [{"precision": "bf16"}, {"precision": "int8"}])
