@@ -162,7 +162,9 @@ _YEAR_CELL = re.compile(r"(?:19|20)\d\d")
 def numeric_cells(paper: Any) -> list[tuple[int, int, int, str]]:
     """The cells of the paper's table bodies that print numbers only (paragraph, start, end,
     text), as the PDF reader cut them: what no reading may leave unaccounted for. A row whose
-    numbers are all years is a head row."""
+    numbers are all years is a head row. Written apart from the reader's own sweep
+    (``tables.reader.body_cells``), on purpose: a check that used the reader's definition could
+    not fail."""
     found = []
     for i, p in enumerate(paper.paragraphs):
         cells = p.meta.get("cells")

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Span
 from sciner.summary.names import find_abbreviations, fold, mention_text
+from sciner.summary.provenance import is_ablated
 from sciner.summary.values import Result
 
 # --- citations --------------------------------------------------------------------------------
@@ -137,9 +138,6 @@ def cited_names(paragraphs: Sequence[Paragraph], names: Sequence[str]) -> set[st
 
 # A row label that says the row is the paper's own ("Ours", "our model + TF-IDF", "X ( this work )").
 _OWN_LABEL = re.compile(r"\bours\b|\bour\b|\bthis (?:work|paper)\b|\bproposed\b", re.I)
-# A row label that takes a part away from the model of its table ("w/o attention", "- char"):
-# an ablation, the paper's own where its table holds the paper's own rows.
-_ABLATION = re.compile(r"(?:w/o|without|minus)\b|[-−–]\s", re.I)
 # Words of a sentence that say its value is the paper's own, before it ("our model achieves",
 # "we obtain") or right after it ("4.6 for our method").
 _WE = frozenset({"we", "our", "ours"})
@@ -203,8 +201,8 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
                     continue
                 r.ours = True
     own_tables = {r.table for r in results if r.table and r.ours}
-    for r in results:
-        if r.table in own_tables and r.model and _ABLATION.match(r.model) and not CITED.search(r.model):
+    for r in results:  # a row taking a part away ("w/o attention") in a table of the paper's own rows
+        if r.table in own_tables and r.model and is_ablated(r.model) and not CITED.search(r.model):
             r.ours = True
 
 
