@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -68,10 +69,15 @@ def gazetteer_note(gazetteer: Gazetteer) -> str | None:
 def paper_notes(path: Path, paragraphs: list[Paragraph]) -> list[str]:
     """What ``sciner summarize`` would say on stderr of the papers of one tagged input (one
     line per paper whose tables print numbers and gave no result), for ``sciner predict
-    --include tables`` to say as it tags; names from the gazetteers summarize reads."""
-    gazetteer = Gazetteer(gazetteer_folder())
+    --include tables`` to say as it tags; names from the gazetteers summarize reads (read once
+    a process, not again for each input)."""
     return [line for paper in papers_of(path, paragraphs)
-            for line in summarize_paper(paper.doc, paper.paragraphs, gazetteer).notes()]
+            for line in summarize_paper(paper.doc, paper.paragraphs, _gazetteer_of(gazetteer_folder())).notes()]
+
+
+@lru_cache(maxsize=2)
+def _gazetteer_of(folder: Path | None) -> Gazetteer:
+    return Gazetteer(folder)
 
 
 @dataclass
