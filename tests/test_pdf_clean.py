@@ -808,3 +808,17 @@ def test_a_table_head_row_at_the_top_of_several_pages_is_kept_when_reading_table
     kept = remove_headers_footers(pages(), keep_rows=True)
     assert all(p.lines[0].text == "R-1 R-2 R-L" for p in kept)
     assert not any(p.lines[0].text == "R-1 R-2 R-L" for p in remove_headers_footers(pages()))
+
+
+def test_page_one_s_author_block_and_rotated_stamp_are_carried_by_the_first_paragraph_as_front():
+    """Regression: the author block, the running header and the arXiv stamp of page 1 were
+    dropped, so nothing downstream (the index's papers.year, venue, authors) could read them."""
+    lines = [line("Published as a conference paper at ICLR 2020", 0, 12.0, x0=200.0, x1=420.0, size=8.0), TITLE,
+             line("Ann Lee, Bo Chan", 0, 55.0, x0=250.0, x1=360.0), line("Abstract", 0, 80.0, size=12.0, bold=True),
+             *body_lines(0, 100.0, 4)]
+    first = page(0, lines)
+    first.rotated = "arXiv:2001.00001v1 [cs.CL] 1 Jan 2020"
+    out = paragraphs_from_pages([first, page(1, body_lines(1, 60.0, 3))])
+    assert out[0].front.splitlines() == ["Published as a conference paper at ICLR 2020", "Ann Lee, Bo Chan",
+                                         "arXiv:2001.00001v1 [cs.CL] 1 Jan 2020"]
+    assert all(not p.front for p in out[1:]) and not any("Ann Lee" in p.text for p in out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -60,6 +60,36 @@ def tokenize(text: str) -> list[str]:
     ['BERT', '-', 'base', 'reaches', '84.6', '%', 'on', 'MNLI', '.']
     """
     return [token.text for token in _tokenizer()(text) if not token.is_space]
+
+
+# Tokens written without a space before them (closing punctuation, a percent sign, a
+# contraction's second half) and after them (opening brackets); a hyphen or slash between two
+# word tokens joins them ("state - of - the - art" was "state-of-the-art": spaCy splits it so).
+_NO_SPACE_BEFORE = frozenset({",", ".", ":", ";", ")", "]", "}", "%", "!", "?", "'s", "'re", "'ve", "'ll", "'d", "'m",
+                              "n't", "..", "..."})
+_NO_SPACE_AFTER = frozenset({"(", "[", "{"})
+_JOINERS = frozenset({"-", "/", "–"})
+
+
+def detokenize(tokens: Sequence[str]) -> str:
+    """``tokens`` as readable text: the inverse of :func:`tokenize` where the rules above can
+    tell how the text was written (the task's files keep no whitespace).
+
+    >>> detokenize(['BERT', '-', 'base', 'reaches', '84.6', '%', '(', 'MNLI', ')', '.'])
+    'BERT-base reaches 84.6% (MNLI).'
+    """
+    text, joined = "", False
+    for i, token in enumerate(tokens):
+        joins = token in _JOINERS and i > 0 and _wordlike(tokens[i - 1]) and i + 1 < len(tokens) \
+            and _wordlike(tokens[i + 1])
+        glued = not text or joins or joined or token in _NO_SPACE_BEFORE or tokens[i - 1] in _NO_SPACE_AFTER
+        text += token if glued else " " + token
+        joined = joins
+    return text
+
+
+def _wordlike(token: str) -> bool:
+    return token[:1].isalnum() or token[-1:].isalnum()
 
 
 def tokenize_paragraphs(texts: Iterable[str], batch_size: int = 256) -> list[list[str]]:

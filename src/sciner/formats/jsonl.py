@@ -24,9 +24,10 @@ from sciner.labels import ENTITY_TYPES
 # Provenance keys of Paragraph.meta that JSONL carries, with the JSON type each must have; a
 # table row (``--include tables``) has its ``table`` and its ``cells`` ([start, end, first
 # column, last column] each: see :mod:`sciner.pdf.tables`); a "Table N" caption whose rows the
-# PDF's text layer lost has ``table_body`` "missing".
+# PDF's text layer lost has ``table_body`` "missing"; a PDF's first paragraph has ``front``, page 1's
+# lines outside the text (authors, running header, arXiv stamp: sciner.pdf.metadata reads them).
 PROVENANCE: dict[str, type] = {"doc": str, "page": int, "section": str, "kind": str, "table": str, "cells": list,
-                               "table_body": str}
+                               "table_body": str, "front": str}
 _KIND = {str: "a string", int: "an integer", list: "a list"}  # the types of PROVENANCE as error messages say them
 
 
@@ -111,7 +112,7 @@ def format_jsonl(paragraphs: Iterable[Paragraph]) -> str:
 
 # What ``sciner extract --to jsonl`` writes of a paper's paragraph beside its tokens (from its
 # ``meta``), in this order: no entities yet, but the text it came from and where it was.
-EXTRACTED = ("text", "section", "page", "kind", "table", "cells", "table_body", "doc")
+EXTRACTED = ("text", "section", "page", "kind", "table", "cells", "table_body", "front", "doc")
 
 
 def format_extracted(paragraphs: Iterable[Paragraph]) -> str:

@@ -44,12 +44,14 @@ class ExtractedParagraph:
     # A table row's cells: [first token, end token, first column, last column] each.
     cells: list[list[int]] = field(default_factory=list)
     table_body: str = ""  # a "Table N" caption's: "missing" when no rows of cells were read for it
+    front: str = ""  # the first paragraph's: page 1's lines not part of the text (for sciner.pdf.metadata)
 
     def table_meta(self) -> dict[str, object]:
-        """A table row's ``table`` and ``cells``, a caption's ``table_body``, as a paragraph's
-        ``meta`` carries them (else none)."""
+        """A table row's ``table`` and ``cells``, a caption's ``table_body``, the first
+        paragraph's ``front``, as a paragraph's ``meta`` carries them (else none)."""
         meta: dict[str, object] = {"table": self.table, "cells": self.cells} if self.cells else {}
-        return {**meta, "table_body": self.table_body} if self.table_body else meta
+        meta = {**meta, "table_body": self.table_body} if self.table_body else meta
+        return {**meta, "front": self.front} if self.front else meta
 
 
 def extract_pdf(path: str | Path, progress: Progress | None = None,
@@ -78,7 +80,7 @@ def extract_pdf(path: str | Path, progress: Progress | None = None,
     # A table row is tokenized cell by cell, so that no token straddles two cells.
     pieces = [[cell.text for cell in paragraph.cells] or [paragraph.text] for paragraph in raw]
     token_lists = iter(tokenize_paragraphs(text for texts in pieces for text in texts))
-    extracted = []
+    extracted, front = [], raw[0].front if raw else ""
     for paragraph, texts in zip(raw, pieces):
         cell_tokens = [next(token_lists) for _ in texts]
         tokens = [token for piece in cell_tokens for token in piece]
@@ -90,7 +92,9 @@ def extract_pdf(path: str | Path, progress: Progress | None = None,
         # A footnote is body text when it is running text; all of them with --include footnotes.
         if tokens and (paragraph.kind is not Kind.FOOTNOTE or included(Kind.FOOTNOTE, kinds) or is_running_text(tokens)):
             extracted.append(ExtractedParagraph(tokens, paragraph.text, paragraph.section, paragraph.page,
-                                                paragraph.kind.value, paragraph.table, cells, paragraph.table_body))
+                                                paragraph.kind.value, paragraph.table, cells, paragraph.table_body,
+                                                front))
+            front = ""  # carried by the first paragraph kept
     return extracted
 
 

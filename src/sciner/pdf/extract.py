@@ -82,12 +82,14 @@ class PdfLine:
 
 @dataclass
 class PdfPage:
-    """The lines of one page, in content-stream order, and the page size in points."""
+    """The lines of one page, in content-stream order, and the page size in points; ``rotated``:
+    its rotated text (the arXiv side stamp, a rotated table label), apart from the lines."""
 
     number: int
     width: float
     height: float
     lines: list[PdfLine] = field(default_factory=list)
+    rotated: str = ""
 
 
 @dataclass
@@ -457,6 +459,7 @@ def _read_page(page, number: int, column_gap: float = 4.0, cells: bool = False) 
     builder = _LineBuilder()
     space_pending = after_break = False
     font_cache: dict[bytes, tuple[bool, bool, bool]] = {}
+    rotated: list[str] = []
 
     def flush() -> None:
         nonlocal builder
@@ -475,6 +478,8 @@ def _read_page(page, number: int, column_gap: float = 4.0, cells: bool = False) 
             continue
         angle = raw.FPDFText_GetCharAngle(handle, k)
         if 0.05 < angle < 6.23:  # rotated text: the arXiv side stamp, rotated table labels
+            rotated.append((" " if space_pending and rotated else "") + chr(code))
+            space_pending = False
             continue
         if raw.FPDFText_IsGenerated(handle, k):
             continue
@@ -520,6 +525,7 @@ def _read_page(page, number: int, column_gap: float = 4.0, cells: bool = False) 
     flush()
     textpage.close()
     page.close()
+    result.rotated = "".join(rotated)
     return result
 
 

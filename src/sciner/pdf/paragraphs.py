@@ -65,6 +65,7 @@ class RawParagraph:
     cells: tuple[Cell, ...] = ()  # a table row's: its cells, left to right; ``text`` joins them
     # A "Table N" caption's, with tables read: "missing" when no rows of cells were found for it.
     table_body: str = ""
+    front: str = ""  # the first paragraph's: page 1's lines not part of its text (sciner.pdf.metadata)
 
 
 @dataclass

@@ -5,6 +5,8 @@ Kept separate from :func:`sciner.pdf.extract_pdf` so that tests can feed hand-ma
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sciner.pdf.blocks import split_blocks
 from sciner.pdf.clean import WordCounts, remove_headers_footers
 from sciner.pdf.extract import PdfPage
@@ -22,6 +24,7 @@ def paragraphs_from_pages(pages: list[PdfPage], include: frozenset[str] = frozen
         return []
     body_size = body_font_size(pages)
     counts = WordCounts(_unbroken_text(page) for page in pages)
+    first_page = list(pages[0].lines)
     remove_headers_footers(pages, keep_rows=included(Kind.TABLE, include))
     two_column = is_two_column(pages, body_size)
     ordered = [order_page(page, body_size, two_column) for page in pages]
@@ -36,7 +39,15 @@ def paragraphs_from_pages(pages: list[PdfPage], include: frozenset[str] = frozen
         builder.add_title(title)
     lines = [line for page in ordered for line in page if id(line.line) not in title_ids]
     builder.add_blocks(split_blocks(lines))
-    return builder.finish()
+    paragraphs = builder.finish()
+    kept = {id(line.line): line for line in ordered[0]}
+    # What page 1 prints beside its text (the author block, its running header, the margin's
+    # arXiv stamp), for the paper's metadata (sciner.pdf.metadata): the lines dropped above.
+    front = [line.text for line in first_page if id(line) not in title_ids and (
+        id(line) not in kept or kept[id(line)].top < builder.front_matter_end)] + pages[0].rotated.splitlines()
+    if paragraphs and front:
+        paragraphs[0] = replace(paragraphs[0], front="\n".join(front))
+    return paragraphs
 
 
 def _unbroken_text(page: PdfPage) -> str:
