@@ -87,7 +87,7 @@ def test_a_form_asks_for_a_dataset_or_a_metric_leaderboard(client: TestClient) -
 def test_a_table_row_s_page_shows_the_caption_and_header_with_a_link_to_the_paper(client: TestClient) -> None:
     hit = client.get("/v1/corpus/results", params={"dataset": "wikiqa"}).json()[0]
     page = client.get(f"/corpus/paragraphs/{hit['paragraph_id']}").text
-    assert ('<table id="table"><caption>Table 2 : Results on WikiQA .</caption><tr><th>Model MAP</th></tr>'
+    assert ('<table id="table"><caption>Table 2: Results on WikiQA.</caption><tr><th>Model MAP</th></tr>'
             '<tr id="paragraph"><td>ModelE 71.3</td></tr></table>') in page
     link = re.search(r'<a href="(/corpus/papers/\d+/file)#page=7" class=\'paper\'>zeta</a>', page)
     assert link, page
@@ -99,4 +99,4 @@ def test_a_table_row_s_page_shows_the_caption_and_header_with_a_link_to_the_pape
 def test_a_body_paragraph_s_page_is_a_quote(client: TestClient) -> None:
     hit = client.get("/v1/corpus/results", params={"dataset": "adata"}).json()[0]
     page = client.get(f"/corpus/paragraphs/{hit['paragraph_id']}").text
-    assert '<blockquote id="paragraph">ModelD reaches 40.4 Acc on AData .</blockquote>' in page
+    assert '<blockquote id="paragraph">ModelD reaches 40.4 Acc on AData.</blockquote>' in page

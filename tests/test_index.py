@@ -39,7 +39,7 @@ def test_a_leaderboard_is_best_first_one_row_per_paper_and_model_with_its_paragr
         board = ix.results(dataset="squad", metric="f1")
         # alpha's BERT-base (or "BERT base") reports 88.5 and 90.9: its best only.
         assert [(r.rank, r.number, r.paper) for r in board] == [(1, 92.1, "beta"), (2, 90.9, "alpha"), (3, 85.0, "gamma")]
-        assert board[1].paragraph.startswith("Tuned , BERT base reaches")
+        assert board[1].paragraph.startswith("Tuned, BERT base reaches")
         assert ix.paragraph(board[1].paragraph_id).text == board[1].paragraph
         # perplexity: lower is better, so ascending
         assert [r.number for r in ix.results(dataset="PTB", metric="Perplexity")] == [29.4, 35.1]
@@ -195,13 +195,13 @@ def test_what_is_not_an_index_an_index_too_new_and_an_old_one(tmp_path: Path, mo
     with pytest.raises(InputFormatError, match="cannot be upgraded"):
         schema.connect(db)
     monkeypatch.setitem(schema.UPGRADES, schema.SCHEMA_VERSION - 1,
-                        lambda c: c.execute("ALTER TABLE papers ADD COLUMN venue TEXT"))
+                        lambda c: c.execute("ALTER TABLE papers ADD COLUMN pages INTEGER"))
     with pytest.raises(InputFormatError, match="run.*sciner index"):
         sciner.Index(db)  # a reader does not write
     schema.connect(db).close()
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
-    assert "venue" in {row[1] for row in con.execute("PRAGMA table_info(papers)")}
+    assert "pages" in {row[1] for row in con.execute("PRAGMA table_info(papers)")}
 
 
 def test_a_locked_index_and_a_full_disk_are_one_line_and_lose_nothing(corpus: Path, tmp_path: Path,
@@ -287,18 +287,28 @@ def test_untagged_inputs_are_tagged_by_the_model_in_process_and_with_workers(loa
         assert stored == [(s.label, s.start, s.end) for s in expected[0].spans]
 
 
-def test_the_same_files_read_with_other_options_are_indexed_again(corpus: Path, tmp_path: Path) -> None:
-    """Regression: `sciner index` run again with other reading options (`--include tables` after a
-    plain run, say) called every file unchanged and added nothing; the options are part of what
-    was indexed, so a file read otherwise is a changed file (and the same options again: unchanged)."""
+def test_the_same_files_read_with_other_options_are_kept_unless_replace(corpus: Path, tmp_path: Path) -> None:
+    """Regression: `sciner index` run again with other reading options (no `--include
+    tables,captions` after a run with it) silently replaced each paper's results (172 -> 0) and
+    said only "indexed 2 paper(s)"; the papers are now kept as indexed, the run names them and
+    says that `--replace` re-reads them; with it, they are read again (and the same options
+    again: unchanged)."""
     other = sciner.index_files([tmp_path / "papers"], corpus, reading=sciner.Reading.of("jsonl"), show_progress=False,
                                gazetteers=False)
-    assert (other.added, other.unchanged) == (3, 0)
+    assert (other.added, other.unchanged, other.replaced) == (0, 3, 0)
+    assert "; kept 3 paper(s) of 3 file(s) as indexed with other reading options, none (this run: from=jsonl): " \
+           "alpha, beta, gamma; --replace re-reads them with this run's" in other.describe()
+    with sciner.Index(corpus) as ix:
+        assert ix.sql("SELECT DISTINCT options FROM files").rows == [("",)]
+    replaced = sciner.index_files([tmp_path / "papers"], corpus, reading=sciner.Reading.of("jsonl"), reread=True,
+                                  show_progress=False, gazetteers=False)
+    assert (replaced.added, replaced.replaced, replaced.kept) == (3, 3, [])
     again = sciner.index_files([tmp_path / "papers"], corpus, reading=sciner.Reading.of("jsonl"), show_progress=False,
                                gazetteers=False)
-    assert (again.added, again.unchanged) == (0, 3)
+    assert (again.added, again.unchanged, again.kept) == (0, 3, [])
     with sciner.Index(corpus) as ix:
         assert ix.sql("SELECT count(*) FROM papers").rows == [(3,)]  # replaced, not added beside
+        assert ix.sql("SELECT DISTINCT options FROM files").rows == [("from=jsonl",)]
 
 
 def test_without_data_no_folder_named_none_in_the_current_one_is_read_as_gazetteers(tmp_path: Path,

@@ -15,6 +15,7 @@ from sciner.errors import InputFormatError
 from sciner.formats.jsonl import write_jsonl
 from sciner.index import schema
 
+from helpers.index_versions import as_schema_2
 from helpers.papers import bracketed, caption, row, write_corpus
 
 # Three papers spelling one dataset and one metric three ways, one result on the dev set.
@@ -110,6 +111,7 @@ def test_the_command_line_says_which_spellings_it_matched(cli, corpus: Path) -> 
 
 
 def test_an_index_of_schema_1_is_upgraded_by_the_writer_and_refused_by_a_reader_until_then(corpus: Path) -> None:
+    as_schema_2(corpus)
     con = sqlite3.connect(corpus, isolation_level=None)
     con.execute("DROP INDEX results_canonical")
     for column in ("table_label", "caption", "header", "split", "setting", "ablation", "dataset_canon",

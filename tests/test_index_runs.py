@@ -13,11 +13,11 @@ def test_a_run_that_replaces_papers_says_how_many_and_what_became_of_their_resul
     """Regression: re-running `index` on changed files, or with other reading options (no
     `--include tables,captions` after a run with it), replaced the papers' results (172 -> 0)
     and said only "indexed 2 paper(s)"; the run now says how many papers it replaced and how
-    many results they had before and have now."""
+    many results they had before and have now (other reading options replace with --replace only)."""
     folder = write_corpus(tmp_path / "papers")
     db = tmp_path / "corpus.sqlite"
     sciner.index_files([folder], db, show_progress=False, gazetteers=False)
-    other = sciner.index_files([folder], db, reading=sciner.Reading.of("jsonl"), show_progress=False,
+    other = sciner.index_files([folder], db, reading=sciner.Reading.of("jsonl"), reread=True, show_progress=False,
                                gazetteers=False)
     assert (other.replaced, other.replaced_files, other.results_before, other.results_after) == (3, 3, 6, 6)
     assert "replaced 3 paper(s) of 3 file(s) that changed or were read with other options: " \

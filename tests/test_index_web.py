@@ -187,7 +187,7 @@ def test_the_corpus_page_in_a_browser(db: Path, tmp_path: Path) -> None:
     assert '<div class="facet" data-type="DatasetName">' in dom and ">SQuAD</a>" in dom
     assert 'id="hits"' in dom and "[Span] [masking]" in dom  # the search box's answer
     assert 'id="papers"' in dom and "<td>alpha</td>" in dom  # the LSTM facet's papers
-    assert '<blockquote id="paragraph">Our XLNet reaches 92.1 F1 on SQuAD .</blockquote>' in paragraph
+    assert '<blockquote id="paragraph">Our XLNet reaches 92.1 F1 on SQuAD.</blockquote>' in paragraph
     assert png.stat().st_size > 5000
 
 

@@ -21,6 +21,9 @@ def index(
     output: str = typer.Option(..., "--output", "-o", help="The index: an SQLite file, created if missing, added to "
                                "if it exists."),
     prune: bool = typer.Option(False, "--prune", help="Remove the papers of indexed files that no longer exist."),
+    replace: bool = typer.Option(False, "--replace", help="Read again the files indexed with other reading options "
+                                 "(--include, --tokenize, --from), replacing their papers; without it they are kept "
+                                 "as they are, and the run says so."),
     from_format: From = None,
     tokenize: bool = typer.Option(False, "--tokenize", help="Paragraph text is untokenized: tokenize each line first."),
     include: Include = None,
@@ -43,7 +46,8 @@ def index(
     mentions, entities under one name, values paired with their names, and results (task,
     dataset, metric, value, model, the paragraph read from), as sciner summarize reads them.
 
-    Running it again adds new and changed files only (by content hash); --prune removes the
+    Running it again adds new and changed files only (by content hash); a file indexed with
+    other reading options is kept as it is (--replace reads it again); --prune removes the
     papers of files that are gone. Each paper is written in one transaction: a run stopped at
     any point keeps every paper wholly in or out, and the next run goes on. Ask it questions
     with sciner query; the schema is in docs/index.md.
@@ -59,7 +63,8 @@ def index(
     done = index_files(inputs, output, tagging=tagging,
                        reading=Reading.of(from_format, tokenize=tokenize, include=include_kinds(include)),
                        engine=Engine.of(workers, ray=ray, ray_address=ray_address), data=data,
-                       gazetteers=not no_gazetteers, prune=prune, show_progress=not quiet, on_error=say)
+                       gazetteers=not no_gazetteers, prune=prune, reread=replace, show_progress=not quiet,
+                       on_error=say)
     if not quiet:
         print(done.describe(), file=sys.stderr)
     raise typer.Exit(finish(done.failed, done=done.files))

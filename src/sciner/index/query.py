@@ -298,8 +298,9 @@ class Index:
         return SqlResult([d[0] for d in cur.description or ()], [tuple(r) for r in rows])
 
     def stats(self) -> dict[str, int]:
-        """How many files, papers, paragraphs, entities, values and results the index holds."""
+        """How many rows each table of the index holds (files, papers, paragraphs, ..., results)."""
         counts = {}
-        for table in ("files", "papers", "paragraphs", "mentions", "entities", "value_pairs", "results"):
+        for table in ("files", "papers", "paragraphs", "mentions", "entities", "value_pairs", "results",
+                      "not_results", "proposed", "table_cells"):
             counts[table] = self._all(f"SELECT count(*) FROM {table}")[0][0]
         return counts

@@ -44,10 +44,13 @@ class IndexRun:
     pruned: list[str] = field(default_factory=list)
     same: list[tuple[str, str]] = field(default_factory=list)  # (a file, the indexed file it is a copy of)
     no_results: list[str] = field(default_factory=list)  # the papers added that yielded no result at all
-    replaced: int = 0  # papers of changed files (or files read with other options) read again
+    replaced: int = 0  # papers of changed files (or files read with other options, --replace) read again
     replaced_files: int = 0
     results_before: int = 0  # the results those papers had
     results_after: int = 0  # the results the papers that replaced them have
+    # files indexed with other reading options, kept as they are (no --replace): (path, their options, this run's)
+    kept: list[tuple[str, str, str]] = field(default_factory=list)
+    kept_papers: list[str] = field(default_factory=list)  # their papers
     failed: list[ScinerError] = field(default_factory=list)
 
     def describe(self) -> str:
@@ -62,6 +65,8 @@ class IndexRun:
             line += f"; pruned {len(self.pruned)} file(s) that are gone"
         if self.replaced:
             line += f"; {self.describe_replaced()}"
+        if self.kept:
+            line += f"; {self.describe_kept()}"
         if self.no_results:
             line += f"; {len(self.no_results)} paper(s) yielded no result: {', '.join(self.no_results)}"
         return line
@@ -75,6 +80,13 @@ class IndexRun:
                      f"{self.results_after})")
         return (f"replaced {self.replaced} paper(s) of {self.replaced_files} file(s) that changed or were read with "
                 f"other options: {said}")
+
+    def describe_kept(self) -> str:
+        """Which papers were kept as indexed with other reading options, and how to re-read them."""
+        options = sorted({(old, new) for _, old, new in self.kept})
+        said = ", ".join(f"{old or 'none'} (this run: {new or 'none'})" for old, new in options)
+        return (f"kept {len(self.kept_papers)} paper(s) of {len(self.kept)} file(s) as indexed with other reading "
+                f"options, {said}: {', '.join(self.kept_papers)}; --replace re-reads them with this run's")
 
 
 @dataclass(frozen=True)
@@ -146,7 +158,8 @@ class Indexing(Step):
     index: IndexState
     tagging: Tagging
     engine: Engine = Engine()
-    options: str = ""  # the reading options mixed into each file's hash (reading_options)
+    options: str = ""  # the reading options of this run, stored with each file (reading_options)
+    reread: bool = False  # files indexed with other options are read again (--replace), else kept
     show_progress: bool = True
 
     @property
@@ -157,8 +170,9 @@ class Indexing(Step):
     def prepare(self, paths: list[Path], read: Read,
                 report: Callable[[ScinerError], None]) -> tuple[list[Path], Read]:
         """The inputs whose content hash the index does not hold (each one's stale papers to be
-        replaced), the others counted unchanged; standard input refused (an index keeps each
-        file's path and hash). With workers, the plain ones among them are tagged first."""
+        replaced), the others counted unchanged; one indexed with other reading options kept
+        unless :attr:`reread`; standard input refused (an index keeps each file's path and
+        hash). With workers, the plain ones among them are tagged first."""
         Outputs(paths).check(self.index.db)
         writer = self.index.open()  # refuses what is not an index before anything is read
         done, todo = self.index.done, []
@@ -170,14 +184,19 @@ class Indexing(Step):
                 continue
             self.index.seen.add(path.resolve())
             try:
-                sha = content_hash(path, self.options)
+                sha = content_hash(path)
             except OSError as err:
                 report(InputNotFoundError(f"{path}: cannot be read ({err.strerror or type(err).__name__})"))
                 continue
             done.files += 1
-            if writer.is_current(path.resolve(), sha):
+            held = writer.indexed(path.resolve())
+            if held is not None and held.complete and held.sha256 == sha and held.options == self.options:
                 done.unchanged += 1
-            elif (first := chosen.get(sha) or writer.same_content(path.resolve(), sha)) is not None:
+            elif held is not None and held.complete and held.sha256 == sha and not self.reread:
+                done.unchanged += 1
+                done.kept.append((str(path), held.options, self.options))
+                done.kept_papers.extend(held.docs)
+            elif (first := chosen.get(sha) or writer.same_content(path.resolve(), sha, self.options)) is not None:
                 done.same.append((str(path), first))  # a copy (same bytes, same reading options) of one indexed
             else:
                 chosen[sha] = str(path)
@@ -214,7 +233,7 @@ class Indexing(Step):
         done = self.tagging.run(state.tagger, inputs, progress)
         for k, (path, paragraphs) in enumerate(done):
             resolved = Path(path).resolve()
-            file = writer.open_file(resolved, state.hashes[str(resolved)], resolved.stat().st_size)
+            file = writer.open_file(resolved, state.hashes[str(resolved)], self.options, resolved.stat().st_size)
             model = state.model if k in untagged or str(path) in state.cached else "input"
             for paper in papers_of(path, paragraphs):
                 if paper.doc not in file.papers:
@@ -245,6 +264,7 @@ def index_files(
     data: str | Path | None = None,
     gazetteers: bool = True,
     prune: bool = False,
+    reread: bool = False,
     show_progress: bool = True,
     on_error: Callable[[ScinerError], object] | None = None,
 ) -> IndexRun:
@@ -252,8 +272,9 @@ def index_files(
     each input (anything ``sciner summarize`` reads, as ``reading`` says; a tagged input keeps
     its tags, whatever ``reading.tags``) as one or more papers, each written in one transaction with its paragraphs,
     mentions, entities, values and results; the inputs without tags tagged as ``tagging``
-    says. Unchanged inputs (by content hash) are skipped; ``prune`` removes the papers of files
-    that are gone. An input that cannot be read goes to ``on_error`` (and the result's ``failed``).
+    says. Unchanged inputs (by content hash) are skipped; so are inputs indexed with other
+    reading options (their papers kept, said in :meth:`IndexRun.describe`) unless ``reread``
+    (``--replace``), which reads them again; ``prune`` removes the papers of files that are gone. An input that cannot be read goes to ``on_error`` (and the result's ``failed``).
 
     ``engine``: with workers (``Engine(workers=N)``, or Ray actors: ``ray_address``) the inputs
     to tag (PDFs, text) are tagged in parallel by the batch layer first, into
@@ -265,7 +286,7 @@ def index_files(
     step_tagging = Tagging(tagging, keep_tagged=True)
     state = IndexState(Path(output), step_tagging, gazetteer, done)
     reading = replace(reading, tags=True)
-    step = Indexing(state, step_tagging, engine=engine, show_progress=show_progress,
+    step = Indexing(state, step_tagging, engine=engine, show_progress=show_progress, reread=reread,
                     options=reading_options(reading.format, reading.tokenize, reading.include))
     try:
         run = run_verb(inputs, lambda paths: None, step, TaggedReading(reading), on_error=on_error,

@@ -18,7 +18,7 @@ from sciner.errors import FileSystemError, InputFormatError
 
 # "SCNR": tells a sciner index from any other SQLite file.
 APPLICATION_ID = 0x53434E52
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Seconds a writer or reader waits for another process's lock before the one-line error.
 BUSY_TIMEOUT_S = 5.0
 
@@ -34,15 +34,83 @@ _RESULT_COLUMNS = (
     "metric_canon TEXT",                 # the metric's canonical key (metric_key)
 )
 
+# The columns version 3 added to files and papers (also made by the upgrade from version 2).
+_FILE_COLUMNS = (
+    "options TEXT NOT NULL DEFAULT ''",  # the reading options it was indexed with (write.reading_options; '': none)
+)
+_PAPER_COLUMNS = (
+    "authors TEXT",                      # as the first page lists them, "; " between two; NULL: not found
+    "year INTEGER",                      # the year of the version read (its arXiv id, venue or copyright line)
+    "venue TEXT",                        # "ICLR 2020", "Proceedings of ACL 2019", ...
+    "arxiv_id TEXT",                     # "1810.04805v2"
+    "doi TEXT",                          # "10.18653/v1/N19-1423"
+)
+
+_SPELLING = ("SELECT e.name FROM entities e WHERE e.type = names.type AND e.key = names.key "
+             "GROUP BY e.name ORDER BY count(*) DESC, sum(e.mentions) DESC, e.name LIMIT 1")
+# names keeps, for each (type, key), how many papers and mentions use it and the spelling the
+# most papers use (ties: the most mentions, then the smallest in code-point order), whichever
+# paper came first.
+_NAME_TRIGGERS = """CREATE TRIGGER entities_ai AFTER INSERT ON entities BEGIN
+  INSERT INTO names (type, key, name, papers, mentions) VALUES (new.type, new.key, new.name, 1, new.mentions)
+  ON CONFLICT (type, key) DO UPDATE SET papers = papers + 1, mentions = mentions + excluded.mentions;
+  UPDATE names SET name = (SPELLING) WHERE type = new.type AND key = new.key;
+END;
+CREATE TRIGGER entities_ad AFTER DELETE ON entities BEGIN
+  UPDATE names SET papers = papers - 1, mentions = mentions - old.mentions WHERE type = old.type AND key = old.key;
+  DELETE FROM names WHERE type = old.type AND key = old.key AND papers <= 0;
+  UPDATE names SET name = (SPELLING) WHERE type = old.type AND key = old.key;
+END;""".replace("SPELLING", _SPELLING)
+
+# The tables version 3 added (also made by the upgrade from version 2).
+_NEW_TABLES = """CREATE TABLE not_results (            -- per paper: numbers read as no result, and why
+  id INTEGER PRIMARY KEY,
+  paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+  paragraph_id INTEGER NOT NULL REFERENCES paragraphs(id) ON DELETE CASCADE,
+  value TEXT NOT NULL, number REAL,
+  reason TEXT NOT NULL,                -- 'difference', 'deviation', 'count', 'setting', 'no metric', ... (values.NotResult)
+  table_label TEXT,                    -- the table it is in, NULL for a sentence
+  start INTEGER NOT NULL, "end" INTEGER NOT NULL  -- token range in the paragraph, end exclusive
+);
+CREATE INDEX not_results_paper ON not_results (paper_id);
+CREATE INDEX not_results_paragraph ON not_results (paragraph_id);
+CREATE TABLE proposed (               -- per paper: the names of the method(s) it proposes
+  id INTEGER PRIMARY KEY,
+  paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  key TEXT NOT NULL                    -- the name folded
+);
+CREATE INDEX proposed_paper ON proposed (paper_id);
+CREATE INDEX proposed_key ON proposed (key);
+CREATE TABLE table_cells (            -- per table row (a paragraph of kind 'table'): its cells
+  id INTEGER PRIMARY KEY,
+  paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
+  paragraph_id INTEGER NOT NULL REFERENCES paragraphs(id) ON DELETE CASCADE,
+  table_label TEXT NOT NULL,           -- 'table 2'
+  position INTEGER NOT NULL,           -- 0, 1, ... left to right in its row
+  first_column INTEGER NOT NULL, last_column INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  header TEXT                          -- the heads over its column, top to bottom ("WMT14 En-De > BLEU"); NULL: none
+);
+CREATE INDEX table_cells_paper ON table_cells (paper_id);
+CREATE INDEX table_cells_paragraph ON table_cells (paragraph_id, position);
+"""
+
+
+def _columns(columns: tuple[str, ...]) -> str:
+    return ",\n".join(f"  {c}" for c in columns)
+
+
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (
   id INTEGER PRIMARY KEY,
   path TEXT NOT NULL UNIQUE,           -- absolute path of the input file
-  sha256 TEXT NOT NULL,                -- its content hash when indexed (with --include/--tokenize/--from mixed in)
+  sha256 TEXT NOT NULL,                -- the SHA-256 of its bytes when indexed
   bytes INTEGER NOT NULL,
   complete INTEGER NOT NULL DEFAULT 0, -- 1 once every paper of the file is in
-  indexed_at TEXT NOT NULL
+  indexed_at TEXT NOT NULL,
+FILE_COLUMNS
 );
 CREATE TABLE papers (
   id INTEGER PRIMARY KEY,
@@ -55,13 +123,14 @@ CREATE TABLE papers (
   paragraphs INTEGER NOT NULL,
   tokens INTEGER NOT NULL,
   indexed_at TEXT NOT NULL,
+PAPER_COLUMNS,
   UNIQUE (file_id, doc)
 );
 CREATE TABLE paragraphs (
   id INTEGER PRIMARY KEY,
   paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
   position INTEGER NOT NULL,           -- 0, 1, ... in reading order
-  text TEXT NOT NULL,                  -- tokens joined by single spaces
+  text TEXT NOT NULL,                  -- readable text (tokens joined as written: sciner.tokenize.detokenize)
   page INTEGER, section TEXT, kind TEXT
 );
 CREATE INDEX paragraphs_paper ON paragraphs (paper_id, position);
@@ -72,7 +141,7 @@ END;
 CREATE TRIGGER paragraphs_ad AFTER DELETE ON paragraphs BEGIN
   INSERT INTO paragraphs_fts (paragraphs_fts, rowid, text) VALUES ('delete', old.id, old.text);
 END;
-CREATE TABLE entities (
+CREATE TABLE entities (               -- per paper: one row per (paper, type, folded name)
   id INTEGER PRIMARY KEY,
   paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
   type TEXT NOT NULL,
@@ -87,25 +156,18 @@ CREATE TABLE names (                   -- corpus-wide: one row per (type, folded
   id INTEGER PRIMARY KEY,
   type TEXT NOT NULL,
   key TEXT NOT NULL,
-  name TEXT NOT NULL,                  -- the spelling of the first paper indexed with it
+  name TEXT NOT NULL,                  -- the spelling most papers use (ties: most mentions, then smallest)
   papers INTEGER NOT NULL,
   mentions INTEGER NOT NULL,
   UNIQUE (type, key)
 );
 CREATE INDEX names_rank ON names (type, papers DESC, mentions DESC);
-CREATE TRIGGER entities_ai AFTER INSERT ON entities BEGIN
-  INSERT INTO names (type, key, name, papers, mentions) VALUES (new.type, new.key, new.name, 1, new.mentions)
-  ON CONFLICT (type, key) DO UPDATE SET papers = papers + 1, mentions = mentions + excluded.mentions;
-END;
-CREATE TRIGGER entities_ad AFTER DELETE ON entities BEGIN
-  UPDATE names SET papers = papers - 1, mentions = mentions - old.mentions WHERE type = old.type AND key = old.key;
-  DELETE FROM names WHERE type = old.type AND key = old.key AND papers <= 0;
-END;
+NAME_TRIGGERS
 CREATE TABLE mentions (
   id INTEGER PRIMARY KEY,
   paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-  paragraph_id INTEGER NOT NULL,
-  entity_id INTEGER,                   -- the entity it names (NULL for values and non-names)
+  paragraph_id INTEGER NOT NULL REFERENCES paragraphs(id) ON DELETE CASCADE,
+  entity_id INTEGER REFERENCES entities(id) ON DELETE CASCADE,  -- the entity it names (NULL for values and non-names)
   type TEXT NOT NULL,
   start INTEGER NOT NULL, "end" INTEGER NOT NULL,  -- token range in the paragraph, end exclusive
   text TEXT NOT NULL,
@@ -113,10 +175,11 @@ CREATE TABLE mentions (
 );
 CREATE INDEX mentions_paper ON mentions (paper_id);
 CREATE INDEX mentions_entity ON mentions (entity_id);
+CREATE INDEX mentions_paragraph ON mentions (paragraph_id);
 CREATE TABLE value_pairs (
   id INTEGER PRIMARY KEY,
   paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-  paragraph_id INTEGER NOT NULL,
+  paragraph_id INTEGER NOT NULL REFERENCES paragraphs(id) ON DELETE CASCADE,
   type TEXT NOT NULL,                  -- HyperparameterValue or MetricValue
   value TEXT NOT NULL,
   number REAL,                         -- the value's first number, NULL when it has none
@@ -125,10 +188,11 @@ CREATE TABLE value_pairs (
 );
 CREATE INDEX value_pairs_key ON value_pairs (key, type);
 CREATE INDEX value_pairs_paper ON value_pairs (paper_id);
+CREATE INDEX value_pairs_paragraph ON value_pairs (paragraph_id);
 CREATE TABLE results (
   id INTEGER PRIMARY KEY,
   paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
-  paragraph_id INTEGER NOT NULL,
+  paragraph_id INTEGER NOT NULL REFERENCES paragraphs(id) ON DELETE CASCADE,
   task TEXT, task_key TEXT,
   dataset TEXT, dataset_key TEXT,
   metric TEXT, metric_key TEXT,
@@ -143,7 +207,10 @@ CREATE INDEX results_canonical ON results (dataset_canon, metric_canon);
 CREATE INDEX results_metric ON results (metric_key);
 CREATE INDEX results_task ON results (task_key);
 CREATE INDEX results_paper ON results (paper_id);
-""".replace("RESULT_COLUMNS", ",\n".join(f"  {c}" for c in _RESULT_COLUMNS))
+CREATE INDEX results_paragraph ON results (paragraph_id);
+NEW_TABLES""".replace("RESULT_COLUMNS", _columns(_RESULT_COLUMNS)).replace("FILE_COLUMNS", _columns(_FILE_COLUMNS)) \
+    .replace("PAPER_COLUMNS", _columns(_PAPER_COLUMNS)).replace("NAME_TRIGGERS", _NAME_TRIGGERS) \
+    .replace("NEW_TABLES", _NEW_TABLES)
 
 
 
@@ -161,9 +228,52 @@ def _add_provenance(con: sqlite3.Connection) -> None:
     con.execute("CREATE INDEX results_canonical ON results (dataset_canon, metric_canon)")
 
 
+def _add_paper_records(con: sqlite3.Connection) -> None:
+    """Version 2 -> 3: files gain their reading options ('': a version-2 hash mixed any options
+    given into the file's, so a file read with some no longer matches and is read again), papers their
+    metadata (NULL until indexed again); the tables not_results, proposed and table_cells (empty
+    until then); mentions, value_pairs and results declare their paragraph a foreign key (the
+    tables remade, rows kept); names spell each name as most papers do; paragraphs and titles
+    are made readable (:func:`sciner.tokenize.detokenize` of their tokens), the full text
+    rebuilt."""
+    from sciner.tokenize import detokenize
+
+    for table, columns in (("files", _FILE_COLUMNS), ("papers", _PAPER_COLUMNS)):
+        for column in columns:
+            con.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+    for table in ("mentions", "value_pairs", "results"):
+        _remake(con, table)
+    for statement in statements(_NEW_TABLES):
+        con.execute(statement)
+    con.execute("DROP TRIGGER entities_ai")
+    con.execute("DROP TRIGGER entities_ad")
+    for statement in statements(_NAME_TRIGGERS):
+        con.execute(statement)
+    con.execute(f"UPDATE names SET name = ({_SPELLING})")
+    con.create_function("sciner_detokenize", 1, lambda text: detokenize(text.split(" ")), deterministic=True)
+    con.execute("UPDATE papers SET title = sciner_detokenize(title) WHERE title IS NOT NULL")
+    con.execute("DROP TRIGGER paragraphs_ad")  # the full text is rebuilt below, from the new text
+    con.execute("UPDATE paragraphs SET text = sciner_detokenize(text)")
+    con.execute("INSERT INTO paragraphs_fts (paragraphs_fts) VALUES ('rebuild')")
+    con.execute(next(s for s in statements(SCHEMA) if s.startswith("CREATE TRIGGER paragraphs_ad")))
+
+
+def _remake(con: sqlite3.Connection, table: str) -> None:
+    """Remake ``table`` as :data:`SCHEMA` declares it now (SQLite adds no constraint to a
+    table in place), its rows and ids kept, its indexes made again."""
+    ours = [s for s in statements(SCHEMA) if s.startswith((f"CREATE TABLE {table} (", f"CREATE INDEX {table}_"))]
+    columns = ", ".join(f'"{row[1]}"' for row in con.execute(f"PRAGMA table_info({table})"))
+    con.execute(ours[0].replace(f"CREATE TABLE {table} (", f"CREATE TABLE {table}_new (", 1))
+    con.execute(f"INSERT INTO {table}_new ({columns}) SELECT {columns} FROM {table}")
+    con.execute(f"DROP TABLE {table}")
+    con.execute(f"ALTER TABLE {table}_new RENAME TO {table}")
+    for statement in ours[1:]:
+        con.execute(statement)
+
+
 # schema version n -> the function that upgrades a version-n file to n + 1. A file older than
 # the oldest step is refused: index its papers again.
-UPGRADES: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_provenance}
+UPGRADES: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_provenance, 2: _add_paper_records}
 
 
 def connect(path: str | Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:

@@ -23,8 +23,11 @@ from sciner.document import Paragraph
 from sciner.index.schema import as_error
 from sciner.summary.assemble import summarize_paper
 from sciner.summary.canonical import dataset_key, metric_key
+from sciner.pdf.metadata import PaperMetadata, paper_metadata
 from sciner.summary.names import Gazetteer, fold, mention_text
 from sciner.summary.render import paper_title
+from sciner.summary.tables.cells import cell_numbers, table_rows
+from sciner.tokenize import detokenize
 
 # Metrics where a smaller number is better, as folded-name fragments: a leaderboard of one of
 # these is sorted ascending. Short ones must be the whole name or its first or last word.
@@ -74,6 +77,11 @@ class PaperRows:
     # paragraph, task, dataset, metric, value, number, model, ours, table, caption, header, split, setting, ablation
     results: list[tuple] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # the summary's stderr lines (PaperSummary.notes)
+    # paragraph, value, number, reason, table, start, end
+    not_results: list[tuple[int, str, float | None, str, str | None, int, int]] = field(default_factory=list)
+    proposed: list[str] = field(default_factory=list)  # the names of the method(s) it proposes
+    cells: list[tuple[int, str, int, int, int, str, str | None]] = field(default_factory=list)  # see table_cells
+    metadata: PaperMetadata = field(default_factory=PaperMetadata)
 
 
 def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None, model: str) -> PaperRows:
@@ -99,28 +107,46 @@ def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer |
               for v in summary.values]
     results = [(r.place[0], r.task, r.dataset, r.metric, r.value, first_number(r.value), r.model, r.ours, r.table,
                 r.caption, r.header, r.split, r.setting, r.ablation) for r in summary.results]
-    return PaperRows(doc=doc, title=paper_title(paragraphs), model=model,
+    not_results = [(n.place[0], n.value, first_number(n.value), n.reason, n.table, n.place[1], n.place[2])
+                   for n in summary.not_results]
+    title = paper_title(paragraphs)
+    return PaperRows(doc=doc, title=detokenize(title.split(" ")) if title else None, model=model,
                      tokens=sum(len(p.tokens) for p in paragraphs),
-                     paragraphs=[(p.text, p.meta.get("page"), p.meta.get("section"), p.meta.get("kind"))
+                     paragraphs=[(detokenize(p.tokens), p.meta.get("page"), p.meta.get("section"), p.meta.get("kind"))
                                  for p in paragraphs],
-                     entities=entities, mentions=mentions, values=values, results=results, notes=summary.notes())
+                     entities=entities, mentions=mentions, values=values, results=results, notes=summary.notes(),
+                     not_results=not_results, proposed=list(summary.proposed), cells=table_cells(paragraphs),
+                     metadata=paper_metadata(paragraphs))
 
 
-def content_hash(path: str | Path, options: str = "") -> str:
-    """The SHA-256 of a file's bytes, and of the reading ``options`` that change what is
-    indexed of them (``--include``, ``--tokenize``, ``--from``; "" when none is given, so the
-    hash is the plain file hash): the same file read with other options is a changed file."""
+def table_cells(paragraphs: Sequence[Paragraph]) -> list[tuple[int, str, int, int, int, str, str | None]]:
+    """Each cell of each table row (paragraph, table, position in its row, first and last column,
+    text, header): the header of a cell is the text of the cells over its columns in the rows
+    above the table's first row holding a number, top to bottom, " > " between two (None: none)."""
+    found = []
+    for (_, label), rows in table_rows(paragraphs).items():
+        first_data = next((k for k, row in enumerate(rows) if any(cell_numbers(c.text) for c in row)), len(rows))
+        heads = [c for row in rows[:first_data] for c in row]
+        for k, row in enumerate(rows):
+            for position, cell in enumerate(row):
+                over = [detokenize(h.text.split(" ")) for h in heads if h.first <= cell.first and cell.last <= h.last]
+                found.append((cell.paragraph, label, position, cell.first, cell.last, detokenize(cell.text.split(" ")),
+                              " > ".join(over) if over and k >= first_data else None))
+    return sorted(found, key=lambda c: (c[0], c[2]))
+
+
+def content_hash(path: str | Path) -> str:
+    """The SHA-256 of a file's bytes."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
-    if options:
-        digest.update(b"\0" + options.encode("utf-8"))
     return digest.hexdigest()
 
 
 def reading_options(from_format: str | None, tokenize: bool, include: Sequence[str]) -> str:
-    """The reading options :func:`content_hash` mixes in, in one canonical spelling."""
+    """The reading options that change what is indexed of a file (``--from``, ``--tokenize``,
+    ``--include``) in one canonical spelling, stored with it ("" when none is given)."""
     parts = ([f"from={from_format}"] if from_format else []) + (["tokenize"] if tokenize else []) \
         + ([f"include={','.join(sorted(include))}"] if include else [])
     return ";".join(parts)
@@ -132,6 +158,17 @@ def _now() -> str:
 
 def _key(name: str | None) -> str | None:
     return (fold(name) or name) if name else None
+
+
+@dataclass(frozen=True)
+class IndexedFile:
+    """A file as the index holds it: its bytes' hash, its reading options, whether all its
+    papers are in, and their names."""
+
+    sha256: str
+    options: str
+    complete: bool
+    docs: list[str]
 
 
 @dataclass
@@ -151,34 +188,38 @@ class IndexWriter:
         self.con = con
         self.path = Path(path)
 
-    def is_current(self, path: Path, sha256: str) -> bool:
-        """True when ``path`` is wholly in with this content hash (nothing to do)."""
-        row = self.con.execute("SELECT sha256, complete FROM files WHERE path = ?", (str(path),)).fetchone()
-        return row is not None and row[0] == sha256 and row[1] == 1
+    def indexed(self, path: Path) -> IndexedFile | None:
+        """How ``path`` is in the index (None: it is not)."""
+        row = self.con.execute("SELECT sha256, options, complete FROM files WHERE path = ?", (str(path),)).fetchone()
+        if row is None:
+            return None
+        docs = [d for (d,) in self.con.execute("SELECT p.doc FROM papers p JOIN files f ON f.id = p.file_id "
+                                               "WHERE f.path = ? ORDER BY p.id", (str(path),))]
+        return IndexedFile(row[0], row[1], bool(row[2]), docs)
 
-    def same_content(self, path: Path, sha256: str) -> str | None:
-        """Another indexed file, still there, wholly in with this content hash (``path`` is a
-        copy of it: not to be indexed a second time), or None."""
-        for (other,) in self.con.execute("SELECT path FROM files WHERE sha256 = ? AND path != ? AND complete = 1 "
-                                         "ORDER BY id", (sha256, str(path))):
+    def same_content(self, path: Path, sha256: str, options: str) -> str | None:
+        """Another indexed file, still there, wholly in with these bytes and reading options
+        (``path`` is a copy of it: not to be indexed a second time), or None."""
+        for (other,) in self.con.execute("SELECT path FROM files WHERE sha256 = ? AND options = ? AND path != ? "
+                                         "AND complete = 1 ORDER BY id", (sha256, options, str(path))):
             if Path(other).exists():
                 return str(other)
         return None
 
-    def open_file(self, path: Path, sha256: str, size: int) -> FileState:
-        """Start (or go on with) ``path``: a file indexed with another hash loses its old papers
-        first; one indexed in part keeps the papers already in."""
+    def open_file(self, path: Path, sha256: str, options: str, size: int) -> FileState:
+        """Start (or go on with) ``path``: a file indexed with other bytes or reading options
+        loses its old papers first; one indexed in part keeps the papers already in."""
         with self._transaction():
-            row = self.con.execute("SELECT id, sha256 FROM files WHERE path = ?", (str(path),)).fetchone()
+            row = self.con.execute("SELECT id, sha256, options FROM files WHERE path = ?", (str(path),)).fetchone()
             replaced = old_results = 0
-            if row is not None and row[1] != sha256:
+            if row is not None and (row[1], row[2]) != (sha256, options):
                 replaced = self.con.execute("SELECT count(*) FROM papers WHERE file_id = ?", (row[0],)).fetchone()[0]
                 old_results = self.results_of(int(row[0]))
                 self.con.execute("DELETE FROM files WHERE id = ?", (row[0],))
                 row = None
             if row is None:
-                cur = self.con.execute("INSERT INTO files (path, sha256, bytes, complete, indexed_at) "
-                                       "VALUES (?, ?, ?, 0, ?)", (str(path), sha256, size, _now()))
+                cur = self.con.execute("INSERT INTO files (path, sha256, options, bytes, complete, indexed_at) "
+                                       "VALUES (?, ?, ?, ?, 0, ?)", (str(path), sha256, options, size, _now()))
                 return FileState(int(cur.lastrowid), set(), replaced, old_results)  # type: ignore[arg-type]
             docs = {d for (d,) in self.con.execute("SELECT doc FROM papers WHERE file_id = ?", (row[0],))}
             return FileState(int(row[0]), docs)
@@ -194,10 +235,11 @@ class IndexWriter:
 
         with self._transaction():
             cur = self.con.execute(
-                "INSERT INTO papers (file_id, doc, title, sha256, sciner_version, model, paragraphs, tokens, indexed_at) "
-                "SELECT ?, ?, ?, sha256, ?, ?, ?, ?, ? FROM files WHERE id = ?",
+                "INSERT INTO papers (file_id, doc, title, sha256, sciner_version, model, paragraphs, tokens, indexed_at, "
+                "authors, year, venue, arxiv_id, doi) SELECT ?, ?, ?, sha256, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM files "
+                "WHERE id = ?",
                 (file.id, rows.doc, rows.title, __version__, rows.model, len(rows.paragraphs), rows.tokens, _now(),
-                 file.id))
+                 *rows.metadata.columns(), file.id))
             paper = int(cur.lastrowid)  # type: ignore[arg-type]
             para_ids = self._insert_ids(
                 "INSERT INTO paragraphs (paper_id, position, text, page, section, kind) VALUES (?, ?, ?, ?, ?, ?)",
@@ -223,6 +265,14 @@ class IndexWriter:
                   int(ablation), dataset_key(dataset), metric_key(metric))
                  for i, task, dataset, metric, value, number, model, ours, table, caption, header, split, setting,
                  ablation in rows.results])
+            self.con.executemany(
+                'INSERT INTO not_results (paper_id, paragraph_id, value, number, reason, table_label, start, "end") '
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [(paper, para_ids[i], *rest) for i, *rest in rows.not_results])
+            self.con.executemany("INSERT INTO proposed (paper_id, name, key) VALUES (?, ?, ?)",
+                                 [(paper, name, _key(name)) for name in rows.proposed])
+            self.con.executemany(
+                "INSERT INTO table_cells (paper_id, paragraph_id, table_label, position, first_column, last_column, "
+                "text, header) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [(paper, para_ids[i], *rest) for i, *rest in rows.cells])
         file.papers.add(rows.doc)
         return paper
 
