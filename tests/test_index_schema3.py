@@ -141,3 +141,18 @@ def test_an_index_of_schema_2_is_upgraded_by_the_writer_and_answers_as_before(in
         assert ix.sql("PRAGMA foreign_key_check").rows == []
     again = sciner.index_files([indexed.parent / "papers"], indexed, show_progress=False, gazetteers=False)
     assert again.unchanged == 1  # indexed without reading options: the stored hash is the plain one
+
+
+def test_docs_list_every_table_and_column_of_the_schema() -> None:
+    """docs/index.md's schema table names each table of SCHEMA with each of its columns."""
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "index.md").read_text(encoding="utf-8")
+    con = sqlite3.connect(":memory:")
+    for statement in schema.statements(schema.SCHEMA):
+        con.execute(statement)
+    assert f"## The schema (version {schema.SCHEMA_VERSION})" in docs
+    rows = {line.split("|")[1].strip(" `"): line for line in docs.splitlines() if line.startswith("| `")}
+    for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'paragraphs_fts_%'"):
+        assert table in rows, table
+        if table != "paragraphs_fts":
+            for column in (row[1] for row in con.execute(f"PRAGMA table_info({table})")):
+                assert f"`{column}`" in rows[table], (table, column)

@@ -20,6 +20,9 @@ from sciner.tokenize import detokenize, tokenize
      2014, "Proceedings of the 2014 Conference on Empirical Methods in Natural Language Processing (EMNLP)"),
     (["Proceedings of the Thirty-First AAAI Conference on Artificial Intelligence (AAAI-17)"], 2017,
      "Proceedings of the Thirty-First AAAI Conference on Artificial Intelligence (AAAI-17)"),
+    (["Proceedings of the 14th Conference of the European Chapter of the Association for Computational Linguistics, "
+      "462–471,", "Gothenburg, Sweden, April 26-30 2014."], 2014,
+     "Proceedings of the 14th Conference of the European Chapter of the Association for Computational Linguistics"),
     (["Copyright c 2018, Association for the Advancement of Artificial Intelligence (www.aaai.org)."], 2018, "AAAI"),
     (["Journal of Machine Learning Research 3 (2003) 1137–1155 Submitted 4/02; Published 2/03"], 2003,
      "Journal of Machine Learning Research"),

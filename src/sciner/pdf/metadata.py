@@ -105,6 +105,7 @@ def _venue(lines: Sequence[str]) -> tuple[str | None, int | None]:
         elif (m := _COPYRIGHT.search(line)) and (name := _copyright_venue(m.group(2))):
             return name, int(m.group(1))
         if found:
+            found = re.sub(r"\s*,?\s*\d+\s*[-–]\s*\d+\s*,?$", "", found)  # a page range after the name
             return found, _year_of(found) or _year_of(re.sub(r"\b(?:pages?|pp\.?)\s.*", "", line)) or (
                 _year_of(lines[k + 1]) if k + 1 < len(lines) else None)
     return None, None
