@@ -269,4 +269,7 @@ def test_extract_a_real_paper_from_stdin_with_the_page_and_section_predict_keeps
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.returncode == 0 and rows[0]["kind"] == "title" and rows[0]["page"] == 1
     kept = [p.meta for p in read_pdf_paragraphs(paper)]
-    assert kept == [{"page": r["page"], "section": r["section"]} for r in rows]  # one extraction, both ways
+    # one extraction, both ways (the first paragraph with page 1's front matter, for the paper's metadata)
+    assert kept == [{"page": r["page"], "section": r["section"], **({"front": r["front"]} if "front" in r else {})}
+                    for r in rows]
+    assert "front" in rows[0]

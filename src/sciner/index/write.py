@@ -21,9 +21,9 @@ from pathlib import Path
 
 from sciner.document import Paragraph
 from sciner.index.schema import as_error
+from sciner.pdf.metadata import PaperMetadata, paper_metadata
 from sciner.summary.assemble import summarize_paper
 from sciner.summary.canonical import dataset_key, metric_key
-from sciner.pdf.metadata import PaperMetadata, paper_metadata
 from sciner.summary.names import Gazetteer, fold, mention_text
 from sciner.summary.render import paper_title
 from sciner.summary.tables.cells import cell_numbers, table_rows
