@@ -703,6 +703,25 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_paper_is_abo
     assert [r.dataset for r in summarize_paper("p", text[2:] * 2 + rows).results if r.table] == [None]
 
 
+def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_prose_citing_it_names():
+    """"Table 2 shows results on CoNLL 2003": the data of a table whose heads, rows and caption
+    name none, before the paper's main data; a corpus a sentence says is trained on is not; a
+    paragraph citing the table names its data where the citing sentence does not; two names, none."""
+    main = [bracketed("We evaluate on [SQuAD|DatasetName] ."), bracketed("[SQuAD|DatasetName] has questions .")] * 3
+    rows = [row([("Model", 0), ("F1", 1)]), row([("DCR", 0), ("62.5", 1)], ("MethodName", 0, 1))]
+
+    def dataset(*prose: str) -> str | None:
+        return next(r.dataset for r in summarize_paper("p", main + [bracketed(p) for p in prose] + rows).results
+                    if r.table)
+
+    assert dataset("Table 2 shows results on the [CoNLL 2003|DatasetName] test set .") == "CoNLL 2003"
+    assert dataset("Our model does well . We tested on the [CoNLL 2003|DatasetName] data ; see Table 2 .") == "CoNLL 2003"
+    assert dataset("We used the [News|DatasetName] corpus for training . Table 2 shows the scores .") == "SQuAD"
+    assert dataset("Table 2 shows results . They are on [CoNLL 2003|DatasetName] .") == "CoNLL 2003"
+    assert dataset("Table 2 shows results on [CoNLL 2003|DatasetName] and [OntoNotes|DatasetName] .") == "SQuAD"
+    assert dataset("Table 3 shows results on [OntoNotes|DatasetName] .") == "SQuAD"
+
+
 def test_a_head_giving_its_metric_in_parentheses_heads_a_result_column():
     """"CoLA ( MCC )": MCC on CoLA; "Overall ( Acc )": Acc, its numbers results, not dropped."""
     rows = [row([("Model", 0), ("CoLA ( MCC )", 1), ("Overall ( Acc )", 2)], ("DatasetName", 1, 2)),

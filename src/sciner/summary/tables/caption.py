@@ -14,7 +14,12 @@ from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
 from sciner.summary.tables.cells import Known, metric_like
-from sciner.summary.values import sentences
+from sciner.summary.values import sentence_ranges, sentences
+
+# A word citing a table ("Table 3", "Tab. 3", "Tables 2 and 3").
+_CITES = re.compile(r"^tab(?:le|\.)?s?$", re.I)
+# A word of training ("trained", "pre - training"): the data a sentence with it names is trained on.
+_TRAINING = re.compile(r"^(?:pre)?train(?:s|ed|ing)?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -164,3 +169,45 @@ def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> dict[str, str
                     given.setdefault(fold(name), {}).update(metrics)
     return {key: metric for key, metrics in given.items() if key and len(metrics) == 1
             and metric_like(metric := next(iter(metrics.values())))}
+
+
+def _datasets(p: Paragraph, spans: Sequence[Span], known: Known) -> set[str]:
+    """The datasets ``spans`` of ``p`` name, in the paper's spelling (folded keys kept apart by
+    :func:`_only`)."""
+    found = set()
+    for s in spans:
+        if s.label != "DatasetName" or [w.lower() for w in p.tokens[s.end:s.end + 2]] in (["-", "level"], ["-", "based"]):
+            continue
+        text = " ".join(p.tokens[s.start:s.end])
+        found.add(known(text).get("DatasetName", (text, 0))[0])
+    return found
+
+
+def _only(names: set[str]) -> str | None:
+    """The one name of ``names`` (those that fold alike are one), else None."""
+    by_key = {fold(n): n for n in sorted(names, key=len)}
+    return next(iter(by_key.values())) if len(by_key) == 1 and next(iter(by_key)) else None
+
+
+def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> str | None:
+    """The one dataset the paper's prose gives table ``label`` ("Table 3 shows results on the
+    WMT'14 En-De test set"): the one the sentences citing it name, else the one the paragraphs
+    citing it name (not in a sentence about training: a corpus trained on); None when none
+    names one, or several."""
+    number = label.split()[-1]
+    in_sentences: set[str] = set()
+    in_paragraphs: set[str] = set()
+    for p in paragraphs:
+        if p.meta.get("cells") or p.meta.get("kind") == "caption" or not p.spans:
+            continue
+        at = [k for k in range(len(p.tokens) - 1) if _CITES.match(p.tokens[k]) and p.tokens[k + 1] == number]
+        if not at:
+            continue
+        for start, end in sentence_ranges(p.tokens, p.tags or []):
+            if any(_TRAINING.match(w) for w in p.tokens[start:end]):
+                continue  # "We have used a Google News corpus for training": not the data tested on
+            named = _datasets(p, [s for s in p.spans if start <= s.start < end], known)
+            in_paragraphs |= named
+            if any(start <= k < end for k in at):
+                in_sentences |= named
+    return _only(in_sentences) if in_sentences else _only(in_paragraphs)

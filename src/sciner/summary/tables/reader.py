@@ -17,7 +17,7 @@ from sciner.summary.provenance import (
     ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
     short_caption,
 )
-from sciner.summary.tables.caption import Caption, read_caption, said_metrics
+from sciner.summary.tables.caption import Caption, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
     prints_numbers_only, says_nothing, split_name, table_rows,
@@ -63,6 +63,7 @@ class Table:
     paper_metric: str | None
     said: dict[str, str]
     paper_dataset: str | None
+    cited_dataset: str | None
     rows: list[list[TableCell]]
     numbers: list[list[bool]]
     numeric: list[list[bool]]
@@ -71,7 +72,8 @@ class Table:
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
-           paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None) -> Table:
+           paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None,
+           cited_dataset: str | None = None) -> Table:
         texts = [[c.text for c in row] for row in rows]
         numbers = [[bool(cell_numbers(t)) for t in row_texts] for row_texts in texts]
         numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
@@ -79,7 +81,8 @@ class Table:
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
-        return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, rows, numbers, numeric, number_cells, labelled)
+        return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, cited_dataset, rows, numbers, numeric,
+                   number_cells, labelled)
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -115,8 +118,8 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     said = said_metrics(paragraphs, known)
     for (page, label), rows in table_rows(paragraphs).items():
         caption = read_caption(paragraphs, page, label, known)
-        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said,
-                                                    paper_dataset))
+        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said, paper_dataset,
+                                            cited_dataset(paragraphs, label, known)))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -446,12 +449,13 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if unnamed and "DatasetName" not in heads:
         dataset = " ".join(([dataset] if dataset else []) + unnamed)
     elif dataset is None and not (heads.get("TaskName") or row.get("TaskName")) \
-            and fold(model or "") != fold(table.paper_dataset or "") and all(
+            and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") and all(
             says_nothing(h.text) or table.namer.is_metric(h) for h in header.cells
             if h.first <= cell.last and cell.first <= h.last):
         # Nothing names the data, nor part of it ("Mismatched"), nor a task; only metrics head
-        # the column (not "SemEval 2010 KBP37 TACRED" over three: whose is not known).
-        dataset = table.paper_dataset
+        # the column (not "SemEval 2010 KBP37 TACRED" over three: whose is not known): the data
+        # the prose citing the table names, else the paper's.
+        dataset = table.cited_dataset or table.paper_dataset
     if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
         # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
         qualifier = row["Qualifier"].strip("() ")
