@@ -15,7 +15,7 @@ from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.provenance import (
     ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
-    short_caption,
+    short_caption, split_citation,
 )
 from sciner.summary.tables.caption import Caption, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
@@ -310,7 +310,7 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         # The model rows below starting with "+" add to (not one citing prior work: whose the
         # additions are is not known).
         base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
-    ours = group.ours and not (label_text and CITED.search(label_text)) \
+    ours = group.ours and not (label_text and (CITED.search(label_text) or split_citation(label_text)[1])) \
         or bool(label_text and re.search(r"\bours\b", label_text, re.I))
     ablation = is_ablated(label.model) or bool(ABLATION_CAPTION.search(table.caption.text)) \
         or (is_added(label.model) and label_text != label.model and group.ours)
@@ -481,8 +481,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
     if metric is None:
         return Found(others=(table.not_result(cell, number, "no metric"),))
+    model, citation = split_citation(model) if model else (model, None)
     return Found((Value("MetricValue", number, metric, place),),
-                 (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found),))
+                 (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
+                         citation=citation),))
 
 
 def provenance(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell) -> dict[str, Any]:
