@@ -744,6 +744,23 @@ def test_a_row_citing_prior_work_gives_the_model_and_the_citation_apart_and_is_n
         ("BiLSTM", "Lample et al . , 2016", False), ("CNN", "22", False), ("Ours-Net", None, True)]
 
 
+def test_a_caption_of_two_tables_side_by_side_names_the_data_of_each():
+    """"Left : ... on SICK . Right : ... on MSRP": the columns from the second "Method" head on are
+    the right table's, on MSRP; those before it on SICK. A caption saying which side is which
+    in parentheses ("SICK ( left ) and MSRP ( right )") does alike; a table without a second
+    label head takes neither."""
+    rows = [row([("Method", 0), ("F1", 1)]), row([("Method", 2), ("Acc", 3)]),
+            row([("LSTM", 0), ("0.28", 1)], ("MethodName", 0, 1)), row([("RAE", 2), ("76.8", 3)], ("MethodName", 0, 1))]
+    left_right = caption("Table 2 : Left : results on SICK . Right : results on MSRP .", ("DatasetName", 7, 8),
+                         ("DatasetName", 13, 14))
+    said = caption("Table 2 : Results on SICK ( left ) and MSRP ( right ) .", ("DatasetName", 5, 6), ("DatasetName", 10, 11))
+    for text in (left_right, said):
+        assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", [text] + rows).results] == [
+            ("SICK", "F1", "0.28"), ("MSRP", "Acc", "76.8")]
+    one_table = [rows[0], rows[2], row([("RAE", 0), ("0.30", 1)], ("MethodName", 0, 1))]
+    assert {r.dataset for r in summarize_paper("p", [left_right] + one_table).results} == {None}
+
+
 def test_a_head_giving_its_metric_in_parentheses_heads_a_result_column():
     """"CoLA ( MCC )": MCC on CoLA; "Overall ( Acc )": Acc, its numbers results, not dropped."""
     rows = [row([("Model", 0), ("CoLA ( MCC )", 1), ("Overall ( Acc )", 2)], ("DatasetName", 1, 2)),

@@ -34,6 +34,9 @@ class Caption:
     default: str | None = None
     legend: dict[str, str] = field(default_factory=dict)  # "CITE : Citation prediction": {"cite": ...}
     text: str = ""  # the caption's words
+    # The one dataset each side of a caption of two tables set side by side names ("Left : results
+    # on SICK ... Right : results on MSRP", "SICK ( left ) and MSRP ( right )"): {"left": "SICK", ...}.
+    sides: dict[str, str] = field(default_factory=dict)
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -80,7 +83,30 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         one.pop("MetricName", None)  # several metrics: each for its own datasets
     else:
         by_name, default = {}, None
-    return Caption(one, by_name, default, legend, " ".join(p.tokens))
+    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named))
+
+
+def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:
+    """The one dataset each side of the caption names, where it says which words are of the left
+    table and which of the right: "Left : ... Right : ..." (a side's words up to the next side's),
+    "... ( left ) and ... ( right )" (a side's words since the last side's)."""
+    words = [w.lower() for w in p.tokens]
+    marks = []  # (side, its words' start, end)
+    for k, w in enumerate(words):
+        if w in ("left", "right") and words[k + 1:k + 2] == [":"]:
+            marks.append((w, k + 2, None))
+        elif w in ("left", "right") and words[k - 1:k] == ["("] and words[k + 1:k + 2] == [")"]:
+            marks.append((w, None, k - 1))
+    if {side for side, _, _ in marks} != {"left", "right"} or len(marks) != 2:
+        return {}
+    bounds = [(0, 0)] + [(start or end, start or end + 3) for _, start, end in marks] + [(len(words), len(words))]
+    sides = {}
+    for k, (side, start, end) in enumerate(marks):
+        first, last = (start, bounds[k + 2][0]) if start is not None else (bounds[k][1], end)
+        data = {fold(name): name for s, (kind, name) in named.items() if kind == "DatasetName" and first <= s.start < last}
+        if len(data) == 1:
+            sides[side] = next(iter(data.values()))
+    return sides
 
 
 def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:

@@ -69,6 +69,7 @@ class Table:
     numeric: list[list[bool]]
     number_cells: list[TableCell] = field(repr=False)
     labelled: bool
+    right_from: int | None = None  # the first column of the right one of two tables set side by side
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
@@ -82,7 +83,7 @@ class Table:
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
         return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, cited_dataset, rows, numbers, numeric,
-                   number_cells, labelled)
+                   number_cells, labelled, right_table(rows, numbers))
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -104,6 +105,15 @@ class DataRow:
     cells: list[TableCell]
     header: Header
     group: Group
+
+
+def right_table(rows: Sequence[Sequence[TableCell]], numbers: Sequence[Sequence[bool]]) -> int | None:
+    """The first column of the right one of two tables set side by side: the column of a head
+    without numbers that repeats the head over the first column ("Method" over the labels of
+    each); None when no head does."""
+    firsts = {fold(row[0].text) for row, flags in zip(rows, numbers) if not any(flags) and row[0].first == 0}
+    return min((c.first for row, flags in zip(rows, numbers) if not any(flags) for c in row
+                if c.first > 0 and fold(c.text) in firsts - {""}), default=None)
 
 
 def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer | None = None,
@@ -439,8 +449,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         if label_text and "DatasetName" not in row and "TaskName" not in row:
             row = {**row, "DatasetName": label_text}
     task = heads.get("TaskName") or row.get("TaskName") or group.names.get("TaskName") or table.caption.names.get("TaskName")
+    side = None if table.right_from is None else "right" if cell.first >= table.right_from else "left"
     dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.names.get("DatasetName") \
-        or table.caption.names.get("DatasetName") or row.get("DatasetName")
+        or table.caption.names.get("DatasetName") or table.caption.sides.get(side or "") or row.get("DatasetName")
     unnamed = [u for u in column.unnamed if not metric_like(u)]
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
