@@ -459,13 +459,15 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         unnamed = [u for u in unnamed if not is_language(u)]
     if unnamed and "DatasetName" not in heads:
         dataset = " ".join(([dataset] if dataset else []) + unnamed)
-    elif dataset is None and not (heads.get("TaskName") or row.get("TaskName")) \
-            and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") and all(
-            says_nothing(h.text) or table.namer.is_metric(h) for h in header.cells
-            if h.first <= cell.last and cell.first <= h.last):
-        # Nothing names the data, nor part of it ("Mismatched"), nor a task; only metrics head
-        # the column (not "SemEval 2010 KBP37 TACRED" over three: whose is not known): the data
-        # the prose citing the table names, else the paper's.
+    elif dataset is None and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") and all(
+            says_nothing(h.text) or table.namer.is_metric(h)
+            or (table.cited_dataset and set(table.namer.names(h)) == {"TaskName"})
+            for h in header.cells if h.first <= cell.last and cell.first <= h.last) \
+            and (table.cited_dataset or not (heads.get("TaskName") or row.get("TaskName"))):
+        # Nothing names the data, nor part of it ("Mismatched"); only metrics head the column
+        # (not "SemEval 2010 KBP37 TACRED" over three: whose is not known): the data the prose
+        # citing the table names ("Caption Retrieval" over the column: its task on that data),
+        # else, where no task is named either, the paper's.
         dataset = table.cited_dataset or table.paper_dataset
     if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
         # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
