@@ -764,6 +764,15 @@ def test_a_caption_of_two_tables_side_by_side_names_the_data_of_each():
     assert {r.dataset for r in summarize_paper("p", [left_right] + one_table).results} == {None}
 
 
+def test_two_dataset_names_joined_before_dataset_in_a_caption_are_one_dataset():
+    """"on the CNN and Daily Mail dataset": one dataset; "on the WN18 and FB15k datasets": two, so
+    the caption gives its table none."""
+    one = caption("Table 2 : ROUGE on the CNN and Daily Mail dataset .", ("DatasetName", 6, 7), ("DatasetName", 8, 10))
+    two = caption("Table 2 : Hits on the WN18 and FB15k datasets .", ("DatasetName", 6, 7), ("DatasetName", 8, 9))
+    assert read_caption([one], 7, "table 2", lambda text: {}).names.get("DatasetName") == "CNN and Daily Mail"
+    assert read_caption([two], 7, "table 2", lambda text: {}).names.get("DatasetName") is None
+
+
 def test_a_head_giving_its_metric_in_parentheses_heads_a_result_column():
     """"CoLA ( MCC )": MCC on CoLA; "Overall ( Acc )": Acc, its numbers results, not dropped."""
     rows = [row([("Model", 0), ("CoLA ( MCC )", 1), ("Overall ( Acc )", 2)], ("DatasetName", 1, 2)),

@@ -72,6 +72,12 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         elif between == ["of"]:
             names["MetricName"] -= {named[a][1], named[b][1]}
             names["MetricName"].add(f"{named[a][1]} of {named[b][1]}")
+    data = [s for s in spans if named[s][0] == "DatasetName"]
+    for a, b in zip(data, data[1:]):
+        # "the CNN and Daily Mail dataset": one dataset of two names (not "the WN18 and FB15k datasets")
+        if p.tokens[a.end:b.start] in (["and"], ["/"]) and [w.lower() for w in p.tokens[b.end:b.end + 1]] in (
+                ["dataset"], ["corpus"]) and len(names["DatasetName"]) == 2:
+            names["DatasetName"] = {f"{named[a][1]} {p.tokens[a.end]} {named[b][1]}"}
     one = {kind: found.pop() for kind, found in names.items() if len(found) == 1}
     if "MetricName" not in names and (said := _said_metric(p)) is not None:
         one["MetricName"] = said
