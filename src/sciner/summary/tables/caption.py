@@ -1,7 +1,8 @@
 """What a table's caption says of it (:class:`Caption`): the names it gives, the metric it
-gives each dataset it names, the legend of the heads' abbreviations; and the metric the
-paper's sentences give each dataset (:func:`said_metrics`), for tables whose heads and caption
-name none."""
+gives each dataset it names, the legend of the heads' abbreviations, the dataset of each side
+of two tables set side by side; the metric the paper's sentences give each dataset
+(:func:`said_metrics`), for tables whose heads and caption name none; and the dataset the
+prose citing a table names (:func:`cited_dataset`), for tables nothing of which names theirs."""
 
 from __future__ import annotations
 
@@ -204,8 +205,8 @@ def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> dict[str, str
 
 
 def _datasets(p: Paragraph, spans: Sequence[Span], known: Known) -> set[str]:
-    """The datasets ``spans`` of ``p`` name, in the paper's spelling (folded keys kept apart by
-    :func:`_only`)."""
+    """The datasets ``spans`` of ``p`` name, in the paper's spelling (not a name modifying the
+    next word: "Document - level")."""
     found = set()
     for s in spans:
         if s.label != "DatasetName" or [w.lower() for w in p.tokens[s.end:s.end + 2]] in (["-", "level"], ["-", "based"]):

@@ -55,7 +55,7 @@ class Table:
     numbers of its data rows (a column holding none is a column of labels), and whether some
     data row has a label (``labelled``: an unlabelled row then continues a label above it, a
     beam size under "Basic", and is not the caption's one method as in a table of one model's
-    numbers)."""
+    numbers); ``cited_dataset``: the one dataset the prose citing the table names."""
 
     namer: Namer
     caption: Caption
