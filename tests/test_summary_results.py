@@ -15,6 +15,7 @@ from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.ours import CITATION, CITED, cited_names
 from sciner.summary.papers import read_papers
+from sciner.summary.provenance import split_citation
 from sciner.summary.tables.caption import read_caption
 from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, split_name, table_rows,
@@ -355,7 +356,7 @@ def test_a_dataset_column_a_split_head_and_group_labels_over_number_columns(pape
     assert not {r.model for r in lisa.results} & {"GloVe", "ELMo"}
     assert ("CoNLL-2012", "P", "84.19", "LISA") in found(lisa)
     bottom_up = found(papers["arxiv_1808.10792_bottom_up_summarization_emnlp2018"])
-    assert ("CNN-DM", "R-1", "41.6", "NEUSUM ( Zhou et al . , 2018 )") in bottom_up
+    assert ("CNN-DM", "R-1", "41.6", "NEUSUM") in bottom_up
 
 
 def test_a_metric_head_keeps_the_paper_s_spelling_against_a_leaderboard_s(tmp_path):
@@ -436,7 +437,7 @@ def test_a_row_labelled_plus_x_adds_to_the_model_above(papers):
             if r.table == "table 3"}
     assert {("LISA + D&M", "F1", "83.38"), ("LISA + Gold", "F1", "86.43")} <= lisa
     coref = {r.model for r in papers["arxiv_1804.05392_higher_order_coref_naacl2018"].results}
-    assert "+ ELMo ( Peters et al . , 2018 )" in coref
+    assert "+ ELMo" in coref
 
 
 def test_a_proposed_name_the_paper_cites_is_a_baseline_beside_its_variants():
@@ -526,7 +527,7 @@ def test_two_tables_side_by_side_each_row_label_heads_its_own_numbers():
                  ("4.0", 3)]),
             caption("Table 2 : Test error rates ( % ) on two text classification datasets .", ("MetricName", 3, 6))]
     got = {(r.value, r.model) for r in summarize_paper("p", rows).results}
-    assert {("5.9", "oh - LSTM ( Johnson and Zhang , 2016 )"), ("4.0", "TBCNN ( Mou et al . , 2015 )")} <= got
+    assert {("5.9", "oh - LSTM"), ("4.0", "TBCNN")} <= got
 
 
 def test_a_count_column_repeated_per_group_does_not_make_a_statistics_table(papers):
@@ -701,6 +702,75 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_paper_is_abo
     assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", text + rows).results
             if r.table] == [("SQuAD", "EM", "62.5")]
     assert [r.dataset for r in summarize_paper("p", text[2:] * 2 + rows).results if r.table] == [None]
+
+
+def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_prose_citing_it_names():
+    """"Table 2 shows results on CoNLL 2003": the data of a table whose heads, rows and caption
+    name none, before the paper's main data; a corpus a sentence says is trained on is not; a
+    paragraph citing the table names its data where the citing sentence does not; two names, none;
+    a task head over the column ("Image Retrieval") is the task on that data."""
+    main = [bracketed("We evaluate on [SQuAD|DatasetName] ."), bracketed("[SQuAD|DatasetName] has questions .")] * 3
+    rows = [row([("Model", 0), ("F1", 1)]), row([("DCR", 0), ("62.5", 1)], ("MethodName", 0, 1))]
+
+    def dataset(*prose: str) -> str | None:
+        return next(r.dataset for r in summarize_paper("p", main + [bracketed(p) for p in prose] + rows).results
+                    if r.table)
+
+    assert dataset("Table 2 shows results on the [CoNLL 2003|DatasetName] test set .") == "CoNLL 2003"
+    assert dataset("Our model does well . We tested on the [CoNLL 2003|DatasetName] data ; see Table 2 .") == "CoNLL 2003"
+    assert dataset("We used the [News|DatasetName] corpus for training . Table 2 shows the scores .") == "SQuAD"
+    assert dataset("Table 2 shows results . They are on [CoNLL 2003|DatasetName] .") == "CoNLL 2003"
+    assert dataset("Table 2 shows results on [CoNLL 2003|DatasetName] and [OntoNotes|DatasetName] .") == "SQuAD"
+    assert dataset("Table 3 shows results on [OntoNotes|DatasetName] .") == "SQuAD"
+    rows[:1] = [row([("Image Retrieval", 1)], ("TaskName", 0, 2)), row([("Model", 0), ("R@1", 1)])]
+    assert dataset("Table 2 shows results on [COCO|DatasetName] .") == "COCO"  # a task over the column: on COCO
+
+
+@pytest.mark.parametrize(("label", "model", "citation"), [
+    ("BiLSTM ( Lample et al . , 2016 )", "BiLSTM", "Lample et al . , 2016"), ("LSTM [ 22 ]", "LSTM", "22"),
+    ("Mixed VAT [ 31 , 23 ]", "Mixed VAT", "31 , 23"), ("GCN ( K=0 ) ( Zhang et al . , 2018 )", "GCN ( K=0 )", "Zhang et al . , 2018"),
+    ("BERT base Devlin et al . ( 2019 )", "BERT base", "Devlin et al . ( 2019 )"),
+    ("Lample et al . ( 2016 )", "Lample et al . ( 2016 )", None), ("Ma & Hovy ( 2016 )", "Ma & Hovy ( 2016 )", None),
+    ("BiLSTM - Max ( on SNLI )", "BiLSTM - Max ( on SNLI )", None), ("( 2016 )", "( 2016 )", None)])
+def test_a_citation_ending_a_row_label_is_apart_from_its_model(label, model, citation):
+    assert split_citation(label) == (model, citation)
+
+
+def test_a_row_citing_prior_work_gives_the_model_and_the_citation_apart_and_is_no_row_of_ours():
+    """"BiLSTM ( Lample et al . , 2016 )" and "CNN [ 22 ]" under an "Ours" group label: baselines
+    named "BiLSTM" and "CNN", their citations kept apart; "Ours-Net" beside them is the paper's."""
+    rows = [row([("Model", 0), ("F1", 1)]), row([("Ours", 0)]),
+            row([("BiLSTM ( Lample et al . , 2016 )", 0), ("90.9", 1)], ("MethodName", 0, 1)),
+            row([("CNN [ 22 ]", 0), ("89.1", 1)], ("MethodName", 0, 1)),
+            row([("Ours-Net", 0), ("91.2", 1)], ("MethodName", 0, 1))]
+    assert [(r.model, r.citation, r.ours) for r in summarize_paper("p", rows).results] == [
+        ("BiLSTM", "Lample et al . , 2016", False), ("CNN", "22", False), ("Ours-Net", None, True)]
+
+
+def test_a_caption_of_two_tables_side_by_side_names_the_data_of_each():
+    """"Left : ... on SICK . Right : ... on MSRP": the columns from the second "Method" head on are
+    the right table's, on MSRP; those before it on SICK. A caption saying which side is which
+    in parentheses ("SICK ( left ) and MSRP ( right )") does alike; a table without a second
+    label head takes neither."""
+    rows = [row([("Method", 0), ("F1", 1)]), row([("Method", 2), ("Acc", 3)]),
+            row([("LSTM", 0), ("0.28", 1)], ("MethodName", 0, 1)), row([("RAE", 2), ("76.8", 3)], ("MethodName", 0, 1))]
+    left_right = caption("Table 2 : Left : results on SICK . Right : results on MSRP .", ("DatasetName", 7, 8),
+                         ("DatasetName", 13, 14))
+    said = caption("Table 2 : Results on SICK ( left ) and MSRP ( right ) .", ("DatasetName", 5, 6), ("DatasetName", 10, 11))
+    for text in (left_right, said):
+        assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", [text] + rows).results] == [
+            ("SICK", "F1", "0.28"), ("MSRP", "Acc", "76.8")]
+    one_table = [rows[0], rows[2], row([("RAE", 0), ("0.30", 1)], ("MethodName", 0, 1))]
+    assert {r.dataset for r in summarize_paper("p", [left_right] + one_table).results} == {None}
+
+
+def test_two_dataset_names_joined_before_dataset_in_a_caption_are_one_dataset():
+    """"on the CNN and Daily Mail dataset": one dataset; "on the WN18 and FB15k datasets": two, so
+    the caption gives its table none."""
+    one = caption("Table 2 : ROUGE on the CNN and Daily Mail dataset .", ("DatasetName", 6, 7), ("DatasetName", 8, 10))
+    two = caption("Table 2 : Hits on the WN18 and FB15k datasets .", ("DatasetName", 6, 7), ("DatasetName", 8, 9))
+    assert read_caption([one], 7, "table 2", lambda text: {}).names.get("DatasetName") == "CNN and Daily Mail"
+    assert read_caption([two], 7, "table 2", lambda text: {}).names.get("DatasetName") is None
 
 
 def test_a_head_giving_its_metric_in_parentheses_heads_a_result_column():

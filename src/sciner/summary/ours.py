@@ -170,6 +170,12 @@ def said_ours(p: Paragraph, start: int, end: int) -> bool:
     return False
 
 
+def cites(result: Result) -> bool:
+    """Whether a result's model is cited prior work: its row's label ends in a citation, kept
+    apart, or its model still says one ("Lample et al . ( 2016 )")."""
+    return bool(result.citation or CITED.search(result.model or ""))
+
+
 def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[str] = (),
               paragraphs: Sequence[Paragraph] = ()) -> None:
     """Mark each result whose model is the paper's own: a row labelled "Ours" (set when read),
@@ -188,12 +194,12 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
     variants = {(r.table, k) for r in results if r.table and r.model for k in built_on
                 if fold(r.model).startswith(k) and bare(r.model) != k}
     for r in results:
-        if r.table and r.model and _OWN_LABEL.search(r.model) and not CITED.search(r.model):
+        if r.table and r.model and _OWN_LABEL.search(r.model) and not cites(r):
             r.ours = True
         elif r.table is None and paragraphs and said_ours(paragraphs[r.place[0]], r.place[1], r.place[2]):
             r.ours = True
         model = fold(r.model or "")
-        if r.ours or not model or CITED.search(r.model or ""):
+        if r.ours or not model or cites(r):
             continue
         for k in keys:
             if model.startswith(k) or (len(k) >= 4 and k in model):
@@ -202,7 +208,7 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
                 r.ours = True
     own_tables = {r.table for r in results if r.table and r.ours}
     for r in results:  # a row taking a part away ("w/o attention") in a table of the paper's own rows
-        if r.table in own_tables and r.model and is_ablated(r.model) and not CITED.search(r.model):
+        if r.table in own_tables and r.model and is_ablated(r.model) and not cites(r):
             r.ours = True
 
 
@@ -212,7 +218,7 @@ def own_row_names(results: Iterable[Result]) -> list[str]:
     method of its own ("Ours", "our model + TF - IDF")."""
     found: list[str] = []
     for r in results:
-        if not r.table or not r.model or not r.ours or CITED.search(r.model):
+        if not r.table or not r.model or not r.ours or cites(r):
             continue
         own = re.sub(r"\(\s?(?:ours|this work|this paper)\s?\)|^\s*(?:ours|our)\b", " ", r.model, flags=re.I)
         name = " ".join(own.split()).replace(" - ", "-")

@@ -24,6 +24,11 @@ ABLATION_CAPTION = re.compile(r"\bablat", re.I)
 # Heads over a column of row labels that say the labels are settings.
 SETTING_HEADS = frozenset({"setting", "settings", "shot", "shots", "k", "condition", "conditions", "mode", "regime",
                            "scenario", "supervision", "protocol", "trainingdata", "train", "training"})
+# A citation ending a table row's label: "( Lample et al . , 2016 )", "( 2016a )", "[ 22 ]", "[ 3 , 7 ]".
+_CITATION_END = re.compile(r"\s*(?:\(\s?([^()]*(?:et al|(?:19|20)\d\d[a-z]?)[^()]*)\)|\[\s?(\d+(?:\s?,\s?\d+)*)\s?\])\s*$")
+# Authors cited by name ending a label: "Devlin et al . ( 2019 )", "Ma and Hovy ( 2016 )".
+_NARRATIVE_END = re.compile(r"\s*((?:[A-Z]\S*\s+et\s+al\s?\.?|[A-Z]\S*\s+(?:and|&)\s+[A-Z]\S*)\s*"
+                            r"\(\s?(?:19|20)\d\d[a-z]?\s?\))\s*$")
 # The longest caption a result carries, in characters.
 CAPTION_CHARS = 160
 
@@ -79,3 +84,15 @@ def short_caption(text: str | None) -> str | None:
     if len(text) <= CAPTION_CHARS:
         return text
     return text[:CAPTION_CHARS].rsplit(" ", 1)[0] + " …"
+
+
+def split_citation(model: str) -> tuple[str, str | None]:
+    """A row label's model and the citation that ends it, apart: "BiLSTM ( Lample et al . , 2016 )"
+    -> ("BiLSTM", "Lample et al . , 2016"), "LSTM [ 22 ]" -> ("LSTM", "22"), "BERT base Devlin et
+    al . ( 2019 )" -> ("BERT base", "Devlin et al . ( 2019 )"); a label that is only a citation
+    ("Lample et al . ( 2016 )": the authors name the system), or ends in none, is the model as it
+    is (citation None)."""
+    match = _NARRATIVE_END.search(model) or _CITATION_END.search(model)
+    if match is None or not model[:match.start()].strip():
+        return model, None
+    return model[:match.start()].strip(), next(g for g in match.groups() if g).strip()

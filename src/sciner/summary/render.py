@@ -29,7 +29,7 @@ from sciner.summary.values import Result
 # is empty. ``paragraph`` counts from 0, as in the JSON.
 CSV_COLUMNS = ("record", "doc", "type", "name", "mentions", "surface", "value", "of", "task", "dataset", "metric",
                "model", "ours", "reason", "page", "table", "paragraph", "caption", "header", "split", "setting",
-               "ablation")
+               "ablation", "citation")
 
 
 def summary_json(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> dict[str, Any]:
@@ -81,7 +81,7 @@ def render_csv(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> str:
                              "dataset": r.dataset or "", "metric": r.metric or "", "model": r.model or "",
                              "ours": int(r.ours), **source_of(paper, r.place), "paragraph": r.place[0],
                              "caption": r.caption or "", "header": r.header or "", "split": r.split or "",
-                             "setting": r.setting or "", "ablation": int(r.ablation)})
+                             "setting": r.setting or "", "ablation": int(r.ablation), "citation": r.citation or ""})
         for n in paper.not_results:
             writer.writerow({"record": "not_result", "doc": paper.doc, "value": n.value, "reason": n.reason,
                              **source_of(paper, n.place), **({"table": n.table} if n.table else {}),

@@ -56,12 +56,13 @@ class Result:
     split: str | None = None  # "test", "dev" or "validation" where the heads, row group, caption or sentence say
     setting: str | None = None  # "5-shot", a settings column's value: where the table or sentence says
     ablation: bool = False  # a row varying the paper's own method ("w/o X", "- X", "+ X" under it)
+    citation: str | None = None  # the citation ending its row's label ("Lample et al . , 2016"), apart from the model
 
     def to_json(self) -> dict[str, Any]:
         return {"task": self.task, "dataset": self.dataset, "metric": self.metric, "value": self.value,
                 "model": self.model, "ours": self.ours, "table": self.table, "paragraph": self.place[0],
                 "caption": self.caption, "header": self.header, "split": self.split, "setting": self.setting,
-                "ablation": self.ablation}
+                "ablation": self.ablation, "citation": self.citation}
 
 
 @dataclass

@@ -28,9 +28,13 @@ row's body is then accounted for, as
   else the paper's only metric, else the one a standard benchmark's task is scored with by
   convention ("CoLA" alone over its column: Matthews correlation; see conventions.py; the
   result's header then ends "(metric: benchmark convention)"); its dataset, task and model come from the heads,
-  the row's label and the caption, a head that names nothing ("Laptop", "Arabic") qualifying
+  the row's label and the caption (each side's own where it captions two tables set side by
+  side: "Left : ... Right : ..."), a head that names nothing ("Laptop", "Arabic") qualifying
   the dataset; where a head names the method ("SSK-T1" over a column), the row's label is
-  the dataset; an "x / y" cell is two results;
+  the dataset; where nothing names the data, the one dataset the prose citing the table
+  names ("Table 5 shows results on COCO"), else the paper's main one; a citation ending the
+  row's label is kept apart from the model ("BiLSTM ( Lample et al . , 2016 )"); an "x / y"
+  cell is two results;
 * a HyperparameterValue when its column's heads name a HyperparameterName and no metric;
 * else a :class:`~sciner.summary.values.NotResult` with its reason: a "difference" ("+0.25",
   a Δ column, "(19 %)" after a score), a "deviation" (the "± 0.17" of a score, a "std"

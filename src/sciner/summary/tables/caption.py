@@ -1,7 +1,8 @@
 """What a table's caption says of it (:class:`Caption`): the names it gives, the metric it
-gives each dataset it names, the legend of the heads' abbreviations; and the metric the
-paper's sentences give each dataset (:func:`said_metrics`), for tables whose heads and caption
-name none."""
+gives each dataset it names, the legend of the heads' abbreviations, the dataset of each side
+of two tables set side by side; the metric the paper's sentences give each dataset
+(:func:`said_metrics`), for tables whose heads and caption name none; and the dataset the
+prose citing a table names (:func:`cited_dataset`), for tables nothing of which names theirs."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
 from sciner.summary.tables.cells import Known, metric_like
-from sciner.summary.values import sentences
+from sciner.summary.values import sentence_ranges, sentences
+
+# A word citing a table ("Table 3", "Tab. 3", "Tables 2 and 3").
+_CITES = re.compile(r"^tab(?:le|\.)?s?$", re.I)
+# A word of training ("trained", "pre - training"): the data a sentence with it names is trained on.
+_TRAINING = re.compile(r"^(?:pre)?train(?:s|ed|ing)?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,9 @@ class Caption:
     default: str | None = None
     legend: dict[str, str] = field(default_factory=dict)  # "CITE : Citation prediction": {"cite": ...}
     text: str = ""  # the caption's words
+    # The one dataset each side of a caption of two tables set side by side names ("Left : results
+    # on SICK ... Right : results on MSRP", "SICK ( left ) and MSRP ( right )"): {"left": "SICK", ...}.
+    sides: dict[str, str] = field(default_factory=dict)
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -64,6 +73,12 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         elif between == ["of"]:
             names["MetricName"] -= {named[a][1], named[b][1]}
             names["MetricName"].add(f"{named[a][1]} of {named[b][1]}")
+    data = [s for s in spans if named[s][0] == "DatasetName"]
+    for a, b in zip(data, data[1:]):
+        # "the CNN and Daily Mail dataset": one dataset of two names (not "the WN18 and FB15k datasets")
+        if p.tokens[a.end:b.start] in (["and"], ["/"]) and [w.lower() for w in p.tokens[b.end:b.end + 1]] in (
+                ["dataset"], ["corpus"]) and len(names["DatasetName"]) == 2:
+            names["DatasetName"] = {f"{named[a][1]} {p.tokens[a.end]} {named[b][1]}"}
     one = {kind: found.pop() for kind, found in names.items() if len(found) == 1}
     if "MetricName" not in names and (said := _said_metric(p)) is not None:
         one["MetricName"] = said
@@ -75,7 +90,30 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         one.pop("MetricName", None)  # several metrics: each for its own datasets
     else:
         by_name, default = {}, None
-    return Caption(one, by_name, default, legend, " ".join(p.tokens))
+    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named))
+
+
+def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:
+    """The one dataset each side of the caption names, where it says which words are of the left
+    table and which of the right: "Left : ... Right : ..." (a side's words up to the next side's),
+    "... ( left ) and ... ( right )" (a side's words since the last side's)."""
+    words = [w.lower() for w in p.tokens]
+    marks = []  # (side, its words' start, end)
+    for k, w in enumerate(words):
+        if w in ("left", "right") and words[k + 1:k + 2] == [":"]:
+            marks.append((w, k + 2, None))
+        elif w in ("left", "right") and words[k - 1:k] == ["("] and words[k + 1:k + 2] == [")"]:
+            marks.append((w, None, k - 1))
+    if {side for side, _, _ in marks} != {"left", "right"} or len(marks) != 2:
+        return {}
+    bounds = [(0, 0)] + [(start or end, start or end + 3) for _, start, end in marks] + [(len(words), len(words))]
+    sides = {}
+    for k, (side, start, end) in enumerate(marks):
+        first, last = (start, bounds[k + 2][0]) if start is not None else (bounds[k][1], end)
+        data = {fold(name): name for s, (kind, name) in named.items() if kind == "DatasetName" and first <= s.start < last}
+        if len(data) == 1:
+            sides[side] = next(iter(data.values()))
+    return sides
 
 
 def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
@@ -164,3 +202,45 @@ def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> dict[str, str
                     given.setdefault(fold(name), {}).update(metrics)
     return {key: metric for key, metrics in given.items() if key and len(metrics) == 1
             and metric_like(metric := next(iter(metrics.values())))}
+
+
+def _datasets(p: Paragraph, spans: Sequence[Span], known: Known) -> set[str]:
+    """The datasets ``spans`` of ``p`` name, in the paper's spelling (not a name modifying the
+    next word: "Document - level")."""
+    found = set()
+    for s in spans:
+        if s.label != "DatasetName" or [w.lower() for w in p.tokens[s.end:s.end + 2]] in (["-", "level"], ["-", "based"]):
+            continue
+        text = " ".join(p.tokens[s.start:s.end])
+        found.add(known(text).get("DatasetName", (text, 0))[0])
+    return found
+
+
+def _only(names: set[str]) -> str | None:
+    """The one name of ``names`` (those that fold alike are one), else None."""
+    by_key = {fold(n): n for n in sorted(names, key=len)}
+    return next(iter(by_key.values())) if len(by_key) == 1 and next(iter(by_key)) else None
+
+
+def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> str | None:
+    """The one dataset the paper's prose gives table ``label`` ("Table 3 shows results on the
+    WMT'14 En-De test set"): the one the sentences citing it name, else the one the paragraphs
+    citing it name (not in a sentence about training: a corpus trained on); None when none
+    names one, or several."""
+    number = label.split()[-1]
+    in_sentences: set[str] = set()
+    in_paragraphs: set[str] = set()
+    for p in paragraphs:
+        if p.meta.get("cells") or p.meta.get("kind") == "caption" or not p.spans:
+            continue
+        at = [k for k in range(len(p.tokens) - 1) if _CITES.match(p.tokens[k]) and p.tokens[k + 1] == number]
+        if not at:
+            continue
+        for start, end in sentence_ranges(p.tokens, p.tags or []):
+            if any(_TRAINING.match(w) for w in p.tokens[start:end]):
+                continue  # "We have used a Google News corpus for training": not the data tested on
+            named = _datasets(p, [s for s in p.spans if start <= s.start < end], known)
+            in_paragraphs |= named
+            if any(start <= k < end for k in at):
+                in_sentences |= named
+    return _only(in_sentences) if in_sentences else _only(in_paragraphs)

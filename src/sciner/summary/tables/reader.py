@@ -15,9 +15,9 @@ from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.provenance import (
     ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
-    short_caption,
+    short_caption, split_citation,
 )
-from sciner.summary.tables.caption import Caption, read_caption, said_metrics
+from sciner.summary.tables.caption import Caption, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
     prints_numbers_only, says_nothing, split_name, table_rows,
@@ -55,7 +55,7 @@ class Table:
     numbers of its data rows (a column holding none is a column of labels), and whether some
     data row has a label (``labelled``: an unlabelled row then continues a label above it, a
     beam size under "Basic", and is not the caption's one method as in a table of one model's
-    numbers)."""
+    numbers); ``cited_dataset``: the one dataset the prose citing the table names."""
 
     namer: Namer
     caption: Caption
@@ -63,15 +63,18 @@ class Table:
     paper_metric: str | None
     said: dict[str, str]
     paper_dataset: str | None
+    cited_dataset: str | None
     rows: list[list[TableCell]]
     numbers: list[list[bool]]
     numeric: list[list[bool]]
     number_cells: list[TableCell] = field(repr=False)
     labelled: bool
+    right_from: int | None = None  # the first column of the right one of two tables set side by side
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
-           paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None) -> Table:
+           paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None,
+           cited_dataset: str | None = None) -> Table:
         texts = [[c.text for c in row] for row in rows]
         numbers = [[bool(cell_numbers(t)) for t in row_texts] for row_texts in texts]
         numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
@@ -79,7 +82,8 @@ class Table:
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
-        return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, rows, numbers, numeric, number_cells, labelled)
+        return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, cited_dataset, rows, numbers, numeric,
+                   number_cells, labelled, right_table(rows, numbers))
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -103,6 +107,15 @@ class DataRow:
     group: Group
 
 
+def right_table(rows: Sequence[Sequence[TableCell]], numbers: Sequence[Sequence[bool]]) -> int | None:
+    """The first column of the right one of two tables set side by side: the column of a head
+    without numbers that repeats the head over the first column ("Method" over the labels of
+    each); None when no head does."""
+    firsts = {fold(row[0].text) for row, flags in zip(rows, numbers) if not any(flags) and row[0].first == 0}
+    return min((c.first for row, flags in zip(rows, numbers) if not any(flags) for c in row
+                if c.first > 0 and fold(c.text) in firsts - {""}), default=None)
+
+
 def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer | None = None,
                 paper_metric: str | None = None, paper_dataset: str | None = None,
                 ) -> tuple[list[Value], list[Result], list[NotResult]]:
@@ -115,8 +128,8 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     said = said_metrics(paragraphs, known)
     for (page, label), rows in table_rows(paragraphs).items():
         caption = read_caption(paragraphs, page, label, known)
-        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said,
-                                                    paper_dataset))
+        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said, paper_dataset,
+                                            cited_dataset(paragraphs, label, known)))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -307,7 +320,7 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         # The model rows below starting with "+" add to (not one citing prior work: whose the
         # additions are is not known).
         base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
-    ours = group.ours and not (label_text and CITED.search(label_text)) \
+    ours = group.ours and not (label_text and (CITED.search(label_text) or split_citation(label_text)[1])) \
         or bool(label_text and re.search(r"\bours\b", label_text, re.I))
     ablation = is_ablated(label.model) or bool(ABLATION_CAPTION.search(table.caption.text)) \
         or (is_added(label.model) and label_text != label.model and group.ours)
@@ -436,8 +449,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         if label_text and "DatasetName" not in row and "TaskName" not in row:
             row = {**row, "DatasetName": label_text}
     task = heads.get("TaskName") or row.get("TaskName") or group.names.get("TaskName") or table.caption.names.get("TaskName")
+    side = None if table.right_from is None else "right" if cell.first >= table.right_from else "left"
     dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.names.get("DatasetName") \
-        or table.caption.names.get("DatasetName") or row.get("DatasetName")
+        or table.caption.names.get("DatasetName") or table.caption.sides.get(side or "") or row.get("DatasetName")
     unnamed = [u for u in column.unnamed if not metric_like(u)]
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
@@ -445,13 +459,16 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         unnamed = [u for u in unnamed if not is_language(u)]
     if unnamed and "DatasetName" not in heads:
         dataset = " ".join(([dataset] if dataset else []) + unnamed)
-    elif dataset is None and not (heads.get("TaskName") or row.get("TaskName")) \
-            and fold(model or "") != fold(table.paper_dataset or "") and all(
-            says_nothing(h.text) or table.namer.is_metric(h) for h in header.cells
-            if h.first <= cell.last and cell.first <= h.last):
-        # Nothing names the data, nor part of it ("Mismatched"), nor a task; only metrics head
-        # the column (not "SemEval 2010 KBP37 TACRED" over three: whose is not known).
-        dataset = table.paper_dataset
+    elif dataset is None and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") and all(
+            says_nothing(h.text) or table.namer.is_metric(h)
+            or (table.cited_dataset and set(table.namer.names(h)) == {"TaskName"})
+            for h in header.cells if h.first <= cell.last and cell.first <= h.last) \
+            and (table.cited_dataset or not (heads.get("TaskName") or row.get("TaskName"))):
+        # Nothing names the data, nor part of it ("Mismatched"); only metrics head the column
+        # (not "SemEval 2010 KBP37 TACRED" over three: whose is not known): the data the prose
+        # citing the table names ("Caption Retrieval" over the column: its task on that data),
+        # else, where no task is named either, the paper's.
+        dataset = table.cited_dataset or table.paper_dataset
     if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
         # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
         qualifier = row["Qualifier"].strip("() ")
@@ -477,8 +494,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
     if metric is None:
         return Found(others=(table.not_result(cell, number, "no metric"),))
+    model, citation = split_citation(model) if model else (model, None)
     return Found((Value("MetricValue", number, metric, place),),
-                 (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found),))
+                 (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
+                         citation=citation),))
 
 
 def provenance(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell) -> dict[str, Any]:
