@@ -917,3 +917,14 @@ def test_benchmark_task_heads_with_no_metric_anywhere_take_the_benchmark_s_marke
     said = [*paragraphs[:2], caption("Table 1 : Accuracy on the GLUE test sets .", ("MetricName", 3, 4))]
     assert {(r.metric, r.header) for r in summarize_paper("p", said).results if r.dataset == "CoLA"} == {
         ("Accuracy", "CoLA")}
+
+
+def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():
+    """Spider Table 2's "Easy Medium Hard Extra Hard All" over the caption's data, a "Total"
+    and a "Published" head: how a score was got, not what it was measured on."""
+    rows = [caption("Table 2 : Accuracy on the Spider test set .", ("MetricName", 3, 4), ("DatasetName", 6, 7)),
+            row([("Model", 0), ("Easy", 1), ("Extra Hard", 2), ("Total", 3), ("Published", 4), ("Hard Negatives", 5)]),
+            row([("Seq2Seq", 0), ("29.3", 1), ("3.0", 2), ("14.1", 3), ("15.3", 4), ("20.1", 5)], ("MethodName", 0, 1))]
+    got = {r.value: r.dataset for r in summarize_paper("p", rows).results}
+    assert got == {"29.3": "Spider", "3.0": "Spider", "14.1": "Spider", "15.3": "Spider",
+                   "20.1": "Spider Hard Negatives"}

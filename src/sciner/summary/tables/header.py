@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
-    ENUMERATOR, LABEL_HEADS, Known, TableCell, metric_like, not_score_head, says_nothing,
+    ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, metric_like, not_score_head, says_nothing,
 )
 from sciner.summary.tables.namer import Namer
 
@@ -155,7 +155,7 @@ class Header:
                 named = {kind: ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif nameless and len(text.split()) <= 4 \
+            elif nameless and len(text.split()) <= 4 and fold(text) not in SETTING_HEADS \
                     and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
                     and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
