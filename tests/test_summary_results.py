@@ -928,3 +928,16 @@ def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_o
     got = {r.value: r.dataset for r in summarize_paper("p", rows).results}
     assert got == {"29.3": "Spider", "3.0": "Spider", "14.1": "Spider", "15.3": "Spider",
                    "20.1": "Spider Hard Negatives"}
+
+
+def test_a_name_tagged_across_two_heads_names_each_head_its_own_piece():
+    """XLNet Table 4: "IMDB Yelp-2" tagged as one dataset over two columns (the paper's entity
+    of that name takes the sentence's "IMDB" and "Yelp-2" in); each column's
+    dataset is its own head."""
+    rows = [tagged("We evaluate on IMDB , Yelp-2 , Yelp-5 .", ("DatasetName", 3, 4), ("DatasetName", 5, 6),
+                   ("DatasetName", 7, 8)),
+            caption("Table 4 : Error rates on text classification .", ("MetricName", 3, 5)),
+            row([("Model", 0), ("IMDB", 1), ("Yelp-2", 2)], ("DatasetName", 1, 3)),
+            row([("DPCNN", 0), ("4.32", 1), ("2.64", 2)], ("MethodName", 0, 1))]
+    got = {(r.value, r.dataset) for r in summarize_paper("p", rows).results}
+    assert got == {("4.32", "IMDB"), ("2.64", "Yelp-2")}
