@@ -941,3 +941,13 @@ def test_a_name_tagged_across_two_heads_names_each_head_its_own_piece():
             row([("DPCNN", 0), ("4.32", 1), ("2.64", 2)], ("MethodName", 0, 1))]
     got = {(r.value, r.dataset) for r in summarize_paper("p", rows).results}
     assert got == {("4.32", "IMDB"), ("2.64", "Yelp-2")}
+
+
+def test_a_head_whose_next_head_folds_to_nothing_is_not_joined_to_it():
+    """Skip-thought Table 3's "r ρ MSE": "ρ" beside "r" is a head of its own (a metric no
+    letter of which survives folding), not the end of an "r ρ" head over both columns."""
+    rows = [caption("Table 3 : Test set results on the SICK semantic relatedness subtask ."),
+            row([("Method", 0), ("r", 1), ("ρ", 2), ("MSE", 3)], ("MetricName", 3, 4)),
+            row([("LSTM", 0), ("0.8528", 1), ("0.7911", 2), ("0.2831", 3)], ("MethodName", 0, 1))]
+    got = {(r.value, r.metric) for r in summarize_paper("p", rows).results}
+    assert ("0.8528", "r") in got and ("0.2831", "MSE") in got and not any("ρ" in m for _, m in got)

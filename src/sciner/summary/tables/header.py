@@ -176,14 +176,15 @@ def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
     head of one word in lower case continues the head left of it where the two are a name the
     paper tags or a metric, one in capitals where the two are a metric ("Citation" "prediction":
     one head "Citation prediction" over both columns; "CEAF" "φ4"; "Exact" "Match"; not "Dev"
-    "layers", two heads)."""
+    "layers", two heads; not "r" "ρ", whose "ρ" folds to nothing)."""
     joined: list[TableCell] = []
     for cell in row:
         words = cell.text
         if joined and re.fullmatch(r"[^\W\d_]\w*", words) and joined[-1].first > 0 \
                 and (words[0].islower() or metric_like(f"{joined[-1].text} {words}")) \
                 and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
-                and (known(both := f"{joined[-1].text} {words}") or metric_like(both)):
+                and fold(both := f"{joined[-1].text} {words}") != fold(joined[-1].text) \
+                and (known(both) or metric_like(both)):
             left = joined.pop()
             cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last, both)
         joined.append(cell)
