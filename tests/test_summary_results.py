@@ -951,3 +951,14 @@ def test_a_head_whose_next_head_folds_to_nothing_is_not_joined_to_it():
             row([("LSTM", 0), ("0.8528", 1), ("0.7911", 2), ("0.2831", 3)], ("MethodName", 0, 1))]
     got = {(r.value, r.metric) for r in summarize_paper("p", rows).results}
     assert ("0.8528", "r") in got and ("0.2831", "MSE") in got and not any("ρ" in m for _, m in got)
+
+
+def test_a_power_of_two_under_heads_naming_no_metric_nor_data_is_a_setting():
+    """MobileBERT Table 2: "# Params h inter h intra # Head SQuAD" under a caption giving SQuAD
+    F1: "512" under "h inter" is a width; "82.0" under "SQuAD" is the score."""
+    rows = [caption("Table 2 : Results on SQuAD v1.1 dev F1 score .", ("DatasetName", 4, 6), ("MetricName", 7, 8)),
+            row([("Model", 0), ("h inter", 1), ("h intra", 2), ("SQuAD", 3)], ("DatasetName", 5, 6)),
+            row([("( a )", 0), ("512", 1), ("128", 2), ("82.0", 3)])]
+    summary = summarize_paper("p", rows)
+    assert [r.value for r in summary.results] == ["82.0"]
+    assert {(n.value, n.reason) for n in summary.not_results} >= {("512", "setting"), ("128", "setting")}
