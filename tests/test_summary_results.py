@@ -987,3 +987,48 @@ def test_benchmark_task_heads_with_no_metric_anywhere_take_the_benchmark_s_marke
     said = [*paragraphs[:2], caption("Table 1 : Accuracy on the GLUE test sets .", ("MetricName", 3, 4))]
     assert {(r.metric, r.header) for r in summarize_paper("p", said).results if r.dataset == "CoLA"} == {
         ("Accuracy", "CoLA")}
+
+
+def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():
+    """Spider Table 2's "Easy Medium Hard Extra Hard All" over the caption's data, a "Total"
+    and a "Published" head: how a score was got, not what it was measured on."""
+    rows = [caption("Table 2 : Accuracy on the Spider test set .", ("MetricName", 3, 4), ("DatasetName", 6, 7)),
+            row([("Model", 0), ("Easy", 1), ("Extra Hard", 2), ("Total", 3), ("Published", 4), ("Hard Negatives", 5)]),
+            row([("Seq2Seq", 0), ("29.3", 1), ("3.0", 2), ("14.1", 3), ("15.3", 4), ("20.1", 5)], ("MethodName", 0, 1))]
+    got = {r.value: r.dataset for r in summarize_paper("p", rows).results}
+    assert got == {"29.3": "Spider", "3.0": "Spider", "14.1": "Spider", "15.3": "Spider",
+                   "20.1": "Spider Hard Negatives"}
+
+
+def test_a_name_tagged_across_two_heads_names_each_head_its_own_piece():
+    """XLNet Table 4: "IMDB Yelp-2" tagged as one dataset over two columns (the paper's entity
+    of that name takes the sentence's "IMDB" and "Yelp-2" in); each column's
+    dataset is its own head."""
+    rows = [tagged("We evaluate on IMDB , Yelp-2 , Yelp-5 .", ("DatasetName", 3, 4), ("DatasetName", 5, 6),
+                   ("DatasetName", 7, 8)),
+            caption("Table 4 : Error rates on text classification .", ("MetricName", 3, 5)),
+            row([("Model", 0), ("IMDB", 1), ("Yelp-2", 2)], ("DatasetName", 1, 3)),
+            row([("DPCNN", 0), ("4.32", 1), ("2.64", 2)], ("MethodName", 0, 1))]
+    got = {(r.value, r.dataset) for r in summarize_paper("p", rows).results}
+    assert got == {("4.32", "IMDB"), ("2.64", "Yelp-2")}
+
+
+def test_a_head_whose_next_head_folds_to_nothing_is_not_joined_to_it():
+    """Skip-thought Table 3's "r ρ MSE": "ρ" beside "r" is a head of its own (a metric no
+    letter of which survives folding), not the end of an "r ρ" head over both columns."""
+    rows = [caption("Table 3 : Test set results on the SICK semantic relatedness subtask ."),
+            row([("Method", 0), ("r", 1), ("ρ", 2), ("MSE", 3)], ("MetricName", 3, 4)),
+            row([("LSTM", 0), ("0.8528", 1), ("0.7911", 2), ("0.2831", 3)], ("MethodName", 0, 1))]
+    got = {(r.value, r.metric) for r in summarize_paper("p", rows).results}
+    assert ("0.8528", "r") in got and ("0.2831", "MSE") in got and not any("ρ" in m for _, m in got)
+
+
+def test_a_power_of_two_under_heads_naming_no_metric_nor_data_is_a_setting():
+    """MobileBERT Table 2: "# Params h inter h intra # Head SQuAD" under a caption giving SQuAD
+    F1: "512" under "h inter" is a width; "82.0" under "SQuAD" is the score."""
+    rows = [caption("Table 2 : Results on SQuAD v1.1 dev F1 score .", ("DatasetName", 4, 6), ("MetricName", 7, 8)),
+            row([("Model", 0), ("h inter", 1), ("h intra", 2), ("SQuAD", 3)], ("DatasetName", 5, 6)),
+            row([("( a )", 0), ("512", 1), ("128", 2), ("82.0", 3)])]
+    summary = summarize_paper("p", rows)
+    assert [r.value for r in summary.results] == ["82.0"]
+    assert {(n.value, n.reason) for n in summary.not_results} >= {("512", "setting"), ("128", "setting")}

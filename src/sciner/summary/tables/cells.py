@@ -20,6 +20,12 @@ LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "
                          "setting", "configuration", "type", "language", "lang", "field", "subtask", "metric",
                          "description", "variant", "hint", "target", "length", "lengths", "evaluatedtask",
                          "trainingsignal", "modelvariant", "encoderarchitecture", "doclength", "segmentlength"})
+# Column heads that qualify how a score was got, not the data it was measured on: a total, a
+# difficulty level, a model's size, a single model or an ensemble, a published or leaderboard
+# figure ("Extra Hard", "BASE", "Published"): never part of a result's dataset.
+SETTING_HEADS = frozenset({"total", "easy", "medium", "hard", "extrahard", "veryhard", "base", "large", "small",
+                           "tiny", "single", "singlemodel", "ensemble", "ensembles", "published", "leaderboard",
+                           "reported"})
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
 # An amount in a table's body: a count or a size with its magnitude ("335 M", "6B", "10 K",

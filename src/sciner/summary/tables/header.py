@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
-    ENUMERATOR, LABEL_HEADS, Known, TableCell, metric_like, not_score_head, says_nothing,
+    ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, metric_like, not_score_head, says_nothing,
 )
 from sciner.summary.tables.namer import Namer
 
@@ -155,7 +155,7 @@ class Header:
                 named = {kind: ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif nameless and len(text.split()) <= 4 \
+            elif nameless and len(text.split()) <= 4 and fold(text) not in SETTING_HEADS \
                     and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
                     and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
@@ -176,14 +176,15 @@ def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
     head of one word in lower case continues the head left of it where the two are a name the
     paper tags or a metric, one in capitals where the two are a metric ("Citation" "prediction":
     one head "Citation prediction" over both columns; "CEAF" "φ4"; "Exact" "Match"; not "Dev"
-    "layers", two heads)."""
+    "layers", two heads; not "r" "ρ", whose "ρ" folds to nothing)."""
     joined: list[TableCell] = []
     for cell in row:
         words = cell.text
         if joined and re.fullmatch(r"[^\W\d_]\w*", words) and joined[-1].first > 0 \
                 and (words[0].islower() or metric_like(f"{joined[-1].text} {words}")) \
                 and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
-                and (known(both := f"{joined[-1].text} {words}") or metric_like(both)):
+                and fold(both := f"{joined[-1].text} {words}") != fold(joined[-1].text) \
+                and (known(both) or metric_like(both)):
             left = joined.pop()
             cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last, both)
         joined.append(cell)

@@ -84,10 +84,16 @@ class Namer:
             # "BERT -" tagged in "BERT - PT", "MNLI-(m" in "MNLI-(m / mm )", "GROBID" in a head
             # "GROBID NN": the cell is the name
             pieces = [(text, pieces[0][1])]
+        # A span the model tagged across the cell's border ("IMDB Yelp-2" over two heads): the
+        # paper's entity of that name joins two cells, each of which names its own piece.
+        crossing = any(s.label in NAME_TYPES and s.start < cell.end and cell.start < s.end
+                       and (s.start < cell.start or s.end > cell.end) for s in p.spans or [])
         found: dict[str, set[str]] = {}
         for piece, tagged in pieces or [(text, None)]:
             named = self.name(piece, tagged, role)
             if named is not None:
+                if crossing and fold(piece) != fold(named[1]) and fold(piece) in fold(named[1]):
+                    named = (named[0], piece)
                 found.setdefault(named[0], set()).add(named[1])
         return found
 

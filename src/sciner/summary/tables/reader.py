@@ -428,6 +428,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     heads = dict(column.names)
     if column.reason is not None and "MetricName" not in heads:
         return Found(others=(table.not_result(cell, number, column.reason),))
+    if "MetricName" not in heads and "DatasetName" not in heads and is_layer_size(number):
+        # "512" under "h inter": a width or a size (a power of two), no score, where no head
+        # over it names a metric or the data
+        return Found(others=(table.not_result(cell, number, "setting"),))
     if header.statistics:
         # A table of counts ("Samples Docs Words Sents ... Coverage Density"): its other
         # columns are statistics of the data too, not scores.
@@ -498,6 +502,12 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     return Found((Value("MetricValue", number, metric, place),),
                  (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
                          citation=citation),))
+
+
+def is_layer_size(number: str) -> bool:
+    """Whether a cell's number is a power of two from 128 up, as a layer's width, a sequence's
+    length or a batch prints it ("128", "4096"), no score."""
+    return number.isdigit() and int(number) >= 128 and int(number) & (int(number) - 1) == 0
 
 
 def provenance(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell) -> dict[str, Any]:
