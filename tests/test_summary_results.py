@@ -17,7 +17,8 @@ from sciner.summary.ours import CITATION, CITED, cited_names
 from sciner.summary.papers import read_papers
 from sciner.summary.tables.caption import read_caption
 from sciner.summary.tables.cells import (
-    cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, split_name, table_rows,
+    cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, says_nothing, split_name,
+    table_rows,
 )
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
 from sciner.summary.tables.namer import Namer
@@ -70,6 +71,7 @@ def test_each_score_of_a_cell_of_several_knows_its_place_a_dash_keeping_its_own(
 @pytest.mark.parametrize(("name", "part", "named"), [
     ("MNLI-(m/mm)", (1, 2), "MNLI-mm"), ("UAS [ LAS ]", (1, 2), "LAS"), ("P / R / F1", (2, 3), "F1"),
     ("P / R / F1", (0, 2), "P / R / F1"), ("F1", (1, 3), "F1"),
+    ("MNLI - m / mm", (0, 2), "MNLI-m"), ("MNLI - m / mm", (1, 2), "MNLI-mm"), ("F1 / EM", (1, 2), "EM"),
 ])
 def test_a_name_over_a_cell_of_several_scores_names_each_its_own(name, part, named):
     assert split_name(name, part) == named
@@ -83,7 +85,7 @@ def test_a_cell_printing_numbers_only_is_one_no_reading_may_drop(text, only):
 
 @pytest.mark.parametrize(("head", "metric"), [("BLEU", "BLEU"), ("ROUGE-1", "ROUGE-1"), ("R-L", "R-L"), ("EM", "EM"),
                                               ("R1(%)", "R1"), ("Acc .", "Acc ."), ("MCC", "MCC"), ("MF1", "MF1"),
-                                              ("P@1", "P@1"), ("Laptop", None), ("Arabic", None)])
+                                              ("P@1", "P@1"), ("ρ", "ρ"), ("Laptop", None), ("Arabic", None)])
 def test_heads_that_read_as_metrics(head, metric):
     assert metric_like(head) == metric
 
@@ -408,6 +410,28 @@ def test_a_language_pair_labels_its_group_and_label_lines_are_no_heads(papers):
     got = {(r.dataset, r.value) for r in papers["acl_W18-6423_tilde_mt_wmt2018"].results}
     assert {("English-Estonian", "23.54"), ("English-Estonian", "24.35"), ("Estonian-English", "28.14")} <= got
     assert not any(d and ("model" in d or "ensemble" in d) for d, _ in got)
+
+
+def test_split_directions_and_missing_cells_name_nothing():
+    """"Example Split" over a label column, "Fwd" / "Bwd" over two language models' columns and
+    an "N / A" cell left of a row's scores are neither dataset nor model."""
+    assert all(says_nothing(text) for text in ("Split", "Bwd", "Forward", "N / A", "n/a", "–"))
+    assert not says_nothing("ρ") and not says_nothing("SQuAD")
+    rows = [row([("Model", 0), ("EM", 1), ("EM", 2)]),
+            row([("Reader", 0), ("N / A", 1), ("73.6", 2)], ("MethodName", 0, 1))]
+    [result] = summarize_paper("p", rows).results
+    assert (result.model, result.value) == ("Reader", "73.6")
+
+
+def test_a_norwegian_treebank_row_names_its_language():
+    assert is_language("no") and not is_language("No")
+
+
+def test_a_one_letter_metric_and_a_greek_one_beside_it_are_two_heads():
+    """Skip-thought Table 3: "Method r ρ MSE": Pearson's r and Spearman's ρ, two columns."""
+    rows = [row([("Method", 0), ("r", 1), ("ρ", 2)]),
+            row([("LSTM", 0), ("0.8528", 1), ("0.7911", 2)], ("MethodName", 0, 1))]
+    assert [(r.metric, r.value) for r in summarize_paper("p", rows).results] == [("r", "0.8528"), ("ρ", "0.7911")]
 
 
 def test_a_head_the_layout_cut_into_two_columns_is_one_head():

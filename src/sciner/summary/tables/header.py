@@ -183,7 +183,8 @@ def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
         if joined and re.fullmatch(r"[^\W\d_]\w*", words) and joined[-1].first > 0 \
                 and (words[0].islower() or metric_like(f"{joined[-1].text} {words}")) \
                 and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
-                and (known(both := f"{joined[-1].text} {words}") or metric_like(both)):
+                and (known(both := f"{joined[-1].text} {words}") or metric_like(both)) \
+                and not (len(fold(both)) == 1 and fold(both) == fold(joined[-1].text)):  # "r" "ρ": two metrics
             left = joined.pop()
             cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last, both)
         joined.append(cell)
