@@ -434,6 +434,16 @@ def test_a_one_letter_metric_and_a_greek_one_beside_it_are_two_heads():
     assert [(r.metric, r.value) for r in summarize_paper("p", rows).results] == [("r", "0.8528"), ("ρ", "0.7911")]
 
 
+def test_a_head_tagged_as_a_method_amid_dataset_heads_is_a_dataset():
+    """TinyBERT Table 11: "MNLI-mm" tagged as a method between "SST-2" and "QQP", tagged as data."""
+    rows = [row([("System", 0), ("SST-2", 1), ("MNLI-mm", 2), ("QQP", 3)],
+                ("DatasetName", 1, 2), ("MethodName", 2, 3), ("DatasetName", 3, 4)),
+            row([("Model", 0), ("Acc", 1), ("Acc", 2), ("Acc", 3)]),
+            row([("TinyBERT", 0), ("93.0", 1), ("84.5", 2), ("91.1", 3)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
+        ("SST-2", "TinyBERT"), ("MNLI-mm", "TinyBERT"), ("QQP", "TinyBERT")]
+
+
 def test_a_head_the_layout_cut_into_two_columns_is_one_head():
     """SPECTER Table 1's head row "Classification | User activity prediction | Citation |
     prediction": "prediction" alone in lower case continues "Citation", a task the paper tags."""
