@@ -541,6 +541,15 @@ def test_sentence_bounds_confidence_levels_and_changes_are_no_scores(sentence, n
     assert (last, reason) in {(n.value, n.reason) for n in summary.not_results}
 
 
+def test_the_score_a_change_starts_from_is_not_the_named_model_s():
+    """ELMo: "After adding ELMo ..., test set F1 improved by 4.7 % from 81.1 % to 85.8 %": 81.1
+    is the baseline's F1, 85.8 ELMo's."""
+    p = marked("After adding ELMo to the baseline , test set F1 improved by 4.7 % from 81.1 % to 85.8 % .",
+               ("MethodName", "ELMo"), ("MetricName", "F1"), ("MetricValue", "4.7 %"), ("MetricValue", "81.1 %"),
+               ("MetricValue", "85.8 %"))
+    assert {(r.value, r.model) for r in summarize_paper("p", [p]).results} == {("81.1 %", None), ("85.8 %", "ELMo")}
+
+
 def test_a_metric_right_after_values_compared_is_theirs():
     """LongEval: "( 93 % vs 92 % accuracy , 0.71 vs 0.64 Fleiss κ )"; LISA: "( 87.5 vs. 85.7
     average LAS )" after an F1 named earlier in the sentence."""
