@@ -15,7 +15,7 @@ from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
 from sciner.summary.ours import CITATION, CITED, cited_names
 from sciner.summary.papers import read_papers
-from sciner.summary.tables.caption import read_caption
+from sciner.summary.tables.caption import caption_reason, read_caption
 from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, says_nothing, split_name,
     table_rows,
@@ -442,6 +442,27 @@ def test_a_head_tagged_as_a_method_amid_dataset_heads_is_a_dataset():
             row([("TinyBERT", 0), ("93.0", 1), ("84.5", 2), ("91.1", 3)], ("MethodName", 0, 1))]
     assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
         ("SST-2", "TinyBERT"), ("MNLI-mm", "TinyBERT"), ("QQP", "TinyBERT")]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Table 1 : The detailed model settings of a few models . h inter denotes ...", "setting"),
+    ("Table 7 : Hyperparameters for pretraining .", "setting"),
+    ("Table 1 : Dataset statistics .", "statistic"),
+    ("Table 6 : MLM BPC for RoBERTa and various pretrained model configurations .", None),
+    ("Table 1 : Fair comparison with BERT . All models use the same hyperparameters as BERT .", None),
+    ("Table 5 : Results on SQuAD .", None),
+])
+def test_a_caption_of_settings_or_statistics(text, reason):
+    assert caption_reason(text) == reason
+
+
+def test_a_table_of_model_settings_holds_no_results():
+    """MobileBERT Table 1: hidden sizes under each model's column, "MAP" a metric of the paper."""
+    rows = [caption("Table 2 : The detailed model settings of a few models ."),
+            row([("BERT", 1), ("MobileBERT", 2)], ("MethodName", 0, 1), ("MethodName", 1, 2)),
+            row([("h output", 0), ("768", 1), ("512", 2)])]
+    summary = summarize_paper("p", [tagged("We report MAP .", ("MetricName", 2, 3)), *rows])
+    assert summary.results == [] and {(n.value, n.reason) for n in summary.not_results} >= {("768", "setting")}
 
 
 def test_a_head_the_layout_cut_into_two_columns_is_one_head():
