@@ -16,9 +16,10 @@ from sciner.summary.names import Gazetteer
 from sciner.summary.ours import CITATION, CITED, cited_names
 from sciner.summary.papers import read_papers
 from sciner.summary.provenance import split_citation
-from sciner.summary.tables.caption import read_caption
+from sciner.summary.tables.caption import caption_reason, read_caption
 from sciner.summary.tables.cells import (
-    cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, split_name, table_rows,
+    cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, says_nothing, split_name,
+    table_rows,
 )
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
 from sciner.summary.tables.namer import Namer
@@ -71,6 +72,7 @@ def test_each_score_of_a_cell_of_several_knows_its_place_a_dash_keeping_its_own(
 @pytest.mark.parametrize(("name", "part", "named"), [
     ("MNLI-(m/mm)", (1, 2), "MNLI-mm"), ("UAS [ LAS ]", (1, 2), "LAS"), ("P / R / F1", (2, 3), "F1"),
     ("P / R / F1", (0, 2), "P / R / F1"), ("F1", (1, 3), "F1"),
+    ("MNLI - m / mm", (0, 2), "MNLI-m"), ("MNLI - m / mm", (1, 2), "MNLI-mm"), ("F1 / EM", (1, 2), "EM"),
 ])
 def test_a_name_over_a_cell_of_several_scores_names_each_its_own(name, part, named):
     assert split_name(name, part) == named
@@ -84,7 +86,7 @@ def test_a_cell_printing_numbers_only_is_one_no_reading_may_drop(text, only):
 
 @pytest.mark.parametrize(("head", "metric"), [("BLEU", "BLEU"), ("ROUGE-1", "ROUGE-1"), ("R-L", "R-L"), ("EM", "EM"),
                                               ("R1(%)", "R1"), ("Acc .", "Acc ."), ("MCC", "MCC"), ("MF1", "MF1"),
-                                              ("P@1", "P@1"), ("Laptop", None), ("Arabic", None)])
+                                              ("P@1", "P@1"), ("ρ", "ρ"), ("Laptop", None), ("Arabic", None)])
 def test_heads_that_read_as_metrics(head, metric):
     assert metric_like(head) == metric
 
@@ -411,6 +413,59 @@ def test_a_language_pair_labels_its_group_and_label_lines_are_no_heads(papers):
     assert not any(d and ("model" in d or "ensemble" in d) for d, _ in got)
 
 
+def test_split_directions_and_missing_cells_name_nothing():
+    """"Example Split" over a label column, "Fwd" / "Bwd" over two language models' columns and
+    an "N / A" cell left of a row's scores are neither dataset nor model."""
+    assert all(says_nothing(text) for text in ("Split", "Bwd", "Forward", "N / A", "n/a", "–"))
+    assert not says_nothing("ρ") and not says_nothing("SQuAD")
+    rows = [row([("Model", 0), ("EM", 1), ("EM", 2)]),
+            row([("Reader", 0), ("N / A", 1), ("73.6", 2)], ("MethodName", 0, 1))]
+    [result] = summarize_paper("p", rows).results
+    assert (result.model, result.value) == ("Reader", "73.6")
+
+
+def test_a_norwegian_treebank_row_names_its_language():
+    assert is_language("no") and not is_language("No")
+
+
+def test_a_one_letter_metric_and_a_greek_one_beside_it_are_two_heads():
+    """Skip-thought Table 3: "Method r ρ MSE": Pearson's r and Spearman's ρ, two columns."""
+    rows = [row([("Method", 0), ("r", 1), ("ρ", 2)]),
+            row([("LSTM", 0), ("0.8528", 1), ("0.7911", 2)], ("MethodName", 0, 1))]
+    assert [(r.metric, r.value) for r in summarize_paper("p", rows).results] == [("r", "0.8528"), ("ρ", "0.7911")]
+
+
+def test_a_head_tagged_as_a_method_amid_dataset_heads_is_a_dataset():
+    """TinyBERT Table 11: "MNLI-mm" tagged as a method between "SST-2" and "QQP", tagged as data."""
+    rows = [row([("System", 0), ("SST-2", 1), ("MNLI-mm", 2), ("QQP", 3)],
+                ("DatasetName", 1, 2), ("MethodName", 2, 3), ("DatasetName", 3, 4)),
+            row([("Model", 0), ("Acc", 1), ("Acc", 2), ("Acc", 3)]),
+            row([("TinyBERT", 0), ("93.0", 1), ("84.5", 2), ("91.1", 3)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
+        ("SST-2", "TinyBERT"), ("MNLI-mm", "TinyBERT"), ("QQP", "TinyBERT")]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Table 1 : The detailed model settings of a few models . h inter denotes ...", "setting"),
+    ("Table 7 : Hyperparameters for pretraining .", "setting"),
+    ("Table 1 : Dataset statistics .", "statistic"),
+    ("Table 6 : MLM BPC for RoBERTa and various pretrained model configurations .", None),
+    ("Table 1 : Fair comparison with BERT . All models use the same hyperparameters as BERT .", None),
+    ("Table 5 : Results on SQuAD .", None),
+])
+def test_a_caption_of_settings_or_statistics(text, reason):
+    assert caption_reason(text) == reason
+
+
+def test_a_table_of_model_settings_holds_no_results():
+    """MobileBERT Table 1: hidden sizes under each model's column, "MAP" a metric of the paper."""
+    rows = [caption("Table 2 : The detailed model settings of a few models ."),
+            row([("BERT", 1), ("MobileBERT", 2)], ("MethodName", 0, 1), ("MethodName", 1, 2)),
+            row([("h output", 0), ("768", 1), ("512", 2)])]
+    summary = summarize_paper("p", [tagged("We report MAP .", ("MetricName", 2, 3)), *rows])
+    assert summary.results == [] and {(n.value, n.reason) for n in summary.not_results} >= {("768", "setting")}
+
+
 def test_a_head_the_layout_cut_into_two_columns_is_one_head():
     """SPECTER Table 1's head row "Classification | User activity prediction | Citation |
     prediction": "prediction" alone in lower case continues "Citation", a task the paper tags."""
@@ -506,6 +561,15 @@ def test_sentence_bounds_confidence_levels_and_changes_are_no_scores(sentence, n
     last = names[-1][1] if names[-1][0] == "MetricValue" else names[-2][1]
     assert last not in {r.value for r in summary.results}
     assert (last, reason) in {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_the_score_a_change_starts_from_is_not_the_named_model_s():
+    """ELMo: "After adding ELMo ..., test set F1 improved by 4.7 % from 81.1 % to 85.8 %": 81.1
+    is the baseline's F1, 85.8 ELMo's."""
+    p = marked("After adding ELMo to the baseline , test set F1 improved by 4.7 % from 81.1 % to 85.8 % .",
+               ("MethodName", "ELMo"), ("MetricName", "F1"), ("MetricValue", "4.7 %"), ("MetricValue", "81.1 %"),
+               ("MetricValue", "85.8 %"))
+    assert {(r.value, r.model) for r in summarize_paper("p", [p]).results} == {("81.1 %", None), ("85.8 %", "ELMo")}
 
 
 def test_a_metric_right_after_values_compared_is_theirs():

@@ -250,6 +250,16 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
 _EXPONENT = re.compile(r"[×x·*]\s?10(?:\s?\^\s?[-−–]?|\s?[-−–])\s?\d+|[eE][-−–]?\d+|\^\s?[-−–]?\s?\d+")
 
 
+def changed_from(tokens: Sequence[str], value: Span) -> bool:
+    """Whether a value is where a change starts in a sentence of change ("F1 improved by 4.7 %
+    from 81.1 % to 85.8 %"): a score of the thing before the change (a baseline the sentence
+    seldom names), not of the model it names."""
+    if value.start == 0 or tokens[value.start - 1].lower() != "from":
+        return False
+    after = " ".join(tokens[value.end:value.end + 3]).lower()
+    return bool(re.match(r"(?:% )?to [-+]?\.?\d", after)) and any(v in "".join(tokens).lower() for v in _CHANGE)
+
+
 def with_exponent(tokens: Sequence[str], value: Span) -> Span:
     """``value`` grown over the rest of a number in scientific notation the tagger cut ("3" of
     "3 × 10−5", "10−5" of it): one number, never "3"."""
@@ -302,6 +312,8 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 found = {f: _owner(spans, p.tokens, pair.value, label) or nearest(spans, label, pair.value)
                          for f, label in RESULT_FIELDS.items()}
                 named = {f: name(p, s) if s is not None else None for f, s in found.items()}
+                if changed_from(p.tokens, pair.value):
+                    named["model"] = None  # "from 81.1 % to 85.8 %": 81.1 is the baseline's, not the model's
                 results.append(Result(named["task"], named["dataset"], of, text, named["model"], place,
                                       split=said_split(said), setting=said_setting(said)))
     return values, results, others

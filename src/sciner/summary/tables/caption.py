@@ -244,3 +244,23 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
             if any(start <= k < end for k in at):
                 in_sentences |= named
     return _only(in_sentences) if in_sentences else _only(in_paragraphs)
+# A caption of a table of settings or of the data's statistics, whose numbers are no scores
+# where no head names a metric over them (said in the caption's first sentence, which names no
+# result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
+_SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|(?:model|architecture|training)\s(?:settings|configurations?|"
+                               r"sizes|details))\b", re.I)
+_STATISTICS_CAPTION = re.compile(r"\bstatistics\b", re.I)
+_RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
+                           re.I)
+
+
+def caption_reason(text: str) -> str | None:
+    """Why the numbers of a table with this caption are no scores where no head names their
+    metric: "setting" ("The detailed model settings of a few models", "Hyperparameters for
+    finetuning"), "statistic" ("Dataset statistics"), else None."""
+    first = re.split(r"\s\.\s|\.$", re.sub(r"^\s*Table\s+\S+\s*:\s*", "", text), maxsplit=1)[0]
+    if _RESULT_WORDS.search(first) or any(metric_like(word) for word in first.split()):
+        return None
+    if _SETTINGS_CAPTION.search(first):
+        return "setting"
+    return "statistic" if _STATISTICS_CAPTION.search(first) else None

@@ -14,7 +14,10 @@ from sciner.summary.names import fold
 # Column heads that name a split or an aggregate, never the metric itself, though leaderboards
 # list some of them as metrics; and words that say what a label column lists.
 SPLITS = frozenset({"dev", "development", "test", "train", "training", "validation", "valid", "val", "average",
-                    "avg", "mean", "all", "overall", "ours", "our", "baseline", "baselines"})
+                    "avg", "mean", "all", "overall", "ours", "our", "baseline", "baselines", "split",
+                    "fwd", "bwd", "forward", "backward"})
+# A cell that marks a score missing: "N / A", "n/a", "-", "–".
+_MISSING_CELL = re.compile(r"n\s?/\s?a|[-–—]", re.I)
 LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "encoder", "architecture",
                          "dataset", "data", "corpus", "task", "domain", "category", "structure", "input", "output",
                          "setting", "configuration", "type", "language", "lang", "field", "subtask", "metric",
@@ -41,6 +44,8 @@ _METRIC_HEAD = re.compile(
     r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
     r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm|"
     r"muc|b3|ceaf(?:[em]|φ)?\d*|blanc|lea)$")
+# Correlations and agreement a head names by their Greek letter alone: Spearman's ρ, Kendall's τ, Cohen's κ.
+_GREEK_METRICS = frozenset({"ρ", "τ", "κ"})
 # Heads of columns that hold no scores, and what their numbers are.
 _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:^|\s)(?:Δ|∆|δ|diff\.?|difference|gain|improvement|increase|decrease|change|impr\.?)(?:\s|$|\()",
@@ -63,7 +68,7 @@ ENUMERATOR = re.compile(r"^\(\s?[a-z0-9]\s?\)\s*")  # "( a ) CA"
 LANGUAGES = frozenset("""english german french spanish chinese arabic basque hebrew hungarian korean polish swedish
 dutch italian japanese portuguese russian czech danish bulgarian catalan romanian slovene slovenian turkish
 norwegian estonian finnish greek hindi latvian lithuanian persian ukrainian vietnamese indonesian
-ar bg ca cs da de el en es et eu fa fi fr ga gl he hi hr hu id it ja ko la lt lv nl pl pt ro ru sk sl sr sv tr uk ur
+ar bg ca cs da de el en es et eu fa fi fr ga gl he hi hr hu id it ja ko la lt lv nl no pl pt ro ru sk sl sr sv tr uk ur
 vi zh""".split())
 _LANGUAGE_CODES = frozenset({w for w in LANGUAGES if len(w) == 2} | {"et", "lv", "lt", "kk", "gu", "ha", "is", "ps",
                                                                     "km", "ne", "si", "ta", "iu", "zu", "xh", "sw"})
@@ -73,11 +78,12 @@ Known = Callable[[str], dict[str, tuple[str, int]]]
 
 
 def says_nothing(text: str) -> bool:
-    """A cell that names nothing: a split ("Dev"), a label column's head ("Model"), a number
-    or an amount ("392k"), or no letter or digit at all."""
-    key = fold(text)
-    return not key or key in SPLITS or key in LABEL_HEADS or bool(_AMOUNT.match(text.strip())) \
-        or bool(cell_numbers(text))
+    """A cell that names nothing: a split ("Dev"), a direction ("Bwd"), a label column's head
+    ("Model"), a number or an amount ("392k"), a missing score ("N / A"), or no letter or digit
+    at all."""
+    key, bare = fold(text), text.strip()
+    return (not key and bare not in _GREEK_METRICS) or key in SPLITS or key in LABEL_HEADS \
+        or bool(_AMOUNT.match(bare)) or bool(_MISSING_CELL.fullmatch(bare)) or bool(cell_numbers(text))
 
 
 def is_language(text: str) -> bool:
@@ -95,10 +101,10 @@ def is_language_pair(text: str) -> bool:
 
 def metric_like(text: str) -> str | None:
     """The head's text when it reads as a metric though nothing tags it ("ROUGE-1", "R1(%)",
-    "Acc.", "MF1", "P@1"), else None."""
+    "Acc.", "MF1", "P@1", "ρ"), else None."""
     bare = re.sub(r"[↑↓]|\((?:%|↑|↓|\s)*\)", " ", text).strip()
     key = fold(bare.replace("@", " "))
-    return bare if key and _METRIC_HEAD.match(key) else None
+    return bare if key and _METRIC_HEAD.match(key) or bare in _GREEK_METRICS else None
 
 
 def not_score_head(text: str) -> str | None:
@@ -271,7 +277,7 @@ def row_reason(label: str) -> str | None:
 def split_name(name: str | None, part: tuple[int, int]) -> str | None:
     """Which of an "x / y" cell's scores a name over it names: "MNLI-(m/mm)" -> "MNLI-m"
     for the first, "MNLI-mm" for the second; "P / R / F1" over "84.7/85.0/84.9" names each its
-    own; a name without such parts is every part's."""
+    own; "MNLI - m / mm" -> "MNLI-m", "MNLI-mm"; a name without such parts is every part's."""
     if not name or part[1] < 2:
         return name
     if part[1] > 2:
@@ -279,6 +285,8 @@ def split_name(name: str | None, part: tuple[int, int]) -> str | None:
         return pieces[part[0]] if len(pieces) == part[1] and all(pieces) else name
     if match := re.search(r"[-\s]*\(\s*([^()/]+?)\s*/\s*([^()/]+?)\s*\)", name):
         return f"{name[:match.start()].rstrip()}-{match.group(part[0] + 1)}"
+    if match := re.fullmatch(r"\s*(.*?\w)\s*-\s*(\w{1,3})\s*/\s*(\w{1,3})\s*", name):
+        return f"{match.group(1)}-{match.group(part[0] + 2)}"  # "MNLI - m / mm": "MNLI-mm" for the second
     if match := re.fullmatch(r"\s*([^\[\]/]+?)\s*(?:\[\s*([^\[\]]+?)\s*\]|/\s*([^\[\]/]+?))\s*", name):
         return match.group(1) if part[0] == 0 else match.group(2) or match.group(3)
     return name

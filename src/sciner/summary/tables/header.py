@@ -125,6 +125,8 @@ class Header:
                 named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
             else:
                 named = self.namer.names(head)
+                if set(named) == {"MethodName"} and self.row_kind(head) == "DatasetName":
+                    named = {"DatasetName": named["MethodName"]}  # "MNLI - mm" tagged as a method amid datasets
             if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above

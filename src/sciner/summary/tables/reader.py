@@ -17,7 +17,7 @@ from sciner.summary.provenance import (
     ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
     short_caption, split_citation,
 )
-from sciner.summary.tables.caption import Caption, cited_dataset, read_caption, said_metrics
+from sciner.summary.tables.caption import Caption, caption_reason, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
     prints_numbers_only, says_nothing, split_name, table_rows,
@@ -436,6 +436,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # A table of counts ("Samples Docs Words Sents ... Coverage Density"): its other
         # columns are statistics of the data too, not scores.
         return Found(others=(table.not_result(cell, number, "statistic"),))
+    if "MetricName" not in heads and "MetricName" not in row and (why := caption_reason(table.caption.text)):
+        # "The detailed model settings of a few models", "Dataset statistics": no scores, no metric over them
+        return Found(others=(table.not_result(cell, number, why),))
     if "MetricName" not in heads and "HyperparameterName" in heads:
         return Found((Value("HyperparameterValue", number, heads["HyperparameterName"], place),), (),
                      (table.not_result(cell, number, "setting"),))
