@@ -26,6 +26,10 @@ Word embeddings are initialised with GloVe ; the LSTM has 512 hidden units .
 Following Devlin et al. ( 2019 ) , we report exact match ( EM ) and macro - F1 .
 ROUGE-L of 41.3 on CNN / DailyMail summarization , against 40.1 for BART ."""
 
+# How far NumPy's log-probabilities may be from torch's: NumPy's GELU is a fit within 1.2e-5 of the
+# exact one that torch computes (docs/fast.md, "GELU"); the tags are held equal.
+LOG_PROBS_APART = 5e-4
+
 
 def torch_tagger() -> Tagger:
     """The fast model on the torch path, fp32, as Tagger.load built it before the NumPy one."""
@@ -48,19 +52,18 @@ def test_log_probs_are_the_torch_paths(paragraphs):
     assert isinstance(fast.network, NumpyNetwork)
     ours, theirs = fast.log_probs(paragraphs), torch_tagger().log_probs(paragraphs)
     assert [a.shape for a in ours] == [b.shape for b in theirs]
-    assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < 1e-4
+    assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < LOG_PROBS_APART
 
 
 def test_gelu_is_torchs_exact_gelu_in_float32():
-    """The float32 erf fit stays within a few float32 steps of torch's exact GELU, tails included."""
+    """The float32 fit stays within its bound (1.5e-5) of torch's exact GELU, tails included."""
     import torch
 
     x = np.concatenate([np.linspace(-12, 12, 100001), [-80.0, -30.0, 30.0, 80.0, 0.0]]).astype(np.float32)
-    got = _gelu(x)
+    got = _gelu(x.copy())
     want = torch.nn.functional.gelu(torch.from_numpy(x)).numpy()
     assert got.dtype == np.float32 and np.isfinite(got).all()
-    assert np.abs(got - want).max() < 2e-6 * max(1.0, float(np.abs(x).max()) / 12)
-    assert np.abs(got - want)[np.abs(x) < 1].max() < 3e-7
+    assert np.abs(got - want).max() < 1.5e-5
 
 
 def test_dilated_convolutions_are_the_torch_paths(paragraphs):
@@ -71,7 +74,7 @@ def test_dilated_convolutions_are_the_torch_paths(paragraphs):
         conv.dilation, conv.padding = (2**k,), (conv.kernel_size[0] // 2 * 2**k,)
     ours, theirs = fast.log_probs(paragraphs), slow.log_probs(paragraphs)
     undilated = Tagger.load("fast").log_probs(paragraphs)
-    assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < 1e-4
+    assert max(float(np.abs(a - b).max()) for a, b in zip(ours, theirs) if len(a)) < LOG_PROBS_APART
     assert max(float(np.abs(a - b).max()) for a, b in zip(ours, undilated) if len(a)) > 1e-2
 
 
@@ -183,7 +186,7 @@ def test_the_default_model_runs_small_calls_in_numpy_and_large_ones_in_torch(par
     mine = tagger.log_probs(paragraphs[:1])
     torchs = tagger.networks.large.log_probs(paragraphs[:1], batch_subwords=BATCH_SUBWORDS)
     monkeypatch.setattr(choose, "SMALL_CALL_WORDS", 10**6)
-    np.testing.assert_allclose(tagger.log_probs(paragraphs[:1])[0], mine[0], atol=1e-4)
+    np.testing.assert_allclose(tagger.log_probs(paragraphs[:1])[0], mine[0], atol=LOG_PROBS_APART)
     np.testing.assert_allclose(mine[0], torchs[0], atol=0)  # the large call was the torch network's
 
 
@@ -296,8 +299,8 @@ def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragrap
     theirs = Tagger(Networks(TorchNetwork(model.eval())), meta, directory)
     mine, torchs = ours.log_probs(paragraphs), theirs.log_probs(paragraphs)
     assert [a.shape for a in mine] == [b.shape for b in torchs]
-    for a, b in zip(mine, torchs):  # the spread head makes log-probabilities of -50: relative
-        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-4)
+    for a, b in zip(mine, torchs):  # the spread head makes log-probabilities of -50 (and the GELU fit's
+        np.testing.assert_allclose(a, b, rtol=2e-3, atol=LOG_PROBS_APART)  # error with them): relative
     assert [p.tags for p in ours.tag(paragraphs)] == [p.tags for p in theirs.tag(paragraphs)]
 
 
