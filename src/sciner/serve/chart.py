@@ -28,7 +28,7 @@ SCORE_TICKS = 5
 
 CHART_CSS = """
 .chart svg{width:100%;max-width:720px;height:auto;font:12px sans-serif}
-.chart .axis{stroke:#999} .chart .grid{stroke:#eee} .chart .best{fill:none;stroke:#1f77b4;stroke-width:2}
+.chart .axis{fill:none;stroke:#999} .chart .grid{stroke:#eee} .chart .best{fill:none;stroke:#1f77b4;stroke-width:2}
 .chart circle{fill:#fff;stroke:#1f77b4;stroke-width:1.5} .chart circle.record{fill:#1f77b4}
 .chart a:hover circle,.chart a:focus circle{fill:#ff7f0e;stroke:#ff7f0e}
 .chart text{fill:#555} .chart p{margin:.1rem 0;color:#777;font-size:.85em}

@@ -323,25 +323,27 @@ def _board(rows: list[LeaderboardRow], metric: Optional[str]) -> str:
 
 
 def _asked_board(corpus: Index, dataset: Optional[str], metric: Optional[str]) -> str:
-    """The leaderboard the form asks for: results on ``dataset``, in ``metric``, or both."""
+    """The leaderboard the form asks for: results on ``dataset``, in ``metric``, or both; its
+    charts drawn from up to :data:`MAX_LIMIT` results, its table the first :data:`DEFAULT_LIMIT`."""
     question = QUESTIONS["results"]
     title = " · ".join(escape(x) for x in (dataset, metric) if x)
     rows, refused = _asked(lambda: corpus.results(dataset=url_value(question.param("dataset"), dataset),
                                                   metric=url_value(question.param("metric"), metric),
-                                                  limit=DEFAULT_LIMIT), "no result")
-    board = _board(rows, metric if dataset else None) if rows else f"<p>{escape(refused)}</p>"
+                                                  limit=MAX_LIMIT), "no result")
+    board = _board(rows[:DEFAULT_LIMIT], metric if dataset else None) if rows else f"<p>{escape(refused)}</p>"
     return f'<h2>Leaderboard: {title}</h2>{_board_charts(rows)}<div id="asked">{board}</div>'
 
 
 def _board_charts(rows: list[LeaderboardRow]) -> str:
     """A chart (:func:`score_by_year`) of each board among ``rows`` (results of several canonical
-    datasets or metrics, as a form's question may match), at most :data:`PAGE_BOARDS`."""
+    datasets or metrics, as a form's question may match: each under its name), at most :data:`PAGE_BOARDS`."""
     boards: dict[tuple[Optional[str], Optional[str]], list[LeaderboardRow]] = {}
     for r in rows:
         boards.setdefault((r.dataset_key, r.metric_key), []).append(r)
-    return "".join(score_by_year(board, " · ".join(x for x in (board[0].dataset, board[0].metric) if x),
-                                 f"asked-chart-{number}")
-                   for number, board in enumerate(list(boards.values())[:PAGE_BOARDS]))
+    shown = list(boards.values())[:PAGE_BOARDS]
+    names = [" · ".join(x for x in (board[0].dataset, board[0].metric) if x) for board in shown]
+    return "".join((f"<h3>{escape(name)}</h3>" if len(shown) > 1 else "") + score_by_year(board, name, f"asked-chart-{k}")
+                   for k, (name, board) in enumerate(zip(names, shown)))
 
 
 def facet_names(corpus: Index, kind: str) -> list[EntityCount]:
