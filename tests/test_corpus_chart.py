@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import sqlite3
 import urllib.request
 from pathlib import Path
 
@@ -22,22 +21,10 @@ from sciner.serve.chart import nice_ticks, records, Point  # noqa: E402
 from sciner.serve.corpus import corpus_router  # noqa: E402
 
 from helpers.browser import CHROMIUM, chromium, served  # noqa: E402
-from helpers.papers import write_corpus  # noqa: E402
+from helpers.papers import with_years, write_corpus  # noqa: E402
 
 # SQuAD F1: alpha (2018) 90.9, beta (2019) 92.1, gamma (no year) 85.0; PTB perplexity: alpha 35.1, beta 29.4.
 YEARS = {"alpha": 2018, "beta": 2019}
-
-
-def with_years(db: Path, years: dict[str, int]) -> Path:
-    """``db`` with ``papers.year`` set for the papers named in ``years`` (the column added if the
-    index has none)."""
-    con = sqlite3.connect(db)
-    if "year" not in {row[1] for row in con.execute("PRAGMA table_info(papers)")}:
-        con.execute("ALTER TABLE papers ADD COLUMN year INTEGER")
-    con.executemany("UPDATE papers SET year = ? WHERE doc = ?", [(y, doc) for doc, y in years.items()])
-    con.commit()
-    con.close()
-    return db
 
 
 @pytest.fixture(scope="module")

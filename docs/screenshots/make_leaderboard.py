@@ -11,31 +11,22 @@ without one, to show the line under the chart. Needs Debian's chromium at /usr/b
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
-import time
-import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# The tests' helpers: the corpus routes served on a free port, Chromium, years set in an index.
+sys.path.insert(0, str(HERE.parents[1] / "tests"))
+from helpers.browser import chromium, served  # noqa: E402
+from helpers.papers import with_years  # noqa: E402
+
 YEARS = {"DataXujing__GPT": 2018, "arxiv_1810.04805_bert_naacl2019": 2018, "DataXujing__ERNIE": 2019,
          "DataXujing__ERNIE2_baidu": 2019, "DataXujing__XLNet": 2019, "DataXujing__ALBERT": 2019,
          "DataXujing__T5": 2019, "DataXujing__Huawei_tinyBERT": 2019, "DataXujing__MobileBERT": 2020,
          "DataXujing__electra": 2020, "DataXujing__DeBerta": 2020}
 PAGE = "/corpus?dataset=RTE&metric=Acc"
-PORT = 8765
-
-
-def set_years(db: Path) -> None:
-    con = sqlite3.connect(db)
-    if "year" not in {row[1] for row in con.execute("PRAGMA table_info(papers)")}:
-        con.execute("ALTER TABLE papers ADD COLUMN year INTEGER")
-    con.executemany("UPDATE papers SET year = ? WHERE doc = ? AND year IS NULL", [(y, d) for d, y in YEARS.items()])
-    con.commit()
-    con.close()
 
 
 def main() -> None:
@@ -43,32 +34,12 @@ def main() -> None:
     parser.add_argument("--tagged", type=Path, required=True, help="folder of tagged JSONL papers")
     parser.add_argument("--out", type=Path, default=HERE / "leaderboard.png")
     args = parser.parse_args()
-    import uvicorn
-    from fastapi import FastAPI
-
-    from sciner.serve.corpus import corpus_router
-
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "corpus.sqlite"
         subprocess.run([sys.executable, "-m", "sciner", "index", *map(str, sorted(args.tagged.glob("*.jsonl"))),
                         "-o", str(db)], check=True)
-        set_years(db)
-        app = FastAPI()
-        app.include_router(corpus_router(db))
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=PORT, log_level="error"))
-        threading.Thread(target=server.run, daemon=True).start()
-        url = f"http://127.0.0.1:{PORT}"
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(url + "/corpus", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        subprocess.run(["/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        f"--user-data-dir={tmp}/profile", f"--screenshot={args.out.resolve()}",
-                        "--window-size=1200,1100", url + PAGE], check=True, capture_output=True)
-        server.should_exit = True
+        with served(with_years(db, YEARS)) as url, chromium() as browse:
+            browse(f"--screenshot={args.out.resolve()}", "--window-size=1200,1100", url + PAGE)
     print(f"wrote {args.out}")
 
 
