@@ -66,7 +66,7 @@ def test_the_facets_show_names_not_junk(client: TestClient) -> None:
 
 def test_without_a_shared_dataset_the_board_of_most_results_comes_first(client: TestClient) -> None:
     page = client.get("/corpus").text
-    boards = re.findall(r"<h3>([^<]+)</h3><table", page)
+    boards = re.findall(r"<h3>([^<]+)</h3><div class=\"chart\"", page)
     assert boards[:2] == ["ZData · Acc", "AData · Acc"]
 
 

@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import tempfile
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -21,10 +16,8 @@ import sciner  # noqa: E402
 from sciner.errors import InputFormatError  # noqa: E402
 from sciner.serve.corpus import MAX_LIMIT, corpus_router  # noqa: E402
 
+from helpers.browser import CHROMIUM, chromium, served  # noqa: E402
 from helpers.papers import write_corpus  # noqa: E402
-
-CHROMIUM = Path("/usr/bin/chromium")
-
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory) -> Path:
@@ -142,47 +135,17 @@ def test_the_routes_are_read_only_and_a_bad_index_is_refused_before_serving(clie
         corpus_router(bad)
 
 
-def _serve(db: Path) -> tuple[str, object]:
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = FastAPI()
-    app.include_router(corpus_router(db))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    threading.Thread(target=server.run, daemon=True).start()
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(url + "/corpus", timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    return url, server
-
-
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 def test_the_corpus_page_in_a_browser(db: Path, tmp_path: Path) -> None:
-    url, server = _serve(db)
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync"]
-    try:
-        with tempfile.TemporaryDirectory() as profile:
-            def chromium(*args: str) -> str:
-                return subprocess.run([str(CHROMIUM), *flags, f"--user-data-dir={profile}", *args],
-                                      capture_output=True, text=True, timeout=120, check=True).stdout
-
-            dom = chromium("--dump-dom", url + "/corpus?q=span+masking&entity=LSTM&type=MethodName")
-            png = tmp_path / "corpus.png"
-            chromium(f"--screenshot={png}", "--window-size=1200,900", url + "/corpus")
-            # Each leaderboard number links to its paragraph, which the paragraph page shows.
-            first = re.search(r'href="(/corpus/paragraphs/\d+)" class="value">92.1<', dom)
-            assert first, dom
-            with urllib.request.urlopen(url + first.group(1), timeout=10) as answer:
-                paragraph = answer.read().decode()
-    finally:
-        server.should_exit = True  # type: ignore[attr-defined]
+    with served(db) as url, chromium() as browse:
+        dom = browse("--dump-dom", url + "/corpus?q=span+masking&entity=LSTM&type=MethodName")
+        png = tmp_path / "corpus.png"
+        browse(f"--screenshot={png}", "--window-size=1200,900", url + "/corpus")
+        # Each leaderboard number links to its paragraph, which the paragraph page shows.
+        first = re.search(r'href="(/corpus/paragraphs/\d+)" class="value">92.1<', dom)
+        assert first, dom
+        with urllib.request.urlopen(url + first.group(1), timeout=10) as answer:
+            paragraph = answer.read().decode()
     assert "<h3>SQuAD · F1</h3>" in dom and 'class="leaderboard"' in dom
     assert '<div class="facet" data-type="DatasetName">' in dom and ">SQuAD</a>" in dom
     assert 'id="hits"' in dom and "[Span] [masking]" in dom  # the search box's answer

@@ -4,6 +4,7 @@ sentences, captions and table rows of the summary tests."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 from sciner.document import Paragraph, Span
@@ -72,3 +73,15 @@ def caption(text: str, *entities: tuple[str, int, int], page: int = 7) -> Paragr
     p = tagged(text, *entities)
     p.meta.update(kind="caption", page=page)
     return p
+
+
+def with_years(db: Path, years: dict[str, int]) -> Path:
+    """``db`` with ``papers.year`` set for the papers named in ``years`` (the column added if the
+    index has none)."""
+    con = sqlite3.connect(db)
+    if "year" not in {row[1] for row in con.execute("PRAGMA table_info(papers)")}:
+        con.execute("ALTER TABLE papers ADD COLUMN year INTEGER")
+    con.executemany("UPDATE papers SET year = ? WHERE doc = ?", [(y, doc) for doc, y in years.items()])
+    con.commit()
+    con.close()
+    return db

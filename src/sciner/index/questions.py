@@ -49,6 +49,8 @@ class LeaderboardRow:
     header: str | None = None  # the heads over its column
     dataset_key: str | None = None  # the canonical keys its board is ranked under
     metric_key: str | None = None
+    lower_is_better: bool = False  # the metric's direction: its board ranks the smallest first
+    year: int | None = None  # the paper's year (papers.year), None: unknown or an index without years
 
 
 @dataclass

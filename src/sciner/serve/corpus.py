@@ -4,7 +4,8 @@
   a link to the papers naming it; tags that name nothing left out: :func:`is_generic`), a form
   asking for the leaderboard of a dataset or a metric (``?dataset=&metric=``), and the
   leaderboard of each (task, dataset, metric) the most papers report (then the most results),
-  every number linked to the paragraph it was read from;
+  every number linked to the paragraph it was read from, each board over a chart of its scores
+  by the papers' years (:mod:`sciner.serve.chart`; ``papers.year``, where the index has it);
 - ``GET /corpus/paragraphs/{id}``: that paragraph as a page, with a link to its paper's file; a
   table's row under its table's caption and header rows;
 - ``GET /corpus/papers/{id}/file``: the file the paper was read from (only files the index names);
@@ -39,6 +40,7 @@ from sciner.index.questions import (DEFAULT_LIMIT, QUESTIONS, REQUIRED, TYPE, En
                                     Param, Question, StoredParagraph, as_json)
 from sciner.labels import ENTITY_TYPES
 from sciner.pdf.tables import is_number
+from sciner.serve.chart import CHART_CSS, score_by_year
 from sciner.serve.errors import RequestError, error_response
 from sciner.summary.names import is_listed
 
@@ -293,17 +295,18 @@ def render_page(corpus: Index, q: Optional[str], entity: Optional[str], type: Op
                  f'<input name="dataset" placeholder="dataset, e.g. SQuAD" value="{escape(dataset or "")}"> '
                  f'<input name="metric" placeholder="metric, e.g. F1" value="{escape(metric or "")}"> '
                  "<button>Leaderboard</button></form>")
-    for board in corpus.leaderboards(limit=PAGE_BOARDS):
+    for number, board in enumerate(corpus.leaderboards(limit=PAGE_BOARDS)):
         task, dataset, metric = board.task, board.dataset, board.metric
         rows = [r for r in corpus.results(dataset=dataset, metric=metric, task=task, limit=MAX_LIMIT)
-                if (r.dataset_key, r.metric_key) == (board.dataset_key, board.metric_key)][:BOARD_ROWS]
-        title = " · ".join(escape(x) for x in (task, dataset, metric) if x)
+                if (r.dataset_key, r.metric_key) == (board.dataset_key, board.metric_key)]
+        name = " · ".join(x for x in (task, dataset, metric) if x)
+        title = escape(name)
         if " | " in board.spellings:
             title += f' <span class="count">as {escape(board.spellings)}</span>'
         if " | " in board.settings:
             title += f' <span class="count">mixes settings: {escape(board.settings)}</span>'
-        parts.append(f"<h3>{title}</h3>{_board(rows, metric)}")
-    return page("sciner corpus", "\n".join(parts), extra_css=CSS)
+        parts.append(f"<h3>{title}</h3>{score_by_year(rows, name, f'chart-{number}')}{_board(rows[:BOARD_ROWS], metric)}")
+    return page("sciner corpus", "\n".join(parts), extra_css=CSS + CHART_CSS)
 
 
 def _board(rows: list[LeaderboardRow], metric: Optional[str]) -> str:
@@ -320,14 +323,27 @@ def _board(rows: list[LeaderboardRow], metric: Optional[str]) -> str:
 
 
 def _asked_board(corpus: Index, dataset: Optional[str], metric: Optional[str]) -> str:
-    """The leaderboard the form asks for: results on ``dataset``, in ``metric``, or both."""
+    """The leaderboard the form asks for: results on ``dataset``, in ``metric``, or both; its
+    charts drawn from up to :data:`MAX_LIMIT` results, its table the first :data:`DEFAULT_LIMIT`."""
     question = QUESTIONS["results"]
     title = " · ".join(escape(x) for x in (dataset, metric) if x)
     rows, refused = _asked(lambda: corpus.results(dataset=url_value(question.param("dataset"), dataset),
                                                   metric=url_value(question.param("metric"), metric),
-                                                  limit=DEFAULT_LIMIT), "no result")
-    board = _board(rows, metric if dataset else None) if rows else f"<p>{escape(refused)}</p>"
-    return f'<h2>Leaderboard: {title}</h2><div id="asked">{board}</div>'
+                                                  limit=MAX_LIMIT), "no result")
+    board = _board(rows[:DEFAULT_LIMIT], metric if dataset else None) if rows else f"<p>{escape(refused)}</p>"
+    return f'<h2>Leaderboard: {title}</h2>{_board_charts(rows)}<div id="asked">{board}</div>'
+
+
+def _board_charts(rows: list[LeaderboardRow]) -> str:
+    """A chart (:func:`score_by_year`) of each board among ``rows`` (results of several canonical
+    datasets or metrics, as a form's question may match: each under its name), at most :data:`PAGE_BOARDS`."""
+    boards: dict[tuple[Optional[str], Optional[str]], list[LeaderboardRow]] = {}
+    for r in rows:
+        boards.setdefault((r.dataset_key, r.metric_key), []).append(r)
+    shown = list(boards.values())[:PAGE_BOARDS]
+    names = [" · ".join(x for x in (board[0].dataset, board[0].metric) if x) for board in shown]
+    return "".join((f"<h3>{escape(name)}</h3>" if len(shown) > 1 else "") + score_by_year(board, name, f"asked-chart-{k}")
+                   for k, (name, board) in enumerate(zip(names, shown)))
 
 
 def facet_names(corpus: Index, kind: str) -> list[EntityCount]:
