@@ -868,6 +868,46 @@ def test_an_acronym_the_abstract_defines_for_a_title_phrase_is_proposed():
     assert summarize_paper("p", [title, abstract]).proposed == ["BIDAF"]
 
 
+def test_a_title_that_is_a_name_is_proposed_with_the_initials_the_paper_uses():
+    """A colon-less title whose leading capitalised words the paper tags as a method elsewhere
+    ("Universal Sentence Encoder", its rows "USE_T"; "Weighted Transformer Network for ...") is
+    proposed; a title leading with a task or an activity ("Neural Machine Translation with ...",
+    "Constituency Parsing with ...") or whose words the paper never tags is not."""
+    def paper(title_text: str, *title_spans: tuple[str, int, int], body: str = "Rows : USE_T and Universal "
+              "Sentence Encoder and Weighted Transformer Network and Neural Machine Translation .") -> list[str]:
+        title = tagged(title_text, *title_spans)
+        title.meta.update(kind="title")
+        tokens = body.split()
+        spans = [("MethodName", k, k + 1) for k, w in enumerate(tokens) if w == "USE_T"]
+        for phrase in ("Universal Sentence Encoder", "Weighted Transformer Network", "Neural Machine Translation"):
+            words = phrase.split()
+            spans += [("MethodName", k, k + len(words)) for k in range(len(tokens))
+                      if tokens[k:k + len(words)] == words]
+        return summarize_paper("p", [title, tagged(body, *spans)]).proposed
+
+    assert paper("Universal Sentence Encoder") == ["Universal Sentence Encoder", "USE"]
+    assert paper("Weighted Transformer Network for Machine Translation") == ["Weighted Transformer Network"]
+    assert paper("Neural Machine Translation with Byte - Level Subwords", ("TaskName", 0, 3)) == []
+    assert paper("Constituency Parsing with a Self - Attentive Encoder") == []
+    assert paper("Universal Sentence Encoder", body="Nothing tagged here .") == []
+
+
+@pytest.mark.parametrize(("text", "spans", "section", "proposed"), [
+    ("Our largest model , GPT-2 , is a 1.5B parameter Transformer .", [("MethodName", 4, 5)], "Title", ["GPT-2"]),
+    ("This model , the deep averaging network ( DAN ) , works in three steps .",
+     [("MethodName", 4, 7), ("MethodName", 8, 9)], "1 Introduction", ["DAN"]),
+    ("This model , the deep averaging network ( DAN ) , works in three steps .",
+     [("MethodName", 4, 7), ("MethodName", 8, 9)], "3 Model", []),
+    ("The largest model , GPT-2 , is a 1.5B parameter Transformer .", [("MethodName", 4, 5)], "Title", [])])
+def test_our_model_and_this_model_in_apposition_name_the_proposed_method(text, spans, section, proposed):
+    """ "Our largest model , GPT-2" (under the title, where the layout set no abstract heading
+    apart) and "This model , the deep averaging network ( DAN )" in the introduction name the
+    paper's own method; the same words in a later section, or "The largest model", do not."""
+    p = tagged(text, *spans)
+    p.meta.update(section=section)
+    assert summarize_paper("p", [p]).proposed == proposed
+
+
 def test_a_title_naming_its_method_before_a_colon_and_names_cited_as_prior_work():
     """ELECTRA's title names it before a colon, untagged; its abstract's "we propose" sentence also
     names RoBERTa, which it cites, and GAN: only ELECTRA and its variant are proposed. Without

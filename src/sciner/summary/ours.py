@@ -39,18 +39,55 @@ _CITATION_AFTER = re.compile(rf"^\s*(?:\(\s?[^()]*(?:et al|{YEAR})[^()]*\)|\[\s?
 # --- the paper's own method -------------------------------------------------------------------
 
 # Words that introduce the paper's own method in its abstract or introduction.
+# "Our largest model , GPT-2 , ..." and "This model , the deep averaging network ( DAN ) , ..." name
+# it too: a word or two may stand between "our" and its noun, "this model" takes an apposition.
 _PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|proposes|introduce|introduces|present|presents|"
-                      r"develop|develops|call|term|describe|describes)\b|\b(?:called|named|dubbed|our (?:model|method|"
-                      r"approach|system|framework|parser|architecture))\b")
+                      r"develop|develops|call|term|describe|describes)\b|\b(?:called|named|dubbed|our (?:[\w-]+ ){0,2}"
+                      r"(?:model|method|approach|system|framework|parser|architecture)s?|this (?:model|method|approach|"
+                      r"network|architecture|system) ,)(?=\W|$)")
+# Words that end a title's leading name ("Weighted Transformer Network for Machine Translation").
+_TITLE_BREAK = frozenset({"for", "with", "via", "through", "in", "on", "using", "from", "to", "as", "by", "of", "and",
+                          "is", "are", "the", "a", "an", "at"})
 # What a model adds to a name and still is that name: its size, the paper's spelling of it.
 _SIZES = re.compile(r"\b(?:base|large|small|tiny|medium|xl|xxl|uncased|cased)\b")
 
 
 def _opening(p: Paragraph) -> bool:
-    """Whether ``p`` is a paragraph of the paper's abstract or introduction."""
+    """Whether ``p`` is a paragraph of the paper's abstract or introduction (or of the text under
+    its title before any heading: an abstract whose heading the layout did not set apart)."""
     section = str(p.meta.get("section") or "")
     return p.meta.get("kind") in (None, "body", "abstract") and bool(
-        re.match(r"(?:abstract|(?:1\.?\s+)?introduction)\b", section.lower().lstrip("1. ")))
+        re.match(r"(?:abstract|title|(?:1\.?\s+)?introduction)\b", section.lower().lstrip("1. ")))
+
+
+def title_name(paragraphs: Sequence[Paragraph]) -> list[str]:
+    """The title's leading words when they name a method, with the short form of their initials
+    where the paper uses it: "Universal Sentence Encoder" (and "USE"), "Weighted Transformer
+    Network for Machine Translation", "Skip - Thought Vectors"; not a task or data set the title
+    names ("Neural Machine Translation with ..." tagged as a task), not an activity ("Constituency
+    Parsing with ...", "Learning Structured ..."). The words are two to four, each capitalised,
+    before a colon-less title's first small word ("for", "with", "are" ...), and the paper tags
+    them (most of them, or their initials) as a method elsewhere."""
+    title = next((p for p in paragraphs if p.meta.get("kind") == "title"), None)
+    if title is None or ":" in title.tokens:
+        return []
+    end = next((k for k, w in enumerate(title.tokens) if w.lower() in _TITLE_BREAK), len(title.tokens))
+    head = title.tokens[:end]
+    words = [w for w in head if w != "-"]
+    if not 2 <= len(words) <= 4 or not all(w[:1].isupper() for w in words) or words[0].lower().endswith("ing") \
+            or words[-1].lower().endswith("ing") or title.tokens[end:end + 1] == ["-"]:
+        return []
+    if any(s.label != "MethodName" and s.start < end for s in title.spans or []):
+        return []
+    name = " ".join(head).replace(" - ", "-")
+    key = fold(name)
+    initials = "".join(w[0] for part in words for w in part.split("-")).upper()
+    mentions = [(p, s) for p in paragraphs if p is not title for s in p.spans or [] if s.label == "MethodName"]
+    named = any(key in m or (key.startswith(m) and 2 * len(m) > len(key))  # "Skip - thought" of "... Vectors"
+                for m in (fold(mention_text(p, s)) for p, s in mentions))
+    short = len(initials) >= 3 and any(re.match(rf"{initials}(?:$|[_-])", w) for p, s in mentions
+                                       for w in p.tokens[s.start:s.end])  # "USE", "USE_T"
+    return [name] * (named or short) + [initials] * short
 
 
 def title_acronyms(paragraphs: Sequence[Paragraph]) -> list[str]:
@@ -119,8 +156,10 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
              if len(fold(n)) >= 3 and n != n.lower()]  # not "fine-tuning"
     # A part of another proposed name ("GCN" of "AGGCN", "Multi" of "Multi-LexSum") is not one; a
     # name is not a part of its sized variant ("ELECTRA" of "ELECTRA-Large").
-    return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) and not _SIZES.fullmatch(
+    names = [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) and not _SIZES.fullmatch(
         fold(m).removeprefix(fold(n))) for m in names)]
+    # The title's name where none of those is part of it ("Weighted Transformer" keeps its spelling).
+    return names + [n for n in title_name(paragraphs) if not any(fold(m) in fold(n) for m in names)]
 
 
 def cited_names(paragraphs: Sequence[Paragraph], names: Sequence[str]) -> set[str]:
