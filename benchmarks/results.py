@@ -149,10 +149,34 @@ def recall(headlines: list[dict[str, str]], papers: dict[str, Any]) -> None:
             tally[1] += 1
         macro = sum(a / b for a, b in per_paper.values()) / max(len(per_paper), 1)
         print(f"  per paper (macro), value+metric+dataset: {macro:.3f}")
+        print("  " + ours_agreement(rows, papers))
         if split == "report":
             continue  # report papers: counts only
         print("  per paper: " + ", ".join(f"{p.removeprefix('arxiv_').removeprefix('acl_')[:24]} {a}/{b}"
                                           for p, (a, b) in per_paper.items()))
+
+
+def ours_agreement(rows: list[dict[str, str]], papers: dict[str, Any]) -> str:
+    """Whether the headline numbers found say rightly whose they are: of those whose method is
+    the paper's own (papers.tsv's ``ours`` names it), how many a matching result marks ours; of
+    the others (baselines, prior work), how many none marks ours."""
+    own_of = {m["paper"]: m["ours"] for m in read_tsv(DEV / "papers.tsv")}
+    own = [0, 0]
+    theirs = [0, 0]
+    for h in rows:
+        both = [r for r in papers[h["paper"]].results if hit(h, r)]
+        gold = own_of.get(h["paper"], "").strip()
+        if not both or not gold or not h["method"].strip():
+            continue
+        marked = any(getattr(r, "ours", False) for r in both)
+        if any(same_name(gold, part) for part in re.split(r"\s*\|\s*", h["method"])):
+            own[0] += marked
+            own[1] += 1
+        else:
+            theirs[0] += not marked
+            theirs[1] += 1
+    return (f"ours on the headlines found: the paper's own marked {own[0]}/{own[1]}, "
+            f"others left unmarked {theirs[0]}/{theirs[1]}")
 
 
 _NUMERIC_CELL = re.compile(r"[-+−±]?\s?\.?\d[\d\s.,%±()+/\-−–*†‡§¶♣♦♠♥\[\]×]*")

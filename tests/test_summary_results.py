@@ -13,10 +13,11 @@ import pytest
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import PaperSummary, corpus_table, summarize_paper
 from sciner.summary.names import Gazetteer
-from sciner.summary.ours import CITATION, CITED, cited_names
+from sciner.summary.ours import CITATION, CITED, cited_names, mark_ours
 from sciner.summary.papers import read_papers
 from sciner.summary.provenance import split_citation
 from sciner.summary.tables.caption import caption_reason, read_caption
+from sciner.summary.values import Result
 from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, says_nothing, split_name,
     table_rows,
@@ -1136,3 +1137,35 @@ def test_a_power_of_two_under_heads_naming_no_metric_nor_data_is_a_setting():
     summary = summarize_paper("p", rows)
     assert [r.value for r in summary.results] == ["82.0"]
     assert {(n.value, n.reason) for n in summary.not_results} >= {("512", "setting"), ("128", "setting")}
+
+
+@pytest.mark.parametrize(("caption_text", "ours"), [
+    ("Table 2 : Bits per character of our best model on text8 .", True),
+    ("Table 2 : Evaluation of FooNet on text8 .", True),
+    ("Table 2 : Comparison of our best model with previous work on text8 .", False),
+    ("Table 2 : Bits per character on text8 .", False)])
+def test_a_table_naming_no_model_is_the_one_its_caption_says_is_the_paper_s_own(caption_text, ours):
+    """A table whose rows name no model (only sizes or settings) holds the results of the model
+    its caption names as the paper's own ("our best model", the proposed FooNet), unless the
+    caption says it compares that model with others."""
+    abstract = tagged("We propose FooNet , a model .", ("MethodName", 2, 3))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    rows = [caption(caption_text, ("DatasetName", caption_text.split().index("text8"),
+                                   caption_text.split().index("text8") + 1)),
+            row([("Layers", 0), ("bpc", 1)], ("MetricName", 1, 2)),
+            row([("12", 0), ("1.18", 1)]),
+            row([("64", 0), ("1.13", 1)])]
+    summary = summarize_paper("p", [abstract] + rows)
+    assert {r.value: r.ours for r in summary.results if r.table} == {"1.18": ours, "1.13": ours}
+
+
+def test_a_column_head_naming_the_proposed_method_marks_its_results_and_not_its_predecessor_s():
+    """Results with no model under "ERNIE 2.0 BASE > Dev" (the methods over columns, tasks down
+    the rows) are the paper's own; those under "ERNIE 1.0 BASE > Dev" beside them are not."""
+    def result(value: str, header: str) -> Result:
+        return Result(task=None, dataset="XNLI", metric="Acc", value=value, model=None, place=(2, 0, 1),
+                      table="table 7", header=header)
+
+    results = [result("77.2", "ERNIE 1.0 BASE > Dev"), result("79.7", "ERNIE 2.0 BASE > Dev")]
+    mark_ours(results, ["ERNIE 2.0"])
+    assert [r.ours for r in results] == [False, True]

@@ -177,6 +177,10 @@ def cited_names(paragraphs: Sequence[Paragraph], names: Sequence[str]) -> set[st
 
 # A row label that says the row is the paper's own ("Ours", "our model + TF-IDF", "X ( this work )").
 _OWN_LABEL = re.compile(r"\bours\b|\bour\b|\bthis (?:work|paper)\b|\bproposed\b", re.I)
+# A caption that says its table is the paper's own ("results of our best model", "our approach").
+_OUR_CAPTION = re.compile(r"\bour (?:[\w-]+ ){0,2}(?:model|method|approach|system|network|parser)s?\b")
+# A caption of a table comparing the paper's own with others' ("Comparison of ... with ...").
+_COMPARED = re.compile(r"\bcompar\w*|\bversus\b|\bvs\b|\bbaselines?\b|state - of - the - art|\bprevious\b|\bprior\b")
 # Words of a sentence that say its value is the paper's own, before it ("our model achieves",
 # "we obtain") or right after it ("4.6 for our method").
 _WE = frozenset({"we", "our", "ours"})
@@ -245,6 +249,17 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
                 if (r.table, k) in variants and bare(r.model or "") == k:
                     continue
                 r.ours = True
+    # A table naming no model in any row is of the model its caption names ("... of our best
+    # model", "Evaluation of T64 ..."); a result under a head naming a proposed name is its own
+    # ("ERNIE 2.0 BASE > Dev").
+    named_tables = {r.table for r in results if r.table and r.model}
+    for r in results:
+        if r.table and not r.model and not r.ours:
+            caption = (r.caption or "").lower()
+            head = fold((r.header or "").split(">")[0])
+            r.ours = any(k in head for k in keys if len(k) >= 3) or r.table not in named_tables and (
+                _COMPARED.search(caption) is None) and (_OUR_CAPTION.search(caption) is not None
+                or any(k in fold(w) for w in caption.split() for k in keys if len(k) >= 3))
     own_tables = {r.table for r in results if r.table and r.ours}
     for r in results:  # a row taking a part away ("w/o attention") in a table of the paper's own rows
         if r.table in own_tables and r.model and is_ablated(r.model) and not cites(r):
