@@ -1169,3 +1169,27 @@ def test_a_column_head_naming_the_proposed_method_marks_its_results_and_not_its_
     results = [result("77.2", "ERNIE 1.0 BASE > Dev"), result("79.7", "ERNIE 2.0 BASE > Dev")]
     mark_ours(results, ["ERNIE 2.0"])
     assert [r.ours for r in results] == [False, True]
+
+
+@pytest.mark.parametrize(("text", "names", "proposed"), [
+    ("One is a unidirectional encoder , which we subsequently refer to as uni-skip . uni-skip is fast .",
+     ["uni-skip", "uni-skip"], ["uni-skip"]),
+    ("We refer to this model throughout as combine-skip . combine-skip is fast .", ["combine-skip", "combine-skip"],
+     ["combine-skip"]),
+    ("Our BiLSTM-max trained on SNLI performs much better .", ["BiLSTM-max"], ["BiLSTM-max"]),
+    ("We refer to this baseline as bow-avg .", ["bow-avg"], []),
+    ("Our CUDA kernel supports the autoregressive mode .", ["CUDA"], []),
+    ("We compare with LSTM ( Hochreiter et al . , 1997 ) and our LSTM ( Hochreiter et al . , 1997 ) .",
+     ["LSTM", "LSTM"], [])])
+def test_names_the_body_gives_the_paper_s_own_models_are_proposed(text, names, proposed):
+    """A later section names the paper's own variants ("which we subsequently refer to as
+    uni-skip", "Our BiLSTM-max trained on SNLI"); not a baseline so named, not a tool ("our CUDA
+    kernel"), not a name the paper cites."""
+    tokens = text.split()
+    spans = []
+    for name in names:
+        at = next(k for k in range(len(tokens)) if tokens[k] == name and ("MethodName", k, k + 1) not in spans)
+        spans.append(("MethodName", at, at + 1))
+    p = tagged(text, *spans)
+    p.meta.update(section="3 Model")
+    assert summarize_paper("p", [p]).proposed == proposed

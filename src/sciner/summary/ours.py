@@ -45,6 +45,15 @@ _PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|proposes|intr
                       r"develop|develops|call|term|describe|describes)\b|\b(?:called|named|dubbed|our (?:[\w-]+ ){0,2}"
                       r"(?:model|method|approach|system|framework|parser|architecture)s?|this (?:model|method|approach|"
                       r"network|architecture|system) ,)(?=\W|$)")
+# Words after which the paper names a model of its own ("which we subsequently refer to as").
+_REFER = re.compile(r"\brefer to (?:(?:this|these|it|them|the)(?: [\w-]+){0,3} )?as\b|\bwhich we (?:[\w-]+ )?"
+                    r"(?:refer to as|call|denote as|name)\b|\bwe (?:[\w-]+ )?denote (?:this|it|these|them)(?: [\w-]+){0,2}"
+                    r" as\b")
+# Words after "our X" that make X another's ("our X baseline"), or no model of its own
+# ("our CUDA kernel", "our ERNIE framework": a tool, or the frame of a name given elsewhere).
+_NOT_OWN_AFTER = frozenset({"baseline", "baselines", "implementation", "reimplementation", "re-implementation",
+                            "reproduction", "kernel", "kernels", "code", "library", "toolkit", "package",
+                            "software", "framework", "frameworks"})
 # Words that end a title's leading name ("Weighted Transformer Network for Machine Translation").
 _TITLE_BREAK = frozenset({"for", "with", "via", "through", "in", "on", "using", "from", "to", "as", "by", "of", "and",
                           "is", "are", "the", "a", "an", "at"})
@@ -158,8 +167,36 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
     # name is not a part of its sized variant ("ELECTRA" of "ELECTRA-Large").
     names = [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) and not _SIZES.fullmatch(
         fold(m).removeprefix(fold(n))) for m in names)]
-    # The title's name where none of those is part of it ("Weighted Transformer" keeps its spelling).
-    return names + [n for n in title_name(paragraphs) if not any(fold(m) in fold(n) for m in names)]
+    # The title's name where none of those is part of it ("Weighted Transformer" keeps its spelling),
+    # then the variants the body names as its own.
+    names += [n for n in title_name(paragraphs) if not any(fold(m) in fold(n) for m in names)]
+    return names + [n for n in own_variants(paragraphs, name_of) if fold(n) not in {fold(m) for m in names}]
+
+
+def own_variants(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragraph, Span], str | None]) -> list[str]:
+    """The names the paper's body gives its own models: the MethodName right after "we refer to
+    this model as", "which we subsequently refer to as", "we denote it as" ("uni-skip",
+    "combine-skip"), and a MethodName right after "our" ("Our BiLSTM-max trained on SNLI ..."),
+    not in a sentence about a baseline, not "our implementation of X", and not a name the paper
+    cites as prior work; not a tool or frame ("our CUDA kernel", "our ERNIE framework")."""
+    found: list[str] = []
+    for p in paragraphs:
+        if p.meta.get("kind") not in (None, "body", "abstract"):
+            continue
+        spans = sorted((s for s in p.spans or [] if s.label == "MethodName"), key=lambda s: s.start)
+        for start, end in sentence_ranges(p.tokens, p.tags or []):
+            words = [w.lower() for w in p.tokens[start:end]]
+            if "baseline" in words or "baselines" in words:
+                continue
+            text = " ".join(words)
+            marks = [start + len(text[:m.end()].split()) for m in _REFER.finditer(text)]
+            found += [n for at in marks for s in spans[:] if at <= s.start <= at + 1 and (n := name_of(p, s))]
+            found += [n for s in spans if start < s.start < end and p.tokens[s.start - 1].lower() == "our"
+                      and (s.end >= end or p.tokens[s.end].lower() not in _NOT_OWN_AFTER)
+                      and any(c.isupper() for c in mention_text(p, s)) and (n := name_of(p, s))]
+    found = [n for n in dict.fromkeys(found) if len(fold(n)) >= 3 and (n != n.lower() or "-" in n)]
+    cited = cited_names(paragraphs, found)
+    return [n for n in found if n not in cited]
 
 
 def cited_names(paragraphs: Sequence[Paragraph], names: Sequence[str]) -> set[str]:
