@@ -65,7 +65,7 @@ def test_the_summary_and_the_index_take_a_paper_s_title_from_one_function():
         return Paragraph(tokens.split(), ["O"] * len(tokens.split()), meta=meta)
 
     first = [untagged("BERT : Pre-training", section="Title"), untagged("We fine-tune BERT .", section="Setup")]
-    assert paper_title(first) == "BERT : Pre-training" == paper_rows("bert", first, None, "m").title
+    assert paper_title(first) == "BERT: Pre-training" == paper_rows("bert", first, None, "m").title
     late = [*(untagged(f"Paragraph {i} .", section="Intro") for i in range(6)), untagged("Title", section="Title")]
     assert paper_title(late) is None and paper_rows("late", late, None, "m").title is None
     rows = list(csv.DictReader(io.StringIO(render_csv([PaperSummary("late", [], [], [], late)], {}))))

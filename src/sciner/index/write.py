@@ -110,7 +110,7 @@ def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer |
     not_results = [(n.place[0], n.value, first_number(n.value), n.reason, n.table, n.place[1], n.place[2])
                    for n in summary.not_results]
     title = paper_title(paragraphs)
-    return PaperRows(doc=doc, title=detokenize(title.split(" ")) if title else None, model=model,
+    return PaperRows(doc=doc, title=title, model=model,
                      tokens=sum(len(p.tokens) for p in paragraphs),
                      paragraphs=[(detokenize(p.tokens), p.meta.get("page"), p.meta.get("section"), p.meta.get("kind"))
                                  for p in paragraphs],

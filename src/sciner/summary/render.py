@@ -22,6 +22,7 @@ from sciner.formats.html import escape, page, render_tokens
 from sciner.summary.assemble import CORPUS_TYPES, PaperSummary
 from sciner.summary.names import Entity
 from sciner.summary.values import Result
+from sciner.tokenize import detokenize
 
 # One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "proposed"
 # (``name``: a method the paper proposes), "value", "result" (``ours``: 1 for the paper's own, else 0)
@@ -47,9 +48,10 @@ TITLE_WITHIN = 5
 
 
 def paper_title(paragraphs: Sequence[Paragraph]) -> str | None:
-    """The paper's title as its PDF gave it: the first of its first :data:`TITLE_WITHIN`
-    paragraphs whose kind or section is "title"; None when there is none."""
-    return next((p.text for p in paragraphs[:TITLE_WITHIN]
+    """The paper's title as its PDF gave it, as readable text (not its tokens: "BERT: Pre-training"):
+    the first of its first :data:`TITLE_WITHIN` paragraphs whose kind or section is "title"; None
+    when there is none."""
+    return next((detokenize(p.tokens) for p in paragraphs[:TITLE_WITHIN]
                  if p.meta.get("kind") == "title" or str(p.meta.get("section", "")).lower() == "title"), None)
 
 
