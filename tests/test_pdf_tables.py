@@ -94,7 +94,9 @@ def test_a_line_is_cut_into_cells_at_wide_gaps_and_between_two_numbers() -> None
 
 @pytest.mark.parametrize("text,expected", [("92.8", True), ("-0.5", True), ("80.6/80.1", True), ("95.4 %", True),
                                            ("92.22 ± 0.10", True), ("86.2*", True), ("392k", False), ("-", False),
-                                           ("BERT", False), ("12 layers", False)])
+                                           ("BERT", False), ("12 layers", False), (".58", True), (".17/.16", True),
+                                           ("65.5 (64.4)", True), ("83.1 (±0.3)", True), ("(a)", False),
+                                           ("- / -", False)])
 def test_a_number_is_what_tables_print_as_one(text: str, expected: bool) -> None:
     assert is_number(text) is expected
 
@@ -111,6 +113,41 @@ def test_a_table_is_read_above_its_caption_with_spanning_heads_and_rows_from_sep
         [("BiDAF+ELMo", 0, 0), ("-", 1, 1), ("85.6", 2, 2), ("-", 3, 3), ("85.8", 4, 4)],
         [("BERT LARGE", 0, 0), ("84.1", 1, 1), ("90.9", 2, 2), ("85.0", 3, 3), ("91.8", 4, 4)],
     ]
+
+
+def test_a_table_of_bracketed_and_leading_dot_numbers_is_read() -> None:
+    x = BOXES[LEFT].x0
+    rows = [row_line([(x + 10, "Model"), (x + 100, "EM"), (x + 160, "F1")], 70.0),
+            row_line([(x + 10, "BERT"), (x + 100, "65.5 (64.4)"), (x + 160, "84.5 (84.0)")], 80.0),
+            row_line([(x + 10, "SAE"), (x + 100, ".17/.16"), (x + 160, ".52/.54")], 90.0)]
+    (table,) = find_tables([*rows, *caption_lines("Table 3: Results.", 110.0)], BODY)
+    assert [c.text for c in table.rows[1]] == ["BERT", "65.5 (64.4)", "84.5 (84.0)"]
+    assert [c.text for c in table.rows[2]] == ["SAE", ".17/.16", ".52/.54"]
+
+
+def test_row_labels_in_the_body_font_beside_number_lines_are_table_rows_not_prose() -> None:
+    # A table set in the body's size whose labels are lines of their own, long enough to pass
+    # for text: the numbers level with each label keep it in the table.
+    x = BOXES[SPANNING].x0
+    labels = ["Human Performance (Rajpurkar et al., 2016)", "Match LSTM with Answer Pointer (Wang, 2016)"]
+    page = [*paragraph(20.0, 3), row_line([(x + 330, "EM / F1"), (x + 400, "EM / F1")], 60.0, side=SPANNING, size=BODY)]
+    for k, label in enumerate(labels):
+        page.append(row_line([(x + 10, label)], 72.0 + 12 * k, side=SPANNING, size=BODY))
+        page.append(row_line([(x + 330, "- / -"), (x + 400, f"8{k}.3 / 91.2")], 72.0 + 12 * k, side=SPANNING,
+                             size=BODY))
+    (table,) = find_tables([*page, *caption_lines("Table 2: SQuAD.", 110.0, side=SPANNING)], BODY)
+    assert [[c.text for c in row] for row in table.rows] == [
+        ["EM / F1", "EM / F1"], [labels[0], "- / -", "80.3 / 91.2"], [labels[1], "- / -", "81.3 / 91.2"]]
+
+
+def test_prose_beside_a_line_of_words_still_ends_a_table() -> None:
+    x = BOXES[SPANNING].x0
+    text = row_line([(x + 10, "the results we report here are taken from the")], 60.0, side=SPANNING, size=BODY)
+    beside = row_line([(x + 330, "see 2 more")], 60.0, side=SPANNING, size=BODY)
+    rows = [row_line([(x + 10, "BERT"), (x + 330, "84.1"), (x + 400, "90.9")], 72.0 + 10 * k, side=SPANNING)
+            for k in range(2)]
+    (table,) = find_tables([text, beside, *rows, *caption_lines("Table 2: Results.", 100.0, side=SPANNING)], BODY)
+    assert len(table.rows) == 2
 
 
 def test_a_caption_set_above_its_table_reads_the_table_below() -> None:

@@ -19,9 +19,12 @@ from dataclasses import dataclass, field
 from sciner.pdf.clean import caption_label, normalize_text
 from sciner.pdf.layout import SPANNING, OrderedLine
 
-# A cell that is a number as tables print them: "92.8", "-0.5", "80.6/80.1", "95.4%", "3.2±0.1", "86.2*"
+# A cell that is a number as tables print them: "92.8", "-0.5", ".58", "80.6/80.1", ".17/.16", "95.4%",
+# "3.2±0.1", "65.5 (64.4)" (a second figure in brackets: an average, a deviation), "86.2*"
 # (tokens joined by spaces too: "95.4 %").
-NUMBER_RE = re.compile(r"^[-+−]?\d+([.,]\d+)?\s?%?(\s*(/|±)\s*\d+([.,]\d+)?\s?%?)?\s?[*†‡]*$")
+_FIGURE = r"(\d+([.,]\d+)?|\.\d+)"
+NUMBER_RE = re.compile(rf"^[-+−]?{_FIGURE}\s?%?(\s*(/|±)\s*[-+−]?{_FIGURE}\s?%?)?"
+                       rf"(\s*\(\s*[-+−±]?{_FIGURE}\s?%?\s*\))?\s?[*†‡]*$")
 # Vertical gap (in body font sizes) that ends a table: floats are set apart from text by more.
 _GAP_SIZES = 3.0
 
@@ -131,12 +134,33 @@ def _table_lines(page: list[OrderedLine], caption: list[OrderedLine], in_caption
         if any(line is mine for mine in caption) or not _in_region(line, first):
             continue
         gap = edge - line.bottom if above else line.top - edge
-        if gap > _GAP_SIZES * body_size or id(line) in in_captions or _is_prose(line, first, body_size):
+        if gap > _GAP_SIZES * body_size or id(line) in in_captions or (
+                _is_prose(line, first, body_size) and not _beside_numbers(line, page)):
             break
         if id(line) not in taken:
             found.append(line)
         edge = min(edge, line.top) if above else max(edge, line.bottom)
     return found
+
+
+# A cell that stands for a number not given ("-", "–", "- / -") or is an amount ("3.7M", "252K").
+_FIGURE_LIKE_RE = re.compile(r"^([-–—−/\s]+|\d+([.,]\d+)?\s?[kKmMbB])$")
+
+
+def _beside_numbers(line: OrderedLine, page: list[OrderedLine]) -> bool:
+    """Whether ``line`` is a row's label: a line level with it (middles within 0.45 font sizes),
+    clear of it on the left or right, is all number cells ("40.0 / 51.0", "- / -", "3.7M"), one
+    number at least. A table set in the body's font ("Human Performance (Rajpurkar et al., 2016)")
+    looks like prose line by line."""
+    middle = (line.top + line.bottom) / 2
+    for other in page:
+        if other is line or abs((other.top + other.bottom) / 2 - middle) > 0.45 * line.font_size \
+                or (other.x0 < line.x1 and line.x0 < other.x1):
+            continue
+        texts = [text for _, _, text in other.cells()]
+        if any(is_number(text) for text in texts) and all(is_number(text) or _FIGURE_LIKE_RE.match(text) for text in texts):
+            return True
+    return False
 
 
 def _has_cells(rows: list[list[tuple[float, float, str]]]) -> bool:
