@@ -125,7 +125,8 @@ class Header:
                 named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
             else:
                 named = self.namer.names(head)
-                if len(named) == 1 and set(named) <= {"MethodName", "TaskName"} and self.row_kind(head) == "DatasetName":
+                if len(named) == 1 and set(named) <= {"MethodName", "TaskName"} \
+                        and self.row_kind(head) == "DatasetName":
                     # "MNLI - mm" tagged as a method, "SST" as a task, amid a row of dataset heads
                     named = {"DatasetName": next(iter(named.values()))}
             if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
