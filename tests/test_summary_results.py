@@ -446,6 +446,15 @@ def test_a_head_tagged_as_a_method_amid_dataset_heads_is_a_dataset():
         ("SST-2", "TinyBERT"), ("MNLI-mm", "TinyBERT"), ("QQP", "TinyBERT")]
 
 
+def test_a_head_tagged_as_a_task_amid_dataset_heads_is_a_dataset():
+    """InferSent Table 4: "SST" tagged as a task between "MR", "CR" and "TREC", tagged as data."""
+    rows = [row([("Model", 0), ("MR", 1), ("CR", 2), ("SST", 3), ("TREC", 4)],
+                ("DatasetName", 1, 2), ("DatasetName", 2, 3), ("TaskName", 3, 4), ("DatasetName", 4, 5)),
+            row([("GloVe", 0), ("78.7", 1), ("78.5", 2), ("79.8", 3), ("83.6", 4)], ("MethodName", 0, 1))]
+    paper = [tagged("We report accuracy .", ("MetricName", 2, 3)), *rows]
+    assert [r.dataset for r in summarize_paper("p", paper).results] == ["MR", "CR", "SST", "TREC"]
+
+
 @pytest.mark.parametrize(("text", "reason"), [
     ("Table 1 : The detailed model settings of a few models . h inter denotes ...", "setting"),
     ("Table 7 : Hyperparameters for pretraining .", "setting"),

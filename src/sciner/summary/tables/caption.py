@@ -247,8 +247,8 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
 # A caption of a table of settings or of the data's statistics, whose numbers are no scores
 # where no head names a metric over them (said in the caption's first sentence, which names no
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
-_SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|(?:model|architecture|training)\s(?:settings|configurations?|"
-                               r"sizes|details))\b", re.I)
+_SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|"
+                               r"(?:model|architecture|training)\s(?:settings|configurations?|sizes|details))\b", re.I)
 _STATISTICS_CAPTION = re.compile(r"\bstatistics\b", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
                            re.I)

@@ -125,8 +125,10 @@ class Header:
                 named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
             else:
                 named = self.namer.names(head)
-                if set(named) == {"MethodName"} and self.row_kind(head) == "DatasetName":
-                    named = {"DatasetName": named["MethodName"]}  # "MNLI - mm" tagged as a method amid datasets
+                if len(named) == 1 and set(named) <= {"MethodName", "TaskName"} \
+                        and self.row_kind(head) == "DatasetName":
+                    # "MNLI - mm" tagged as a method, "SST" as a task, amid a row of dataset heads
+                    named = {"DatasetName": next(iter(named.values()))}
             if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
