@@ -150,6 +150,27 @@ def test_prose_beside_a_line_of_words_still_ends_a_table() -> None:
     assert len(table.rows) == 2
 
 
+def test_a_caption_set_beside_its_table_reads_the_table_level_with_it() -> None:
+    box = BOXES[SPANNING]
+    caption = [OrderedLine(pdf_line(text, 50.0 + 11.0 * i, 300.0, 500.0, size=BODY), SPANNING, box, HEIGHT)
+               for i, text in enumerate(["Table 1: BLEU scores of the models on the", "test set, with and without",
+                                         "unknown words."])]
+    rows = [row_line([(90.0, "Model"), (150.0, "All"), (200.0, "No UNK")], 52.0, side=SPANNING),
+            row_line([(90.0, "RNNsearch"), (150.0, "26.75"), (200.0, "34.16")], 64.0, side=SPANNING),
+            row_line([(90.0, "Moses"), (150.0, "33.30"), (200.0, "35.63")], 76.0, side=SPANNING)]
+    below = [row_line([(90.0, "5.2"), (120.0, "QUALITATIVE ANALYSIS")], 110.0 + 12 * k, side=SPANNING)
+             for k in range(2)]
+    (table,) = find_tables([*caption, *rows, *below], BODY)
+    assert [[c.text for c in row] for row in table.rows] == [
+        ["Model", "All", "No UNK"], ["RNNsearch", "26.75", "34.16"], ["Moses", "33.30", "35.63"]]
+
+
+def test_numbered_headings_below_a_caption_make_no_table() -> None:
+    headings = [row_line([(82.0, "5.2"), (110.0, "QUALITATIVE ANALYSIS")], 80.0),
+                row_line([(82.0, "5.2.1"), (115.0, "ALIGNMENT")], 95.0)]
+    assert find_tables([*caption_lines("Table 1: Results.", 50.0), *headings], BODY) == []
+
+
 def test_a_caption_set_above_its_table_reads_the_table_below() -> None:
     page = [*caption_lines("Table 1: Results.", 50.0, lines=2), *squad_table(80.0), *paragraph(200.0, 2)]
     (table,) = find_tables(page, BODY)

@@ -3,7 +3,8 @@
 A table is found from its caption ("Table 2: ..."): its lines are those of the caption's
 column (or the whole page, for a caption set across both columns) above the caption, up to
 body text, another caption or a wide vertical gap; when nothing table-like is above, those
-below the caption's lines (captions set on top). Lines whose middles share a height are one
+below the caption's lines (captions set on top), and else those beside the caption (a narrow
+caption set next to its table). Lines whose middles share a height are one
 row; each line breaks into cells at wide gaps (:meth:`sciner.pdf.extract.PdfLine.cells`, for
 pages read with ``cells``).
 The columns are the x-extents of the cells of the rows that hold numbers, merged where they
@@ -72,6 +73,9 @@ def find_tables(page: list[OrderedLine], body_size: float) -> list[Table]:
         rows = _rows(lines)
         if not _has_cells(rows):
             lines = _table_lines(page, block, in_captions, taken, body_size, above=False)
+            rows = _rows(lines)
+        if not _has_cells(rows):
+            lines = _beside_lines(page, block, in_captions, taken, body_size)
             rows = _rows(lines)
         if _has_cells(rows):
             taken.update(id(line) for line in lines)
@@ -143,6 +147,18 @@ def _table_lines(page: list[OrderedLine], caption: list[OrderedLine], in_caption
     return found
 
 
+def _beside_lines(page: list[OrderedLine], caption: list[OrderedLine], in_captions: set[int], taken: set[int],
+                  body_size: float) -> list[OrderedLine]:
+    """The lines left or right of a caption set beside its table (a narrow caption next to a
+    narrow table): those of the caption's region level with its lines (a body size of slack)
+    and clear of them across."""
+    x0, x1 = min(line.x0 for line in caption), max(line.x1 for line in caption)
+    top, bottom = caption[0].top - body_size, caption[-1].bottom + body_size
+    return [line for line in page if id(line) not in in_captions and id(line) not in taken
+            and _in_region(line, caption[0]) and top <= (line.top + line.bottom) / 2 <= bottom
+            and (line.x1 <= x0 - 2.0 or line.x0 >= x1 + 2.0)]
+
+
 # A cell that stands for a number not given ("-", "–", "- / -") or is an amount ("3.7M", "252K").
 _FIGURE_LIKE_RE = re.compile(r"^([-–—−/\s]+|\d+([.,]\d+)?\s?[kKmMbB])$")
 
@@ -164,8 +180,9 @@ def _beside_numbers(line: OrderedLine, page: list[OrderedLine]) -> bool:
 
 
 def _has_cells(rows: list[list[tuple[float, float, str]]]) -> bool:
-    """Two rows or more, one of them with a number beside other cells."""
-    return len(rows) >= 2 and any(len(row) >= 2 and any(is_number(text) for _, _, text in row) for row in rows)
+    """Two rows or more, one of them with a number after its first cell (a number that only
+    leads its row is a section's: "5.2 Qualitative Analysis")."""
+    return len(rows) >= 2 and any(any(is_number(text) for _, _, text in row[1:]) for row in rows)
 
 
 def _rows(lines: list[OrderedLine]) -> list[list[tuple[float, float, str]]]:
