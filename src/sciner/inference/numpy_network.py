@@ -77,9 +77,9 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 # (torch's default, with erf) everywhere, where the usual tanh form (p = sqrt(2/pi) (x + 0.044715
 # x^3)) is 4.7e-4 off. Twelve float32 passes, in place, against the twenty-odd of an erf series
 # (Abramowitz and Stegun 7.1.26, used before, within 4e-7): 2 to 3 times faster (docs/fast.md,
-# "GELU"). The coefficients are -2 x those of p in x^2, so the one exp gives exp(-2 p(x)); x^2
-# is capped at 36 (|x| = 6, where the sigmoid is 1 or 0 within 6e-8) because the fitted p turns
-# back beyond |x| = 7.8.
+# "GELU, attention and the CNN's convolutions"). The coefficients are -2 x those of p in x^2, so
+# the one exp gives exp(-2 p(x)); x^2 is capped at 36 (|x| = 6, where the sigmoid is 1 or 0
+# within 6e-8) because the fitted p turns back beyond |x| = 7.8.
 _GELU_P = tuple(np.float32(-2 * c) for c in (7.97689304e-01, 3.67317534e-02, -2.55359096e-04, -8.58942754e-06))
 _GELU_CAP = np.float32(36)
 
@@ -265,7 +265,8 @@ class NumpyNetwork:
     def _feed_forward(x: np.ndarray, layer: dict[str, np.ndarray]) -> np.ndarray:
         """``x`` + the feed-forward block of ``x`` (the input of the layer's second LayerNorm),
         the biases and residual added in place. (Blocks of 256 rows kept in the cache from the
-        up-projection to the down-projection were no faster: docs/fast.md, "GELU".)"""
+        up-projection to the down-projection were no faster: docs/fast.md, "GELU, attention and
+        the CNN's convolutions".)"""
         up = x @ layer["up"]
         up += layer["up_b"]
         out = _gelu(up) @ layer["down"]
