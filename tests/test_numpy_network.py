@@ -27,7 +27,8 @@ Following Devlin et al. ( 2019 ) , we report exact match ( EM ) and macro - F1 .
 ROUGE-L of 41.3 on CNN / DailyMail summarization , against 40.1 for BART ."""
 
 # How far NumPy's log-probabilities may be from torch's: NumPy's GELU is a fit within 1.2e-5 of the
-# exact one that torch computes (docs/fast.md, "GELU"); the tags are held equal.
+# exact one that torch computes (docs/fast.md, "GELU, attention and the CNN's convolutions"); the
+# tags are held equal.
 LOG_PROBS_APART = 5e-4
 
 
