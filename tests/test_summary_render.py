@@ -35,7 +35,7 @@ def test_the_csv_has_a_row_per_paper_entity_value_and_result_with_where_it_was_r
     rows = list(csv.DictReader(io.StringIO(render_csv([paper()], corpus_table([paper()])))))
     assert [r["record"] for r in rows] == ["paper", "entity", "value", "result", "result"]
     title, entity, value, table_result, sentence_result = rows
-    assert title["name"] == "BERT : Pre-training of Deep Bidirectional Transformers" and title["doc"] == "bert"
+    assert title["name"] == "BERT: Pre-training of Deep Bidirectional Transformers" and title["doc"] == "bert"
     assert (entity["type"], entity["name"], entity["mentions"], entity["surface"]) == ("MethodName", "BERT", "3", "BERT")
     assert (value["type"], value["value"], value["of"], value["page"], value["paragraph"]) == \
         ("HyperparameterValue", "5e-5", "learning rate", "3", "1")
@@ -46,7 +46,7 @@ def test_the_csv_has_a_row_per_paper_entity_value_and_result_with_where_it_was_r
 
 def test_the_page_names_papers_by_title_and_shows_where_and_the_results_grid():
     page = render_html([paper()], corpus_table([paper()]))
-    assert '<h2>BERT : Pre-training of Deep Bidirectional Transformers<span class="doc">bert</span></h2>' in page
+    assert '<h2>BERT: Pre-training of Deep Bidirectional Transformers<span class="doc">bert</span></h2>' in page
     assert '<span class="where">p. 6, table 7</span>' in page and '<span class="where">p. 3</span>' in page
     grid = page[page.index("<h3>Results: model x dataset x metric</h3>"):]
     grid = grid[:grid.index("</table>")]
