@@ -21,7 +21,7 @@ from sciner.serve.chart import nice_ticks, records, Point  # noqa: E402
 from sciner.serve.corpus import corpus_router  # noqa: E402
 
 from helpers.browser import CHROMIUM, chromium, served  # noqa: E402
-from helpers.papers import with_years, write_corpus  # noqa: E402
+from helpers.papers import indexed_corpus, with_years  # noqa: E402
 
 # SQuAD F1: alpha (2018) 90.9, beta (2019) 92.1, gamma (no year) 85.0; PTB perplexity: alpha 35.1, beta 29.4.
 YEARS = {"alpha": 2018, "beta": 2019}
@@ -29,10 +29,7 @@ YEARS = {"alpha": 2018, "beta": 2019}
 
 @pytest.fixture(scope="module")
 def plain(tmp_path_factory) -> Path:
-    folder = write_corpus(tmp_path_factory.mktemp("papers"))
-    db = folder.parent / "plain.sqlite"
-    sciner.index_files([folder], db, show_progress=False, gazetteers=False)
-    return db
+    return indexed_corpus(tmp_path_factory.mktemp("papers"), "plain.sqlite")
 
 
 @pytest.fixture(scope="module")

@@ -17,14 +17,11 @@ from sciner.errors import InputFormatError  # noqa: E402
 from sciner.serve.corpus import MAX_LIMIT, corpus_router  # noqa: E402
 
 from helpers.browser import CHROMIUM, chromium, served  # noqa: E402
-from helpers.papers import write_corpus  # noqa: E402
+from helpers.papers import indexed_corpus  # noqa: E402
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory) -> Path:
-    folder = write_corpus(tmp_path_factory.mktemp("papers"))
-    path = folder.parent / "corpus.sqlite"
-    sciner.index_files([folder], path, show_progress=False, gazetteers=False)
-    return path
+    return indexed_corpus(tmp_path_factory.mktemp("papers"))
 
 
 @pytest.fixture(scope="module")

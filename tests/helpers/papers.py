@@ -51,6 +51,15 @@ def write_corpus(folder: Path, papers: dict[str, list[str]] = PAPERS) -> Path:
     return folder
 
 
+def indexed_corpus(folder: Path, name: str = "corpus.sqlite") -> Path:
+    """:func:`write_corpus`'s papers in ``folder`` indexed into ``name`` beside it (no gazetteers)."""
+    import sciner
+
+    path = write_corpus(folder).parent / name
+    sciner.index_files([folder], path, show_progress=False, gazetteers=False)
+    return path
+
+
 def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
     """A paragraph of ``text``'s words with ``(label, start, end)`` spans."""
     return Paragraph(text.split(), spans=[Span(label, start, end) for label, start, end in entities])
