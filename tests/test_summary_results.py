@@ -1202,3 +1202,17 @@ def test_names_the_body_gives_the_paper_s_own_models_are_proposed(text, names, p
     p = tagged(text, *spans)
     p.meta.update(section="3 Model")
     assert summarize_paper("p", [p]).proposed == proposed
+
+
+def test_senteval_task_heads_take_accuracy_only_beside_each_other():
+    """"Model MR CR SUBJ" over scores with no metric anywhere: SentEval's tasks, scored by
+    accuracy; "MR" alone over a column says too little to give it any."""
+    def read(heads: list[str]) -> tuple[set[tuple[str, str | None]], set[str]]:
+        rows = [caption("Table 2 : Model performance on transfer tasks ."),
+                row([("Model", 0)] + [(h, k + 1) for k, h in enumerate(heads)]),
+                row([("FooNet", 0)] + [(f"8{k}.5", k + 1) for k in range(len(heads))], ("MethodName", 0, 1))]
+        summary = summarize_paper("p", rows)
+        return {(r.dataset, r.metric) for r in summary.results}, {n.reason for n in summary.not_results}
+
+    assert read(["MR", "CR", "SUBJ"])[0] == {("MR", "accuracy"), ("CR", "accuracy"), ("SUBJ", "accuracy")}
+    assert read(["MR"]) == (set(), {"no metric"})

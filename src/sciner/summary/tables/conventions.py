@@ -43,6 +43,12 @@ BENCHMARK_METRICS: dict[str, str] = {
     "swag": "accuracy",
     "imdb": "accuracy",
 }
+# SentEval's transfer tasks (Conneau and Kiela, 2018), accuracy in its tables (STS Benchmark:
+# Pearson); their short names say little alone ("MR", "CR"), so they take their convention only
+# in a head row naming two of them or more ("MR CR SUBJ MPQA TREC SST").
+SUITE_METRICS: dict[str, str] = {"mr": "accuracy", "cr": "accuracy", "subj": "accuracy", "mpqa": "accuracy",
+                                 "trec": "accuracy", "sicke": "accuracy", "sickr": "Pearson correlation",
+                                 "stsbench": "Pearson correlation / Spearman correlation"}
 # What may follow a task's name in a head: a version ("SST-2", "SQuAD v2.0"), MNLI's matched and
 # mismatched parts ("MNLI-m", "MNLI-(m/mm)"), a split.
 _SUFFIX = re.compile(r"(?:v?\d+)*(?:m|mm|mmm|matched|mismatched)?(?:dev|test)?")
@@ -50,12 +56,20 @@ _SUFFIX = re.compile(r"(?:v?\d+)*(?:m|mm|mmm|matched|mismatched)?(?:dev|test)?")
 ASSUMED = "(metric: benchmark convention)"
 
 
-def benchmark_metric(name: str | None, part: tuple[int, int] | None = None) -> str | None:
+def _convention(key: str, table: dict[str, str]) -> str | None:
+    """The metric(s) ``table`` gives the task whose folded name is ``key`` (a version or split
+    after the name allowed), None for no task of it."""
+    return next((m for task, m in table.items() if key.startswith(task) and _SUFFIX.fullmatch(key[len(task):])), None)
+
+
+def benchmark_metric(name: str | None, part: tuple[int, int] | None = None, beside: tuple[str, ...] = ()) -> str | None:
     """The metric a result on the benchmark task ``name`` takes by convention, None for a name
-    that is no such task; ``part``: which of its cell's numbers (of how many) the result is."""
+    that is no such task; ``part``: which of its cell's numbers (of how many) the result is;
+    ``beside``: the other heads of its row, where a suite's task needs two of its suite."""
     key = fold(name or "")
-    metrics = next((m for task, m in BENCHMARK_METRICS.items()
-                    if key.startswith(task) and _SUFFIX.fullmatch(key[len(task):])), None)
+    metrics = _convention(key, BENCHMARK_METRICS)
+    if metrics is None and sum(_convention(fold(head), SUITE_METRICS) is not None for head in {*beside, name or ""}) >= 2:
+        metrics = _convention(key, SUITE_METRICS)
     if metrics is None:
         return None
     pieces = [m.strip() for m in metrics.split("/")]

@@ -495,7 +495,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
         dataset, metric = split_name(dataset, part), split_name(metric, part)
     found = provenance(table, header, group, label, cell)
-    if metric is None and (metric := next(filter(None, (benchmark_metric(name, part) for name in (
+    beside = tuple(h.text for h in header.cells)
+    if metric is None and (metric := next(filter(None, (benchmark_metric(name, part, beside) for name in (
             dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName")))), None)):
         # "CoLA" alone over its column: the benchmark's metric, marked as assumed
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
