@@ -190,7 +190,7 @@ def own_variants(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragraph, 
                 continue
             text = " ".join(words)
             marks = [start + len(text[:m.end()].split()) for m in _REFER.finditer(text)]
-            found += [n for at in marks for s in spans[:] if at <= s.start <= at + 1 and (n := name_of(p, s))]
+            found += [n for at in marks for s in spans if at <= s.start <= at + 1 and (n := name_of(p, s))]
             found += [n for s in spans if start < s.start < end and p.tokens[s.start - 1].lower() == "our"
                       and (s.end >= end or p.tokens[s.end].lower() not in _NOT_OWN_AFTER)
                       and any(c.isupper() for c in mention_text(p, s)) and (n := name_of(p, s))]
@@ -290,13 +290,17 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
     # model", "Evaluation of T64 ..."); a result under a head naming a proposed name is its own
     # ("ERNIE 2.0 BASE > Dev").
     named_tables = {r.table for r in results if r.table and r.model}
+    long_keys = [k for k in keys if len(k) >= 3]
+    own_caption: dict[str, bool] = {}  # per table: its caption says its model-less rows are ours
     for r in results:
         if r.table and not r.model and not r.ours:
-            caption = (r.caption or "").lower()
+            if r.table not in own_caption:
+                caption = (r.caption or "").lower()
+                words = [fold(w) for w in caption.split()]
+                own_caption[r.table] = r.table not in named_tables and _COMPARED.search(caption) is None and (
+                    _OUR_CAPTION.search(caption) is not None or any(k in w for w in words for k in long_keys))
             head = fold((r.header or "").split(">")[0])
-            r.ours = any(k in head for k in keys if len(k) >= 3) or r.table not in named_tables and (
-                _COMPARED.search(caption) is None) and (_OUR_CAPTION.search(caption) is not None
-                or any(k in fold(w) for w in caption.split() for k in keys if len(k) >= 3))
+            r.ours = any(k in head for k in long_keys) or own_caption[r.table]
     own_tables = {r.table for r in results if r.table and r.ours}
     for r in results:  # a row taking a part away ("w/o attention") in a table of the paper's own rows
         if r.table in own_tables and r.model and is_ablated(r.model) and not cites(r):

@@ -495,7 +495,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
         dataset, metric = split_name(dataset, part), split_name(metric, part)
     found = provenance(table, header, group, label, cell)
-    beside = tuple(h.text for h in header.cells)
+    beside = () if metric is not None else tuple(h.text for h in header.cells)  # the head row, asked only here
     if metric is None and (metric := next(filter(None, (benchmark_metric(name, part, beside) for name in (
             dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName")))), None)):
         # "CoLA" alone over its column: the benchmark's metric, marked as assumed
