@@ -110,7 +110,7 @@ def test_a_board_asked_for_is_drawn_too(dated: Path) -> None:
 def test_each_json_row_carries_its_paper_s_year(plain: Path, dated: Path) -> None:
     rows = client(dated).get("/v1/corpus/results", params={"dataset": "squad", "metric": "F1"}).json()
     assert [(r["paper"], r["year"]) for r in rows] == [("beta", 2019), ("alpha", 2018), ("gamma", None)]
-    assert {r["year"] for r in client(plain).get("/v1/corpus/results").json()} == {None}  # no year column
+    assert {r["year"] for r in client(plain).get("/v1/corpus/results").json()} == {None}  # no paper gives a year
     with sciner.Index(dated) as corpus:
         assert [r.lower_is_better for r in corpus.results(dataset="PTB")] == [True, True]
 

@@ -10,7 +10,6 @@ dropped), so ``--dataset squad`` finds "SQuAD" and ``--entity bert-base`` finds 
 from __future__ import annotations
 
 import sqlite3
-from functools import cached_property
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -100,13 +99,6 @@ class Index:
         except sqlite3.OperationalError as err:
             raise as_error(err, self.path, "read") from None
 
-    @cached_property
-    def _paper_year(self) -> str:
-        """What a query selects as a paper's year: ``p.year``, or NULL in an index whose papers
-        have no year column (written before schema 3)."""
-        columns = {row[1] for row in self._all("PRAGMA table_info(papers)")}
-        return "p.year" if "year" in columns else "NULL"
-
     def _result_filter(self, dataset: str | None, metric: str | None, task: str | None, model: str | None,
                        ours: bool, all_results: bool) -> tuple[list[str], dict[str, Any]]:
         """The WHERE terms (over ``results r``) and parameters of a question about results: the
@@ -156,7 +148,7 @@ class Index:
                  FROM hits WHERE k = 1 ORDER BY metric_canon, dataset_canon, score DESC LIMIT :limit)
         SELECT best.place, r.value, r.number, r.metric, r.dataset, r.task, r.model, r.ours, p.doc, p.title,
                r.paper_id, r.paragraph_id, g.text, r.split, r.setting, r.ablation, r.table_label, r.caption,
-               r.header, r.dataset_canon, r.metric_canon, r.lower_is_better, {self._paper_year} AS year
+               r.header, r.dataset_canon, r.metric_canon, r.lower_is_better, p.year
         FROM best JOIN results r ON r.id = best.id JOIN papers p ON p.id = r.paper_id
              JOIN paragraphs g ON g.id = r.paragraph_id
         ORDER BY best.metric_canon, best.dataset_canon, best.score DESC, r.id"""
