@@ -101,6 +101,19 @@ def test_leaderboards_group_spellings_and_say_when_a_board_mixes_settings(tmp_pa
         assert any("mixes settings: 0-shot, 5-shot" in n for n in ix.results_notes(dataset="mmlu"))
 
 
+def test_a_board_is_spelled_as_most_papers_spell_its_dataset_and_metric(tmp_path: Path) -> None:
+    # regression: boards took the smallest spelling, so a PDF's "F 1" named the board
+    folder = write_corpus(tmp_path / "papers", {
+        "a": ["[A|MethodName] reaches [80.1|MetricValue] [F 1|MetricName] on [MNLI - m|DatasetName] ."],
+        "b": ["[B|MethodName] reaches [81.0|MetricValue] [F1|MetricName] on [MNLI-m|DatasetName] ."],
+        "c": ["[C|MethodName] reaches [82.0|MetricValue] [F1|MetricName] on [MNLI-m|DatasetName] ."]})
+    db = tmp_path / "c.sqlite"
+    sciner.index_files([folder], db, show_progress=False, gazetteers=False)
+    with sciner.Index(db) as ix:
+        [board] = ix.leaderboards()
+        assert (board.dataset, board.metric, board.papers) == ("MNLI-m", "F1", 3)
+
+
 def test_the_command_line_says_which_spellings_it_matched(cli, corpus: Path) -> None:
     run = cli("query", corpus, "results", "--dataset", "squad 1.1", "--metric", "F1 score")
     assert run.stdout.splitlines()[2].split()[:2] == ["1", "92.5"]

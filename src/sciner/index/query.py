@@ -171,12 +171,13 @@ class Index:
                 if found:
                     notes.append(f"{column} {given!r} matched: " + ", ".join(
                         f"{name} ({n} paper{'s' if n != 1 else ''})" for name, n in found))
-        mixed = self._all(f"SELECT MIN(r.dataset), MIN(r.metric), GROUP_CONCAT(DISTINCT COALESCE(r.setting, '-')) "
+        mixed = self._all(f"SELECT r.dataset_canon, r.metric_canon, MIN(r.dataset), MIN(r.metric), GROUP_CONCAT(DISTINCT COALESCE(r.setting, '-')) "
                           f"FROM results r WHERE {' AND '.join(where)} GROUP BY r.dataset_canon, r.metric_canon "
                           "HAVING COUNT(DISTINCT COALESCE(r.setting, '-')) > 1 AND COUNT(r.setting) > 0", params)
-        for data, measure, settings in mixed:
-            notes.append(f"board {data} · {measure} mixes settings: {', '.join(sorted(settings.split(',')))} "
-                         "(- : the paper names none)")
+        spelled = {column: self._spellings(column, where, params) for column in ("dataset", "metric")} if mixed else {}
+        for data_key, measure_key, data, measure, settings in mixed:
+            notes.append(f"board {spelled['dataset'].get(data_key, data)} · {spelled['metric'].get(measure_key, measure)} "
+                         f"mixes settings: {', '.join(sorted(settings.split(',')))} (- : the paper names none)")
         if not all_results:
             wider, wider_params = self._result_filter(dataset, metric, task, model, ours, True)
             left = self._all(f"SELECT COUNT(*) FROM results r WHERE {' AND '.join(wider)} AND NOT "
@@ -260,8 +261,8 @@ class Index:
                      limit: int = DEFAULT_LIMIT) -> list[Leaderboard]:
         """The (task, dataset, metric) boards with results from at least ``min_papers`` papers,
         dataset and metric by their canonical keys, those of the most papers first, then of the most results (where no dataset
-        is shared, boards of one number each are not listed alphabetically first), each name
-        spelled as first indexed, with the dataset's spellings and the results' settings (test
+        is shared, boards of one number each are not listed alphabetically first), dataset and
+        metric spelled as most papers spell them, the task as first indexed, with the dataset's spellings and the results' settings (test
         results of full systems unless ``all_results``, as :meth:`results` ranks them)."""
         where, _ = self._result_filter(None, None, None, None, False, all_results)
         sql = ("SELECT MIN(r.task), MIN(r.dataset), MIN(r.metric), COUNT(DISTINCT r.paper_id) AS n, "
@@ -270,13 +271,30 @@ class Index:
                f"WHERE r.dataset_canon IS NOT NULL AND r.metric_canon IS NOT NULL AND {' AND '.join(where)} "
                "GROUP BY r.task_key, r.dataset_canon, r.metric_canon HAVING n >= ? ORDER BY n DESC, COUNT(*) DESC, MIN(r.dataset) "
                "LIMIT ?")
+        spelled = {column: self._spellings(column, where, {}) for column in ("dataset", "metric")}
         boards = []
         for task, data, measure, papers, spellings, settings, data_key, measure_key in self._all(
                 sql, (rows_wanted(min_papers, "min_papers"), rows_wanted(limit))):
             settings = sorted(settings.split(",")) if settings else []
-            boards.append(Leaderboard(task, data, measure, papers, " | ".join((spellings or "").split(",")),
+            boards.append(Leaderboard(task, spelled["dataset"].get(data_key, data),
+                                      spelled["metric"].get(measure_key, measure), papers,
+                                      " | ".join((spellings or "").split(",")),
                                       " | ".join(settings) if settings != ["-"] else "", data_key, measure_key))
         return boards
+
+    def _spellings(self, column: str, where: list[str], params: dict[str, Any]) -> dict[str, str]:
+        """Each canonical key of ``column`` (dataset or metric) among the results ``where``
+        selects, spelled as the most papers spell it (ties: the most results, then the fewest
+        spaces, since a PDF's text splits names such as "F 1", then code-point order)."""
+        rows = self._all(f"SELECT r.{column}_canon, r.{column}, COUNT(DISTINCT r.paper_id), COUNT(*) FROM results r "
+                         f"WHERE r.{column}_canon IS NOT NULL AND {' AND '.join(where)} "
+                         f"GROUP BY r.{column}_canon, r.{column}", params)
+        best: dict[str, tuple[int, int, int, str]] = {}
+        for key, name, papers, count in rows:
+            rank = (-papers, -count, name.count(" "), name)
+            if key not in best or rank < best[key]:
+                best[key] = rank
+        return {key: rank[3] for key, rank in best.items()}
 
     def sql(self, query: str, limit: int | None = None) -> SqlResult:
         """Any read-only SQL over the index (the schema: docs/index.md): a query that would write,

@@ -56,8 +56,8 @@ class LeaderboardRow:
 @dataclass
 class Leaderboard:
     """A (task, dataset, metric) board with results, and how many papers report one: the
-    dataset and metric by their canonical keys (:mod:`sciner.summary.canonical`), each name
-    spelled as first indexed, with every spelling of the dataset the papers use and the
+    dataset and metric by their canonical keys (:mod:`sciner.summary.canonical`), spelled as
+    most papers spell them, with every spelling of the dataset the papers use and the
     settings its results were measured in (more than one: the board mixes them)."""
 
     task: str | None
