@@ -10,7 +10,7 @@ import io
 import pytest
 
 from sciner.summary.assemble import corpus_table, summarize_paper
-from sciner.summary.canonical import dataset_key, in_family, metric_key
+from sciner.summary.canonical import beyond_percent, dataset_key, in_family, metric_key
 from sciner.summary.provenance import head_split, is_ablated, said_setting, said_split, short_caption
 from sciner.summary.render import render_csv, summary_json
 
@@ -151,3 +151,22 @@ def test_a_settings_column_gives_its_rows_setting_and_a_model_column_does_not():
         ("60.1", "GPT", "in-domain"), ("50.2", "GPT", "cross-domain")]
     plain = [row([("Architecture", 0), ("Acc", 1)]), row([("CBOW", 0), ("60.1", 1)])]
     assert [r.setting for r in summarize_paper("p", plain).results] in ([], [None])
+
+
+def test_a_count_under_a_percentage_metric_is_no_result():
+    # regression: a statistics row under "F1" ("token # 211727") led the CoNLL 2000 board
+    paragraphs = [caption("Table 1 : Results on the CoNLL-2000 test set .", ("DatasetName", 6, 7)),
+                  row([("Model", 0), ("F1", 1)]),
+                  row([("token #", 0), ("211727", 1)]),
+                  row([("NewTagger", 0), ("94.46", 1)], ("MethodName", 0, 1))]
+    summary = summarize_paper("p", paragraphs)
+    assert [r.value for r in summary.results] == ["94.46"]
+    assert ("211727", "over 100") in {(n.value, n.reason) for n in summary.not_results}
+
+
+@pytest.mark.parametrize("metric, number, beyond", [
+    ("F1", "211727", True), ("Acc.", "300", True), ("P@5", "101", True), ("BLEU", "100.0", False),
+    ("Perplexity", "120.5", False), ("F1", "94.5 %", False), ("FLOPs", "1e9", False), (None, "500", False),
+    ("Accuracy", "67,349", True), ("F1", ".97", False)])
+def test_only_percentage_metrics_bound_their_scores_at_100(metric, number, beyond):
+    assert beyond_percent(metric, number) is beyond

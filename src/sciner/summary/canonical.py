@@ -8,6 +8,9 @@ or "score") and then look the metric up in a short table of synonyms (:data:`MET
 A dataset key is words joined by single spaces, so that a key is a member of a family whose key
 it starts with (:func:`in_family`: "conll" holds "conll 2003"). A lone "F" is kept apart from
 "F1" (an F-measure of unknown beta). The paper's own spelling is stored beside the key.
+
+Numbers too have one reading whatever their spelling (:func:`number_value`: "1,806", ".58",
+"3 × 10−5"), and a metric printed as a percentage bounds its scores (:func:`beyond_percent`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ METRIC_SYNONYMS: dict[str, str] = {
     **{s: "las" for s in ("las", "labeled attachment score", "labelled attachment score")},
     **{s: "uas" for s in ("uas", "unlabeled attachment score", "unlabelled attachment score")},
 }
+# Metrics printed as a percentage or a fraction: no score of theirs is over 100 (a count under
+# such a head is a statistic of the data, "211727" tokens under F1).
+PERCENT_METRICS = frozenset({"accuracy", "exact match", "f1", "macro f1", "micro f1", "precision", "recall",
+                             "rouge-1", "rouge-2", "rouge-l", "bleu", "auc", "mrr", "map", "pearson", "spearman",
+                             "matthews correlation", "las", "uas"})
 # Words that say nothing of which metric it is ("F1 score", "Accuracy (%)").
 _METRIC_FILLER = frozenset({"score", "scores", "value", "values", "avg", "average", "mean", "percent"})
 # Words a dataset's name is written with that do not tell one dataset from another.
@@ -112,3 +120,33 @@ def dataset_key(name: str | None) -> str | None:
 def in_family(key: str, family: str) -> bool:
     """Whether the dataset ``key`` is ``family`` or one of its members ("conll 2003" of "conll")."""
     return key == family or key.startswith(family + " ")
+
+
+def beyond_percent(metric: str | None, number: str) -> bool:
+    """Whether the number written ``number`` cannot be a score in ``metric``: over 100 in a
+    metric printed as a percentage or a fraction (accuracy, F1, BLEU, P@5, ...)."""
+    key, worth = metric_key(metric), number_value(number)
+    if key is None or worth is None:
+        return False
+    return worth > 100 and (key in PERCENT_METRICS or re.fullmatch(r"(precision|recall|accuracy)@\d+", key) is not None)
+
+
+def written_out(number: str) -> str:
+    """A number as Python reads it where the cell's spelling does not: ".58" -> "0.58", "3 ×
+    10−5" -> "3e-5", "10−5" -> "1e-5", "1.2E+3" -> "1.2e+3"; other spellings as printed."""
+    compact = re.sub(r"\s", "", number)
+    if match := re.fullmatch(r"([-+−]?)(?:(.+?)(?:[×x]10\^?|[eE])([-+−]?\d+)|10\^?([-−]\d+))", compact):
+        sign, mantissa, exponent, power = match.groups()
+        mantissa, exponent = mantissa or "1", exponent or power
+        return f"{sign}{'0' if mantissa.startswith('.') else ''}{mantissa}e{exponent.replace('−', '-')}"
+    if match := re.fullmatch(r"([-+−]?)(\.\d+)", compact):
+        return f"{match.group(1)}0{match.group(2)}"
+    return number.strip()
+
+
+def number_value(number: str) -> float | None:
+    """What a number is worth ("1,806" -> 1806.0, "19%" -> 19.0), or None."""
+    try:
+        return float(written_out(number).replace("−", "-").replace(",", "").rstrip("%").strip())
+    except ValueError:
+        return None

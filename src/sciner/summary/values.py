@@ -17,6 +17,7 @@ from typing import Any
 
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Place, Span
+from sciner.summary.canonical import beyond_percent
 from sciner.summary.provenance import said_setting, said_split
 
 # Each value type and the name type it belongs to.
@@ -305,7 +306,8 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                     continue
                 # a metric of one letter in lower case ("f = 0.5") is some fraction, no metric
                 reason = not_a_score(p.tokens, pair.value, spans) or (
-                    None if of is not None and not re.fullmatch(r"[a-z]", of) else "no metric")
+                    None if of is not None and not re.fullmatch(r"[a-z]", of) else "no metric") or (
+                    "over 100" if beyond_percent(of, text) else None)
                 if reason is not None:
                     others.append(NotResult(text, reason, place))
                     continue

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from sciner.document import Paragraph
+from sciner.summary.canonical import number_value, written_out
 from sciner.summary.names import fold
 
 # Column heads that name a split or an aggregate, never the metric itself, though leaderboards
@@ -138,27 +139,6 @@ class CellNumber(NamedTuple):
     part: tuple[int, int] | None = None
 
 
-def written_out(number: str) -> str:
-    """A number as Python reads it where the cell's spelling does not: ".58" -> "0.58", "3 ×
-    10−5" -> "3e-5", "10−5" -> "1e-5", "1.2E+3" -> "1.2e+3"; other spellings as printed."""
-    compact = re.sub(r"\s", "", number)
-    if match := re.fullmatch(r"([-+−]?)(?:(.+?)(?:[×x]10\^?|[eE])([-+−]?\d+)|10\^?([-−]\d+))", compact):
-        sign, mantissa, exponent, power = match.groups()
-        mantissa, exponent = mantissa or "1", exponent or power
-        return f"{sign}{'0' if mantissa.startswith('.') else ''}{mantissa}e{exponent.replace('−', '-')}"
-    if match := re.fullmatch(r"([-+−]?)(\.\d+)", compact):
-        return f"{match.group(1)}0{match.group(2)}"
-    return number.strip()
-
-
-def _value(number: str) -> float | None:
-    """What a number is worth ("1,806" -> 1806.0, "19%" -> 19.0), or None."""
-    try:
-        return float(written_out(number).replace("−", "-").replace(",", "").rstrip("%").strip())
-    except ValueError:
-        return None
-
-
 def notation(number: str) -> str | None:
     """Why a number written in scientific notation is no score, else None: no paper prints a
     score so; "2e-05" is a setting (a learning rate), "7.1e20" a size (FLOPs, parameters)."""
@@ -212,7 +192,7 @@ def _item_numbers(item: re.Match[str]) -> list[tuple[str, str | None]]:
         found.append((written_out(deviation), "deviation"))
     if bracketed := item.group("b"):
         inner = re.sub(r"\s", "", bracketed)
-        value, score = _value(inner), _value(first)
+        value, score = number_value(inner), number_value(first)
         if inner[:1] in "+-−" or (inner.endswith("%") and not item.group("p")):
             why = "difference"
         elif value is not None and score is not None and 0 <= value < abs(score) / 3:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sciner.document import Paragraph
+from sciner.summary.canonical import beyond_percent
 from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.provenance import (
@@ -19,8 +20,8 @@ from sciner.summary.provenance import (
 )
 from sciner.summary.tables.caption import Caption, caption_reason, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
-    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
-    prints_numbers_only, says_nothing, split_name, table_rows,
+    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like,
+    row_reason, prints_numbers_only, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
@@ -502,6 +503,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
     if metric is None:
         return Found(others=(table.not_result(cell, number, "no metric"),))
+    if beyond_percent(metric, number):  # "211727" tokens in a column under "F1"
+        return Found(others=(table.not_result(cell, number, "over 100"),))
     model, citation = split_citation(model) if model else (model, None)
     return Found((Value("MetricValue", number, metric, place),),
                  (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
