@@ -71,7 +71,7 @@ def test_a_board_matches_every_spelling_and_holds_test_results_of_full_systems(c
         notes = ix.results_notes(dataset="SQuAD v1.1", metric="F1")
         assert "dataset 'SQuAD v1.1' matched: SQuAD 1.1 (1 paper), SQuAD v1.1 (1 paper), SQuAD1.1 (1 paper)" in notes
         assert any(n.startswith("metric 'F1' matched: ") and "F-1" in n for n in notes)
-        assert "1 dev, validation or ablation result(s) left out: --all shows them" in notes
+        assert "1 dev, validation, ablation or human-performance result(s) left out: --all shows them" in notes
         # the dev result and the ablation come back with all_results
         assert [r.value for r in ix.results(dataset="squad1.1", metric="f1", all_results=True)][0] == "94.0"
         assert "93.1" not in [r.value for r in ix.results(dataset="CoNLL", metric="F1")]
@@ -139,3 +139,16 @@ def test_an_index_of_schema_1_is_upgraded_by_the_writer_and_refused_by_a_reader_
         assert ix.sql("PRAGMA user_version").rows == [(schema.SCHEMA_VERSION,)]
         # rows indexed before schema 2 say no split: the dev result 94.0 is XLNet's best until re-indexed
         assert [r.value for r in ix.results(dataset="SQuAD v1.1", metric="F1")] == ["94.0", "91.0", "88.0"]
+
+
+def test_human_performance_leads_no_board_unless_all_results_are_asked_for(tmp_path: Path) -> None:
+    # regression: SQuAD's "Human Performance" row (91.2 F1) ranked first over every system
+    folder = write_corpus(tmp_path / "papers", {
+        "a": ["[Human Performance|MethodName] reaches [91.2|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .",
+              "[R-Net|MethodName] reaches [84.3|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] ."]})
+    db = tmp_path / "c.sqlite"
+    sciner.index_files([folder], db, show_progress=False, gazetteers=False)
+    with sciner.Index(db) as ix:
+        assert [r.value for r in ix.results(dataset="SQuAD", metric="F1")] == ["84.3"]
+        assert [r.value for r in ix.results(dataset="SQuAD", metric="F1", all_results=True)] == ["91.2", "84.3"]
+        assert any("human-performance result(s) left out" in n for n in ix.results_notes(dataset="SQuAD"))

@@ -54,6 +54,11 @@ def rows_wanted(limit: int, name: str = "limit") -> int:
     return min(limit, MAX_INT)
 
 
+# The results a leaderboard ranks unless asked for all: test results (or of no named split) of
+# full systems, not ablation rows nor a human's or an oracle's performance (a paper's reference point).
+_FULL_SYSTEM_TEST = ("(r.split IS NULL OR r.split = 'test') AND r.ablation = 0 AND "
+                     "COALESCE(r.model_key, '') NOT LIKE 'human%' AND COALESCE(r.model_key, '') NOT LIKE 'oracle%'")
+
 class Index:
     """A sciner index opened read-only, with the questions of ``sciner query`` as methods.
 
@@ -104,7 +109,7 @@ class Index:
         """The WHERE terms (over ``results r``) and parameters of a question about results: the
         dataset by its canonical key or family ("CoNLL": "CoNLL-2003" too), the metric by its
         canonical key, task and model folded; test results (or of no named split) of full
-        systems unless ``all_results``."""
+        systems (no ablation, human or oracle rows) unless ``all_results``."""
         where, params = ["r.number IS NOT NULL"], {}
         if dataset:
             family = dataset_key(dataset) or dataset
@@ -121,7 +126,7 @@ class Index:
         if ours:
             where.append("r.ours = 1")
         if not all_results:
-            where.append("(r.split IS NULL OR r.split = 'test') AND r.ablation = 0")
+            where.append(_FULL_SYSTEM_TEST)
         return where, params
 
     def results(self, dataset: str | None = None, metric: str | None = None, task: str | None = None,
@@ -161,7 +166,7 @@ class Index:
                       limit: int = DEFAULT_LIMIT) -> list[str]:
         """What :meth:`results` asked with the same values matched and left out, in lines: the
         spellings of the dataset and metric it matched, the boards that mix settings, how many
-        dev, validation or ablation results it left out."""
+        dev, validation, ablation or human-performance results it left out."""
         where, params = self._result_filter(dataset, metric, task, model, ours, all_results)
         notes = []
         for given, column in ((dataset, "dataset"), (metric, "metric")):
@@ -181,9 +186,10 @@ class Index:
         if not all_results:
             wider, wider_params = self._result_filter(dataset, metric, task, model, ours, True)
             left = self._all(f"SELECT COUNT(*) FROM results r WHERE {' AND '.join(wider)} AND NOT "
-                             "((r.split IS NULL OR r.split = 'test') AND r.ablation = 0)", wider_params)[0][0]
+                             f"({_FULL_SYSTEM_TEST})", wider_params)[0][0]
             if left:
-                notes.append(f"{left} dev, validation or ablation result(s) left out: --all shows them")
+                notes.append(f"{left} dev, validation, ablation or human-performance result(s) left out: "
+                             "--all shows them")
         return notes
 
     def papers(self, entity: str, type: str | None = None, limit: int = DEFAULT_LIMIT) -> list[PaperHit]:

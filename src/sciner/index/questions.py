@@ -237,8 +237,9 @@ class Question:
 
 
 LIMIT = Param("limit", int, DEFAULT_LIMIT, "Most rows to answer.", ("--limit", "-n"), rows=True)
-ALL = Param("all_results", bool, False, "Also dev and validation results and ablation rows (by default a board "
-                                       "holds test results, or results of no named split, of full systems).",
+ALL = Param("all_results", bool, False, "Also dev and validation results, ablation rows and human or oracle "
+                                       "performance (by default a board holds test results, or results of no "
+                                       "named split, of full systems).",
             ("--all",), url="all")
 TYPE = Param("type", str, None, "Only this entity type (MethodName, DatasetName, TaskName, MetricName, "
                                 "HyperparameterName).")
