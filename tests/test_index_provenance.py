@@ -55,7 +55,7 @@ def test_results_are_stored_with_where_they_came_from_and_their_canonical_keys(c
         rows = ix.sql("SELECT value, table_label, caption, header, split, ablation, dataset_canon, metric_canon "
                       "FROM results ORDER BY value").rows
     got = {r[0]: r[1:] for r in rows}
-    assert got["93.1"] == ("table 2", "Table 2 : Results on the CoNLL-2003 test set .", "NER > F1", "test", 1,
+    assert got["93.1"] == ("table 2", "Table 2: Results on the CoNLL-2003 test set.", "NER > F1", "test", 1,
                            "conll 2003", "f1")
     assert got["92.4"][3:5] == ("test", 0)
     assert got["94.0"] == (None, None, None, "dev", 0, "squad 1.1", "f1")

@@ -548,6 +548,6 @@ def test_include_adds_tables_captions_and_footnotes_beside_an_unchanged_body(pdf
     assert cli("summarize", tagged, "-o", summary, "-q").returncode == 0
     results = json.loads(summary.read_text(encoding="utf-8"))["papers"][0]["results"]
     found = {(r["dataset"], r["metric"], r["value"], r["model"]) for r in results}
-    assert {("CoNLL-2003", "F1", "92.8", "BERT LARGE"), ("SQuAD1.1", "EM", "84.1", "BERT LARGE ( Single )")} <= found
+    assert {("CoNLL-2003", "F1", "92.8", "BERT LARGE"), ("SQuAD1.1", "EM", "84.1", "BERT LARGE (Single)")} <= found
     refused = cli("extract", pdf, "--include", "tables,figures", "-o", tmp_path / "x.txt")
     assert refused.returncode != 0 and "--include: figures: not one of tables, captions, footnotes" in refused.stderr

@@ -137,10 +137,15 @@ def test_the_new_fields_go_through_summary_json_and_csv():
     corpus = corpus_table([paper])
     [dumped] = [r for r in summary_json([paper], corpus)["papers"][0]["results"] if r["value"] == "91.1"]
     assert dumped["split"] == "test" and dumped["ablation"] is True and dumped["header"] == "NER > F1"
-    assert dumped["caption"].startswith("Table 2 :")
+    assert dumped["caption"].startswith("Table 2: Results")  # readable, not tokens
     rows = [r for r in csv.DictReader(io.StringIO(render_csv([paper], corpus))) if r["record"] == "result"]
     assert {(r["value"], r["split"], r["ablation"], r["header"]) for r in rows} >= {
         ("91.1", "test", "1", "NER > F1"), ("90.9", "test", "0", "NER > F1")}
+    # the outputs write names as the paper does; the summary's Result keeps its tokens
+    assert {r["citation"] for r in rows if r["value"] == "90.9"} == {"Lample et al., 2016"}
+    assert next(r for r in summary_json([paper], corpus)["papers"][0]["results"]
+                if r["value"] == "90.9")["citation"] == "Lample et al., 2016"
+    assert next(r.citation for r in paper.results if r.value == "90.9") == "Lample et al . , 2016"
 
 
 def test_a_settings_column_gives_its_rows_setting_and_a_model_column_does_not():

@@ -106,7 +106,7 @@ def paper_rows(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazetteer |
     values = [(v.place[0], v.type, v.value, first_number(v.value), v.of, fold(v.of) if v.of else None)
               for v in summary.values]
     results = [(r.place[0], r.task, r.dataset, r.metric, r.value, first_number(r.value), r.model, r.ours, r.table,
-                r.caption, r.header, r.split, r.setting, r.ablation) for r in summary.results]
+                r.caption, r.header, r.split, r.setting, r.ablation) for r in (r.readable() for r in summary.results)]
     not_results = [(n.place[0], n.value, first_number(n.value), n.reason, n.table, n.place[1], n.place[2])
                    for n in summary.not_results]
     title = paper_title(paragraphs)

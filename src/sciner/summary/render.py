@@ -78,7 +78,7 @@ def render_csv(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> str:
         for v in paper.values:
             writer.writerow({"record": "value", "doc": paper.doc, "type": v.type, "value": v.value, "of": v.of or "",
                              **source_of(paper, v.place), "paragraph": v.place[0]})
-        for r in paper.results:
+        for r in (r.readable() for r in paper.results):
             writer.writerow({"record": "result", "doc": paper.doc, "value": r.value, "task": r.task or "",
                              "dataset": r.dataset or "", "metric": r.metric or "", "model": r.model or "",
                              "ours": int(r.ours), **source_of(paper, r.place), "paragraph": r.place[0],
@@ -191,7 +191,7 @@ def _results_grid(papers: Sequence[PaperSummary]) -> str:
     cells: dict[tuple[str, tuple[str, str]], list[str]] = {}
     columns: Counter[tuple[str, str]] = Counter()
     for i, paper in enumerate(papers):
-        for r in paper.results:
+        for r in (r.readable() for r in paper.results):
             if not r.metric:
                 continue
             column = (r.dataset or NONE, r.metric)
@@ -225,7 +225,7 @@ def _paper_section(i: int, paper: PaperSummary) -> str:
               for v in paper.values]
     results = [[escape(r.task or ""), escape(r.dataset or ""), escape(r.metric or ""), escape(r.value),
                 escape(r.model or ""), "ours" if r.ours else "", _links(i, [r.place]) + _where(paper, r.place)]
-               for r in paper.results]
+               for r in (r.readable() for r in paper.results)]
     not_results = [[escape(n.value), escape(n.reason), _links(i, [n.place]) + _where(paper, n.place)]
                    for n in paper.not_results]
     proposed = (f"<p>Proposes: {escape(', '.join(paper.proposed))}</p>" if paper.proposed

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Place, Span
 from sciner.summary.canonical import beyond_percent
 from sciner.summary.provenance import said_setting, said_split
+from sciner.tokenize import detokenize
 
 # Each value type and the name type it belongs to.
 VALUE_OF: dict[str, str] = {"HyperparameterValue": "HyperparameterName", "MetricValue": "MetricName"}
@@ -59,11 +60,27 @@ class Result:
     ablation: bool = False  # a row varying the paper's own method ("w/o X", "- X", "+ X" under it)
     citation: str | None = None  # the citation ending its row's label ("Lample et al . , 2016"), apart from the model
 
+    def readable(self) -> Result:
+        """This result with its names, caption and header as written ("BI-LSTM-CRF (Senna)", not
+        the tokens "BI - LSTM - CRF ( Senna )"), as the outputs show it; its value and place as
+        they are. The readers keep tokens (a result's place is in tokens)."""
+        return replace(self, **{name: _written(getattr(self, name)) for name in _TEXT_FIELDS})
+
     def to_json(self) -> dict[str, Any]:
-        return {"task": self.task, "dataset": self.dataset, "metric": self.metric, "value": self.value,
-                "model": self.model, "ours": self.ours, "table": self.table, "paragraph": self.place[0],
-                "caption": self.caption, "header": self.header, "split": self.split, "setting": self.setting,
-                "ablation": self.ablation, "citation": self.citation}
+        """The result as every output writes it: its text fields readable (:meth:`readable`)."""
+        r = self.readable()
+        return {"task": r.task, "dataset": r.dataset, "metric": r.metric, "value": r.value,
+                "model": r.model, "ours": r.ours, "table": r.table, "paragraph": r.place[0],
+                "caption": r.caption, "header": r.header, "split": r.split, "setting": r.setting,
+                "ablation": r.ablation, "citation": r.citation}
+
+
+# A result's fields of tokens joined by spaces, made readable by Result.readable.
+_TEXT_FIELDS = ("task", "dataset", "metric", "model", "caption", "header", "setting", "citation")
+
+
+def _written(text: str | None) -> str | None:
+    return detokenize(text.split(" ")) if text else text
 
 
 @dataclass
