@@ -13,6 +13,7 @@ from sciner.summary.assemble import corpus_table, summarize_paper
 from sciner.summary.canonical import beyond_percent, dataset_key, in_family, metric_key
 from sciner.summary.provenance import head_split, is_ablated, said_setting, said_split, short_caption
 from sciner.summary.render import render_csv, summary_json
+from sciner.summary.values import Result
 
 from helpers.papers import bracketed, caption, row
 
@@ -175,3 +176,11 @@ def test_a_count_under_a_percentage_metric_is_no_result():
     ("Accuracy", "67,349", True), ("F1", ".97", False)])
 def test_only_percentage_metrics_bound_their_scores_at_100(metric, number, beyond):
     assert beyond_percent(metric, number) is beyond
+
+
+@pytest.mark.parametrize("model, ours, written", [
+    ("BI - LSTM - CRF ( Senna ) ( ours )", True, "BI-LSTM-CRF (Senna)"), ("( Ours )", True, "(Ours)"),
+    ("X [ this work ]", True, "X"), ("X ( ours )", False, "X (ours)"), (None, True, None)])
+def test_an_own_rows_mark_is_dropped_where_ours_says_it(model, ours, written):
+    result = Result(None, "CoNLL 2000", "F1", "97.55", model, (0, 1, 2), ours=ours)
+    assert result.readable().model == written and result.to_json()["model"] == written

@@ -62,9 +62,11 @@ class Result:
 
     def readable(self) -> Result:
         """This result with its names, caption and header as written ("BI-LSTM-CRF (Senna)", not
-        the tokens "BI - LSTM - CRF ( Senna )"), as the outputs show it; its value and place as
+        the tokens "BI - LSTM - CRF ( Senna )"; a mark "( ours )" that ``ours`` already says
+        dropped), as the outputs show it; its value and place as
         they are. The readers keep tokens (a result's place is in tokens)."""
-        return replace(self, **{name: _written(getattr(self, name)) for name in _TEXT_FIELDS})
+        model = (_OWN_MARK.sub("", self.model) or self.model) if self.model and self.ours else self.model
+        return replace(self, **{name: _written(getattr(self, name)) for name in _TEXT_FIELDS}, model=_written(model))
 
     def to_json(self) -> dict[str, Any]:
         """The result as every output writes it: its text fields readable (:meth:`readable`)."""
@@ -76,7 +78,9 @@ class Result:
 
 
 # A result's fields of tokens joined by spaces, made readable by Result.readable.
-_TEXT_FIELDS = ("task", "dataset", "metric", "model", "caption", "header", "setting", "citation")
+_TEXT_FIELDS = ("task", "dataset", "metric", "caption", "header", "setting", "citation")
+# A row label's mark that the row is the paper's own, at its end: "BI - LSTM - CRF ( ours )".
+_OWN_MARK = re.compile(r"\s*[(\[]\s*(?:ours|our model|this work|this paper|proposed)\s*[)\]]\s*$", re.I)
 
 
 def _written(text: str | None) -> str | None:
