@@ -249,7 +249,7 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
 _SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|"
                                r"(?:model|architecture|training)\s(?:settings|configurations?|sizes|details))\b", re.I)
-_STATISTICS_CAPTION = re.compile(r"\bstatistics\b", re.I)
+_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\b(?:sizes?|numbers?|counts?) of\b", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
                            re.I)
 
@@ -257,7 +257,8 @@ _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|score
 def caption_reason(text: str) -> str | None:
     """Why the numbers of a table with this caption are no scores where no head names their
     metric: "setting" ("The detailed model settings of a few models", "Hyperparameters for
-    finetuning"), "statistic" ("Dataset statistics"), else None."""
+    finetuning"), "statistic" ("Dataset statistics", "Size of sentences, tokens and labels of the
+    training, validation and test sets", "Number of documents per split"), else None."""
     first = re.split(r"\s\.\s|\.$", re.sub(r"^\s*Table\s+\S+\s*:\s*", "", text), maxsplit=1)[0]
     if _RESULT_WORDS.search(first) or any(metric_like(word) for word in first.split()):
         return None
