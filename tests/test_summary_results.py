@@ -50,6 +50,8 @@ def found(summary: PaperSummary) -> set[tuple[str | None, str | None, str, str |
     ("92.80±0.26 [ 88.36±0.18 ]", [("92.80", None), ("0.26", "deviation"), ("88.36", None), ("0.18", "deviation")]),
     ("+0.25", [("+0.25", "difference")]), ("86.78 b", [("86.78", None)]), ("392k", []), ("SST-2", []),
     ("85.21(.58)", [("85.21", None), ("0.58", "deviation")]), ("85.2 (0.6)", [("85.2", None), ("0.6", "deviation")]),
+    # a FLOPs cell and its multiple (read as a model's name before)
+    ("6.4e19 ( 45x )", [("6.4e19", "size"), ("45x", "amount")]), ("3.3e20 + ( 182x+ )", [("3.3e20", "size"), ("182x+", "amount")]),
     ("85.2±0.6", [("85.2", None), ("0.6", "deviation")]), ("85.2 +/- 0.6", [("85.2", None), ("0.6", "deviation")]),
     ("3.5 [ 2.1 ]", [("3.5", None), ("2.1", None)]), ("84.7/85.0/84.9", [("84.7", None), ("85.0", None), ("84.9", None)]),
     ("86.6/-", [("86.6", None)]), (".69/ -", [("0.69", None)]), ("- 0.7 / -0.7", [("-0.7", None), ("-0.7", None)]),

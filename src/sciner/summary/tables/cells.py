@@ -122,7 +122,7 @@ _ONE_NUMBER = rf"[-+−]?(?:{_SCIENTIFIC}|{_PLAIN})"
 # One score of a cell: its number, its "%", its "± 0.17" and its "(.58)" or "( 19 % )".
 _ITEM = re.compile(rf"(?P<n>{_ONE_NUMBER})(?:\s?(?P<p>%))?"
                    rf"(?:\s*(?:±|\+/-|\+ / -)\s*(?P<d>{_ONE_NUMBER})\s?%?)?"
-                   rf"(?:\s*\(\s*(?P<b>{_ONE_NUMBER}\s?%?)\s*\))?")
+                   rf"(?:\s?\+?\s*\(\s*(?P<b>{_ONE_NUMBER}\s?(?:%|[x×]\s?\+?)?)\s*\))?")
 _SEPARATOR = re.compile(r"\s*(?:/|,|;|\[)\s*")
 _MISSING = re.compile(r"[-–—]|n/?a|N/?A")  # "86.6/-": no second score
 _CELL_END = re.compile(r"\s*\]?(?:\s*[*†‡§¶♣♦♠♥]+)*(?:\s[a-d])?$")  # "]", footnote marks "* *", "81.32 a"
@@ -193,7 +193,9 @@ def _item_numbers(item: re.Match[str]) -> list[tuple[str, str | None]]:
     if bracketed := item.group("b"):
         inner = re.sub(r"\s", "", bracketed)
         value, score = number_value(inner), number_value(first)
-        if inner[:1] in "+-−" or (inner.endswith("%") and not item.group("p")):
+        if re.search(r"[x×]\+?$", inner):  # "6.4e19 ( 45x )": a multiple of another row's
+            why = "amount"
+        elif inner[:1] in "+-−" or (inner.endswith("%") and not item.group("p")):
             why = "difference"
         elif value is not None and score is not None and 0 <= value < abs(score) / 3:
             why = "deviation"
