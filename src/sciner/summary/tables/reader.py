@@ -19,8 +19,8 @@ from sciner.summary.provenance import (
 )
 from sciner.summary.tables.caption import Caption, caption_reason, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
-    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
-    prints_numbers_only, says_nothing, split_name, table_rows,
+    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like,
+    names_setting, row_reason, prints_numbers_only, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
@@ -357,6 +357,10 @@ class RowLabel:
     ours: bool = False  # the paper's own row
     numbered: bool = False  # a number in the label column labels the row (a threshold)
     setting: str | None = None  # what a settings column ("Setting", "k") says of the row
+    # the label names a model, whatever the heads over the columns name: it cites prior work
+    # ("Lample et al . ( 2016 )") or varies a model ("w/o SOP", "+ CRF")
+    method: bool = False
+    lists_data: bool = False  # the label is under a "Dataset" column: the rows list the data
     ablation: bool = False  # the row varies the paper's own method ("w/o X")
 
 
@@ -367,6 +371,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     model_cells = []
     row_language: list[str] = []
     typed: dict[str, list[str]] = {}
+    listed = False
     for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
         text = ENUMERATOR.sub("", cell.text)
         if is_language(text) or is_language_pair(text):  # "ro" down a treebank table, "EN→DE": the data's language
@@ -378,6 +383,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
             typed.setdefault("DatasetName", []).append(data)  # "SQuAD2.0" over the models: their data
             model_cells.append(cell)
             continue
+        listed = listed or kind == "DatasetName"
         if kind in ("DatasetName", "TaskName"):  # "SQuAD" under "TASK" is still the data it names
             named = table.namer.names(cell, "label")
             kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
@@ -416,7 +422,9 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     if "qualifier" in typed:
         row_names["Qualifier"] = " ".join(typed["qualifier"])
     model = " ".join(ENUMERATOR.sub("", cell.text) for cell in model_cells) or None
-    return RowLabel(row_names, model, row_language, setting=" ".join(typed.get("setting column", [])) or None)
+    method = bool(model and (CITED.search(model) or split_citation(model)[1] or is_ablated(model) or is_added(model)))
+    return RowLabel(row_names, model, row_language, setting=" ".join(typed.get("setting column", [])) or None,
+                    method=method, lists_data=listed)
 
 
 def read_number(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell, number: str,
@@ -446,10 +454,15 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     # labelled with a part of the data only ("title" under "Field") are its too.
     model = label_text or (None if label.numbered or (table.labelled and "Qualifier" not in row)
                            else table.caption.names.get("MethodName"))
-    if model is None and "DatasetName" in row and ("DatasetName" in heads or column.unnamed) \
-            and "MethodName" not in heads:
+    if model is None and "DatasetName" in row and ("DatasetName" in heads or any(
+            not names_setting(u) for u in column.unnamed)) and "MethodName" not in heads:
         # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
         model, row = row["DatasetName"], {k: v for k, v in row.items() if k != "DatasetName"}
+    if "MethodName" in heads and label.method and "DatasetName" not in row and "TaskName" not in row:
+        # A label citing prior work or varying a model ("Michel et al . ( 2018 )", "w/o SOP") under
+        # a head tagged as a method ("KFTT", the data; "nDĈG", a metric): the row's label is the
+        # model; what the head is is not known.
+        del heads["MethodName"]
     if "MethodName" in heads and "MethodName" not in row:
         # A method over the column ("SSK-T1"): the row's label is what it was measured on.
         model = heads["MethodName"]
@@ -457,9 +470,16 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             row = {**row, "DatasetName": label_text}
     task = heads.get("TaskName") or row.get("TaskName") or group.names.get("TaskName") or table.caption.names.get("TaskName")
     side = None if table.right_from is None else "right" if cell.first >= table.right_from else "left"
-    dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.names.get("DatasetName") \
-        or table.caption.names.get("DatasetName") or table.caption.sides.get(side or "") or row.get("DatasetName")
-    unnamed = [u for u in column.unnamed if not metric_like(u)]
+    # (a name that says how the score was got, "Semi-supervised" or "Single model", is no data:
+    # the next source says it)
+    dataset = next((name for name in (heads.get("DatasetName"), row.get("TypedDataset"), group.names.get("DatasetName"),
+                                      table.caption.names.get("DatasetName"), table.caption.sides.get(side or ""),
+                                      row.get("DatasetName")) if name and not names_setting(name)), None)
+    unnamed = [u for u in column.unnamed if not metric_like(u) and not names_setting(u)]
+    if label.lists_data:
+        # A "Dataset" column lists the data: a head over the column qualifies the model ("Sent2Vec
+        # Unigrams"), only the row's language the data
+        unnamed = [u for u in unnamed if u in label.languages]
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
     if "DatasetName" in group.names:  # "Chinese" over its rows: the "English" head above is another block's

@@ -1,0 +1,91 @@
+"""The dataset and model of a result read off a table or a sentence: a setting, a training
+corpus or a method is no dataset; a row citing prior work names a model."""
+
+from __future__ import annotations
+
+import pytest
+
+from sciner.summary.assemble import summarize_paper
+from sciner.summary.tables.cells import names_setting
+from sciner.summary.values import trained_on
+
+from helpers.papers import caption, row, tagged
+
+
+@pytest.mark.parametrize(("text", "setting"), [
+    ("Semi - supervised", True), ("Unsupervised", True), ("Zero-shot", True), ("Adam", True),
+    ("Single model", True), ("Base", True), ("Dev", True), ("Without", True),
+    ("SQuAD", False), ("Wikipedia", False), ("RACE Middle", False), ("Multi-NLI", False),
+])
+def test_a_name_that_says_how_a_score_was_got_is_a_setting(text, setting):
+    assert names_setting(text) is setting
+
+
+@pytest.mark.parametrize(("text", "start", "trained"), [
+    ("vectors trained on Wikipedia", 3, True), ("pre - trained on the BookCorpus", 5, True),
+    ("trained and tested on SQuAD", 4, False), ("results on SQuAD", 2, False), ("Wikipedia", 0, False),
+])
+def test_the_data_a_model_was_trained_on(text, start, trained):
+    assert trained_on(text.split(), start) is trained
+
+
+def test_a_setting_head_tagged_as_data_leaves_the_data_to_the_caption():
+    """Sent2Vec Table 3: "Semi-supervised" over a column, tagged as a dataset somewhere."""
+    rows = [caption("Table 2 : Accuracy on SST .", ("MetricName", 3, 4), ("DatasetName", 5, 6)),
+            row([("Model", 0), ("Semi - supervised", 1)], ("DatasetName", 1, 4)),
+            row([("DictRep", 0), ("80.5", 1)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [("SST", "DictRep")]
+
+
+def test_a_head_over_a_dataset_column_qualifies_the_model_not_the_data():
+    """Sent2Vec Table 4: "Semi-supervised" and "Sent2Vec Unigrams" over the columns of models,
+    the data listed under "Dataset"."""
+    rows = [caption("Table 2 : Pearson correlation .", ("MetricName", 3, 5)),
+            row([("Semi - supervised", 1), ("Sent2Vec Unigrams", 2)]),
+            row([("Dataset", 0), ("PSL + WR", 1), ("Tweets Model", 2)], ("MethodName", 1, 4)),
+            row([("STS 2014", 0), ("0.735", 1), ("0.710", 2)], ("DatasetName", 0, 2))]
+    assert [(r.dataset, r.value) for r in summarize_paper("p", rows).results] == [
+        ("STS 2014", "0.735"), ("STS 2014", "0.710")]
+
+
+def test_the_one_head_tagged_as_a_method_beside_dataset_heads_is_data():
+    """MacBERT Table 9: "DRCD" tagged as a method more often than as data, between "CMRC 2018"
+    and "CJRC"; the rows "w/o SOP" are ablations of the model, not data."""
+    rows = [row([("CMRC 2018", 1), ("DRCD", 2), ("CJRC", 3)],
+                ("DatasetName", 0, 2), ("MethodName", 2, 3), ("DatasetName", 3, 4)),
+            row([("EM", 1), ("EM", 2), ("EM", 3)]),
+            row([("w/o SOP", 0), ("74.4", 1), ("91.0", 2), ("62.2", 3)])]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
+        ("CMRC 2018", "w/o SOP"), ("DRCD", "w/o SOP"), ("CJRC", "w/o SOP")]
+
+
+def test_a_row_citing_prior_work_under_heads_tagged_as_methods_is_the_model():
+    """BPE Table 6: "Michel et al . ( 2018 )" under "KFTT TED", tagged as methods: the cited work
+    is the model; the heads (its test sets here, a metric elsewhere) name nothing known."""
+    rows = [caption("Table 2 : Ja - En test BLEU scores .", ("MetricName", 7, 8)),
+            row([("Model", 0), ("KFTT", 1), ("TED", 2)], ("MethodName", 1, 2), ("MethodName", 2, 3)),
+            row([("Michel et al . ( 2018 )", 0), ("20.77", 1), ("13.25", 2)])]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
+        (None, "Michel et al . ( 2018 )"), (None, "Michel et al . ( 2018 )")]
+
+
+def test_a_training_corpus_column_is_a_setting_not_the_data():
+    """Sent2Vec Table 3: the corpus each method was trained on, in its own column."""
+    rows = [caption("Table 2 : Accuracy on SST .", ("MetricName", 3, 4), ("DatasetName", 5, 6)),
+            row([("Training corpus", 0), ("Method", 1), ("Acc", 2)]),
+            row([("Wikipedia", 0), ("BOW", 1), ("80.5", 2)], ("DatasetName", 0, 1), ("MethodName", 1, 2))]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [("SST", "BOW")]
+
+
+def test_a_caption_naming_the_training_data_names_no_dataset():
+    rows = [caption("Table 2 : Accuracy of vectors trained on Wikipedia .", ("MetricName", 3, 4),
+                    ("DatasetName", 8, 9)),
+            row([("Model", 0), ("Acc", 1)]),
+            row([("GloVe", 0), ("75.0", 1)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [(None, "GloVe")]
+
+
+def test_a_sentence_naming_the_training_data_and_the_test_data_takes_the_test_data():
+    paper = [tagged("GloVe trained on Wikipedia reaches 75.0 accuracy on WS353 .", ("MethodName", 0, 1),
+                    ("DatasetName", 3, 4), ("MetricValue", 5, 6), ("MetricName", 6, 7), ("DatasetName", 8, 9))]
+    assert [(r.dataset, r.value) for r in summarize_paper("p", paper).results] == [("WS353", "75.0")]
