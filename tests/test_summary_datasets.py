@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sciner.summary.assemble import summarize_paper
-from sciner.summary.tables.cells import names_setting
+from sciner.summary.tables.cells import names_setting, not_score_head
 from sciner.summary.values import trained_on
 
 from helpers.papers import caption, row, tagged
@@ -14,7 +14,7 @@ from helpers.papers import caption, row, tagged
 
 @pytest.mark.parametrize(("text", "setting"), [
     ("Semi - supervised", True), ("Unsupervised", True), ("Zero-shot", True), ("Adam", True),
-    ("Single model", True), ("Base", True), ("Dev", True), ("Without", True),
+    ("Single model", True), ("Base", True), ("Dev", True), ("Without", True), ("Top 500", True),
     ("SQuAD", False), ("Wikipedia", False), ("RACE Middle", False), ("Multi-NLI", False),
 ])
 def test_a_name_that_says_how_a_score_was_got_is_a_setting(text, setting):
@@ -89,3 +89,33 @@ def test_a_sentence_naming_the_training_data_and_the_test_data_takes_the_test_da
     paper = [tagged("GloVe trained on Wikipedia reaches 75.0 accuracy on WS353 .", ("MethodName", 0, 1),
                     ("DatasetName", 3, 4), ("MetricValue", 5, 6), ("MetricName", 6, 7), ("DatasetName", 8, 9))]
     assert [(r.dataset, r.value) for r in summarize_paper("p", paper).results] == [("WS353", "75.0")]
+
+
+@pytest.mark.parametrize("head", ["Dim .", "Dimensionality", "Dim"])
+def test_a_dimension_column_holds_settings(head):
+    """GloVe Table 2 "Dim .", word2vec Table 5 "Vector Dimensionality": the vectors' size."""
+    assert not_score_head(head) == "setting"
+
+
+def test_a_head_over_a_method_column_qualifies_the_method_when_the_label_names_the_data():
+    """Sent2Vec Table 4: "Sent2Vec Unigrams" over "Tweets Model", the rows "STS 2014" tagged as data."""
+    rows = [caption("Table 2 : Pearson correlation .", ("MetricName", 3, 5)),
+            row([("Sent2Vec Unigrams", 1)]),
+            row([("Tweets Model", 1), ("Blacklist Model", 2)], ("MethodName", 0, 2), ("MethodName", 2, 4)),
+            row([("STS 2014", 0), ("0.710", 1), ("0.718", 2)], ("DatasetName", 0, 2))]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
+        ("STS 2014", "Tweets Model"), ("STS 2014", "Blacklist Model")]
+
+
+def test_a_caption_name_the_paper_tags_mostly_as_a_method_is_no_dataset_unless_said_to_be_data():
+    """GloVe Table 3: "The CBOW vectors are from the word2vec website", "word2vec" tagged as
+    data there and as a method elsewhere; "results on word2vec" would say it is data."""
+    method = [tagged("We compare with word2vec .", ("MethodName", 3, 4)),
+              tagged("The word2vec vectors are strong .", ("MethodName", 1, 2)),
+              tagged("Unlike word2vec we count .", ("MethodName", 1, 2))]
+    table = [row([("Model", 0), ("Acc", 1)]), row([("SVD", 0), ("35.3", 1)], ("MethodName", 0, 1))]
+    website = caption("Table 2 : Accuracy . Vectors from the word2vec website .", ("MetricName", 3, 4),
+                      ("DatasetName", 8, 9))
+    assert [r.dataset for r in summarize_paper("p", [*method, website, *table]).results] == [None]
+    said = caption("Table 2 : Accuracy on word2vec .", ("MetricName", 3, 4), ("DatasetName", 5, 6))
+    assert [r.dataset for r in summarize_paper("p", [*method, said, *table]).results] == ["word2vec"]

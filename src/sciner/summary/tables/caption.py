@@ -124,6 +124,13 @@ def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
     if label == "DatasetName" and [w.lower() for w in p.tokens[s.end:s.end + 1]] in (
             ["system"], ["model"], ["parser"], ["tool"]):
         label = "MethodName"  # "Results of the ScienceParse system": a method, whatever it was tagged
+    elif label == "DatasetName" and not _said_data(p.tokens, s.start, s.end):
+        # "vectors from the word2vec website": a name the paper tags as a method twice as often
+        # as data, not said to be the data here, is the method
+        kinds = known(text)
+        top = max(kinds, key=lambda k: kinds[k][1], default=label)
+        if top != label and kinds[top][1] > 2 * kinds.get(label, (text, 0))[1]:
+            label = top
     name = known(text).get(label, (text, 0))[0]
     if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
         before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
@@ -134,6 +141,17 @@ def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
             curve = "curve" in text.lower().split() or after != ["curve"]
             name = f"area under {name.replace(' / ', '/')}{'' if curve else ' curve'}"
     return label, name
+
+
+def _said_data(tokens: Sequence[str], start: int, end: int) -> bool:
+    """Whether the words about a name say it is data: "results on X", "in the X", "X dataset",
+    "X test set"."""
+    before = [w.lower() for w in tokens[max(0, start - 2):start]]
+    if before[-1:] == ["the"]:
+        before = before[:-1]
+    after = [w.lower() for w in tokens[end:end + 1]]
+    return before[-1:] in (["on"], ["in"], ["for"], ["across"], ["over"]) or after in (
+        ["dataset"], ["datasets"], ["corpus"], ["test"], ["dev"], ["development"], ["set"], ["benchmark"], ["data"])
 
 
 def _said_metric(p: Paragraph) -> str | None:

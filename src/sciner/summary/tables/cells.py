@@ -65,7 +65,8 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
                 r"(?:\s|$|\()", re.I), "count"),
     (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops)(?:\s|$|\()", re.I), "size"),
-    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dim|window|"
+    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dim\s?\.?|"
+                r"dimensions?|dimensionality|window|"
                 r"seed|batch(?:\s?size)?)$", re.I), "setting"),
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
@@ -97,9 +98,9 @@ def says_nothing(text: str) -> bool:
 def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
     ("Dev"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
-    ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without")."""
+    ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500")."""
     key = fold(ENUMERATOR.sub("", text))
-    return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS
+    return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(re.fullmatch(r"top\d+", key))
 
 
 def is_language(text: str) -> bool:

@@ -476,9 +476,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
                                       table.caption.names.get("DatasetName"), table.caption.sides.get(side or ""),
                                       row.get("DatasetName")) if name and not names_setting(name)), None)
     unnamed = [u for u in column.unnamed if not metric_like(u) and not names_setting(u)]
-    if label.lists_data:
-        # A "Dataset" column lists the data: a head over the column qualifies the model ("Sent2Vec
-        # Unigrams"), only the row's language the data
+    if label.lists_data or ("MethodName" in column.names and "DatasetName" in row):
+        # A "Dataset" column lists the data, or the label names the data and a head the method
+        # over the column: a head over the column qualifies the model ("Sent2Vec Unigrams" over
+        # "Tweets Model"), only the row's language the data
         unnamed = [u for u in unnamed if u in label.languages]
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
