@@ -119,3 +119,23 @@ def test_a_caption_name_the_paper_tags_mostly_as_a_method_is_no_dataset_unless_s
     assert [r.dataset for r in summarize_paper("p", [*method, website, *table]).results] == [None]
     said = caption("Table 2 : Accuracy on word2vec .", ("MetricName", 3, 4), ("DatasetName", 5, 6))
     assert [r.dataset for r in summarize_paper("p", [*method, said, *table]).results] == ["word2vec"]
+
+
+def test_a_group_label_naming_the_training_data_names_no_dataset():
+    """A group label "Trained on Wikipedia" over its rows: how they were trained, the data
+    measured on is the caption's."""
+    rows = [caption("Table 2 : Accuracy on SST .", ("MetricName", 3, 4), ("DatasetName", 5, 6)),
+            row([("Model", 0), ("Acc", 1)]),
+            row([("Trained on Wikipedia", 0)], ("DatasetName", 2, 3)),
+            row([("BOW", 0), ("80.5", 1)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [("SST", "BOW")]
+
+
+def test_heads_over_a_row_counting_samples_name_data_whatever_they_are_tagged():
+    """BPE Table 6: "KFTT TED" tagged as methods over "# of train samples 440 K 223 K": test sets."""
+    rows = [caption("Table 2 : Ja - En test BLEU scores .", ("MetricName", 7, 8)),
+            row([("KFTT", 1), ("TED", 2)], ("MethodName", 0, 1), ("MethodName", 1, 2)),
+            row([("# of train samples", 0), ("440 K", 1), ("223 K", 2)]),
+            row([("Char+", 0), ("23.67", 1), ("15.26", 2)])]
+    assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
+        ("KFTT", "Char+"), ("TED", "Char+")]

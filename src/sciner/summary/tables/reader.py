@@ -25,11 +25,13 @@ from sciner.summary.tables.cells import (
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
 from sciner.summary.tables.namer import Namer, metric_pair
-from sciner.summary.values import NotResult, Result, Value
+from sciner.summary.values import TRAINING, NotResult, Result, Value
 
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
 _YEAR = re.compile(rf"^{YEAR}$")
 _LEADING_NUMBER = re.compile(r"^\s*[-+−]?\.?\d")  # a cell that starts as a number does ("0.763 / 0.719 ( r )")
+# A row label counting the data under the heads: "# of train samples", "Number of examples".
+_COUNT_LABEL = re.compile(r"^\s*(?:#|number\b|num\b|no\.)|\b(?:samples|examples|instances)\b", re.I)
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -70,6 +72,9 @@ class Table:
     number_cells: list[TableCell] = field(repr=False)
     labelled: bool
     right_from: int | None = None  # the first column of the right one of two tables set side by side
+    # the columns of a row counting the data ("# of train samples 440 K 223 K", "( 8.5k ) ( 393k )"):
+    # their heads name data, whatever the paper tags them
+    counted: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
@@ -83,7 +88,7 @@ class Table:
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
         return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, cited_dataset, rows, numbers, numeric,
-                   number_cells, labelled, right_table(rows, numbers))
+                   number_cells, labelled, right_table(rows, numbers), counted_columns(rows))
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -105,6 +110,21 @@ class DataRow:
     cells: list[TableCell]
     header: Header
     group: Group
+
+
+def counted_columns(rows: Sequence[Sequence[TableCell]]) -> frozenset[int]:
+    """The columns of the rows that count the data under the heads: a row labelled as a count of
+    samples ("# of train samples 440 K 223 K"), or a row of amounts only ("( 8.5k ) ( 393k )")."""
+    found: set[int] = set()
+    for row in rows:
+        body = [c for c in row if c.first > 0]
+        counts = row[0].first == 0 and row[0] not in body and bool(_COUNT_LABEL.search(row[0].text)) \
+            and bool(body) and all(re.fullmatch(r"\d{1,3}(?:,\d{3})*|\d+", c.text.strip()) or is_amount(c.text)
+                                   for c in body)
+        amounts = len(body) >= 2 and len(body) == len(row) and all(is_amount(c.text.strip("() ")) for c in body)
+        if counts or amounts:
+            found.update(k for c in body for k in range(c.first, c.last + 1))
+    return frozenset(found)
 
 
 def right_table(rows: Sequence[Sequence[TableCell]], numbers: Sequence[Sequence[bool]]) -> int | None:
@@ -265,7 +285,10 @@ def data_rows(table: Table) -> Iterator[DataRow]:
             # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )", "Chinese".
             text = group_text = texts[0]
             group_ours = bool(re.search(r"\bours?\b", text, re.I))
-            group_names = {k: v for k, v in namer.names(row[0], "label").items() if k in ("DatasetName", "TaskName")}
+            # (the data a group label says its rows were trained on, "Trained on Wikipedia", is no
+            # data they were measured on)
+            group_names = {k: v for k, v in namer.names(row[0], "label").items() if k in ("DatasetName", "TaskName")
+                           and not (k == "DatasetName" and any(TRAINING.match(w) for w in text.split()))}
             if is_language(text) or is_language_pair(text):  # "Chinese", "English - Estonian"
                 group_names["DatasetName"] = text.replace(" - ", "-")
             after_group = True
@@ -458,6 +481,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             not names_setting(u) for u in column.unnamed)) and "MethodName" not in heads:
         # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
         model, row = row["DatasetName"], {k: v for k, v in row.items() if k != "DatasetName"}
+    if "MethodName" in heads and "DatasetName" not in heads and cell.first in table.counted:
+        # "KFTT" tagged as a method over "440 K" samples: the data
+        heads["DatasetName"] = heads.pop("MethodName")
     if "MethodName" in heads and label.method and "DatasetName" not in row and "TaskName" not in row:
         # A label citing prior work or varying a model ("Michel et al . ( 2018 )", "w/o SOP") under
         # a head tagged as a method ("KFTT", the data; "nDĈG", a metric): the row's label is the
