@@ -139,3 +139,13 @@ def test_heads_over_a_row_counting_samples_name_data_whatever_they_are_tagged():
             row([("Char+", 0), ("23.67", 1), ("15.26", 2)])]
     assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
         ("KFTT", "Char+"), ("TED", "Char+")]
+
+
+def test_a_version_set_in_a_column_of_its_own_joins_the_name_left_of_it():
+    """MobileBERT Table 5: "SQuAD | v1.1 | SQuAD | v2.0" over "EM F1 EM F1"."""
+    rows = [tagged("We test on SQuAD and on SQuAD .", ("DatasetName", 3, 4), ("DatasetName", 6, 7)),
+            row([("SQuAD", 1), ("v1.1", 2), ("SQuAD", 3), ("v2.0", 4)]),
+            row([("EM", 1), ("F1", 2), ("EM", 3), ("F1", 4)]),
+            row([("BERT", 0), ("80.8", 1), ("88.5", 2), ("74.2", 3), ("77.1", 4)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.metric) for r in summarize_paper("p", rows).results] == [
+        ("SQuAD v1.1", "EM"), ("SQuAD v1.1", "F1"), ("SQuAD v2.0", "EM"), ("SQuAD v2.0", "F1")]

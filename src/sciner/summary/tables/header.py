@@ -196,11 +196,13 @@ def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
     joined: list[TableCell] = []
     for cell in row:
         words = cell.text
-        if joined and re.fullmatch(r"[^\W\d_]\w*", words) and joined[-1].first > 0 \
+        version = bool(re.fullmatch(r"v\d+(?:\.\d+)+", words)) and bool(joined) \
+            and bool(re.search(r"[A-Za-z]{2}", joined[-1].text)) and not metric_like(joined[-1].text)
+        if joined and (re.fullmatch(r"[^\W\d_]\w*", words) or version) and joined[-1].first > 0 \
                 and (words[0].islower() or metric_like(f"{joined[-1].text} {words}")) \
                 and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
                 and fold(both := f"{joined[-1].text} {words}") != fold(joined[-1].text) \
-                and (known(both) or metric_like(both)):
+                and (known(both) or metric_like(both) or version):
             left = joined.pop()
             cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last, both)
         joined.append(cell)
