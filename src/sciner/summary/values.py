@@ -144,6 +144,19 @@ def pair_values(spans: Sequence[Span], tokens: Sequence[str] = ()) -> list[Pair]
     return pairs
 
 
+# A word of training ("trained", "pre - training"): the data it names is what a model was trained on.
+TRAINING = re.compile(r"^(?:pre)?train(?:s|ed|ing)?$", re.I)
+
+
+def trained_on(tokens: Sequence[str], start: int) -> bool:
+    """Whether the name starting at ``start`` is what a model was trained on: "trained on X",
+    "pre - trained on the X", "trained with X" (not "trained and tested on X")."""
+    before = [w.lower() for w in tokens[max(0, start - 3):start]]
+    if before[-1:] == ["the"]:
+        before = before[:-1]
+    return len(before) >= 2 and before[-1] in ("on", "with", "from") and bool(TRAINING.match(before[-2]))
+
+
 def nearest(spans: Sequence[Span], label: str, to: Span) -> Span | None:
     """The ``label`` span nearest to ``to`` (a tie goes to the earlier one), or None."""
     candidates = [s for s in spans if s.label == label]
@@ -332,7 +345,11 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 if reason is not None:
                     others.append(NotResult(text, reason, place))
                     continue
-                found = {f: _owner(spans, p.tokens, pair.value, label) or nearest(spans, label, pair.value)
+                # the data a model was trained on ("trained on Wikipedia") is not the data of its
+                # score where the sentence names other data
+                tested = [s for s in spans if s.label != "DatasetName" or not trained_on(p.tokens, s.start)]
+                tested = tested if any(s.label == "DatasetName" for s in tested) else spans
+                found = {f: _owner(tested, p.tokens, pair.value, label) or nearest(tested, label, pair.value)
                          for f, label in RESULT_FIELDS.items()}
                 named = {f: name(p, s) if s is not None else None for f, s in found.items()}
                 if changed_from(p.tokens, pair.value):

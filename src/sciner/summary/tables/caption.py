@@ -15,12 +15,10 @@ from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
 from sciner.summary.tables.cells import Known, metric_like
-from sciner.summary.values import sentence_ranges, sentences
+from sciner.summary.values import TRAINING, sentence_ranges, sentences, trained_on
 
 # A word citing a table ("Table 3", "Tab. 3", "Tables 2 and 3").
 _CITES = re.compile(r"^tab(?:le|\.)?s?$", re.I)
-# A word of training ("trained", "pre - training"): the data a sentence with it names is trained on.
-_TRAINING = re.compile(r"^(?:pre)?train(?:s|ed|ing)?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -55,9 +53,11 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
     p = paragraphs[at]
     # Not a name that modifies the next word ("Document - level evaluation": no task "Document"),
     # nor a task cut from a word ("Zero - shot results": no task "Zero").
+    # Nor the data a model was trained on ("vectors trained on Wikipedia"): not what its scores were measured on.
     spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
                     and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])
-                    and not cut_from_word(s.label, p.tokens, s.start, s.end)),
+                    and not cut_from_word(s.label, p.tokens, s.start, s.end)
+                    and not (s.label == "DatasetName" and trained_on(p.tokens, s.start))),
                    key=lambda s: s.start)
     named = {s: _span_name(p, s, known) for s in spans}
     names: dict[str, set[str]] = {}
@@ -124,6 +124,13 @@ def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
     if label == "DatasetName" and [w.lower() for w in p.tokens[s.end:s.end + 1]] in (
             ["system"], ["model"], ["parser"], ["tool"]):
         label = "MethodName"  # "Results of the ScienceParse system": a method, whatever it was tagged
+    elif label == "DatasetName" and not _said_data(p.tokens, s.start, s.end):
+        # "vectors from the word2vec website": a name the paper tags as a method twice as often
+        # as data, not said to be the data here, is the method
+        kinds = known(text)
+        top = max(kinds, key=lambda k: kinds[k][1], default=label)
+        if top != label and kinds[top][1] > 2 * kinds.get(label, (text, 0))[1]:
+            label = top
     name = known(text).get(label, (text, 0))[0]
     if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
         before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
@@ -134,6 +141,17 @@ def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
             curve = "curve" in text.lower().split() or after != ["curve"]
             name = f"area under {name.replace(' / ', '/')}{'' if curve else ' curve'}"
     return label, name
+
+
+def _said_data(tokens: Sequence[str], start: int, end: int) -> bool:
+    """Whether the words about a name say it is data: "results on X", "in the X", "X dataset",
+    "X test set"."""
+    before = [w.lower() for w in tokens[max(0, start - 2):start]]
+    if before[-1:] == ["the"]:
+        before = before[:-1]
+    after = [w.lower() for w in tokens[end:end + 1]]
+    return before[-1:] in (["on"], ["in"], ["for"], ["across"], ["over"]) or after in (
+        ["dataset"], ["datasets"], ["corpus"], ["test"], ["dev"], ["development"], ["set"], ["benchmark"], ["data"])
 
 
 def _said_metric(p: Paragraph) -> str | None:
@@ -237,7 +255,7 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
         if not at:
             continue
         for start, end in sentence_ranges(p.tokens, p.tags or []):
-            if any(_TRAINING.match(w) for w in p.tokens[start:end]):
+            if any(TRAINING.match(w) for w in p.tokens[start:end]):
                 continue  # "We have used a Google News corpus for training": not the data tested on
             named = _datasets(p, [s for s in p.spans if start <= s.start < end], known)
             in_paragraphs |= named

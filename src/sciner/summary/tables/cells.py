@@ -30,6 +30,14 @@ LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "
 SETTING_HEADS = frozenset({"total", "easy", "medium", "hard", "extrahard", "veryhard", "base", "large", "small",
                            "tiny", "single", "singlemodel", "ensemble", "ensembles", "published", "leaderboard",
                            "reported"})
+# Words that say how a model was trained or run, never the data it was measured on: a training
+# regime ("Semi-supervised", "Zero-shot", "Fine-tuned"), an optimizer ("Adam"), a condition
+# ("With", "Without", "Only"), the languages a model covers ("Mono", "Multilingual").
+_SETTING_WORDS = frozenset({"supervised", "unsupervised", "semisupervised", "selfsupervised", "weaklysupervised",
+                            "distantlysupervised", "zeroshot", "fewshot", "oneshot", "finetuned", "finetuning",
+                            "pretrained", "pretraining", "frozen", "transfer", "adam", "adamw", "sgd", "adagrad",
+                            "adadelta", "rmsprop", "with", "without", "only", "mono", "monolingual", "multi",
+                            "multilingual", "crosslingual", "single", "cross"})
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
 # An amount in a table's body: a count or a size with its magnitude ("335 M", "6B", "10 K",
@@ -58,7 +66,8 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
                 r"(?:\s|$|\()", re.I), "count"),
     (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops)(?:\s|$|\()", re.I), "size"),
-    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dim|window|"
+    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dim\s?\.?|"
+                r"dimensions?|dimensionality|window|"
                 r"seed|batch(?:\s?size)?)$", re.I), "setting"),
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
@@ -85,6 +94,14 @@ def says_nothing(text: str) -> bool:
     key, bare = fold(text), text.strip()
     return (not key and bare not in _GREEK_METRICS) or key in SPLITS or key in LABEL_HEADS \
         or bool(_AMOUNT.match(bare)) or bool(_MISSING_CELL.fullmatch(bare)) or bool(cell_numbers(text))
+
+
+def names_setting(text: str) -> bool:
+    """Whether a name says how a score was got, not the data it was measured on: a split
+    ("Dev"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
+    ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500")."""
+    key = fold(ENUMERATOR.sub("", text))
+    return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(re.fullmatch(r"top\d+", key))
 
 
 def is_language(text: str) -> bool:

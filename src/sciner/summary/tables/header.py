@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
-    ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, metric_like, not_score_head, says_nothing,
+    ENUMERATOR, LABEL_HEADS, Known, TableCell, metric_like, names_setting, not_score_head, says_nothing,
 )
 from sciner.summary.tables.namer import Namer
 
@@ -22,6 +22,9 @@ _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recal
 
 # A head giving its metric in parentheses: "CoLA ( MCC )", "Overall ( Acc )".
 _HEAD_METRIC = re.compile(r"\s*(.*?\S)\s*\(\s*([^()]+?)\s*\)\s*")
+# Heads over a label column of the data a model was trained on ("Training corpus", "Pre-training
+# data"): a setting of the row, not the data its scores were measured on.
+_TRAINING_DATA = re.compile(r"(?:pre)?train(?:ing|ed)?(?:corpus|corpora|data|dataset|set|on)$")
 # Heads of a model's size, counted though they are ("# Params", "#FLOPs"): no data statistics.
 _MODEL_SIZE = re.compile(r"param|flop", re.I)
 
@@ -55,6 +58,15 @@ class Header:
         best = max(dict.fromkeys(kinds), key=kinds.count, default=None)  # ties: the first named, whatever the hash seed
         return best if best is not None and kinds.count(best) >= 2 and 2 * kinds.count(best) > len(siblings) else None
 
+    def lone_method(self, head: TableCell) -> bool:
+        """Whether ``head`` is the one head of its row that names a method, beside a head that
+        names data ("CMRC 2018 DRCD CJRC XNLI" with "DRCD" tagged as a method more often): one
+        of the data, not a model over its column."""
+        siblings = [h for h in self.cells if h.paragraph == head.paragraph and h.first > 0]
+        kinds = [self.namer.names(h) for h in siblings]
+        return sum("MethodName" in k for k in kinds) == 1 and "MethodName" in self.namer.names(head) \
+            and any("DatasetName" in k for k in kinds)
+
     def label_head(self, cell: TableCell) -> str | None:
         """What the head over a label cell's column says it is: "Model", "Methods", "System"
         (MethodName), "Dataset", "Data", "Corpus", "Language", "Treebank" (DatasetName), "Task"
@@ -77,7 +89,7 @@ class Header:
                 if key in ("category", "field", "structure", "subset", "doclength", "segmentlength", "length"):
                     return "qualifier"  # "Abstract" under "Category": the part of the data measured
                 if key in ("field", "domain", "reference", "ref", "citation", "source", "year", "type", "thr",
-                           "threshold", "beam", "k", "n") or key in LABEL_HEADS \
+                           "threshold", "beam", "k", "n") or key in LABEL_HEADS or _TRAINING_DATA.match(key) \
                         or "HyperparameterName" in self.namer.names(head):
                     return "setting"  # "Doc length", "Category", "Thr.": the row's setting, not its model
         return None
@@ -126,7 +138,7 @@ class Header:
             else:
                 named = self.namer.names(head)
                 if len(named) == 1 and set(named) <= {"MethodName", "TaskName"} \
-                        and self.row_kind(head) == "DatasetName":
+                        and (self.row_kind(head) == "DatasetName" or self.lone_method(head)):
                     # "MNLI - mm" tagged as a method, "SST" as a task, amid a row of dataset heads
                     named = {"DatasetName": next(iter(named.values()))}
             if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
@@ -159,7 +171,7 @@ class Header:
                 named = {kind: ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             if named:
                 names.update(named)
-            elif nameless and len(text.split()) <= 4 and fold(text) not in SETTING_HEADS \
+            elif nameless and len(text.split()) <= 4 and not names_setting(text) \
                     and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
                     and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
@@ -184,11 +196,13 @@ def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
     joined: list[TableCell] = []
     for cell in row:
         words = cell.text
-        if joined and re.fullmatch(r"[^\W\d_]\w*", words) and joined[-1].first > 0 \
+        version = bool(re.fullmatch(r"v\d+(?:\.\d+)+", words)) and bool(joined) \
+            and bool(re.search(r"[A-Za-z]{2}", joined[-1].text)) and not metric_like(joined[-1].text)
+        if joined and (re.fullmatch(r"[^\W\d_]\w*", words) or version) and joined[-1].first > 0 \
                 and (words[0].islower() or metric_like(f"{joined[-1].text} {words}")) \
                 and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
                 and fold(both := f"{joined[-1].text} {words}") != fold(joined[-1].text) \
-                and (known(both) or metric_like(both)):
+                and (known(both) or metric_like(both) or version):
             left = joined.pop()
             cell = TableCell(cell.paragraph, left.start, cell.end, left.first, cell.last, both)
         joined.append(cell)

@@ -28,6 +28,7 @@ ROW_ORDER = ("MethodName", "DatasetName", "TaskName", "MetricName", "Hyperparame
 GAZETTEER_ORDER = ("DatasetName", "TaskName", "MethodName")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _UNIT = re.compile(r"\[\s*%\s*\]")  # "Accuracy [ % ]"
+_VERSION = re.compile(r"\s+v\d+(?:\.\d+)+$")  # "SQuAD v2.0"
 _QUALIFIER = re.compile(r"\s(?:±|\+/-|/|,)\s")
 
 
@@ -131,6 +132,11 @@ class Namer:
                 # not the entity's "Grobid").
                 keep = keep or (head and label == "MethodName" and spelling == text and fold(name) != fold(text))
                 return label, spelling.replace(" - ", "-") if keep else name
+        if (unversioned := _VERSION.sub("", text)) != text and not says_nothing(unversioned):
+            # "SQuAD v2.0" no one tags: the data "SQuAD" names, in this version
+            known = self.known(unversioned)
+            if known and max(known, key=lambda k: known[k][1]) == "DatasetName":
+                return "DatasetName", text
         if tagged is not None:
             if head and tagged in ("MethodName", "HyperparameterName") and metric_like(text):
                 return "MetricName", text  # "LCM" tagged as a method over a column

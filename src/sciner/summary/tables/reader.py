@@ -21,16 +21,18 @@ from sciner.summary.provenance import (
 from sciner.summary.tables.caption import Caption, caption_reason, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like,
-    row_reason, prints_numbers_only, says_nothing, split_name, table_rows,
+    names_setting, row_reason, prints_numbers_only, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
 from sciner.summary.tables.namer import Namer, metric_pair
-from sciner.summary.values import NotResult, Result, Value
+from sciner.summary.values import TRAINING, NotResult, Result, Value
 
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
 _YEAR = re.compile(rf"^{YEAR}$")
 _LEADING_NUMBER = re.compile(r"^\s*[-+−]?\.?\d")  # a cell that starts as a number does ("0.763 / 0.719 ( r )")
+# A row label counting the data under the heads: "# of train samples", "Number of examples".
+_COUNT_LABEL = re.compile(r"^\s*(?:#|number\b|num\b|no\.)|\b(?:samples|examples|instances)\b", re.I)
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -71,6 +73,9 @@ class Table:
     number_cells: list[TableCell] = field(repr=False)
     labelled: bool
     right_from: int | None = None  # the first column of the right one of two tables set side by side
+    # the columns of a row counting the data ("# of train samples 440 K 223 K", "( 8.5k ) ( 393k )"):
+    # their heads name data, whatever the paper tags them
+    counted: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
@@ -84,7 +89,7 @@ class Table:
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
         return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, cited_dataset, rows, numbers, numeric,
-                   number_cells, labelled, right_table(rows, numbers))
+                   number_cells, labelled, right_table(rows, numbers), counted_columns(rows))
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -106,6 +111,21 @@ class DataRow:
     cells: list[TableCell]
     header: Header
     group: Group
+
+
+def counted_columns(rows: Sequence[Sequence[TableCell]]) -> frozenset[int]:
+    """The columns of the rows that count the data under the heads: a row labelled as a count of
+    samples ("# of train samples 440 K 223 K"), or a row of amounts only ("( 8.5k ) ( 393k )")."""
+    found: set[int] = set()
+    for row in rows:
+        body = [c for c in row if c.first > 0]
+        counts = row[0].first == 0 and row[0] not in body and bool(_COUNT_LABEL.search(row[0].text)) \
+            and bool(body) and all(re.fullmatch(r"\d{1,3}(?:,\d{3})*|\d+", c.text.strip()) or is_amount(c.text)
+                                   for c in body)
+        amounts = len(body) >= 2 and len(body) == len(row) and all(is_amount(c.text.strip("() ")) for c in body)
+        if counts or amounts:
+            found.update(k for c in body for k in range(c.first, c.last + 1))
+    return frozenset(found)
 
 
 def right_table(rows: Sequence[Sequence[TableCell]], numbers: Sequence[Sequence[bool]]) -> int | None:
@@ -266,7 +286,10 @@ def data_rows(table: Table) -> Iterator[DataRow]:
             # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )", "Chinese".
             text = group_text = texts[0]
             group_ours = bool(re.search(r"\bours?\b", text, re.I))
-            group_names = {k: v for k, v in namer.names(row[0], "label").items() if k in ("DatasetName", "TaskName")}
+            # (the data a group label says its rows were trained on, "Trained on Wikipedia", is no
+            # data they were measured on)
+            group_names = {k: v for k, v in namer.names(row[0], "label").items() if k in ("DatasetName", "TaskName")
+                           and not (k == "DatasetName" and any(TRAINING.match(w) for w in text.split()))}
             if is_language(text) or is_language_pair(text):  # "Chinese", "English - Estonian"
                 group_names["DatasetName"] = text.replace(" - ", "-")
             after_group = True
@@ -358,6 +381,10 @@ class RowLabel:
     ours: bool = False  # the paper's own row
     numbered: bool = False  # a number in the label column labels the row (a threshold)
     setting: str | None = None  # what a settings column ("Setting", "k") says of the row
+    # the label names a model, whatever the heads over the columns name: it cites prior work
+    # ("Lample et al . ( 2016 )") or varies a model ("w/o SOP", "+ CRF")
+    method: bool = False
+    lists_data: bool = False  # the label is under a "Dataset" column: the rows list the data
     ablation: bool = False  # the row varies the paper's own method ("w/o X")
 
 
@@ -368,6 +395,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     model_cells = []
     row_language: list[str] = []
     typed: dict[str, list[str]] = {}
+    listed = False
     for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
         text = ENUMERATOR.sub("", cell.text)
         if is_language(text) or is_language_pair(text):  # "ro" down a treebank table, "EN→DE": the data's language
@@ -379,6 +407,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
             typed.setdefault("DatasetName", []).append(data)  # "SQuAD2.0" over the models: their data
             model_cells.append(cell)
             continue
+        listed = listed or kind == "DatasetName"
         if kind in ("DatasetName", "TaskName"):  # "SQuAD" under "TASK" is still the data it names
             named = table.namer.names(cell, "label")
             kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
@@ -417,7 +446,9 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     if "qualifier" in typed:
         row_names["Qualifier"] = " ".join(typed["qualifier"])
     model = " ".join(ENUMERATOR.sub("", cell.text) for cell in model_cells) or None
-    return RowLabel(row_names, model, row_language, setting=" ".join(typed.get("setting column", [])) or None)
+    method = bool(model and (CITED.search(model) or split_citation(model)[1] or is_ablated(model) or is_added(model)))
+    return RowLabel(row_names, model, row_language, setting=" ".join(typed.get("setting column", [])) or None,
+                    method=method, lists_data=listed)
 
 
 def read_number(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell, number: str,
@@ -447,10 +478,18 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     # labelled with a part of the data only ("title" under "Field") are its too.
     model = label_text or (None if label.numbered or (table.labelled and "Qualifier" not in row)
                            else table.caption.names.get("MethodName"))
-    if model is None and "DatasetName" in row and ("DatasetName" in heads or column.unnamed) \
-            and "MethodName" not in heads:
+    if model is None and "DatasetName" in row and ("DatasetName" in heads or any(
+            not names_setting(u) for u in column.unnamed)) and "MethodName" not in heads:
         # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
         model, row = row["DatasetName"], {k: v for k, v in row.items() if k != "DatasetName"}
+    if "MethodName" in heads and "DatasetName" not in heads and cell.first in table.counted:
+        # "KFTT" tagged as a method over "440 K" samples: the data
+        heads["DatasetName"] = heads.pop("MethodName")
+    if "MethodName" in heads and label.method and "DatasetName" not in row and "TaskName" not in row:
+        # A label citing prior work or varying a model ("Michel et al . ( 2018 )", "w/o SOP") under
+        # a head tagged as a method ("KFTT", the data; "nDĈG", a metric): the row's label is the
+        # model; what the head is is not known.
+        del heads["MethodName"]
     if "MethodName" in heads and "MethodName" not in row:
         # A method over the column ("SSK-T1"): the row's label is what it was measured on.
         model = heads["MethodName"]
@@ -458,9 +497,17 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             row = {**row, "DatasetName": label_text}
     task = heads.get("TaskName") or row.get("TaskName") or group.names.get("TaskName") or table.caption.names.get("TaskName")
     side = None if table.right_from is None else "right" if cell.first >= table.right_from else "left"
-    dataset = heads.get("DatasetName") or row.get("TypedDataset") or group.names.get("DatasetName") \
-        or table.caption.names.get("DatasetName") or table.caption.sides.get(side or "") or row.get("DatasetName")
-    unnamed = [u for u in column.unnamed if not metric_like(u)]
+    # (a name that says how the score was got, "Semi-supervised" or "Single model", is no data:
+    # the next source says it)
+    dataset = next((name for name in (heads.get("DatasetName"), row.get("TypedDataset"), group.names.get("DatasetName"),
+                                      table.caption.names.get("DatasetName"), table.caption.sides.get(side or ""),
+                                      row.get("DatasetName")) if name and not names_setting(name)), None)
+    unnamed = [u for u in column.unnamed if not metric_like(u) and not names_setting(u)]
+    if label.lists_data or ("MethodName" in column.names and "DatasetName" in row):
+        # A "Dataset" column lists the data, or the label names the data and a head the method
+        # over the column: a head over the column qualifies the model ("Sent2Vec Unigrams" over
+        # "Tweets Model"), only the row's language the data
+        unnamed = [u for u in unnamed if u in label.languages]
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
     if "DatasetName" in group.names:  # "Chinese" over its rows: the "English" head above is another block's
