@@ -16,6 +16,9 @@ from sciner.summary.names import fold
 SPLITS = frozenset({"dev", "development", "test", "train", "training", "validation", "valid", "val", "average",
                     "avg", "mean", "all", "overall", "ours", "our", "baseline", "baselines", "split",
                     "fwd", "bwd", "forward", "backward"})
+# Column heads of an aggregate over the columns beside them ("Average", "Avg .", "All"), folded.
+AGGREGATES = frozenset({"average", "avg", "mean", "overall", "all", "total", "macroaverage", "microaverage",
+                        "macroavg", "microavg"})
 # A cell that marks a score missing: "N / A", "n/a", "-", "–".
 _MISSING_CELL = re.compile(r"n\s?/\s?a|[-–—]", re.I)
 LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "encoder", "architecture",
@@ -57,8 +60,10 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
                 r"(?:\s|$|\()", re.I), "count"),
     (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops)(?:\s|$|\()", re.I), "size"),
-    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dim|window|"
-                r"seed|batch(?:\s?size)?)$", re.I), "setting"),
+    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dims?\s?\.?|window|"
+                r"seed|batch(?:\s?size)?|d\s?model|d\s?ff|hidden(?:\s?size)?|dropout|p\s?drop|(?:train(?:ing)?\s)?steps|"
+                r"#?\s?shots?|(?:model\s|training\s)?(?:settings|hyper\s?-?\s?parameters|configurations?))$|"
+                r"(?:^|\s)(?:dimensions?|dimensionality)(?:\s|$)", re.I), "setting"),
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
 )

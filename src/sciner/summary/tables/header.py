@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
-    ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, metric_like, not_score_head, says_nothing,
+    AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, is_language, metric_like, not_score_head,
+    says_nothing,
 )
 from sciner.summary.tables.namer import Namer
 
@@ -22,6 +23,8 @@ _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recal
 
 # A head giving its metric in parentheses: "CoLA ( MCC )", "Overall ( Acc )".
 _HEAD_METRIC = re.compile(r"\s*(.*?\S)\s*\(\s*([^()]+?)\s*\)\s*")
+# A caption saying its table reports significance: a head "p" there is a p-value, not precision.
+_SIGNIFICANCE = re.compile(r"significan|p\s?-\s?(?:values?|scores?)", re.I)
 # Heads of a model's size, counted though they are ("# Params", "#FLOPs"): no data statistics.
 _MODEL_SIZE = re.compile(r"param|flop", re.I)
 
@@ -94,6 +97,25 @@ class Header:
                 return self.namer.names(head).get("DatasetName")
         return None
 
+    def aggregate(self, first: int, last: int) -> str | None:
+        """The head over these columns that names an aggregate ("Average", "Avg .", "All",
+        "Overall") of a row of heads two others of which name data ("MR CR SUBJ ... Average",
+        "Ar De He ... All"): its numbers are over those data, no one of them's; else None."""
+        for head in reversed(self.cells):
+            if head.first <= last and first <= head.last and fold(head.text) in AGGREGATES:
+                data = {fold(h.text) for h in self.cells if h.paragraph == head.paragraph and h is not head
+                        and h.first > 0 and ("DatasetName" in self.namer.names(h) or is_language(h.text))}
+                return head.text if len(data) >= 2 else None
+        return None
+
+    def siblings_name(self, name: str, first: int, last: int) -> bool:
+        """Whether ``name`` is the data a head beside the one over these columns names (the
+        "MSRP" of "MSRP MR ... Average", read for the "Average" column)."""
+        key = fold(name)
+        return any(h.paragraph == head.paragraph and not (h.first <= last and first <= h.last)
+                   and key and (key == fold(h.text) or key == fold(self.namer.names(h).get("DatasetName", "")))
+                   for head in self.cells if head.first <= last and first <= head.last for h in self.cells)
+
     def column(self, first: int, last: int) -> Column:
         """The names the heads over these columns give (top to bottom: the lowest of a type
         wins, a sub-metric under a wider metric head is qualified by it), why its numbers are
@@ -111,6 +133,10 @@ class Header:
         for head in above:
             text = joined.get(head, head.text)
             why = not_score_head(text)
+            if text.strip() == "p" and _SIGNIFICANCE.search(self.caption.text):
+                reason = "p-value"  # "d p" under each model, "significance ... p-scores" in the caption
+                names.pop("MetricName", None)
+                continue
             if says_nothing(text):
                 if why is not None:  # "∆", "σ": no letter, still a difference, a deviation
                     reason = why

@@ -19,8 +19,8 @@ from sciner.summary.provenance import (
 )
 from sciner.summary.tables.caption import Caption, caption_reason, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
-    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
-    prints_numbers_only, says_nothing, split_name, table_rows,
+    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like,
+    not_score_head, prints_numbers_only, row_reason, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
@@ -30,6 +30,8 @@ from sciner.summary.values import NotResult, Result, Value
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
 _YEAR = re.compile(rf"^{YEAR}$")
 _LEADING_NUMBER = re.compile(r"^\s*[-+−]?\.?\d")  # a cell that starts as a number does ("0.763 / 0.719 ( r )")
+# A head's unit whose superscript the layout set apart ("params ×10" then "6"): the number after it is its power.
+_POWER_OF_TEN = re.compile(r"[×x]\s?10$")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -76,7 +78,8 @@ class Table:
            paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None,
            cited_dataset: str | None = None) -> Table:
         texts = [[c.text for c in row] for row in rows]
-        numbers = [[bool(cell_numbers(t)) for t in row_texts] for row_texts in texts]
+        numbers = [[bool(cell_numbers(t)) and not (k and _POWER_OF_TEN.search(row_texts[k - 1]))
+                    for k, t in enumerate(row_texts)] for row_texts in texts]
         numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
                    for flags, row_texts in zip(numbers, texts)]
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
@@ -476,6 +479,13 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # citing the table names ("Caption Retrieval" over the column: its task on that data),
         # else, where no task is named either, the paper's.
         dataset = table.cited_dataset or table.paper_dataset
+    if "DatasetName" not in heads and (aggregate := header.aggregate(cell.first, cell.last)) is not None:
+        # "Average" right of "MR CR SUBJ ...": the average over those data, not the caption's or the
+        # prose's one of them ("MSRP"); "Supervised" over it, "Ja-En" in the caption still say whose
+        if dataset is None or header.siblings_name(dataset, cell.first, cell.last):
+            dataset = " ".join([*unnamed, aggregate])
+        elif fold(aggregate) not in fold(dataset):
+            dataset = f"{dataset} {aggregate}"
     if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
         # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
         qualifier = row["Qualifier"].strip("() ")
@@ -494,6 +504,11 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         metric = metric.strip("() ")  # "( Acc )"
     if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
         dataset, metric = split_name(dataset, part), split_name(metric, part)
+        if metric and (why := not_score_head(metric)):  # "72.4 / -1.4" under "Accuracy / ∆": a difference
+            return Found(others=(table.not_result(cell, number, why),))
+    elif metric and len(scored := [m for m in re.split(r"\s*/\s*", metric) if not not_score_head(m)]) == 1 \
+            and "/" in metric:
+        metric = scored[0]  # "73.8" alone under "Accuracy / ∆": the score; its row's difference left blank
     found = provenance(table, header, group, label, cell)
     beside = () if metric is not None else tuple(h.text for h in header.cells)  # the head row, asked only here
     if metric is None and (metric := next(filter(None, (benchmark_metric(name, part, beside) for name in (

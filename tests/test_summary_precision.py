@@ -1,0 +1,107 @@
+"""What the results reader takes for a score and which metric and data it gives it (issue 47's
+precision): settings, powers of a unit, p-values, differences and shares are no scores; an
+aggregate column is no one dataset's; hand-made table rows and sentences, each after a case
+seen in a tune paper."""
+
+from __future__ import annotations
+
+import pytest
+
+from sciner.document import Paragraph, Span
+from sciner.summary.assemble import summarize_paper
+from sciner.summary.tables.caption import caption_reason
+from sciner.summary.tables.cells import not_score_head
+
+from helpers.papers import caption, row
+
+
+@pytest.mark.parametrize(("head", "reason"), [("Dim .", "setting"), ("Vector Dimensionality", "setting"),
+                                              ("Model Settings", "setting"), ("d model", "setting"),
+                                              ("P drop", "setting"), ("train steps", "setting"),
+                                              ("Setting", None), ("Few - shot setting", None), ("Sem .", None)])
+def test_heads_of_settings_are_no_scores(head, reason):
+    """GloVe's "Dim ." and the Weighted Transformer's "Settings" over "N d model d ff h M P
+    drop": settings, whatever the caption's metric; "Setting" over a label column or spanning
+    scores says nothing of its numbers."""
+    assert not_score_head(head) == reason
+
+
+def test_a_unit_s_power_set_apart_keeps_its_row_a_head_row():
+    """"params ×10" then "6" (the superscript of ×10⁶ set in a cell of its own): the row of
+    heads holding it is no data row, so its heads ("N", "d model") head the settings below."""
+    paragraphs = [row([("Model", 0), ("BLEU", 3), ("params", 4)]),
+                  row([("N", 1), ("d model", 2), ("×10", 4), ("6", 4)]),
+                  row([("Transformer", 0), ("6", 1), ("512", 2), ("25.8", 3), ("65", 4)], ("MethodName", 0, 1)),
+                  caption("Table 2 : Reported BLEU scores on newstest2013 .", ("MetricName", 3, 4))]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.metric, r.value) for r in summary.results] == [("BLEU", "25.8")]
+    assert {("6", "count"), ("512", "setting")} <= {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_a_p_head_where_the_caption_speaks_of_significance_is_a_p_value():
+    """The Universal Sentence Encoder's WEAT table: "d p" under each model, "Statistical
+    significance is reported for 1 tailed p-scores": "p" is no precision."""
+    paragraphs = [row([("GloVe", 1)]), row([("Target", 0), ("d", 1), ("p", 2)]),
+                  row([("Science vs. arts", 0), ("1.24", 1), ("0.32", 2)]),
+                  caption("Table 2 : Effect size is Cohen ’s d . Statistical significance is reported for "
+                          "1 tailed p-scores .")]
+    summary = summarize_paper("p", paragraphs)
+    assert ("0.32", "p-value") in {(n.value, n.reason) for n in summary.not_results}
+    assert "0.32" not in {r.value for r in summary.results}
+
+
+def test_an_average_column_is_no_one_dataset_s():
+    """Sent2Vec Table 1: "MSRP MR CR ... Average", the prose or caption naming MSRP: the
+    "Average" column averages them all; a head over it still says whose average."""
+    paragraphs = [row([("Supervised", 2)]),
+                  row([("Model", 0), ("MR", 1), ("CR", 2), ("Average", 3)], ("DatasetName", 1, 2),
+                      ("DatasetName", 2, 3)),
+                  row([("SAE", 0), ("62.6", 1), ("68.0", 2), ("65.3", 3)], ("MethodName", 0, 1)),
+                  caption("Table 2 : Accuracy on MR and other tasks .", ("MetricName", 3, 4), ("DatasetName", 5, 6))]
+    got = {(r.dataset, r.value) for r in summarize_paper("p", paragraphs).results}
+    assert {("MR", "62.6"), ("CR", "68.0")} <= got
+    assert not any(value == "65.3" and dataset == "MR" for dataset, value in got)
+    assert any(value == "65.3" and dataset and "Average" in dataset for dataset, value in got)
+
+
+def test_a_difference_beside_a_score_under_score_and_delta_heads():
+    """Longformer Table 11: "Accuracy / ∆" over "72.4 / -1.4", and over "73.8" alone for the
+    model the others differ from."""
+    paragraphs = [row([("Accuracy / ∆", 1)]),
+                  row([("Longformer", 0), ("73.8", 1)], ("MethodName", 0, 1)),
+                  row([("RoBERTa", 0), ("72.4 / -1.4", 1)], ("MethodName", 0, 1)),
+                  caption("Table 2 : WikiHop development set ablations .", ("DatasetName", 3, 4))]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.metric, r.value) for r in summary.results] == [("Accuracy", "73.8"), ("Accuracy", "72.4")]
+    assert ("-1.4", "difference") in {(n.value, n.reason) for n in summary.not_results}
+
+
+@pytest.mark.parametrize("text", ["Table 1 : A summary of the datasets , including the number of classes .",
+                                  "Table 3 : Number of sentences in each split ."])
+def test_a_caption_describing_the_data_holds_statistics(text):
+    assert caption_reason(text) == "statistic"
+
+
+def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
+    tokens = text.split()
+    return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
+                     meta={"kind": "body", "section": "4 Results"})
+
+
+@pytest.mark.parametrize(("text", "value", "reason"), [
+    ("Without TriviaQA data , we only lose 0.1 - 0.4 F1 .", "0.4", "difference"),
+    ("The best method is only 0.3 F1 behind fine - tuning .", "0.3", "difference"),
+    ("It not only outperforms the baseline in BLEU but also converges 15 − 40 % faster .", "15", "difference"),
+    ("Adding it reduced F1 by approximately 0.7 % .", "0.7 %", "difference"),
+    ("Only 18 % of our sample were pure system errors , by F1 .", "18", "statistic"),
+    ("For the base model , the upper - bound for accuracy is around 95 % .", "95 %", "bound"),
+    ("We obtain an accuracy of 92 % with only 0.001 labels .", "0.001", "count"),
+])
+def test_changes_shares_bounds_and_amounts_in_sentences_are_no_scores(text, value, reason):
+    tokens = text.split()
+    width = len(value.split())
+    at = next(k for k in range(len(tokens)) if tokens[k:k + width] == value.split())
+    metric = next(k for k, t in enumerate(tokens) if t in ("F1", "BLEU", "accuracy"))
+    summary = summarize_paper("p", [tagged(text, ("MetricValue", at, at + width), ("MetricName", metric, metric + 1))])
+    assert not summary.results
+    assert [(n.value, n.reason) for n in summary.not_results] == [(value, reason)]
