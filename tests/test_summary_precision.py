@@ -105,3 +105,32 @@ def test_changes_shares_bounds_and_amounts_in_sentences_are_no_scores(text, valu
     summary = summarize_paper("p", [tagged(text, ("MetricValue", at, at + width), ("MetricName", metric, metric + 1))])
     assert not summary.results
     assert [(n.value, n.reason) for n in summary.not_results] == [(value, reason)]
+
+
+@pytest.mark.parametrize(("label", "reason"), [("∆ : Ours - Best Previous", "difference"),
+                                               ("training sentence #", "count"),
+                                               ("Average number of dimensions per word", "count"),
+                                               ("Ours ( CharLSTM only )", None), ("BiDAF + Self Attention", None)])
+def test_rows_of_differences_and_counts(label, reason):
+    """Self-attentive parser Table 7's "∆ : Ours - Best Previous" row; the BI-LSTM-CRF paper's
+    "training sentence #" row of its data table."""
+    from sciner.summary.tables.cells import row_reason
+    assert row_reason(label) == reason
+
+
+def test_sizes_under_heads_of_splits_and_widths_are_no_scores():
+    """The Universal Sentence Encoder's Table 1: "SST 67,349 872 1,821" under "Train Dev Test";
+    MobileBERT's "h inter" 768 beside the SQuAD F1 its caption's metric names."""
+    paragraphs = [row([("Dataset", 0), ("Train", 1), ("Dev", 2), ("Test", 3)]),
+                  row([("SST", 0), ("67,349", 1), ("872", 2), ("1,821", 3)], ("DatasetName", 0, 1)),
+                  caption("Table 2 : Transfer task evaluation sets .")]
+    summary = summarize_paper("p", paragraphs)
+    assert not summary.results
+    assert {(n.value, n.reason) for n in summary.not_results} == {("67,349", "count"), ("872", "count"),
+                                                                  ("1,821", "count")}
+    paragraphs = [row([("Model", 0), ("h inter", 1), ("SQuAD", 2)], ("DatasetName", 3, 4)),
+                  row([("( b )", 0), ("768", 1), ("88.6", 2)]),
+                  caption("Table 2 : F1 on SQuAD .", ("MetricName", 2, 3), ("DatasetName", 4, 5))]
+    summary = summarize_paper("p", paragraphs)
+    assert [r.value for r in summary.results] == ["88.6"]
+    assert ("768", "setting") in {(n.value, n.reason) for n in summary.not_results}

@@ -249,9 +249,10 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
 _SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|"
                                r"(?:model|architecture|training)\s(?:settings|configurations?|sizes|details))\b", re.I)
-_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\b(?:summary|overview|sizes?|characteristics) of (?:the |our |all )?"
-                                 r"(?:data\s?sets?|corpora|benchmarks?)\b|\bnumber of (?:classes|examples|instances|"
-                                 r"sentences|documents|tokens|samples)\b", re.I)
+_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:summary|overview|sizes?|characteristics) of "
+                                 r"(?:the |our |all )?(?:data\s?sets?|corpora|benchmarks?)\b|\b(?:numbers?|sizes?|counts?) "
+                                 r"of (?:the )?(?:classes|examples|instances|sentences|documents|tokens|samples|words)\b",
+                                 re.I)
 _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
                            re.I)
 

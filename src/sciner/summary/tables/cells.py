@@ -55,7 +55,7 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
                 re.I), "difference"),
     (re.compile(r"(?:^|\s)(?:std\.?|stdev|s\.d\.|sd|σ|variance|var\.?)(?:\s|$)", re.I), "deviation"),
     (re.compile(r"(?:^|\s)p(?:\s?-\s?value|\s?<|\s?val)", re.I), "p-value"),
-    (re.compile(r"^(?:#|n$|num\b|number\b|count\b|no\.\s|size\b)|(?:#\s?\w+|\bcount|\bsize)$|"
+    (re.compile(r"^(?:#|n$|num\b|number\b|count\b|no\.\s|size\b)|(?:#\s?\w+|\bcount|\bsize|\s#)$|\bnumber of\b|"
                 r"(?:^|\s)(?:words|tokens|sents?|sentences|docs|documents|examples|samples|pairs|queries|papers|"
                 r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
                 r"(?:\s|$|\()", re.I), "count"),
@@ -270,12 +270,15 @@ def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list
 
 def row_reason(label: str) -> str | None:
     """Why the numbers of a row with this label are no scores: a row of shares ("Proportion"), of
-    settings ("% of training set"), of counts ("# sentences"), else None."""
+    settings ("% of training set"), of counts ("# sentences", "training sentence #"), of
+    differences ("∆ : Ours - Best Previous"), else None."""
     if re.search(r"\b(?:proportion|percentage|fraction|share|ratio)\b", label, re.I):
         return "statistic"
     if label.strip().startswith("%"):
         return "setting"
     reason = not_score_head(label) if label else None
+    if reason == "difference" and re.match(r"\s*(?:Δ|∆|δ|diff\b|difference|gain|improvement|impr\b)", label, re.I):
+        return reason  # "∆ : Ours - Best Previous +2.69 +0.90 ..."
     return reason if reason in ("count", "time", "size") else None
 
 

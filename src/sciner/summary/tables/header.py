@@ -25,6 +25,8 @@ _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recal
 _HEAD_METRIC = re.compile(r"\s*(.*?\S)\s*\(\s*([^()]+?)\s*\)\s*")
 # A caption saying its table reports significance: a head "p" there is a p-value, not precision.
 _SIGNIFICANCE = re.compile(r"significan|p\s?-\s?(?:values?|scores?)", re.I)
+# The heads of a dataset's splits, folded.
+_SPLIT_HEADS = frozenset({"train", "training", "dev", "development", "valid", "validation", "val", "test"})
 # Heads of a model's size, counted though they are ("# Params", "#FLOPs"): no data statistics.
 _MODEL_SIZE = re.compile(r"param|flop", re.I)
 
@@ -107,6 +109,17 @@ class Header:
                         and h.first > 0 and ("DatasetName" in self.namer.names(h) or is_language(h.text))}
                 return head.text if len(data) >= 2 else None
         return None
+
+    def split_sizes(self, first: int, last: int) -> bool:
+        """Whether the lowest head over these columns is a split's ("Test") in a row of heads of
+        splits only, one of them the training set's ("Train Dev Test", "Train / Dev / Test"):
+        its numbers are the splits' sizes."""
+        over = [h for h in self.cells if h.first <= last and first <= h.last]
+        if not over:
+            return False
+        row = [h for h in self.cells if h.paragraph == over[-1].paragraph and h.first > 0]
+        splits = [fold(part) for h in row for part in re.split(r"\s*/\s*", h.text)]
+        return bool(splits) and all(s in _SPLIT_HEADS for s in splits) and bool({"train", "training"} & set(splits))
 
     def siblings_name(self, name: str, first: int, last: int) -> bool:
         """Whether ``name`` is the data a head beside the one over these columns names (the

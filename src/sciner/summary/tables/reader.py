@@ -435,6 +435,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # "512" under "h inter": a width or a size (a power of two), no score, where no head
         # over it names a metric or the data
         return Found(others=(table.not_result(cell, number, "setting"),))
+    if "MetricName" not in heads and re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", number) \
+            and header.split_sizes(cell.first, cell.last):
+        # "67,349 872 1,821" under "Train Dev Test", "7520/836/5563" under "Train / Dev / Test": the splits' sizes
+        return Found(others=(table.not_result(cell, number, "count"),))
     if header.statistics:
         # A table of counts ("Samples Docs Words Sents ... Coverage Density"): its other
         # columns are statistics of the data too, not scores.
@@ -524,9 +528,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
 
 
 def is_layer_size(number: str) -> bool:
-    """Whether a cell's number is a power of two from 128 up, as a layer's width, a sequence's
-    length or a batch prints it ("128", "4096"), no score."""
-    return number.isdigit() and int(number) >= 128 and int(number) & (int(number) - 1) == 0
+    """Whether a cell's number is a multiple of 64 from 128 up, as a layer's width, a sequence's
+    length or a batch prints it ("128", "768", "4096"), no score."""
+    return number.isdigit() and int(number) >= 128 and int(number) % 64 == 0
 
 
 def provenance(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell) -> dict[str, Any]:
