@@ -134,3 +134,36 @@ def test_sizes_under_heads_of_splits_and_widths_are_no_scores():
     summary = summarize_paper("p", paragraphs)
     assert [r.value for r in summary.results] == ["88.6"]
     assert ("768", "setting") in {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_a_score_set_in_its_row_s_label_cell_is_split_from_it():
+    """Stack-pointer Table 2: "None 95.90±0.05" in one cell (the label and the UAS): the UAS is
+    read under its head, no model's name holds it."""
+    paragraphs = [row([("POS", 0), ("UAS", 0), ("LAS", 1)]),
+                  row([("Gold", 0), ("96.12±0.03", 0), ("95.06±0.05", 1)]),
+                  row([("None 95.90±0.05", 0), ("94.21±0.04", 1)])]
+    paragraphs[2].meta["cells"] = [[0, 2, 0, 0], [2, 3, 1, 1]]  # as the layout set it: "None" and 95.90 one cell
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.metric, r.value) for r in summary.results if r.place[0] == 2] == [("UAS", "95.90"), ("LAS", "94.21")]
+    assert not any(r.model and "95.90" in r.model for r in summary.results)
+
+
+@pytest.mark.parametrize(("head", "reason"), [("∆bpc", "difference"), ("Δ F1", "difference"),
+                                              ("Standard Deviation", "deviation"), ("Dev", None)])
+def test_heads_of_differences_and_deviations(head, reason):
+    assert not_score_head(head) == reason
+
+
+def test_a_difference_head_the_paper_tags_as_a_metric_is_still_a_difference():
+    """Transformer-XL-style ablation: "Description bpc ∆bpc", "∆bpc" tagged as a metric."""
+    paragraphs = [row([("Description", 0), ("bpc", 1), ("∆bpc", 2)], ("MetricName", 1, 2), ("MetricName", 2, 3)),
+                  row([("T64 w / out Multiple Positions", 0), ("2.482", 1), ("1.420", 2)])]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.metric, r.value) for r in summary.results] == [("bpc", "2.482")]
+    assert ("1.420", "difference") in {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_rouge_s_average_head_is_a_metric_and_a_caption_of_lengths_holds_statistics():
+    from sciner.summary.tables.cells import metric_like
+    assert metric_like("R - AVG") == "R - AVG"
+    assert caption_reason("Table 8 : Average sentence lengths for the datasets used in the comparison .") == "statistic"

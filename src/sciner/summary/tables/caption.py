@@ -249,7 +249,7 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
 _SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|"
                                r"(?:model|architecture|training)\s(?:settings|configurations?|sizes|details))\b", re.I)
-_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:summary|overview|sizes?|characteristics) of "
+_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:sentence|document|text|context) lengths\b|\b(?:summary|overview|sizes?|characteristics) of "
                                  r"(?:the |our |all )?(?:data\s?sets?|corpora|benchmarks?)\b|\b(?:numbers?|sizes?|counts?) "
                                  r"of (?:the )?(?:classes|examples|instances|sentences|documents|tokens|samples|words)\b",
                                  re.I)
@@ -262,6 +262,8 @@ def caption_reason(text: str) -> str | None:
     metric: "setting" ("The detailed model settings of a few models", "Hyperparameters for
     finetuning"), "statistic" ("Dataset statistics"), else None."""
     first = re.split(r"\s\.\s|\.$", re.sub(r"^\s*Table\s+\S+\s*:\s*", "", text), maxsplit=1)[0]
+    if _STATISTICS_CAPTION.search(" ".join(first.split()[:5])):
+        return "statistic"  # "Average sentence lengths for the datasets used in the comparison"
     if _RESULT_WORDS.search(first) or any(metric_like(word) for word in first.split()):
         return None
     if _SETTINGS_CAPTION.search(first):

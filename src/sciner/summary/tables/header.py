@@ -168,7 +168,8 @@ class Header:
                         and self.row_kind(head) == "DatasetName":
                     # "MNLI - mm" tagged as a method, "SST" as a task, amid a row of dataset heads
                     named = {"DatasetName": next(iter(named.values()))}
-            if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
+            if why is not None and (not {"MetricName", "DatasetName", "HyperparameterName"} & set(named)
+                                    or re.match(r"\s*[Δ∆]", text)):  # "∆bpc", tagged as a metric: still a difference
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
                 continue
