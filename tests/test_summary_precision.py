@@ -167,3 +167,9 @@ def test_rouge_s_average_head_is_a_metric_and_a_caption_of_lengths_holds_statist
     from sciner.summary.tables.cells import metric_like
     assert metric_like("R - AVG") == "R - AVG"
     assert caption_reason("Table 8 : Average sentence lengths for the datasets used in the comparison .") == "statistic"
+
+
+@pytest.mark.parametrize("head", ["|θ|", "θ", "# Params"])
+def test_heads_of_a_model_s_parameters_are_no_scores(head):
+    """Match-LSTM Table 2's "|θ|" beside "Exact Match F1"; the parameter counts of other tables."""
+    assert not_score_head(head) in ("size", "count")

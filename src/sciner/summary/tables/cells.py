@@ -59,7 +59,7 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?:^|\s)(?:words|tokens|sents?|sentences|docs|documents|examples|samples|pairs|queries|papers|"
                 r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
                 r"(?:\s|$|\()", re.I), "count"),
-    (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops)(?:\s|$|\()", re.I), "size"),
+    (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops|\|\s?θ\s?\||θ)(?:\s|$|\()", re.I), "size"),
     (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dims?\s?\.?|window|"
                 r"seed|batch(?:\s?size)?|d\s?model|d\s?ff|hidden(?:\s?size)?|dropout|p\s?drop|(?:train(?:ing)?\s)?steps|"
                 r"#?\s?shots?|(?:model\s|training\s)?(?:settings|hyper\s?-?\s?parameters|configurations?))$|"
