@@ -10,7 +10,7 @@ import pytest
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
 from sciner.summary.tables.caption import caption_reason
-from sciner.summary.tables.cells import not_score_head
+from sciner.summary.tables.cells import not_score_head, table_rows
 
 from helpers.papers import caption, row
 
@@ -173,3 +173,24 @@ def test_rouge_s_average_head_is_a_metric_and_a_caption_of_lengths_holds_statist
 def test_heads_of_a_model_s_parameters_are_no_scores(head):
     """Match-LSTM Table 2's "|θ|" beside "Exact Match F1"; the parameter counts of other tables."""
     assert not_score_head(head) in ("size", "count")
+
+
+def test_a_figure_s_axis_set_amid_a_table_holds_no_scores():
+    """VisualBERT Table 5 beside Figure 3: "0.5 0.4 0.3 0.2 0.1" down the rows right of the dev
+    accuracies, "2 4 6 8 10 12" right of the last one."""
+    from sciner.summary.tables.reader import evenly_spaced
+    paragraphs = [row([("Model", 0), ("Dev", 1), ("0.5", 2)]),
+                  row([("VisualBERT", 0), ("66.7", 1), ("0.4", 2)]),
+                  row([("w/o Grounded Pre - training", 0), ("63.9", 1), ("0.3", 2)]),
+                  row([("w/o COCO Pre - training", 0), ("62.9", 1), ("0.2", 2)]),
+                  row([("w/o Early Fusion", 0), ("61.4", 1), ("0.1", 2)]),
+                  row([("w/o Objective 2", 0), ("64.9", 1), ("2", 3), ("4", 4), ("6", 5), ("8", 6), ("10", 7)]),
+                  caption("Table 2 : Accuracy of the ablation models on NLVR .", ("MetricName", 3, 4),
+                          ("DatasetName", 8, 9))]
+    summary = summarize_paper("p", paragraphs)
+    assert [r.value for r in summary.results] == ["66.7", "63.9", "62.9", "61.4", "64.9"]
+    assert {n.value for n in summary.not_results if n.reason == "axis"} == {"0.5", "0.4", "0.3", "0.2", "0.1", "2", "4",
+                                                                            "6", "8", "10"}
+    scores = [row([("A", 0), ("27.3", 1)]), row([("B", 0), ("27.4", 1)]), row([("C", 0), ("27.5", 1)]),
+              row([("D", 0), ("27.6", 1)])]
+    assert not evenly_spaced(table_rows(scores).popitem()[1])  # four scores a step apart down a column: no axis

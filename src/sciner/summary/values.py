@@ -71,8 +71,9 @@ class NotResult:
     "difference" (a gain, a Δ column), "deviation" (the ± part), "count", "p-value", "size",
     "time", "setting" (a hyperparameter's value, a row label such as a threshold), "statistic"
     (a column of a table of data statistics), "bound" ("chance level < 0.0001"), "no metric"
-    (nothing says what it measures); in a table also "parenthesized", "amount" and "unread" (a
-    cell the reader could not read, its text as the value: see :mod:`sciner.summary.tables`)."""
+    (nothing says what it measures); in a table also "parenthesized", "amount", "axis" (a
+    figure's ticks set amid the table's rows) and "unread" (a cell the reader could not read,
+    its text as the value: see :mod:`sciner.summary.tables`)."""
 
     value: str
     reason: str

@@ -43,6 +43,8 @@ row's body is then accounted for, as
   significance), a "size", a "time", a "setting" (a hyperparameter's value, a "Dim ." or
   "Settings" column; a number labelling its row, such as a threshold), "parenthesized"
   (the "( 1,542,805 )" beside a count), or "no metric";
+* a run of evenly spaced numbers along a row or down a column ("2 4 6 8 10 12", "0.5 0.4 0.3
+  0.2 0.1") is a figure's axis the layout set amid the table: "axis", whatever heads it;
 * and a cell of the body the rows above leave unread is still one: an "amount" ("335 M",
   "18x") or "unread" ("5.2.1", "512 + 512", "0.763 / 0.719 ( r )"), never dropped in silence.
 

@@ -146,7 +146,54 @@ def read_table(table: Table) -> Found:
     for row in carry_labels(data_rows(table)):
         read, base = read_row(table, row.header, row.cells, row.group, base)
         found = found + read
+    ticks = {(c.paragraph, c.start, c.end) for c in evenly_spaced(table.rows)}
+    if ticks:  # a figure's axis set amid the table's rows: its ticks are no scores
+        found = Found(tuple(v for v in found.values if v.place not in ticks),
+                      tuple(r for r in found.results if r.place not in ticks),
+                      found.others + tuple(table.not_result(c, c.text.strip(), "axis")
+                                           for c in evenly_spaced(table.rows)
+                                           if any(r.place == (c.paragraph, c.start, c.end) for r in found.results)))
     return found.with_others(unread(table, found))
+
+
+def evenly_spaced(rows: Sequence[Sequence[TableCell]], least: int = 4) -> list[TableCell]:
+    """The cells of runs of ``least`` numbers or more evenly spaced along a row or down a
+    column ("2 4 6 8 10 12" beside a row's score, "0.5 0.4 0.3 0.2" down rows that print
+    scores left of them): a figure's axis ticks that the layout set amid a table, no scores."""
+    def plain(cell: TableCell) -> float | None:
+        numbers = cell_numbers(cell.text)
+        if len(numbers) != 1 or numbers[0].why is not None or not re.fullmatch(r"\d+(?:\.\d+)?", numbers[0].number):
+            return None
+        return float(numbers[0].number)
+
+    def runs(cells: Sequence[TableCell]) -> list[TableCell]:
+        found: list[TableCell] = []
+        start = 0
+        while start < len(cells):
+            end = start + 1
+            while end < len(cells) and (end - start < 2 or abs(
+                    (plain(cells[end]) or 0) - (plain(cells[end - 1]) or 0)
+                    - ((plain(cells[start + 1]) or 0) - (plain(cells[start]) or 0))) < 1e-9) \
+                    and plain(cells[end]) is not None:
+                end += 1
+            run = cells[start:end]
+            if len(run) >= least and all(plain(c) is not None for c in run) and plain(run[1]) != plain(run[0]):
+                found += run
+                start = end
+            else:
+                start += 1
+        return found
+
+    ticks = [c for row in rows for c in runs([c for c in row if plain(c) is not None
+                                                and all(o is c or o.last < c.first or o.first > c.last for o in row)])]
+    columns: dict[int, list[TableCell]] = {}
+    for row in rows:
+        for cell in row:
+            if cell.first == cell.last:
+                columns.setdefault(cell.first, []).append(cell)
+    for cells in columns.values():  # down the rows: a run broken by a cell of no plain number ends
+        ticks += [c for c in runs(cells) if len(runs(cells)) > least]  # five at least: an axis, not a tie of scores
+    return list(dict.fromkeys(ticks))
 
 
 def unread(table: Table, found: Found) -> list[NotResult]:
