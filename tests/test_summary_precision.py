@@ -194,3 +194,17 @@ def test_a_figure_s_axis_set_amid_a_table_holds_no_scores():
     scores = [row([("A", 0), ("27.3", 1)]), row([("B", 0), ("27.4", 1)]), row([("C", 0), ("27.5", 1)]),
               row([("D", 0), ("27.6", 1)])]
     assert not evenly_spaced(table_rows(scores).popitem()[1])  # four scores a step apart down a column: no axis
+
+
+def test_a_caption_naming_a_pair_of_metrics_names_the_two_scores_of_each_pair_cell():
+    """Sent2Vec Table 2: ".17/.16" under "News", the caption comparing "on Spearman / Pearson
+    correlation measures", the prose having said "accuracy" of Twitter: the first score is the
+    Spearman, the second the Pearson; a lone number is neither's."""
+    paragraphs = [row([("Model", 0), ("News", 1), ("Twitter", 2), ("Average", 3)], ("DatasetName", 1, 2),
+                      ("DatasetName", 2, 3)),
+                  row([("SAE", 0), (".17/.16", 1), (".28/.22", 2), (".26", 3)], ("MethodName", 0, 1)),
+                  caption("Table 2 : Comparison of the performance of different models on Spearman / Pearson "
+                          "correlation measures .")]
+    got = [(r.dataset, r.metric, r.value) for r in summarize_paper("p", paragraphs).results]
+    assert got == [("News", "Spearman", "0.17"), ("News", "Pearson", "0.16"), ("Twitter", "Spearman", "0.28"),
+                   ("Twitter", "Pearson", "0.22")]

@@ -553,6 +553,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
         metric = metric.strip("() ")  # "( Acc )"
+    if part is not None and part[1] == 2 and table.caption.pair and (
+            metric is None or metric == table.paper_metric or not metric_pair(metric)) \
+            and "MetricName" not in heads and "MetricName" not in row:
+        metric = table.caption.pair  # ".62/.67" where the caption says "Spearman / Pearson": the second Pearson
     if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
         dataset, metric = split_name(dataset, part), split_name(metric, part)
         if metric and (why := not_score_head(metric)):  # "72.4 / -1.4" under "Accuracy / ∆": a difference
