@@ -208,3 +208,12 @@ def test_a_caption_naming_a_pair_of_metrics_names_the_two_scores_of_each_pair_ce
     got = [(r.dataset, r.metric, r.value) for r in summarize_paper("p", paragraphs).results]
     assert got == [("News", "Spearman", "0.17"), ("News", "Pearson", "0.16"), ("Twitter", "Spearman", "0.28"),
                    ("Twitter", "Pearson", "0.22")]
+
+
+@pytest.mark.parametrize("label", ["STS - B ( Pearson Corr./Spearman Corr . )", "CoLA ( Matthew Corr . )"])
+def test_correlations_written_short_read_as_metrics(label):
+    """ERNIE 2.0 Table 6's row labels: "87.1/85.8" right of the first is a Pearson and a Spearman."""
+    from sciner.summary.tables.cells import metric_like
+    from sciner.summary.tables.namer import metric_pair
+    metrics = label[label.index("(") + 1:label.rindex(")")].strip()
+    assert metric_pair(metrics) if "/" in metrics else metric_like(metrics)

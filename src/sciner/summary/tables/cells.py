@@ -44,7 +44,8 @@ _METRIC_HEAD = re.compile(
     r"^(?:bleu\d?|sacrebleu|chrf\d*|meteor|cider|ter|rouge(?:1|2|l|lsum)?|r(?:1|2|l)(?:f1?)?|rouge\w*f1?|em|exactmatch|"
     r"ravg|rougeavg|f|f1|f05|f2|microf1|macrof1|mf1|weightedf1|avgf1|averagef1|conllf1|p|r|prec|precision|rec|recall|acc|accuracy|"
     r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
-    r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
+    r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|(?:spearman|pearson|kendall|matthews?)(?:s?corr|s?correlation)?|"
+    r"kappa|fleiss|corr|correlation|"
     r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm|"
     r"muc|b3|ceaf(?:[em]|φ)?\d*|blanc|lea)$")
 # Correlations and agreement a head names by their Greek letter alone: Spearman's ρ, Kendall's τ, Cohen's κ.
