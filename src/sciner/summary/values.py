@@ -93,8 +93,9 @@ class NotResult:
     "difference" (a gain, a Δ column), "deviation" (the ± part), "count", "p-value", "size",
     "time", "setting" (a hyperparameter's value, a row label such as a threshold), "statistic"
     (a column of a table of data statistics), "bound" ("chance level < 0.0001"), "no metric"
-    (nothing says what it measures); in a table also "parenthesized", "amount" and "unread" (a
-    cell the reader could not read, its text as the value: see :mod:`sciner.summary.tables`)."""
+    (nothing says what it measures); in a table also "parenthesized", "amount", "axis" (a
+    figure's ticks set amid the table's rows) and "unread" (a cell the reader could not read,
+    its text as the value: see :mod:`sciner.summary.tables`)."""
 
     value: str
     reason: str
@@ -198,7 +199,7 @@ _NUMBER = re.compile(r"[-+]?\d[\d.,]*%?|%")
 _COUNTED = frozenset({"examples", "sentences", "documents", "papers", "words", "tokens", "pairs", "annotators", "samples",
                       "runs", "epochs", "layers", "parameters", "instances", "queries", "questions", "articles",
                       "summaries", "languages", "tasks", "datasets", "models", "systems", "times", "seeds", "classes",
-                      "relations", "entities", "k", "m", "million", "billion", "thousand"})
+                      "relations", "entities", "k", "m", "million", "billion", "thousand", "labels", "proposals"})
 
 
 def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> str | None:
@@ -215,9 +216,10 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     if metric is not None and metric.start - value.end <= 2 and tokens[metric.end - 1].lower() in ("points", "point"):
         return "difference"  # "by 1.5 - 2 F1 points"
     if metric is not None and metric.start == value.end and \
-            [t.lower() for t in tokens[metric.end:metric.end + 1]] in (["absolute"], ["higher"], ["lower"], ["better"],
-                                                                        ["points"], ["improvement"], ["gain"]):
-        return "difference"  # "2.5 F1 absolute higher than", "2.0 F1 higher on Brown"
+            [t.lower() for t in tokens[metric.end:metric.end + 1]] in (
+                ["absolute"], ["higher"], ["lower"], ["better"], ["worse"], ["points"], ["improvement"], ["gain"],
+                ["behind"], ["ahead"]):
+        return "difference"  # "2.5 F1 absolute higher than", "2.0 F1 higher on Brown", "0.3 F1 behind"
     k = value.end  # "1.1 BLEU score improvement", "0.7 % of improvement"
     while k < min(len(tokens), value.end + 8) and (tokens[k].lower() in _GAIN_BETWEEN or any(
             s.label == "MetricName" and s.start <= k < s.end for s in spans) or tokens[k] == "and"
@@ -231,7 +233,7 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     back = [t.lower() for t in tokens[max(0, value.start - 12):value.start]]
     listed = next((k for k in range(len(back) - 1, -1, -1)
                    if not re.fullmatch(r"[\d.,%]+|and|,|more|than|over|about|almost|nearly|up|to|roughly|an?|average|"
-                                       r"of|[-–]", back[k])), None)
+                                       r"of|approximately|around|some|[-–−]", back[k])), None)
     if listed is not None and back[listed] == "by" and changed:
         return "difference"  # "reduce the error by 4.8 % , 18.2 % , 2.0 %", "by an average of 0.7 %"
     for k in range(len(back) - 1, max(len(back) - 7, -1), -1):
@@ -247,7 +249,10 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
                 j -= 1
             if j == k - 1 or (j >= 0 and back[j] == "from"):
                 break
-    for word in reversed(back[-4:]):  # "we only lose 0.1 - 0.4 F1", "F 1 increased a marginal 0.1 % to 82.2"
+    words = back[-4:]
+    while len(words) >= 2 and words[-1] in ("-", "–", "−") and _NUMBER.fullmatch(words[-2]):
+        words = words[:-2]  # the range "0.1 - 0.4" as one value
+    for word in reversed(words):  # "we only lose 0.1 - 0.4 F1", "F 1 increased a marginal 0.1 % to 82.2"
         if word in ("to", "of", "from", "at", "as", ",", "(", "than", "the") or _NUMBER.fullmatch(word):
             break
         if word.startswith(_CHANGED_BY):
@@ -262,9 +267,14 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
             w.startswith(("test", "significan", "confidence", "level")) for w in
             [t.lower() for t in tokens[value.end:value.end + 10]])):
         return "setting"  # "95 % bootstrap confidence interval", "( at 95 % , two - sided Welch t - test"
-    run = next((k for k, w in enumerate(ahead) if not re.fullmatch(r"[-–]|%|to|[-+]?\d[\d.,]*%?", w)), len(ahead))
-    if run < len(ahead) and ahead[run] in ("increase", "decrease", "reduction", "improvement"):
-        return "difference"  # "a 30 - 40 % increase", not "to 87.4 % , 1.0 % increase"
+    run = next((k for k, w in enumerate(ahead) if not re.fullmatch(r"[-–−]|%|to|[-+]?\d[\d.,]*%?", w)), len(ahead))
+    if run < len(ahead) and ahead[run] in ("increase", "decrease", "reduction", "improvement", "faster", "slower",
+                                           "higher", "lower", "better", "worse"):
+        return "difference"  # "a 30 - 40 % increase", "15 − 40 % faster", not "to 87.4 % , 1.0 % increase"
+    if ahead[:1] == ["%"] and ahead[1:2] == ["of"] and ahead[2:3] in (["our"], ["the"], ["all"], ["these"], ["its"]):
+        return "statistic"  # "only 18 % of our sample were errors", "95 % of the performance": a share
+    if any(w in ("upper", "ceiling") for w in back[-8:]) and not any(w in (".", ";") for w in back[-8:]):
+        return "bound"  # "the upper - bound for accuracy is around 95 %"
     if any(w.startswith(("std", "deviation", "stdev")) for w in back[-6:]):
         return "deviation"  # "std - dev 18.5 to 6.8"
     if before and before[-1] in ("<", ">", "≤", "≥", "<=", ">="):
@@ -276,8 +286,8 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     if before and before[-1] in ("=", ":") and len(before) > 1 and not any(
             s.label == "MetricName" and s.end == value.start - 1 for s in spans):
         return "setting"
-    if text.isdigit() and after and after[0] in _COUNTED:
-        return "count"
+    if after and after[0] in _COUNTED:
+        return "count"  # "620 examples", "0.001 labels"
     return None
 
 

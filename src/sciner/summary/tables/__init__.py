@@ -34,13 +34,17 @@ row's body is then accounted for, as
   the dataset; where nothing names the data, the one dataset the prose citing the table
   names ("Table 5 shows results on COCO"), else the paper's main one; a citation ending the
   row's label is kept apart from the model ("BiLSTM ( Lample et al . , 2016 )"); an "x / y"
-  cell is two results;
+  cell is two results (under "Accuracy / ∆" the second a difference); an aggregate's column
+  ("Average" right of "MR CR SUBJ") is over all the data beside it, never one of them;
 * a HyperparameterValue when its column's heads name a HyperparameterName and no metric;
 * else a :class:`~sciner.summary.values.NotResult` with its reason: a "difference" ("+0.25",
   a Δ column, "(19 %)" after a score), a "deviation" (the "± 0.17" of a score, a "std"
-  column), a "count" ("#Docs", "N"), a "p-value", a "size", a "time", a "setting" (a
-  hyperparameter's value; a number labelling its row, such as a threshold), "parenthesized"
+  column), a "count" ("#Docs", "N"), a "p-value" (also a "p" head where the caption speaks of
+  significance), a "size", a "time", a "setting" (a hyperparameter's value, a "Dim ." or
+  "Settings" column; a number labelling its row, such as a threshold), "parenthesized"
   (the "( 1,542,805 )" beside a count), or "no metric";
+* a run of evenly spaced numbers along a row or down a column ("2 4 6 8 10 12", "0.5 0.4 0.3
+  0.2 0.1") is a figure's axis the layout set amid the table: "axis", whatever heads it;
 * and a cell of the body the rows above leave unread is still one: an "amount" ("335 M",
   "18x") or "unread" ("5.2.1", "512 + 512", "0.763 / 0.719 ( r )"), never dropped in silence.
 

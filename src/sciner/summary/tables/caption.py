@@ -36,6 +36,9 @@ class Caption:
     # The one dataset each side of a caption of two tables set side by side names ("Left : results
     # on SICK ... Right : results on MSRP", "SICK ( left ) and MSRP ( right )"): {"left": "SICK", ...}.
     sides: dict[str, str] = field(default_factory=dict)
+    # The two metrics a caption names as a pair ("on Spearman / Pearson correlation measures"):
+    # the metrics of the two scores of each "x / y" cell (a lone number is told by neither).
+    pair: str | None = None
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -90,7 +93,7 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         one.pop("MetricName", None)  # several metrics: each for its own datasets
     else:
         by_name, default = {}, None
-    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named))
+    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), _said_pair(p))
 
 
 def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:
@@ -163,6 +166,15 @@ def _said_metric(p: Paragraph) -> str | None:
              and w.lower() not in ("p", "r")
              and (len(w) >= 5 or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
     return words[0] if len(set(words)) == 1 else None
+
+
+def _said_pair(p: Paragraph) -> str | None:
+    """The pair of metrics a caption names "x / y" ("Spearman / Pearson correlation", "EM / F1"),
+    or None."""
+    tokens = p.tokens
+    return next((f"{metric_like(tokens[i])} / {metric_like(tokens[i + 2])}" for i in range(4, len(tokens) - 2)
+                 if tokens[i + 1] == "/" and all(len(w) > 1 and metric_like(w) for w in (tokens[i], tokens[i + 2]))),
+                None)
 
 
 def _metric_by_name(p: Paragraph, spans: Sequence[Span],
@@ -267,7 +279,10 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
 _SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|"
                                r"(?:model|architecture|training)\s(?:settings|configurations?|sizes|details))\b", re.I)
-_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\b(?:sizes?|numbers?|counts?) of\b", re.I)
+_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:sentence|document|text|context) lengths\b|\b(?:summary|overview|sizes?|characteristics) of "
+                                 r"(?:the |our |all )?(?:data\s?sets?|corpora|benchmarks?)\b|\b(?:numbers?|sizes?|counts?) "
+                                 r"of (?:the )?(?:classes|examples|instances|sentences|documents|tokens|samples|words)\b",
+                                 re.I)
 _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
                            re.I)
 
@@ -278,6 +293,8 @@ def caption_reason(text: str) -> str | None:
     finetuning"), "statistic" ("Dataset statistics", "Size of sentences, tokens and labels of the
     training, validation and test sets", "Number of documents per split"), else None."""
     first = re.split(r"\s\.\s|\.$", re.sub(r"^\s*Table\s+\S+\s*:\s*", "", text), maxsplit=1)[0]
+    if _STATISTICS_CAPTION.search(" ".join(first.split()[:5])):
+        return "statistic"  # "Average sentence lengths for the datasets used in the comparison"
     if _RESULT_WORDS.search(first) or any(metric_like(word) for word in first.split()):
         return None
     if _SETTINGS_CAPTION.search(first):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from sciner.document import Paragraph
@@ -17,6 +17,9 @@ from sciner.summary.names import fold
 SPLITS = frozenset({"dev", "development", "test", "train", "training", "validation", "valid", "val", "average",
                     "avg", "mean", "all", "overall", "ours", "our", "baseline", "baselines", "split",
                     "fwd", "bwd", "forward", "backward"})
+# Column heads of an aggregate over the columns beside them ("Average", "Avg .", "All"), folded.
+AGGREGATES = frozenset({"average", "avg", "mean", "overall", "all", "total", "macroaverage", "microaverage",
+                        "macroavg", "microavg"})
 # A cell that marks a score missing: "N / A", "n/a", "-", "–".
 _MISSING_CELL = re.compile(r"n\s?/\s?a|[-–—]", re.I)
 LABEL_HEADS = frozenset({"model", "method", "system", "approach", "algorithm", "encoder", "architecture",
@@ -48,27 +51,29 @@ _BODY_AMOUNT = re.compile(r"^\.?\d+(?:[.,]\d+)?\s?(?:[kKmMbBGT]|x|×)$")
 # parentheses and arrows dropped): "BLEU", "ROUGE-1", "R-L", "EM", "R1(%)", "Acc.", "MF1", "P@1".
 _METRIC_HEAD = re.compile(
     r"^(?:bleu\d?|sacrebleu|chrf\d*|meteor|cider|ter|rouge(?:1|2|l|lsum)?|r(?:1|2|l)(?:f1?)?|rouge\w*f1?|em|exactmatch|"
-    r"f|f1|f05|f2|microf1|macrof1|mf1|weightedf1|avgf1|averagef1|conllf1|p|r|prec|precision|rec|recall|acc|accuracy|"
+    r"ravg|rougeavg|f|f1|f05|f2|microf1|macrof1|mf1|weightedf1|avgf1|averagef1|conllf1|p|r|prec|precision|rec|recall|acc|accuracy|"
     r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
-    r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
+    r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|(?:spearman|pearson|kendall|matthews?)(?:s?corr|s?correlation)?|"
+    r"kappa|fleiss|corr|correlation|"
     r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm|"
     r"muc|b3|ceaf(?:[em]|φ)?\d*|blanc|lea)$")
 # Correlations and agreement a head names by their Greek letter alone: Spearman's ρ, Kendall's τ, Cohen's κ.
 _GREEK_METRICS = frozenset({"ρ", "τ", "κ"})
 # Heads of columns that hold no scores, and what their numbers are.
 _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?:^|\s)(?:Δ|∆|δ|diff\.?|difference|gain|improvement|increase|decrease|change|impr\.?)(?:\s|$|\()",
-                re.I), "difference"),
-    (re.compile(r"(?:^|\s)(?:std\.?|stdev|s\.d\.|sd|σ|variance|var\.?)(?:\s|$)", re.I), "deviation"),
+    (re.compile(r"(?:^|\s)(?:Δ|∆|(?:diff\.?|difference|gain|improvement|increase|decrease|change|impr\.?|δ)(?:\s|$|\())",
+                re.I), "difference"),  # "∆bpc", "Δ F1", "Gain ( % )"
+    (re.compile(r"(?:^|\s)(?:std\.?|stdev|s\.d\.|sd|σ|variance|var\.?|deviation)(?:\s|$)", re.I), "deviation"),
     (re.compile(r"(?:^|\s)p(?:\s?-\s?value|\s?<|\s?val)", re.I), "p-value"),
-    (re.compile(r"^(?:#|n$|num\b|number\b|count\b|no\.\s|size\b)|(?:#\s?\w+|\bcount|\bsize)$|"
+    (re.compile(r"^(?:#|n$|num\b|number\b|count\b|no\.\s|size\b)|(?:#\s?\w+|\bcount|\bsize|\s#)$|\bnumber of\b|"
                 r"(?:^|\s)(?:words|tokens|sents?|sentences|docs|documents|examples|samples|pairs|queries|papers|"
                 r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
                 r"(?:\s|$|\()", re.I), "count"),
-    (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops)(?:\s|$|\()", re.I), "size"),
-    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dim\s?\.?|"
-                r"dimensions?|dimensionality|window|"
-                r"seed|batch(?:\s?size)?)$", re.I), "setting"),
+    (re.compile(r"(?:^|\s)(?:params|parameters|#params|mb|gb|memory|flops|\|\s?θ\s?\||θ)(?:\s|$|\()", re.I), "size"),
+    (re.compile(r"^(?:beam(?:\s?size)?|thr\s?\.?|threshold|k|λ|α|β|γ|τ|temperature|epochs?|layers?|dims?\s?\.?|window|"
+                r"seed|batch(?:\s?size)?|d\s?model|d\s?ff|hidden(?:\s?size)?|dropout|p\s?drop|(?:train(?:ing)?\s)?steps|"
+                r"#?\s?shots?|(?:model\s|training\s)?(?:settings|hyper\s?-?\s?parameters|configurations?))$|"
+                r"(?:^|\s)(?:dimensions?|dimensionality)(?:\s|$)", re.I), "setting"),
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
 )
@@ -255,22 +260,40 @@ def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list
             continue
         # A cell of no token or over columns in reverse (a row built by hand, not read from
         # JSONL, which refuses it) is no cell; a row left with none is no row.
-        row = [TableCell(i, start, min(end, len(p.tokens)), first, last, " ".join(p.tokens[start:end]))
-               for start, end, first, last in cells if start < min(end, len(p.tokens)) and first <= last]
+        row = [part for start, end, first, last in cells if start < min(end, len(p.tokens)) and first <= last
+               for part in _label_and_score(TableCell(i, start, min(end, len(p.tokens)), first, last,
+                                                      " ".join(p.tokens[start:end])), p.tokens)]
         if row:
             tables.setdefault((p.meta.get("page"), label), []).append(row)
     return tables
 
 
+# A score with its deviation ("95.90±0.05"): never part of a name.
+_SCORE_WITH_DEVIATION = re.compile(r"[-+]?\d+(?:\.\d+)?\s?±\s?\d*\.?\d+")
+
+
+def _label_and_score(cell: TableCell, tokens: Sequence[str]) -> list[TableCell]:
+    """A cell as the layout set it, or split in two where it holds a row's label and then a
+    score with its deviation ("None 95.90±0.05": the label "None", the score "95.90±0.05")."""
+    words = tokens[cell.start:cell.end]
+    if len(words) > 1 and _SCORE_WITH_DEVIATION.fullmatch(words[-1]) and re.search(r"[^\W\d_]", " ".join(words[:-1])):
+        return [replace(cell, end=cell.end - 1, text=" ".join(words[:-1])),
+                replace(cell, start=cell.end - 1, text=words[-1])]
+    return [cell]
+
+
 def row_reason(label: str) -> str | None:
     """Why the numbers of a row with this label are no scores: a row of shares ("Proportion"), of
-    settings ("% of training set"), of counts ("# sentences"), else None."""
+    settings ("% of training set"), of counts ("# sentences", "training sentence #"), of
+    differences ("∆ : Ours - Best Previous"), else None."""
     if re.search(r"\b(?:proportion|percentage|fraction|share|ratio)\b", label, re.I):
         return "statistic"
     if label.strip().startswith("%"):
         return "setting"
     reason = not_score_head(label) if label else None
-    return reason if reason in ("count", "time", "size") else None
+    if reason == "difference" and re.match(r"\s*(?:Δ|∆|δ|diff\b|difference|gain|improvement|impr\b)", label, re.I):
+        return reason  # "∆ : Ours - Best Previous +2.69 +0.90 ..."
+    return reason if reason in ("count", "time", "size", "deviation") else None
 
 
 def split_name(name: str | None, part: tuple[int, int]) -> str | None:

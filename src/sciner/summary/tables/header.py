@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
-    ENUMERATOR, LABEL_HEADS, Known, TableCell, metric_like, names_setting, not_score_head, says_nothing,
+    AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, is_language, metric_like, names_setting,
+    not_score_head, says_nothing,
 )
 from sciner.summary.tables.namer import Namer
 
@@ -25,6 +26,10 @@ _HEAD_METRIC = re.compile(r"\s*(.*?\S)\s*\(\s*([^()]+?)\s*\)\s*")
 # Heads over a label column of the data a model was trained on ("Training corpus", "Pre-training
 # data"): a setting of the row, not the data its scores were measured on.
 _TRAINING_DATA = re.compile(r"(?:pre)?train(?:ing|ed)?(?:corpus|corpora|data|dataset|set|on)$")
+# A caption saying its table reports significance: a head "p" there is a p-value, not precision.
+_SIGNIFICANCE = re.compile(r"significan|p\s?-\s?(?:values?|scores?)", re.I)
+# The heads of a dataset's splits, folded.
+_SPLIT_HEADS = frozenset({"train", "training", "dev", "development", "valid", "validation", "val", "test"})
 # Heads of a model's size, counted though they are ("# Params", "#FLOPs"): no data statistics.
 _MODEL_SIZE = re.compile(r"param|flop", re.I)
 
@@ -106,6 +111,36 @@ class Header:
                 return self.namer.names(head).get("DatasetName")
         return None
 
+    def aggregate(self, first: int, last: int) -> str | None:
+        """The head over these columns that names an aggregate ("Average", "Avg .", "All",
+        "Overall") of a row of heads two others of which name data ("MR CR SUBJ ... Average",
+        "Ar De He ... All"): its numbers are over those data, no one of them's; else None."""
+        for head in reversed(self.cells):
+            if head.first <= last and first <= head.last and fold(head.text) in AGGREGATES:
+                data = {fold(h.text) for h in self.cells if h.paragraph == head.paragraph and h is not head
+                        and h.first > 0 and ("DatasetName" in self.namer.names(h) or is_language(h.text))}
+                return head.text if len(data) >= 2 else None
+        return None
+
+    def split_sizes(self, first: int, last: int) -> bool:
+        """Whether the lowest head over these columns is a split's ("Test") in a row of heads of
+        splits only, one of them the training set's ("Train Dev Test", "Train / Dev / Test"):
+        its numbers are the splits' sizes."""
+        over = [h for h in self.cells if h.first <= last and first <= h.last]
+        if not over:
+            return False
+        row = [h for h in self.cells if h.paragraph == over[-1].paragraph and h.first > 0]
+        splits = [fold(part) for h in row for part in re.split(r"\s*/\s*", h.text)]
+        return bool(splits) and all(s in _SPLIT_HEADS for s in splits) and bool({"train", "training"} & set(splits))
+
+    def siblings_name(self, name: str, first: int, last: int) -> bool:
+        """Whether ``name`` is the data a head beside the one over these columns names (the
+        "MSRP" of "MSRP MR ... Average", read for the "Average" column)."""
+        key = fold(name)
+        return any(h.paragraph == head.paragraph and not (h.first <= last and first <= h.last)
+                   and key and (key == fold(h.text) or key == fold(self.namer.names(h).get("DatasetName", "")))
+                   for head in self.cells if head.first <= last and first <= head.last for h in self.cells)
+
     def column(self, first: int, last: int) -> Column:
         """The names the heads over these columns give (top to bottom: the lowest of a type
         wins, a sub-metric under a wider metric head is qualified by it), why its numbers are
@@ -123,6 +158,10 @@ class Header:
         for head in above:
             text = joined.get(head, head.text)
             why = not_score_head(text)
+            if text.strip() == "p" and _SIGNIFICANCE.search(self.caption.text):
+                reason = "p-value"  # "d p" under each model, "significance ... p-scores" in the caption
+                names.pop("MetricName", None)
+                continue
             if says_nothing(text):
                 if why is not None:  # "∆", "σ": no letter, still a difference, a deviation
                     reason = why
@@ -141,7 +180,8 @@ class Header:
                         and (self.row_kind(head) == "DatasetName" or self.lone_method(head)):
                     # "MNLI - mm" tagged as a method, "SST" as a task, amid a row of dataset heads
                     named = {"DatasetName": next(iter(named.values()))}
-            if why is not None and not {"MetricName", "DatasetName", "HyperparameterName"} & set(named):
+            if why is not None and (not {"MetricName", "DatasetName", "HyperparameterName"} & set(named)
+                                    or re.match(r"\s*[Δ∆]", text)):  # "∆bpc", tagged as a metric: still a difference
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
                 continue

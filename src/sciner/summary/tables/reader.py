@@ -21,7 +21,7 @@ from sciner.summary.provenance import (
 from sciner.summary.tables.caption import Caption, caption_reason, cited_dataset, read_caption, said_metrics
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like,
-    names_setting, row_reason, prints_numbers_only, says_nothing, split_name, table_rows,
+    names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
@@ -33,6 +33,8 @@ _YEAR = re.compile(rf"^{YEAR}$")
 _LEADING_NUMBER = re.compile(r"^\s*[-+−]?\.?\d")  # a cell that starts as a number does ("0.763 / 0.719 ( r )")
 # A row label counting the data under the heads: "# of train samples", "Number of examples".
 _COUNT_LABEL = re.compile(r"^\s*(?:#|number\b|num\b|no\.)|\b(?:samples|examples|instances)\b", re.I)
+# A head's unit whose superscript the layout set apart ("params ×10" then "6"): the number after it is its power.
+_POWER_OF_TEN = re.compile(r"[×x]\s?10$")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -82,7 +84,8 @@ class Table:
            paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None,
            cited_dataset: str | None = None) -> Table:
         texts = [[c.text for c in row] for row in rows]
-        numbers = [[bool(cell_numbers(t)) for t in row_texts] for row_texts in texts]
+        numbers = [[bool(cell_numbers(t)) and not (k and _POWER_OF_TEN.search(row_texts[k - 1]))
+                    for k, t in enumerate(row_texts)] for row_texts in texts]
         numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
                    for flags, row_texts in zip(numbers, texts)]
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
@@ -164,7 +167,54 @@ def read_table(table: Table) -> Found:
     for row in carry_labels(data_rows(table)):
         read, base = read_row(table, row.header, row.cells, row.group, base)
         found = found + read
+    ticks = {(c.paragraph, c.start, c.end) for c in evenly_spaced(table.rows)}
+    if ticks:  # a figure's axis set amid the table's rows: its ticks are no scores
+        found = Found(tuple(v for v in found.values if v.place not in ticks),
+                      tuple(r for r in found.results if r.place not in ticks),
+                      found.others + tuple(table.not_result(c, c.text.strip(), "axis")
+                                           for c in evenly_spaced(table.rows)
+                                           if any(r.place == (c.paragraph, c.start, c.end) for r in found.results)))
     return found.with_others(unread(table, found))
+
+
+def evenly_spaced(rows: Sequence[Sequence[TableCell]], least: int = 4) -> list[TableCell]:
+    """The cells of runs of ``least`` numbers or more evenly spaced along a row or down a
+    column ("2 4 6 8 10 12" beside a row's score, "0.5 0.4 0.3 0.2" down rows that print
+    scores left of them): a figure's axis ticks that the layout set amid a table, no scores."""
+    def plain(cell: TableCell) -> float | None:
+        numbers = cell_numbers(cell.text)
+        if len(numbers) != 1 or numbers[0].why is not None or not re.fullmatch(r"\d+(?:\.\d+)?", numbers[0].number):
+            return None
+        return float(numbers[0].number)
+
+    def runs(cells: Sequence[TableCell]) -> list[TableCell]:
+        found: list[TableCell] = []
+        start = 0
+        while start < len(cells):
+            end = start + 1
+            while end < len(cells) and (end - start < 2 or abs(
+                    (plain(cells[end]) or 0) - (plain(cells[end - 1]) or 0)
+                    - ((plain(cells[start + 1]) or 0) - (plain(cells[start]) or 0))) < 1e-9) \
+                    and plain(cells[end]) is not None:
+                end += 1
+            run = cells[start:end]
+            if len(run) >= least and all(plain(c) is not None for c in run) and plain(run[1]) != plain(run[0]):
+                found += run
+                start = end
+            else:
+                start += 1
+        return found
+
+    ticks = [c for row in rows for c in runs([c for c in row if plain(c) is not None
+                                                and all(o is c or o.last < c.first or o.first > c.last for o in row)])]
+    columns: dict[int, list[TableCell]] = {}
+    for row in rows:
+        for cell in row:
+            if cell.first == cell.last:
+                columns.setdefault(cell.first, []).append(cell)
+    for cells in columns.values():  # down the rows: a run broken by a cell of no plain number ends
+        ticks += [c for c in runs(cells) if len(runs(cells)) > least]  # five at least: an axis, not a tie of scores
+    return list(dict.fromkeys(ticks))
 
 
 def unread(table: Table, found: Found) -> list[NotResult]:
@@ -464,6 +514,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # "512" under "h inter": a width or a size (a power of two), no score, where no head
         # over it names a metric or the data
         return Found(others=(table.not_result(cell, number, "setting"),))
+    if "MetricName" not in heads and re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", number) \
+            and header.split_sizes(cell.first, cell.last):
+        # "67,349 872 1,821" under "Train Dev Test", "7520/836/5563" under "Train / Dev / Test": the splits' sizes
+        return Found(others=(table.not_result(cell, number, "count"),))
     if header.statistics:
         # A table of counts ("Samples Docs Words Sents ... Coverage Density"): its other
         # columns are statistics of the data too, not scores.
@@ -524,6 +578,13 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # citing the table names ("Caption Retrieval" over the column: its task on that data),
         # else, where no task is named either, the paper's.
         dataset = table.cited_dataset or table.paper_dataset
+    if "DatasetName" not in heads and (aggregate := header.aggregate(cell.first, cell.last)) is not None:
+        # "Average" right of "MR CR SUBJ ...": the average over those data, not the caption's or the
+        # prose's one of them ("MSRP"); "Supervised" over it, "Ja-En" in the caption still say whose
+        if dataset is None or header.siblings_name(dataset, cell.first, cell.last):
+            dataset = " ".join([*unnamed, aggregate])
+        elif fold(aggregate) not in fold(dataset):
+            dataset = f"{dataset} {aggregate}"
     if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
         # "S2-VL Abstract": the row's category of the data; "( Full S2 - VL )": the data itself
         qualifier = row["Qualifier"].strip("() ")
@@ -540,8 +601,17 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
         metric = metric.strip("() ")  # "( Acc )"
+    if part is not None and part[1] == 2 and table.caption.pair and (
+            metric is None or metric == table.paper_metric or not metric_pair(metric)) \
+            and "MetricName" not in heads and "MetricName" not in row:
+        metric = table.caption.pair  # ".62/.67" where the caption says "Spearman / Pearson": the second Pearson
     if part is not None:  # "80.6/80.1" under "MNLI-(m/mm)": MNLI-m, MNLI-mm; "UAS [LAS]": UAS, LAS
         dataset, metric = split_name(dataset, part), split_name(metric, part)
+        if metric and (why := not_score_head(metric)):  # "72.4 / -1.4" under "Accuracy / ∆": a difference
+            return Found(others=(table.not_result(cell, number, why),))
+    elif metric and len(scored := [m for m in re.split(r"\s*/\s*", metric) if not not_score_head(m)]) == 1 \
+            and "/" in metric:
+        metric = scored[0]  # "73.8" alone under "Accuracy / ∆": the score; its row's difference left blank
     found = provenance(table, header, group, label, cell)
     beside = () if metric is not None else tuple(h.text for h in header.cells)  # the head row, asked only here
     if metric is None and (metric := next(filter(None, (benchmark_metric(name, part, beside) for name in (
@@ -559,9 +629,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
 
 
 def is_layer_size(number: str) -> bool:
-    """Whether a cell's number is a power of two from 128 up, as a layer's width, a sequence's
-    length or a batch prints it ("128", "4096"), no score."""
-    return number.isdigit() and int(number) >= 128 and int(number) & (int(number) - 1) == 0
+    """Whether a cell's number is a multiple of 64 from 128 up, as a layer's width, a sequence's
+    length or a batch prints it ("128", "768", "4096"), no score."""
+    return number.isdigit() and int(number) >= 128 and int(number) % 64 == 0
 
 
 def provenance(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell) -> dict[str, Any]:

@@ -1,0 +1,219 @@
+"""What the results reader takes for a score and which metric and data it gives it (issue 47's
+precision): settings, powers of a unit, p-values, differences and shares are no scores; an
+aggregate column is no one dataset's; hand-made table rows and sentences, each after a case
+seen in a tune paper."""
+
+from __future__ import annotations
+
+import pytest
+
+from sciner.document import Paragraph, Span
+from sciner.summary.assemble import summarize_paper
+from sciner.summary.tables.caption import caption_reason
+from sciner.summary.tables.cells import not_score_head, table_rows
+
+from helpers.papers import caption, row
+
+
+@pytest.mark.parametrize(("head", "reason"), [("Dim .", "setting"), ("Vector Dimensionality", "setting"),
+                                              ("Model Settings", "setting"), ("d model", "setting"),
+                                              ("P drop", "setting"), ("train steps", "setting"),
+                                              ("Setting", None), ("Few - shot setting", None), ("Sem .", None)])
+def test_heads_of_settings_are_no_scores(head, reason):
+    """GloVe's "Dim ." and the Weighted Transformer's "Settings" over "N d model d ff h M P
+    drop": settings, whatever the caption's metric; "Setting" over a label column or spanning
+    scores says nothing of its numbers."""
+    assert not_score_head(head) == reason
+
+
+def test_a_unit_s_power_set_apart_keeps_its_row_a_head_row():
+    """"params ×10" then "6" (the superscript of ×10⁶ set in a cell of its own): the row of
+    heads holding it is no data row, so its heads ("N", "d model") head the settings below."""
+    paragraphs = [row([("Model", 0), ("BLEU", 3), ("params", 4)]),
+                  row([("N", 1), ("d model", 2), ("×10", 4), ("6", 4)]),
+                  row([("Transformer", 0), ("6", 1), ("512", 2), ("25.8", 3), ("65", 4)], ("MethodName", 0, 1)),
+                  caption("Table 2 : Reported BLEU scores on newstest2013 .", ("MetricName", 3, 4))]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.metric, r.value) for r in summary.results] == [("BLEU", "25.8")]
+    assert {("6", "count"), ("512", "setting")} <= {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_a_p_head_where_the_caption_speaks_of_significance_is_a_p_value():
+    """The Universal Sentence Encoder's WEAT table: "d p" under each model, "Statistical
+    significance is reported for 1 tailed p-scores": "p" is no precision."""
+    paragraphs = [row([("GloVe", 1)]), row([("Target", 0), ("d", 1), ("p", 2)]),
+                  row([("Science vs. arts", 0), ("1.24", 1), ("0.32", 2)]),
+                  caption("Table 2 : Effect size is Cohen ’s d . Statistical significance is reported for "
+                          "1 tailed p-scores .")]
+    summary = summarize_paper("p", paragraphs)
+    assert ("0.32", "p-value") in {(n.value, n.reason) for n in summary.not_results}
+    assert "0.32" not in {r.value for r in summary.results}
+
+
+def test_an_average_column_is_no_one_dataset_s():
+    """Sent2Vec Table 1: "MSRP MR CR ... Average", the prose or caption naming MSRP: the
+    "Average" column averages them all; a head over it still says whose average."""
+    paragraphs = [row([("Supervised", 2)]),
+                  row([("Model", 0), ("MR", 1), ("CR", 2), ("Average", 3)], ("DatasetName", 1, 2),
+                      ("DatasetName", 2, 3)),
+                  row([("SAE", 0), ("62.6", 1), ("68.0", 2), ("65.3", 3)], ("MethodName", 0, 1)),
+                  caption("Table 2 : Accuracy on MR and other tasks .", ("MetricName", 3, 4), ("DatasetName", 5, 6))]
+    got = {(r.dataset, r.value) for r in summarize_paper("p", paragraphs).results}
+    assert {("MR", "62.6"), ("CR", "68.0")} <= got
+    assert not any(value == "65.3" and dataset == "MR" for dataset, value in got)
+    assert any(value == "65.3" and dataset and "Average" in dataset for dataset, value in got)
+
+
+def test_a_difference_beside_a_score_under_score_and_delta_heads():
+    """Longformer Table 11: "Accuracy / ∆" over "72.4 / -1.4", and over "73.8" alone for the
+    model the others differ from."""
+    paragraphs = [row([("Accuracy / ∆", 1)]),
+                  row([("Longformer", 0), ("73.8", 1)], ("MethodName", 0, 1)),
+                  row([("RoBERTa", 0), ("72.4 / -1.4", 1)], ("MethodName", 0, 1)),
+                  caption("Table 2 : WikiHop development set ablations .", ("DatasetName", 3, 4))]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.metric, r.value) for r in summary.results] == [("Accuracy", "73.8"), ("Accuracy", "72.4")]
+    assert ("-1.4", "difference") in {(n.value, n.reason) for n in summary.not_results}
+
+
+@pytest.mark.parametrize("text", ["Table 1 : A summary of the datasets , including the number of classes .",
+                                  "Table 3 : Number of sentences in each split ."])
+def test_a_caption_describing_the_data_holds_statistics(text):
+    assert caption_reason(text) == "statistic"
+
+
+def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
+    tokens = text.split()
+    return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
+                     meta={"kind": "body", "section": "4 Results"})
+
+
+@pytest.mark.parametrize(("text", "value", "reason"), [
+    ("Without TriviaQA data , we only lose 0.1 - 0.4 F1 .", "0.4", "difference"),
+    ("The best method is only 0.3 F1 behind fine - tuning .", "0.3", "difference"),
+    ("It not only outperforms the baseline in BLEU but also converges 15 − 40 % faster .", "15", "difference"),
+    ("Adding it reduced F1 by approximately 0.7 % .", "0.7 %", "difference"),
+    ("Only 18 % of our sample were pure system errors , by F1 .", "18", "statistic"),
+    ("For the base model , the upper - bound for accuracy is around 95 % .", "95 %", "bound"),
+    ("We obtain an accuracy of 92 % with only 0.001 labels .", "0.001", "count"),
+])
+def test_changes_shares_bounds_and_amounts_in_sentences_are_no_scores(text, value, reason):
+    tokens = text.split()
+    width = len(value.split())
+    at = next(k for k in range(len(tokens)) if tokens[k:k + width] == value.split())
+    metric = next(k for k, t in enumerate(tokens) if t in ("F1", "BLEU", "accuracy"))
+    summary = summarize_paper("p", [tagged(text, ("MetricValue", at, at + width), ("MetricName", metric, metric + 1))])
+    assert not summary.results
+    assert [(n.value, n.reason) for n in summary.not_results] == [(value, reason)]
+
+
+@pytest.mark.parametrize(("label", "reason"), [("∆ : Ours - Best Previous", "difference"),
+                                               ("training sentence #", "count"),
+                                               ("Average number of dimensions per word", "count"),
+                                               ("Ours ( CharLSTM only )", None), ("BiDAF + Self Attention", None)])
+def test_rows_of_differences_and_counts(label, reason):
+    """Self-attentive parser Table 7's "∆ : Ours - Best Previous" row; the BI-LSTM-CRF paper's
+    "training sentence #" row of its data table."""
+    from sciner.summary.tables.cells import row_reason
+    assert row_reason(label) == reason
+
+
+def test_sizes_under_heads_of_splits_and_widths_are_no_scores():
+    """The Universal Sentence Encoder's Table 1: "SST 67,349 872 1,821" under "Train Dev Test";
+    MobileBERT's "h inter" 768 beside the SQuAD F1 its caption's metric names."""
+    paragraphs = [row([("Dataset", 0), ("Train", 1), ("Dev", 2), ("Test", 3)]),
+                  row([("SST", 0), ("67,349", 1), ("872", 2), ("1,821", 3)], ("DatasetName", 0, 1)),
+                  caption("Table 2 : Transfer task evaluation sets .")]
+    summary = summarize_paper("p", paragraphs)
+    assert not summary.results
+    assert {(n.value, n.reason) for n in summary.not_results} == {("67,349", "count"), ("872", "count"),
+                                                                  ("1,821", "count")}
+    paragraphs = [row([("Model", 0), ("h inter", 1), ("SQuAD", 2)], ("DatasetName", 3, 4)),
+                  row([("( b )", 0), ("768", 1), ("88.6", 2)]),
+                  caption("Table 2 : F1 on SQuAD .", ("MetricName", 2, 3), ("DatasetName", 4, 5))]
+    summary = summarize_paper("p", paragraphs)
+    assert [r.value for r in summary.results] == ["88.6"]
+    assert ("768", "setting") in {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_a_score_set_in_its_row_s_label_cell_is_split_from_it():
+    """Stack-pointer Table 2: "None 95.90±0.05" in one cell (the label and the UAS): the UAS is
+    read under its head, no model's name holds it."""
+    paragraphs = [row([("POS", 0), ("UAS", 0), ("LAS", 1)]),
+                  row([("Gold", 0), ("96.12±0.03", 0), ("95.06±0.05", 1)]),
+                  row([("None 95.90±0.05", 0), ("94.21±0.04", 1)])]
+    paragraphs[2].meta["cells"] = [[0, 2, 0, 0], [2, 3, 1, 1]]  # as the layout set it: "None" and 95.90 one cell
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.metric, r.value) for r in summary.results if r.place[0] == 2] == [("UAS", "95.90"), ("LAS", "94.21")]
+    assert not any(r.model and "95.90" in r.model for r in summary.results)
+
+
+@pytest.mark.parametrize(("head", "reason"), [("∆bpc", "difference"), ("Δ F1", "difference"),
+                                              ("Standard Deviation", "deviation"), ("Dev", None)])
+def test_heads_of_differences_and_deviations(head, reason):
+    assert not_score_head(head) == reason
+
+
+def test_a_difference_head_the_paper_tags_as_a_metric_is_still_a_difference():
+    """Transformer-XL-style ablation: "Description bpc ∆bpc", "∆bpc" tagged as a metric."""
+    paragraphs = [row([("Description", 0), ("bpc", 1), ("∆bpc", 2)], ("MetricName", 1, 2), ("MetricName", 2, 3)),
+                  row([("T64 w / out Multiple Positions", 0), ("2.482", 1), ("1.420", 2)])]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.metric, r.value) for r in summary.results] == [("bpc", "2.482")]
+    assert ("1.420", "difference") in {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_rouge_s_average_head_is_a_metric_and_a_caption_of_lengths_holds_statistics():
+    from sciner.summary.tables.cells import metric_like
+    assert metric_like("R - AVG") == "R - AVG"
+    assert caption_reason("Table 8 : Average sentence lengths for the datasets used in the comparison .") == "statistic"
+
+
+@pytest.mark.parametrize("head", ["|θ|", "θ", "# Params"])
+def test_heads_of_a_model_s_parameters_are_no_scores(head):
+    """Match-LSTM Table 2's "|θ|" beside "Exact Match F1"; the parameter counts of other tables."""
+    assert not_score_head(head) in ("size", "count")
+
+
+def test_a_figure_s_axis_set_amid_a_table_holds_no_scores():
+    """VisualBERT Table 5 beside Figure 3: "0.5 0.4 0.3 0.2 0.1" down the rows right of the dev
+    accuracies, "2 4 6 8 10 12" right of the last one."""
+    from sciner.summary.tables.reader import evenly_spaced
+    paragraphs = [row([("Model", 0), ("Dev", 1), ("0.5", 2)]),
+                  row([("VisualBERT", 0), ("66.7", 1), ("0.4", 2)]),
+                  row([("w/o Grounded Pre - training", 0), ("63.9", 1), ("0.3", 2)]),
+                  row([("w/o COCO Pre - training", 0), ("62.9", 1), ("0.2", 2)]),
+                  row([("w/o Early Fusion", 0), ("61.4", 1), ("0.1", 2)]),
+                  row([("w/o Objective 2", 0), ("64.9", 1), ("2", 3), ("4", 4), ("6", 5), ("8", 6), ("10", 7)]),
+                  caption("Table 2 : Accuracy of the ablation models on NLVR .", ("MetricName", 3, 4),
+                          ("DatasetName", 8, 9))]
+    summary = summarize_paper("p", paragraphs)
+    assert [r.value for r in summary.results] == ["66.7", "63.9", "62.9", "61.4", "64.9"]
+    assert {n.value for n in summary.not_results if n.reason == "axis"} == {"0.5", "0.4", "0.3", "0.2", "0.1", "2", "4",
+                                                                            "6", "8", "10"}
+    scores = [row([("A", 0), ("27.3", 1)]), row([("B", 0), ("27.4", 1)]), row([("C", 0), ("27.5", 1)]),
+              row([("D", 0), ("27.6", 1)])]
+    assert not evenly_spaced(table_rows(scores).popitem()[1])  # four scores a step apart down a column: no axis
+
+
+def test_a_caption_naming_a_pair_of_metrics_names_the_two_scores_of_each_pair_cell():
+    """Sent2Vec Table 2: ".17/.16" under "News", the caption comparing "on Spearman / Pearson
+    correlation measures", the prose having said "accuracy" of Twitter: the first score is the
+    Spearman, the second the Pearson; a lone number is neither's."""
+    paragraphs = [row([("Model", 0), ("News", 1), ("Twitter", 2), ("Average", 3)], ("DatasetName", 1, 2),
+                      ("DatasetName", 2, 3)),
+                  row([("SAE", 0), (".17/.16", 1), (".28/.22", 2), (".26", 3)], ("MethodName", 0, 1)),
+                  caption("Table 2 : Comparison of the performance of different models on Spearman / Pearson "
+                          "correlation measures .")]
+    got = [(r.dataset, r.metric, r.value) for r in summarize_paper("p", paragraphs).results]
+    assert got == [("News", "Spearman", "0.17"), ("News", "Pearson", "0.16"), ("Twitter", "Spearman", "0.28"),
+                   ("Twitter", "Pearson", "0.22")]
+
+
+@pytest.mark.parametrize("label", ["STS - B ( Pearson Corr./Spearman Corr . )", "CoLA ( Matthew Corr . )"])
+def test_correlations_written_short_read_as_metrics(label):
+    """ERNIE 2.0 Table 6's row labels: "87.1/85.8" right of the first is a Pearson and a Spearman."""
+    from sciner.summary.tables.cells import metric_like
+    from sciner.summary.tables.namer import metric_pair
+    metrics = label[label.index("(") + 1:label.rindex(")")].strip()
+    assert metric_pair(metrics) if "/" in metrics else metric_like(metrics)
