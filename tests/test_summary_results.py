@@ -16,7 +16,7 @@ from sciner.summary.names import Gazetteer
 from sciner.summary.ours import CITATION, CITED, cited_names, mark_ours
 from sciner.summary.papers import read_papers
 from sciner.summary.provenance import split_citation
-from sciner.summary.tables.caption import caption_reason, read_caption
+from sciner.summary.tables.caption import bracketed_score, caption_reason, read_caption
 from sciner.summary.values import Result
 from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, says_nothing, split_name,
@@ -1216,3 +1216,34 @@ def test_senteval_task_heads_take_accuracy_only_beside_each_other():
 
     assert read(["MR", "CR", "SUBJ"])[0] == {("MR", "accuracy"), ("CR", "accuracy"), ("SUBJ", "accuracy")}
     assert read(["MR"]) == (set(), {"no metric"})
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("Table 3 : Results on CMRC . The average score of 10 independent runs is depicted in brackets .", "average"),
+    ("Table 3 : Accuracy ; mean of five runs in parentheses .", "mean"),
+    ("Table 3 : Accuracy ; standard deviation in parentheses .", None),
+    ("Table 3 : F1 ; the number of test examples in brackets .", None),
+    ("Table 3 : F1 ; the average score of 10 runs .", None),
+])
+def test_a_caption_says_whether_its_brackets_hold_a_score(text, said):
+    assert bracketed_score(text.split()) == said
+
+
+def test_a_score_in_brackets_the_caption_calls_an_average_is_a_result_in_every_table_of_the_paper():
+    """"65.5 ( 64.4 )" where a caption says the average of the runs is in brackets: 64.4 is a
+    result too (setting "average"), in that table and in another whose caption says nothing of
+    brackets; a number in brackets of another size ("12.0 ( 30.5 )") stays no result; without such a caption the
+    bracketed number is "parenthesized"."""
+    def table(label: str, cell: str) -> list[Paragraph]:
+        return [row([("Model", 0), ("EM", 1)], table=label), row([("BERT", 0), (cell, 1)], ("MethodName", 0, 1), table=label)]
+    said = caption("Table 2 : Results on CMRC . The average score of 10 runs is depicted in brackets .", ("DatasetName", 5, 6))
+    other = caption("Table 3 : Results on DRCD .", ("DatasetName", 5, 6))
+    paper = [said, *table("table 2", "65.5 ( 64.4 )"), other, *table("table 3", "83.1 ( 82.7 )"),
+             *table("table 4", "12.0 ( 30.5 )")]
+    summary = summarize_paper("p", paper)
+    assert [(r.dataset, r.value, r.setting) for r in summary.results] == [
+        ("CMRC", "65.5", None), ("CMRC", "64.4", "average"), ("DRCD", "83.1", None), ("DRCD", "82.7", "average"),
+        (None, "12.0", None)]
+    assert [(n.value, n.reason) for n in summary.not_results] == [("30.5", "parenthesized")]
+    plain = summarize_paper("p", [other, *table("table 3", "83.1 ( 82.7 )")])
+    assert [(n.value, n.reason) for n in plain.not_results] == [("82.7", "parenthesized")]

@@ -38,6 +38,9 @@ class Caption:
     # The one dataset each side of a caption of two tables set side by side names ("Left : results
     # on SICK ... Right : results on MSRP", "SICK ( left ) and MSRP ( right )"): {"left": "SICK", ...}.
     sides: dict[str, str] = field(default_factory=dict)
+    # What the number in brackets beside a score is, where the caption says it is a score too
+    # ("The average score of 10 independent runs is depicted in brackets": "average"), else None.
+    bracketed: str | None = None
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -90,7 +93,34 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         one.pop("MetricName", None)  # several metrics: each for its own datasets
     else:
         by_name, default = {}, None
-    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named))
+    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), bracketed_score(p.tokens))
+
+
+# A sentence of a caption saying what brackets hold, and the words that make it a score ("the
+# average score of 10 runs is in brackets", "mean accuracy in parentheses") or not one ("the
+# standard deviation in parentheses", "the number of examples in brackets", "rank").
+_BRACKETS = re.compile(r"^(?:brackets?|parenthes[ie]s|parenthesized|bracketed)$", re.I)
+_BRACKETED_SCORE = re.compile(r"^(?:average|averaged|mean|median|score|scores|result|results)$", re.I)
+_BRACKETED_OTHER = re.compile(r"^(?:std|standard|deviations?|variance|difference|differences|improvements?|gains?|"
+                              r"ranks?|ranking|number|numbers|counts?|sizes?|#|p|significance|change|relative|"
+                              r"error|errors|interval|intervals|percentage|%)$", re.I)
+
+
+def bracketed_score(tokens: Sequence[str]) -> str | None:
+    """What the numbers in brackets beside the scores of a table are, where its caption says in
+    a sentence naming brackets that they are scores too ("The average score of 10 independent
+    runs is depicted in brackets" -> "average"; "mean in parentheses" -> "mean"); None where it
+    says nothing of brackets, or says they hold a deviation, a difference, a count or a rank."""
+    start = 0
+    for end in [k for k, t in enumerate(tokens) if t in (".", ";")] + [len(tokens)]:
+        words = tokens[start:end]
+        start = end + 1
+        if not any(_BRACKETS.match(w) for w in words) or any(_BRACKETED_OTHER.match(w) for w in words):
+            continue
+        said = [w.lower() for w in words if _BRACKETED_SCORE.match(w)]
+        if said:
+            return next((w for w in said if w not in ("score", "scores", "result", "results")), "bracketed")
+    return None
 
 
 def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:

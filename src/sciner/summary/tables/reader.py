@@ -17,7 +17,9 @@ from sciner.summary.provenance import (
     ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
     short_caption, split_citation,
 )
-from sciner.summary.tables.caption import Caption, caption_reason, cited_dataset, read_caption, said_metrics
+from sciner.summary.tables.caption import (
+    Caption, bracketed_score, caption_reason, cited_dataset, read_caption, said_metrics,
+)
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like, row_reason,
     prints_numbers_only, says_nothing, split_name, table_rows,
@@ -126,8 +128,14 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
     said = said_metrics(paragraphs, known)
+    # What one caption says the brackets hold holds for the paper's other tables ("Table 3: ...
+    # The average score of 10 independent runs is depicted in brackets"; "Table 4: Results on DRCD").
+    bracketed = next((b for p in paragraphs if p.meta.get("kind") == "caption" and (b := bracketed_score(p.tokens))),
+                     None)
     for (page, label), rows in table_rows(paragraphs).items():
         caption = read_caption(paragraphs, page, label, known)
+        if caption.bracketed is None and bracketed is not None:
+            caption = replace(caption, bracketed=bracketed)
         found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said, paper_dataset,
                                             cited_dataset(paragraphs, label, known)))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
@@ -336,7 +344,14 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         column = header.column(cell.first, cell.last)
         if label.languages:
             column = Column(column.names, column.reason, [*column.unnamed, *label.languages])
+        scores = [n for n, why, _ in cell_numbers(cell.text) if why is None]
         for number, why, part in cell_numbers(cell.text):
+            if why == "parenthesized" and table.caption.bracketed and is_beside_score(number, scores):
+                # "65.5 ( 64.4 )" where the caption says the average of the runs is in brackets
+                read = read_number(table, header, group, label, cell, number, column, part)
+                found = found + replace(read, results=tuple(
+                    replace(r, setting=r.setting or table.caption.bracketed) for r in read.results))
+                continue
             if why is not None:
                 found = found.with_others([table.not_result(cell, number, why)])
                 continue
@@ -506,6 +521,13 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     return Found((Value("MetricValue", number, metric, place),),
                  (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
                          citation=citation),))
+
+
+def is_beside_score(number: str, scores: Sequence[str]) -> bool:
+    """Whether a number in brackets is of the size of the one score of its cell (half to twice
+    it): another score of it ("65.5 ( 64.4 )"), not a count beside it."""
+    values = [float(n.rstrip("%").replace(",", "")) for n in [number, *scores]]
+    return len(scores) == 1 and values[1] > 0 and 0.5 <= values[0] / values[1] <= 2
 
 
 def is_layer_size(number: str) -> bool:
