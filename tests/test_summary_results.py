@@ -1247,3 +1247,12 @@ def test_a_score_in_brackets_the_caption_calls_an_average_is_a_result_in_every_t
     assert [(n.value, n.reason) for n in summary.not_results] == [("30.5", "parenthesized")]
     plain = summarize_paper("p", [other, *table("table 3", "83.1 ( 82.7 )")])
     assert [(n.value, n.reason) for n in plain.not_results] == [("82.7", "parenthesized")]
+
+
+def test_a_name_a_caption_says_results_are_on_is_the_data_whatever_it_was_tagged():
+    """"Results on DRCD" with DRCD tagged a method: the data of the table; "Results of the X
+    system" stays a method."""
+    on = caption("Table 2 : Results on DRCD ( Traditional Chinese ) .", ("MethodName", 5, 6))
+    of = caption("Table 2 : Results of DRCD .", ("MethodName", 5, 6))
+    assert read_caption([on], 7, "table 2", lambda text: {}).names == {"DatasetName": "DRCD"}
+    assert read_caption([of], 7, "table 2", lambda text: {}).names == {"MethodName": "DRCD"}

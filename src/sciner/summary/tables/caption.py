@@ -146,14 +146,21 @@ def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:
     return sides
 
 
+# The words before the data a caption's results are on: "Results on", "Performance on the".
+_RESULTS_ON = re.compile(r"(?:^|\s)(?:results?|performances?|scores?|accuracy|accuracies|evaluation)\son(?:\sthe)?$")
+
+
 def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
     """(type, name) of a name the caption tags: the paper's name for it; "X system" is a
-    method whatever it was tagged; a metric with the average or area it is said of."""
+    method whatever it was tagged; a "method" the results are on ("Results on DRCD") is the
+    data; a metric with the average or area it is said of."""
     text = " ".join(p.tokens[s.start:s.end])
     label = s.label
     if label == "DatasetName" and [w.lower() for w in p.tokens[s.end:s.end + 1]] in (
             ["system"], ["model"], ["parser"], ["tool"]):
         label = "MethodName"  # "Results of the ScienceParse system": a method, whatever it was tagged
+    elif label == "MethodName" and _RESULTS_ON.search(" ".join(p.tokens[max(0, s.start - 3):s.start]).lower()):
+        label = "DatasetName"  # "Results on DRCD": the data results are on, whatever it was tagged
     name = known(text).get(label, (text, 0))[0]
     if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
         before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
