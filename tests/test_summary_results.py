@@ -1256,3 +1256,18 @@ def test_a_name_a_caption_says_results_are_on_is_the_data_whatever_it_was_tagged
     of = caption("Table 2 : Results of DRCD .", ("MethodName", 5, 6))
     assert read_caption([on], 7, "table 2", lambda text: {}).names == {"DatasetName": "DRCD"}
     assert read_caption([of], 7, "table 2", lambda text: {}).names == {"MethodName": "DRCD"}
+
+
+def test_a_caption_giving_a_metric_to_each_side_of_one_table_splits_it_where_the_prose_says():
+    """"Spearman 's correlation ( left ) and accuracy ( right )" over one table: the paper's
+    sentences give SYN-REL accuracy, so its column and those right of it take accuracy, those
+    left of it the correlation; where no sentence tells where the right side starts, none."""
+    said = tagged("We report the accuracy on SYN-REL .", ("MetricName", 3, 4), ("TaskName", 5, 6))
+    text = caption("Table 2 : Spearman 's correlation ( left ) and accuracy ( right ) on different tasks .",
+                   ("MetricName", 3, 6), ("MetricName", 10, 11))
+    rows = [row([("Lang", 0), ("WS-353", 1), ("RG-65", 2), ("SYN-REL", 3)], ("DatasetName", 1, 2),
+                ("DatasetName", 2, 3), ("TaskName", 3, 4)),
+            row([("Ours", 0), ("68.0", 1), ("75.5", 2), ("45.5", 3)], ("MethodName", 0, 1))]
+    assert [(r.metric, r.value) for r in summarize_paper("p", [said, text, *rows]).results] == [
+        ("Spearman 's correlation", "68.0"), ("Spearman 's correlation", "75.5"), ("accuracy", "45.5")]
+    assert [r.metric for r in summarize_paper("p", [text, *rows]).results] == []

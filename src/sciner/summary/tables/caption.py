@@ -41,6 +41,8 @@ class Caption:
     # What the number in brackets beside a score is, where the caption says it is a score too
     # ("The average score of 10 independent runs is depicted in brackets": "average"), else None.
     bracketed: str | None = None
+    # The one metric each side names, alike ("Spearman 's correlation ( left ) and accuracy ( right )").
+    metric_sides: dict[str, str] = field(default_factory=dict)
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -93,7 +95,8 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         one.pop("MetricName", None)  # several metrics: each for its own datasets
     else:
         by_name, default = {}, None
-    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), bracketed_score(p.tokens))
+    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), bracketed_score(p.tokens),
+                   _sides(p, named, "MetricName"))
 
 
 # A sentence of a caption saying what brackets hold, and the words that make it a score ("the
@@ -123,10 +126,11 @@ def bracketed_score(tokens: Sequence[str]) -> str | None:
     return None
 
 
-def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:
-    """The one dataset each side of the caption names, where it says which words are of the left
-    table and which of the right: "Left : ... Right : ..." (a side's words up to the next side's),
-    "... ( left ) and ... ( right )" (a side's words since the last side's)."""
+def _sides(p: Paragraph, named: dict[Span, tuple[str, str]], kind: str = "DatasetName") -> dict[str, str]:
+    """The one dataset (``kind``: or name of another type) each side of the caption names, where
+    it says which words are of the left table and which of the right: "Left : ... Right : ..." (a
+    side's words up to the next side's), "... ( left ) and ... ( right )" (a side's words since
+    the last side's)."""
     words = [w.lower() for w in p.tokens]
     marks = []  # (side, its words' start, end)
     for k, w in enumerate(words):
@@ -140,7 +144,7 @@ def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:
     sides = {}
     for k, (side, start, end) in enumerate(marks):
         first, last = (start, bounds[k + 2][0]) if start is not None else (bounds[k][1], end)
-        data = {fold(name): name for s, (kind, name) in named.items() if kind == "DatasetName" and first <= s.start < last}
+        data = {fold(name): name for s, (label, name) in named.items() if label == kind and first <= s.start < last}
         if len(data) == 1:
             sides[side] = next(iter(data.values()))
     return sides

@@ -503,6 +503,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         or next((table.said[fold(name)] for name in (heads.get("DatasetName"), dataset, heads.get("TaskName"),
                                                      row.get("DatasetName"), row.get("TaskName"))
                  if name and fold(name) in table.said), None) \
+        or side_metric(table, header, cell, side) \
         or (table.paper_metric if "DatasetName" in heads and fold(table.paper_metric or "") not in table.caption.legend
             else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
@@ -521,6 +522,23 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     return Found((Value("MetricValue", number, metric, place),),
                  (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
                          citation=citation),))
+
+
+def side_metric(table: Table, header: Header, cell: TableCell, side: str | None) -> str | None:
+    """The metric the caption gives the side of the table a cell is on ("Spearman 's correlation
+    ( left ) and accuracy ( right )"): the side of two tables set side by side, else, in one
+    table, the right from the first column whose head the paper's sentences give the right's
+    metric ("accuracy" said of "SYN-REL"), the left before it; None where it cannot be told."""
+    sides = table.caption.metric_sides
+    if len(sides) != 2:
+        return None
+    if side is None:
+        right = fold(sides["right"])
+        starts = [h.first for h in header.cells if fold(table.said.get(fold(h.text), "")) == right]
+        if not starts:
+            return None
+        side = "right" if cell.first >= min(starts) else "left"
+    return sides[side]
 
 
 def is_beside_score(number: str, scores: Sequence[str]) -> bool:
