@@ -1271,3 +1271,13 @@ def test_a_caption_giving_a_metric_to_each_side_of_one_table_splits_it_where_the
     assert [(r.metric, r.value) for r in summarize_paper("p", [said, text, *rows]).results] == [
         ("Spearman 's correlation", "68.0"), ("Spearman 's correlation", "75.5"), ("accuracy", "45.5")]
     assert [r.metric for r in summarize_paper("p", [text, *rows]).results] == []
+
+
+@pytest.mark.parametrize(("text", "metric"), [
+    ("Table 2 : Small model BPC on text8 & enwik8", "BPC"),
+    ("Table 2 : All values are F1 scores .", "F1"),
+    ("Table 2 : Models trained with RL on the data .", None),
+    ("Table 2 : Small model BPC and BLEU on text8", None),
+])
+def test_a_caption_names_its_one_metric_untagged_an_acronym_of_three_capitals_alone(text, metric):
+    assert read_caption([caption(text)], 7, "table 2", lambda t: {}).names.get("MetricName") == metric

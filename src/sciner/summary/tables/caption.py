@@ -179,12 +179,14 @@ def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
 
 def _said_metric(p: Paragraph) -> str | None:
     """The one metric a caption no tag gives a metric names ("All values are F1 scores"): a
-    word ("accuracies") or one said of the numbers ("F1 scores", "values are", "in terms of"),
-    not "RL trained models"; None when it names none or several."""
+    word ("accuracies"), an acronym of three capitals or more ("Small model BPC on text8"), or
+    one said of the numbers ("F1 scores", "values are", "in terms of"), not "RL trained models";
+    None when it names none or several."""
     said = {"score", "scores", "values", "value", "are", "in", "report", "reported", "measured", "(", "%"}
     words = [m for i, w in enumerate(p.tokens[4:], 4) if (m := metric_like(w)) and len(w) > 1
              and w.lower() not in ("p", "r")
-             and (len(w) >= 5 or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
+             and (len(w) >= 5 or (len(w) >= 3 and w.isupper())
+                  or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
     return words[0] if len(set(words)) == 1 else None
 
 
