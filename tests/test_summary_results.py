@@ -1281,3 +1281,11 @@ def test_a_caption_giving_a_metric_to_each_side_of_one_table_splits_it_where_the
 ])
 def test_a_caption_names_its_one_metric_untagged_an_acronym_of_three_capitals_alone(text, metric):
     assert read_caption([caption(text)], 7, "table 2", lambda t: {}).names.get("MetricName") == metric
+
+
+def test_a_head_giving_two_metrics_in_parentheses_heads_the_two_scores_of_its_cells():
+    """"SQuAD v1.1 ( F1 / EM )" over "93.1/87.2": F1 93.1 and EM 87.2 on SQuAD v1.1."""
+    rows = [row([("Model", 0), ("SQuAD v1.1 ( F1 / EM )", 1)], ("DatasetName", 1, 3)),
+            row([("BERT", 0), ("93.1/87.2", 1)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", rows).results] == [
+        ("SQuAD v1.1", "F1", "93.1"), ("SQuAD v1.1", "EM", "87.2")]

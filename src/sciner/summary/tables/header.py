@@ -13,7 +13,7 @@ from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
     ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, metric_like, not_score_head, says_nothing,
 )
-from sciner.summary.tables.namer import Namer
+from sciner.summary.tables.namer import Namer, metric_pair
 
 # Sub-metrics that a spanning metric head above qualifies ("MUC" over "F1" is "MUC F1").
 _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recall", "acc", "accuracy", "em",
@@ -133,8 +133,10 @@ class Header:
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
                 continue
-            if "MetricName" not in named and (said := _HEAD_METRIC.fullmatch(text)) and metric_like(said.group(2)):
-                # "CoLA ( MCC )", "Overall ( Acc )": the metric in the parentheses, the rest the data's
+            if "MetricName" not in named and (said := _HEAD_METRIC.fullmatch(text)) \
+                    and (metric_like(said.group(2)) or metric_pair(said.group(2))):
+                # "CoLA ( MCC )", "Overall ( Acc )", "SQuAD v1.1 ( F1 / EM )" over "93.1/87.2": the
+                # metric(s) in the parentheses, the rest the data's
                 named = {k: _HEAD_METRIC.sub(r"\1", v) for k, v in named.items()} | {"MetricName": said.group(2)}
                 if not named.keys() - {"MetricName"} and not says_nothing(said.group(1)) \
                         and re.search(r"[A-Za-z]{2}", said.group(1)):
