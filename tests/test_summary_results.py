@@ -1289,3 +1289,11 @@ def test_a_head_giving_two_metrics_in_parentheses_heads_the_two_scores_of_its_ce
             row([("BERT", 0), ("93.1/87.2", 1)], ("MethodName", 0, 1))]
     assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", rows).results] == [
         ("SQuAD v1.1", "F1", "93.1"), ("SQuAD v1.1", "EM", "87.2")]
+
+
+@pytest.mark.parametrize(("text", "dataset"), [
+    ("Table 2 : En - De test BLEU .", "En-De"), ("Table 2 : BLEU on EN→DE .", "EN→DE"),
+    ("Table 2 : BLEU on En - De and En - Fr .", None), ("Table 2 : X - En test BLEU .", None),
+])
+def test_a_caption_naming_no_dataset_but_one_translation_direction_names_that(text, dataset):
+    assert read_caption([caption(text)], 7, "table 2", lambda t: {}).names.get("DatasetName") == dataset

@@ -14,7 +14,7 @@ from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
-from sciner.summary.tables.cells import Known, metric_like
+from sciner.summary.tables.cells import Known, is_language_pair, metric_like
 from sciner.summary.values import sentence_ranges, sentences
 
 # A word citing a table ("Table 3", "Tab. 3", "Tables 2 and 3").
@@ -85,6 +85,8 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
                 ["dataset"], ["corpus"]) and len(names["DatasetName"]) == 2:
             names["DatasetName"] = {f"{named[a][1]} {p.tokens[a.end]} {named[b][1]}"}
     one = {kind: found.pop() for kind, found in names.items() if len(found) == 1}
+    if "DatasetName" not in names and (pair := _language_pair(p.tokens)):
+        one["DatasetName"] = pair  # "En - De test BLEU": the data is the translation direction's
     if "MetricName" not in names and (said := _said_metric(p)) is not None:
         one["MetricName"] = said
     by_name, default = _metric_by_name(p, spans, named)
@@ -124,6 +126,18 @@ def bracketed_score(tokens: Sequence[str]) -> str | None:
         if said:
             return next((w for w in said if w not in ("score", "scores", "result", "results")), "bracketed")
     return None
+
+
+def _language_pair(tokens: Sequence[str]) -> str | None:
+    """The one translation direction a caption names ("En - De", "EN→DE", "English-German"),
+    written without spaces; None for none or several."""
+    found = set()
+    for k, word in enumerate(tokens):
+        if is_language_pair(word):
+            found.add(word)
+        elif k + 2 < len(tokens) and tokens[k + 1] in ("-", "–", "→", "->") and is_language_pair(" ".join(tokens[k:k + 3])):
+            found.add(f"{word}-{tokens[k + 2]}" if tokens[k + 1] in ("-", "–") else "".join(tokens[k:k + 3]))
+    return found.pop() if len(found) == 1 else None
 
 
 def _sides(p: Paragraph, named: dict[Span, tuple[str, str]], kind: str = "DatasetName") -> dict[str, str]:
