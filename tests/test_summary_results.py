@@ -1297,3 +1297,25 @@ def test_a_head_giving_two_metrics_in_parentheses_heads_the_two_scores_of_its_ce
 ])
 def test_a_caption_naming_no_dataset_but_one_translation_direction_names_that(text, dataset):
     assert read_caption([caption(text)], 7, "table 2", lambda t: {}).names.get("DatasetName") == dataset
+
+
+def test_a_size_in_parentheses_in_a_row_label_makes_no_row_of_counts():
+    """"twitter ( 19.7B words )": a corpus and its size labelling a row of scores; "# words" is a
+    row of counts."""
+    from sciner.summary.tables.cells import row_reason
+    assert row_reason("unsupervised twitter ( 19.7B words ) Sent2Vec") is None
+    assert row_reason("# words") == "count"
+
+
+def test_a_line_of_running_text_set_among_the_heads_heads_nothing():
+    """A line of the text the PDF reader set in the table over its heads ("between all pairs of
+    words evaluated for the different embed-") heads no column: its "words" makes no count,
+    its "NNLM" no model."""
+    rows = [row([("between all pairs of words evaluated for the different embed-", 0)], table="table 2"),
+            row([("the word2vec models and the small and", 0), ("NNLM", 1)], ("MethodName", 7, 8)),
+            row([("Model", 0), ("Test", 1)]),
+            row([("Large", 0), ("78.4", 1)], ("MethodName", 0, 1))]
+    rows[0].meta["cells"] = [[0, len(rows[0].tokens), 0, 1]]
+    text = caption("Table 2 : Word level perplexity on PTB", ("MetricName", 3, 6), ("DatasetName", 7, 8))
+    assert [(r.model, r.metric, r.value) for r in summarize_paper("p", [text, *rows]).results] == [
+        ("Large", "Word level perplexity", "78.4")]

@@ -265,7 +265,9 @@ def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list
 
 def row_reason(label: str) -> str | None:
     """Why the numbers of a row with this label are no scores: a row of shares ("Proportion"), of
-    settings ("% of training set"), of counts ("# sentences"), else None."""
+    settings ("% of training set"), of counts ("# sentences"), else None; what the label says in
+    parentheses is the label's own ("twitter ( 19.7B words )": a corpus and its size)."""
+    label = re.sub(r"\([^()]*\)", " ", label).strip()  # "twitter ( 19.7B words )": of the label, not its row
     if re.search(r"\b(?:proportion|percentage|fraction|share|ratio)\b", label, re.I):
         return "statistic"
     if label.strip().startswith("%"):

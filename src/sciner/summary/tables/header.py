@@ -108,8 +108,12 @@ class Header:
         reason: str | None = None
         unnamed: list[str] = []
         metric_width = 0
+        prose = {row for row in {h.paragraph for h in above}
+                 if is_prose(" ".join(h.text for h in self.cells if h.paragraph == row))}
         for head in above:
             text = joined.get(head, head.text)
+            if head.paragraph in prose:
+                continue  # a line of the caption or the body text the PDF reader set in the table
             why = not_score_head(text)
             if says_nothing(text):
                 if why is not None:  # "∆", "σ": no letter, still a difference, a deviation
@@ -166,6 +170,19 @@ class Header:
                     and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
         return Column(names, reason, unnamed)
+
+
+# Words of running text, seldom of a table's heads.
+_FUNCTION_WORDS = frozenset({"the", "of", "for", "and", "between", "to", "in", "is", "are", "we", "our", "that", "which",
+                             "with", "this", "these", "from", "by", "as", "be", "was", "were", "it", "its", "a", "an"})
+
+
+def is_prose(text: str) -> bool:
+    """Whether a head row reads as a line of running text: seven words or more, three of them
+    words such as "the", "of", "and" ("between all pairs of words evaluated for the different
+    embed-", a line of the text the PDF reader set in the table)."""
+    words = text.split()
+    return len(words) >= 7 and sum(w in _FUNCTION_WORDS for w in words) >= 3
 
 
 def counts_heads(cells: Sequence[TableCell]) -> bool:
