@@ -1319,3 +1319,15 @@ def test_a_line_of_running_text_set_among_the_heads_heads_nothing():
     text = caption("Table 2 : Word level perplexity on PTB", ("MetricName", 3, 6), ("DatasetName", 7, 8))
     assert [(r.model, r.metric, r.value) for r in summarize_paper("p", [text, *rows]).results] == [
         ("Large", "Word level perplexity", "78.4")]
+
+
+def test_a_measure_or_a_data_size_left_of_the_scores_makes_no_row_of_times_or_counts():
+    """"342 ms" under "Latency" left of GLUE scores is no label (nor a row of times); "2.8
+    Billion words" labelling a row with its data's size makes no row of counts."""
+    latency = [row([("Model", 0), ("Latency", 1), ("CoLA", 2)], ("DatasetName", 2, 3)),
+               row([("BERT BASE", 0), ("342 ms", 1), ("52.1", 2)], ("MethodName", 0, 2))]
+    assert [(r.model, r.dataset, r.value) for r in summarize_paper("p", latency).results] == [
+        ("BERT BASE", "CoLA", "52.1")]
+    sized = [row([("Data", 0), ("Model", 1), ("MR ( Acc )", 2), ("CR ( Acc )", 3)]),
+             row([("2.8 Billion words", 0), ("C - PHRASE", 1), ("75.7", 2), ("78.8", 3)], ("MethodName", 4, 7))]
+    assert [(r.metric, r.value) for r in summarize_paper("p", sized).results] == [("Acc", "75.7"), ("Acc", "78.8")]

@@ -32,6 +32,8 @@ from sciner.summary.values import NotResult, Result, Value
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
 _YEAR = re.compile(rf"^{YEAR}$")
 _LEADING_NUMBER = re.compile(r"^\s*[-+−]?\.?\d")  # a cell that starts as a number does ("0.763 / 0.719 ( r )")
+# A number and its unit: a measure (a time, a size) left of a row's scores, no label.
+_MEASURE = re.compile(r"^\s*\d[\d.,]*\s?(?:ms|s|sec|secs|h|hrs?|hours?|min|mins|days?|[kKMBGT]|x|×)\s*$")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -319,7 +321,9 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         numbered = [cell for cell in numbered if cell in row]
         if not numbered:
             return found, base
-    labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
+    # (not a cell left of the scores that is a measure: "342 ms" beside "109 M" under "Latency")
+    labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)
+              and not _MEASURE.match(text)]
     label = read_label(table, header, labels)
     label_text = label.model
     if label_text and re.match(r"[+＋]\s", label_text) and base:
@@ -333,7 +337,8 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
     ablation = is_ablated(label.model) or bool(ABLATION_CAPTION.search(table.caption.text)) \
         or (is_added(label.model) and label_text != label.model and group.ours)
     label = replace(label, model=label_text, ours=ours, numbered=numbered_label, ablation=ablation)
-    label_reason = row_reason(" ".join(cell.text for cell in labels))
+    # (not a label cell that starts with a number: "2.8 Billion words", the size of the data of its row)
+    label_reason = row_reason(" ".join(cell.text for cell in labels if not _LEADING_NUMBER.match(cell.text)))
     for cell in numbered:
         if cell.last < first_number:
             continue
