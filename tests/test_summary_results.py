@@ -87,7 +87,9 @@ def test_a_cell_printing_numbers_only_is_one_no_reading_may_drop(text, only):
 
 @pytest.mark.parametrize(("head", "metric"), [("BLEU", "BLEU"), ("ROUGE-1", "ROUGE-1"), ("R-L", "R-L"), ("EM", "EM"),
                                               ("R1(%)", "R1"), ("Acc .", "Acc ."), ("MCC", "MCC"), ("MF1", "MF1"),
-                                              ("P@1", "P@1"), ("ρ", "ρ"), ("Laptop", None), ("Arabic", None)])
+                                              ("P@1", "P@1"), ("ρ", "ρ"), ("Laptop", None), ("Arabic", None),
+                                              ("Pearson Corr.", "Pearson Corr."), ("Matthew Corr .", "Matthew Corr ."),
+                                              ("Spearman’s rho", "Spearman’s rho"), ("Pearsonian", None)])
 def test_heads_that_read_as_metrics(head, metric):
     assert metric_like(head) == metric
 

@@ -42,6 +42,7 @@ _METRIC_HEAD = re.compile(
     r"f|f1|f05|f2|microf1|macrof1|mf1|weightedf1|avgf1|averagef1|conllf1|p|r|prec|precision|rec|recall|acc|accuracy|"
     r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
     r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
+    r"(?:pearson|spearman|matthews?|kendall)s?(?:corr|correlation|r|rho|tau)|"
     r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm|"
     r"muc|b3|ceaf(?:[em]|φ)?\d*|blanc|lea)$")
 # Correlations and agreement a head names by their Greek letter alone: Spearman's ρ, Kendall's τ, Cohen's κ.
