@@ -156,6 +156,66 @@ def recall(headlines: list[dict[str, str]], papers: dict[str, Any]) -> None:
                                           for p, (a, b) in per_paper.items()))
 
 
+# The kinds of miss, in the order a headline number is checked: its value read at all, then
+# its metric, then its dataset.
+MISS_KINDS = ("value not read", "value, no metric", "wrong metric", "no dataset", "wrong dataset")
+
+
+def miss_of(h: dict[str, str], paper: Any) -> tuple[str, str, Any] | None:
+    """Why a headline number is missed (one of :data:`MISS_KINDS`), where its value was (the
+    table, sentence or not result a result with it came from; for a value read nowhere, where
+    the paper prints it: "not result (reason)", "table cell", "sentence", else "nowhere
+    (figure?)"), and the nearest miss (a result with the value, of the headline's own table
+    first, or None); None when it is hit."""
+    with_value = sorted((r for r in paper.results if same_value(h["value"], r.value)),
+                        key=lambda r: r.table != f"table {h['table']}")  # its own table's first
+    with_metric = [r for r in with_value if same_name(h["metric"], r.metric)]
+    if any(same_name(h["dataset"], r.dataset) for r in with_metric):
+        return None
+    if not with_value:
+        reason = next((n.reason for n in paper.not_results if same_value(h["value"], n.value)), None)
+        return "value not read", (f"not result ({reason})" if reason else printed_where(h["value"], paper)), None
+    if with_metric:
+        nearest = next((r for r in with_metric if r.dataset), with_metric[0])
+        kind = "wrong dataset" if nearest.dataset else "no dataset"
+    else:
+        nearest = next((r for r in with_value if r.metric), with_value[0])
+        kind = "wrong metric" if nearest.metric else "value, no metric"
+    return kind, "table" if nearest.table else "sentence", nearest
+
+
+def printed_where(value: str, paper: Any) -> str:
+    """Where the paper prints a number no result or not result holds: "table cell", "caption",
+    "sentence", or "nowhere (figure?)" (a plot's, or text the PDF reader lost)."""
+    for kind, test in (("table cell", lambda p: p.meta.get("cells")),
+                       ("caption", lambda p: p.meta.get("kind") == "caption"), ("sentence", lambda p: True)):
+        if any(test(p) and any(same_value(value, t) for t in p.tokens if re.match(r"[-+]?\.?\d", t))
+               for p in paper.paragraphs):
+            return kind
+    return "nowhere (figure?)"
+
+
+def misses(headlines: list[dict[str, str]], papers: dict[str, Any], listed: bool) -> None:
+    """The tune headline numbers missed, counted by kind and by where their value was; with
+    ``listed``, each one with the nearest result read (its metric, dataset and source)."""
+    rows = [h for h in headlines if h["split"] == "tune" and h["paper"] in papers and h["value"]]
+    found = [(h, miss) for h in rows if (miss := miss_of(h, papers[h["paper"]])) is not None]
+    print(f"\n== tune headline numbers missed, by kind and where the value was: {len(found)}/{len(rows)}")
+    for kind in MISS_KINDS:
+        these = [(h, m) for h, m in found if m[0] == kind]
+        if not these:
+            continue
+        where: dict[str, int] = {}
+        for h, m in these:
+            key = m[1] + (" (gold: text)" if h["table"] == "text" else "")
+            where[key] = where.get(key, 0) + 1
+        print(f"  {kind:<17} {len(these):>3}: " + ", ".join(f"{k} {n}" for k, n in sorted(where.items(),
+                                                                                           key=lambda x: -x[1])))
+        for h, (_, place, r) in these if listed else []:
+            read = f"read {r.metric!r} / {r.dataset!r} ({r.table or 'sentence'})" if r else place
+            print(f"    {h['paper'][:30]} table {h['table']}: {h['value']} {h['metric']} / {h['dataset']}: {read}")
+
+
 def ours_agreement(rows: list[dict[str, str]], papers: dict[str, Any]) -> str:
     """Whether the headline numbers found say rightly whose they are: of those whose method is
     the paper's own (papers.tsv's ``ours`` names it), how many a matching result marks ours; of
@@ -311,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="report", choices=("tune", "report", "all"),
                         help="the papers the sample is drawn from")
     parser.add_argument("-n", type=int, default=40)
+    parser.add_argument("--misses", action="store_true", help="list each tune headline number missed")
     parser.add_argument("--only", default="all", choices=("tune", "report", "all"),
                         help="read and score only this split's papers (tune while changing the reader)")
     args = parser.parse_args(argv)
@@ -329,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{total} results in {len(papers)} papers ({sum(len(papers[d].results) for d in report)} in the "
           f"{len(report)} report papers); {others} numbers classed as no result")
     recall(headlines, papers)
+    misses(headlines, papers, args.misses)
     accounting(headlines, papers, split_of)
     ours_recall(manifest, papers)
     if args.draw:

@@ -16,7 +16,7 @@ from sciner.summary.names import Gazetteer
 from sciner.summary.ours import CITATION, CITED, cited_names, mark_ours
 from sciner.summary.papers import read_papers
 from sciner.summary.provenance import split_citation
-from sciner.summary.tables.caption import caption_reason, read_caption
+from sciner.summary.tables.caption import bracketed_score, caption_reason, read_caption
 from sciner.summary.values import Result
 from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, says_nothing, split_name,
@@ -89,7 +89,9 @@ def test_a_cell_printing_numbers_only_is_one_no_reading_may_drop(text, only):
 
 @pytest.mark.parametrize(("head", "metric"), [("BLEU", "BLEU"), ("ROUGE-1", "ROUGE-1"), ("R-L", "R-L"), ("EM", "EM"),
                                               ("R1(%)", "R1"), ("Acc .", "Acc ."), ("MCC", "MCC"), ("MF1", "MF1"),
-                                              ("P@1", "P@1"), ("ρ", "ρ"), ("Laptop", None), ("Arabic", None)])
+                                              ("P@1", "P@1"), ("ρ", "ρ"), ("Laptop", None), ("Arabic", None),
+                                              ("Pearson Corr.", "Pearson Corr."), ("Matthew Corr .", "Matthew Corr ."),
+                                              ("Spearman’s rho", "Spearman’s rho"), ("Pearsonian", None)])
 def test_heads_that_read_as_metrics(head, metric):
     assert metric_like(head) == metric
 
@@ -1221,3 +1223,118 @@ def test_senteval_task_heads_take_accuracy_only_beside_each_other():
 
     assert read(["MR", "CR", "SUBJ"])[0] == {("MR", "accuracy"), ("CR", "accuracy"), ("SUBJ", "accuracy")}
     assert read(["MR"]) == (set(), {"no metric"})
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("Table 3 : Results on CMRC . The average score of 10 independent runs is depicted in brackets .", "average"),
+    ("Table 3 : Accuracy ; mean of five runs in parentheses .", "mean"),
+    ("Table 3 : Accuracy ; standard deviation in parentheses .", None),
+    ("Table 3 : F1 ; the number of test examples in brackets .", None),
+    ("Table 3 : F1 ; the average score of 10 runs .", None),
+])
+def test_a_caption_says_whether_its_brackets_hold_a_score(text, said):
+    assert bracketed_score(text.split()) == said
+
+
+def test_a_score_in_brackets_the_caption_calls_an_average_is_a_result_in_every_table_of_the_paper():
+    """"65.5 ( 64.4 )" where a caption says the average of the runs is in brackets: 64.4 is a
+    result too (setting "average"), in that table and in another whose caption says nothing of
+    brackets; a number in brackets of another size ("12.0 ( 30.5 )") stays no result; without such a caption the
+    bracketed number is "parenthesized"."""
+    def table(label: str, cell: str) -> list[Paragraph]:
+        return [row([("Model", 0), ("EM", 1)], table=label), row([("BERT", 0), (cell, 1)], ("MethodName", 0, 1), table=label)]
+    said = caption("Table 2 : Results on CMRC . The average score of 10 runs is depicted in brackets .", ("DatasetName", 5, 6))
+    other = caption("Table 3 : Results on DRCD .", ("DatasetName", 5, 6))
+    paper = [said, *table("table 2", "65.5 ( 64.4 )"), other, *table("table 3", "83.1 ( 82.7 )"),
+             *table("table 4", "12.0 ( 30.5 )")]
+    summary = summarize_paper("p", paper)
+    assert [(r.dataset, r.value, r.setting) for r in summary.results] == [
+        ("CMRC", "65.5", None), ("CMRC", "64.4", "average"), ("DRCD", "83.1", None), ("DRCD", "82.7", "average"),
+        (None, "12.0", None)]
+    assert [(n.value, n.reason) for n in summary.not_results] == [("30.5", "parenthesized")]
+    plain = summarize_paper("p", [other, *table("table 3", "83.1 ( 82.7 )")])
+    assert [(n.value, n.reason) for n in plain.not_results] == [("82.7", "parenthesized")]
+
+
+def test_a_name_a_caption_says_results_are_on_is_the_data_whatever_it_was_tagged():
+    """"Results on DRCD" with DRCD tagged a method: the data of the table; "Results of the X
+    system" stays a method."""
+    on = caption("Table 2 : Results on DRCD ( Traditional Chinese ) .", ("MethodName", 5, 6))
+    of = caption("Table 2 : Results of DRCD .", ("MethodName", 5, 6))
+    assert read_caption([on], 7, "table 2", lambda text: {}).names == {"DatasetName": "DRCD"}
+    assert read_caption([of], 7, "table 2", lambda text: {}).names == {"MethodName": "DRCD"}
+
+
+def test_a_caption_giving_a_metric_to_each_side_of_one_table_splits_it_where_the_prose_says():
+    """"Spearman 's correlation ( left ) and accuracy ( right )" over one table: the paper's
+    sentences give SYN-REL accuracy, so its column and those right of it take accuracy, those
+    left of it the correlation; where no sentence tells where the right side starts, none."""
+    said = tagged("We report the accuracy on SYN-REL .", ("MetricName", 3, 4), ("TaskName", 5, 6))
+    text = caption("Table 2 : Spearman 's correlation ( left ) and accuracy ( right ) on different tasks .",
+                   ("MetricName", 3, 6), ("MetricName", 10, 11))
+    rows = [row([("Lang", 0), ("WS-353", 1), ("RG-65", 2), ("SYN-REL", 3)], ("DatasetName", 1, 2),
+                ("DatasetName", 2, 3), ("TaskName", 3, 4)),
+            row([("Ours", 0), ("68.0", 1), ("75.5", 2), ("45.5", 3)], ("MethodName", 0, 1))]
+    assert [(r.metric, r.value) for r in summarize_paper("p", [said, text, *rows]).results] == [
+        ("Spearman 's correlation", "68.0"), ("Spearman 's correlation", "75.5"), ("accuracy", "45.5")]
+    assert [r.metric for r in summarize_paper("p", [text, *rows]).results] == []
+
+
+@pytest.mark.parametrize(("text", "metric"), [
+    ("Table 2 : Small model BPC on text8 & enwik8", "BPC"),
+    ("Table 2 : All values are F1 scores .", "F1"),
+    ("Table 2 : Models trained with RL on the data .", None),
+    ("Table 2 : Small model BPC and BLEU on text8", None),
+])
+def test_a_caption_names_its_one_metric_untagged_an_acronym_of_three_capitals_alone(text, metric):
+    assert read_caption([caption(text)], 7, "table 2", lambda t: {}).names.get("MetricName") == metric
+
+
+def test_a_head_giving_two_metrics_in_parentheses_heads_the_two_scores_of_its_cells():
+    """"SQuAD v1.1 ( F1 / EM )" over "93.1/87.2": F1 93.1 and EM 87.2 on SQuAD v1.1."""
+    rows = [row([("Model", 0), ("SQuAD v1.1 ( F1 / EM )", 1)], ("DatasetName", 1, 3)),
+            row([("BERT", 0), ("93.1/87.2", 1)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.metric, r.value) for r in summarize_paper("p", rows).results] == [
+        ("SQuAD v1.1", "F1", "93.1"), ("SQuAD v1.1", "EM", "87.2")]
+
+
+@pytest.mark.parametrize(("text", "dataset"), [
+    ("Table 2 : En - De test BLEU .", "En-De"), ("Table 2 : BLEU on EN→DE .", "EN→DE"),
+    ("Table 2 : BLEU on En - De and En - Fr .", None), ("Table 2 : X - En test BLEU .", None),
+])
+def test_a_caption_naming_no_dataset_but_one_translation_direction_names_that(text, dataset):
+    assert read_caption([caption(text)], 7, "table 2", lambda t: {}).names.get("DatasetName") == dataset
+
+
+def test_a_size_in_parentheses_in_a_row_label_makes_no_row_of_counts():
+    """"twitter ( 19.7B words )": a corpus and its size labelling a row of scores; "# words" is a
+    row of counts."""
+    from sciner.summary.tables.cells import row_reason
+    assert row_reason("unsupervised twitter ( 19.7B words ) Sent2Vec") is None
+    assert row_reason("# words") == "count"
+
+
+def test_a_line_of_running_text_set_among_the_heads_heads_nothing():
+    """A line of the text the PDF reader set in the table over its heads ("between all pairs of
+    words evaluated for the different embed-") heads no column: its "words" makes no count,
+    its "NNLM" no model."""
+    rows = [row([("between all pairs of words evaluated for the different embed-", 0)], table="table 2"),
+            row([("the word2vec models and the small and", 0), ("NNLM", 1)], ("MethodName", 7, 8)),
+            row([("Model", 0), ("Test", 1)]),
+            row([("Large", 0), ("78.4", 1)], ("MethodName", 0, 1))]
+    rows[0].meta["cells"] = [[0, len(rows[0].tokens), 0, 1]]
+    text = caption("Table 2 : Word level perplexity on PTB", ("MetricName", 3, 6), ("DatasetName", 7, 8))
+    assert [(r.model, r.metric, r.value) for r in summarize_paper("p", [text, *rows]).results] == [
+        ("Large", "Word level perplexity", "78.4")]
+
+
+def test_a_measure_or_a_data_size_left_of_the_scores_makes_no_row_of_times_or_counts():
+    """"342 ms" under "Latency" left of GLUE scores is no label (nor a row of times); "2.8
+    Billion words" labelling a row with its data's size makes no row of counts."""
+    latency = [row([("Model", 0), ("Latency", 1), ("CoLA", 2)], ("DatasetName", 2, 3)),
+               row([("BERT BASE", 0), ("342 ms", 1), ("52.1", 2)], ("MethodName", 0, 2))]
+    assert [(r.model, r.dataset, r.value) for r in summarize_paper("p", latency).results] == [
+        ("BERT BASE", "CoLA", "52.1")]
+    sized = [row([("Data", 0), ("Model", 1), ("MR ( Acc )", 2), ("CR ( Acc )", 3)]),
+             row([("2.8 Billion words", 0), ("C - PHRASE", 1), ("75.7", 2), ("78.8", 3)], ("MethodName", 4, 7))]
+    assert [(r.metric, r.value) for r in summarize_paper("p", sized).results] == [("Acc", "75.7"), ("Acc", "78.8")]

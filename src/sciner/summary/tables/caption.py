@@ -14,7 +14,7 @@ from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
-from sciner.summary.tables.cells import Known, metric_like
+from sciner.summary.tables.cells import Known, is_language_pair, metric_like
 from sciner.summary.values import TRAINING, sentence_ranges, sentences, trained_on
 
 # A word citing a table ("Table 3", "Tab. 3", "Tables 2 and 3").
@@ -39,6 +39,11 @@ class Caption:
     # The two metrics a caption names as a pair ("on Spearman / Pearson correlation measures"):
     # the metrics of the two scores of each "x / y" cell (a lone number is told by neither).
     pair: str | None = None
+    # What the number in brackets beside a score is, where the caption says it is a score too
+    # ("The average score of 10 independent runs is depicted in brackets": "average"), else None.
+    bracketed: str | None = None
+    # The one metric each side names, alike ("Spearman 's correlation ( left ) and accuracy ( right )").
+    metric_sides: dict[str, str] = field(default_factory=dict)
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -83,6 +88,8 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
                 ["dataset"], ["corpus"]) and len(names["DatasetName"]) == 2:
             names["DatasetName"] = {f"{named[a][1]} {p.tokens[a.end]} {named[b][1]}"}
     one = {kind: found.pop() for kind, found in names.items() if len(found) == 1}
+    if "DatasetName" not in names and (pair := _language_pair(p.tokens)):
+        one["DatasetName"] = pair  # "En - De test BLEU": the data is the translation direction's
     if "MetricName" not in names and (said := _said_metric(p)) is not None:
         one["MetricName"] = said
     by_name, default = _metric_by_name(p, spans, named)
@@ -93,13 +100,54 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         one.pop("MetricName", None)  # several metrics: each for its own datasets
     else:
         by_name, default = {}, None
-    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), _said_pair(p))
+    return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), _said_pair(p),
+                   bracketed_score(p.tokens), _sides(p, named, "MetricName"))
 
 
-def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:
-    """The one dataset each side of the caption names, where it says which words are of the left
-    table and which of the right: "Left : ... Right : ..." (a side's words up to the next side's),
-    "... ( left ) and ... ( right )" (a side's words since the last side's)."""
+# A sentence of a caption saying what brackets hold, and the words that make it a score ("the
+# average score of 10 runs is in brackets", "mean accuracy in parentheses") or not one ("the
+# standard deviation in parentheses", "the number of examples in brackets", "rank").
+_BRACKETS = re.compile(r"^(?:brackets?|parenthes[ie]s|parenthesized|bracketed)$", re.I)
+_BRACKETED_SCORE = re.compile(r"^(?:average|averaged|mean|median|score|scores|result|results)$", re.I)
+_BRACKETED_OTHER = re.compile(r"^(?:std|standard|deviations?|variance|difference|differences|improvements?|gains?|"
+                              r"ranks?|ranking|number|numbers|counts?|sizes?|#|p|significance|change|relative|"
+                              r"error|errors|interval|intervals|percentage|%)$", re.I)
+
+
+def bracketed_score(tokens: Sequence[str]) -> str | None:
+    """What the numbers in brackets beside the scores of a table are, where its caption says in
+    a sentence naming brackets that they are scores too ("The average score of 10 independent
+    runs is depicted in brackets" -> "average"; "mean in parentheses" -> "mean"); None where it
+    says nothing of brackets, or says they hold a deviation, a difference, a count or a rank."""
+    start = 0
+    for end in [k for k, t in enumerate(tokens) if t in (".", ";")] + [len(tokens)]:
+        words = tokens[start:end]
+        start = end + 1
+        if not any(_BRACKETS.match(w) for w in words) or any(_BRACKETED_OTHER.match(w) for w in words):
+            continue
+        said = [w.lower() for w in words if _BRACKETED_SCORE.match(w)]
+        if said:
+            return next((w for w in said if w not in ("score", "scores", "result", "results")), "bracketed")
+    return None
+
+
+def _language_pair(tokens: Sequence[str]) -> str | None:
+    """The one translation direction a caption names ("En - De", "EN→DE", "English-German"),
+    written without spaces; None for none or several."""
+    found = set()
+    for k, word in enumerate(tokens):
+        if is_language_pair(word):
+            found.add(word)
+        elif k + 2 < len(tokens) and tokens[k + 1] in ("-", "–", "→", "->") and is_language_pair(" ".join(tokens[k:k + 3])):
+            found.add(f"{word}-{tokens[k + 2]}" if tokens[k + 1] in ("-", "–") else "".join(tokens[k:k + 3]))
+    return found.pop() if len(found) == 1 else None
+
+
+def _sides(p: Paragraph, named: dict[Span, tuple[str, str]], kind: str = "DatasetName") -> dict[str, str]:
+    """The one dataset (``kind``: or name of another type) each side of the caption names, where
+    it says which words are of the left table and which of the right: "Left : ... Right : ..." (a
+    side's words up to the next side's), "... ( left ) and ... ( right )" (a side's words since
+    the last side's)."""
     words = [w.lower() for w in p.tokens]
     marks = []  # (side, its words' start, end)
     for k, w in enumerate(words):
@@ -113,15 +161,20 @@ def _sides(p: Paragraph, named: dict[Span, tuple[str, str]]) -> dict[str, str]:
     sides = {}
     for k, (side, start, end) in enumerate(marks):
         first, last = (start, bounds[k + 2][0]) if start is not None else (bounds[k][1], end)
-        data = {fold(name): name for s, (kind, name) in named.items() if kind == "DatasetName" and first <= s.start < last}
+        data = {fold(name): name for s, (label, name) in named.items() if label == kind and first <= s.start < last}
         if len(data) == 1:
             sides[side] = next(iter(data.values()))
     return sides
 
 
+# The words before the data a caption's results are on: "Results on", "Performance on the".
+_RESULTS_ON = re.compile(r"(?:^|\s)(?:results?|performances?|scores?|accuracy|accuracies|evaluation)\son(?:\sthe)?$")
+
+
 def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
     """(type, name) of a name the caption tags: the paper's name for it; "X system" is a
-    method whatever it was tagged; a metric with the average or area it is said of."""
+    method whatever it was tagged; a "method" the results are on ("Results on DRCD") is the
+    data; a metric with the average or area it is said of."""
     text = " ".join(p.tokens[s.start:s.end])
     label = s.label
     if label == "DatasetName" and [w.lower() for w in p.tokens[s.end:s.end + 1]] in (
@@ -134,6 +187,8 @@ def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
         top = max(kinds, key=lambda k: kinds[k][1], default=label)
         if top != label and kinds[top][1] > 2 * kinds.get(label, (text, 0))[1]:
             label = top
+    elif label == "MethodName" and _RESULTS_ON.search(" ".join(p.tokens[max(0, s.start - 3):s.start]).lower()):
+        label = "DatasetName"  # "Results on DRCD": the data results are on, whatever it was tagged
     name = known(text).get(label, (text, 0))[0]
     if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
         before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]
@@ -159,12 +214,14 @@ def _said_data(tokens: Sequence[str], start: int, end: int) -> bool:
 
 def _said_metric(p: Paragraph) -> str | None:
     """The one metric a caption no tag gives a metric names ("All values are F1 scores"): a
-    word ("accuracies") or one said of the numbers ("F1 scores", "values are", "in terms of"),
-    not "RL trained models"; None when it names none or several."""
+    word ("accuracies"), an acronym of three capitals or more ("Small model BPC on text8"), or
+    one said of the numbers ("F1 scores", "values are", "in terms of"), not "RL trained models";
+    None when it names none or several."""
     said = {"score", "scores", "values", "value", "are", "in", "report", "reported", "measured", "(", "%"}
     words = [m for i, w in enumerate(p.tokens[4:], 4) if (m := metric_like(w)) and len(w) > 1
              and w.lower() not in ("p", "r")
-             and (len(w) >= 5 or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
+             and (len(w) >= 5 or (len(w) >= 3 and w.isupper())
+                  or said & {t.lower() for t in p.tokens[max(0, i - 2):i] + p.tokens[i + 1:i + 3]})]
     return words[0] if len(set(words)) == 1 else None
 
 

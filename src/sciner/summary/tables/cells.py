@@ -53,8 +53,8 @@ _METRIC_HEAD = re.compile(
     r"^(?:bleu\d?|sacrebleu|chrf\d*|meteor|cider|ter|rouge(?:1|2|l|lsum)?|r(?:1|2|l)(?:f1?)?|rouge\w*f1?|em|exactmatch|"
     r"ravg|rougeavg|f|f1|f05|f2|microf1|macrof1|mf1|weightedf1|avgf1|averagef1|conllf1|p|r|prec|precision|rec|recall|acc|accuracy|"
     r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
-    r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|(?:spearman|pearson|kendall|matthews?)(?:s?corr|s?correlation)?|"
-    r"kappa|fleiss|corr|correlation|"
+    r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
+    r"matthews?|(?:pearson|spearman|matthews?|kendall)s?(?:corr|correlation|r|rho|tau)|"
     r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm|"
     r"muc|b3|ceaf(?:[em]|φ)?\d*|blanc|lea)$")
 # Correlations and agreement a head names by their Greek letter alone: Spearman's ρ, Kendall's τ, Cohen's κ.
@@ -285,7 +285,9 @@ def _label_and_score(cell: TableCell, tokens: Sequence[str]) -> list[TableCell]:
 def row_reason(label: str) -> str | None:
     """Why the numbers of a row with this label are no scores: a row of shares ("Proportion"), of
     settings ("% of training set"), of counts ("# sentences", "training sentence #"), of
-    differences ("∆ : Ours - Best Previous"), else None."""
+    differences ("∆ : Ours - Best Previous"), else None; what the label says in parentheses is
+    the label's own ("twitter ( 19.7B words )": a corpus and its size)."""
+    label = re.sub(r"\([^()]*\)", " ", label).strip()  # "twitter ( 19.7B words )": of the label, not its row
     if re.search(r"\b(?:proportion|percentage|fraction|share|ratio)\b", label, re.I):
         return "statistic"
     if label.strip().startswith("%"):

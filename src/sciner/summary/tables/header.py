@@ -14,7 +14,7 @@ from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, is_language, metric_like, names_setting,
     not_score_head, says_nothing,
 )
-from sciner.summary.tables.namer import Namer
+from sciner.summary.tables.namer import Namer, metric_pair
 
 # Sub-metrics that a spanning metric head above qualifies ("MUC" over "F1" is "MUC F1").
 _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recall", "acc", "accuracy", "em",
@@ -155,8 +155,12 @@ class Header:
         reason: str | None = None
         unnamed: list[str] = []
         metric_width = 0
+        prose = {row for row in {h.paragraph for h in above}
+                 if is_prose(" ".join(h.text for h in self.cells if h.paragraph == row))}
         for head in above:
             text = joined.get(head, head.text)
+            if head.paragraph in prose:
+                continue  # a line of the caption or the body text the PDF reader set in the table
             why = not_score_head(text)
             if text.strip() == "p" and _SIGNIFICANCE.search(self.caption.text):
                 reason = "p-value"  # "d p" under each model, "significance ... p-scores" in the caption
@@ -185,8 +189,10 @@ class Header:
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
                 continue
-            if "MetricName" not in named and (said := _HEAD_METRIC.fullmatch(text)) and metric_like(said.group(2)):
-                # "CoLA ( MCC )", "Overall ( Acc )": the metric in the parentheses, the rest the data's
+            if "MetricName" not in named and (said := _HEAD_METRIC.fullmatch(text)) \
+                    and (metric_like(said.group(2)) or metric_pair(said.group(2))):
+                # "CoLA ( MCC )", "Overall ( Acc )", "SQuAD v1.1 ( F1 / EM )" over "93.1/87.2": the
+                # metric(s) in the parentheses, the rest the data's
                 named = {k: _HEAD_METRIC.sub(r"\1", v) for k, v in named.items()} | {"MetricName": said.group(2)}
                 if not named.keys() - {"MetricName"} and not says_nothing(said.group(1)) \
                         and re.search(r"[A-Za-z]{2}", said.group(1)):
@@ -216,6 +222,19 @@ class Header:
                     and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
         return Column(names, reason, unnamed)
+
+
+# Words of running text, seldom of a table's heads.
+_FUNCTION_WORDS = frozenset({"the", "of", "for", "and", "between", "to", "in", "is", "are", "we", "our", "that", "which",
+                             "with", "this", "these", "from", "by", "as", "be", "was", "were", "it", "its", "a", "an"})
+
+
+def is_prose(text: str) -> bool:
+    """Whether a head row reads as a line of running text: seven words or more, three of them
+    words such as "the", "of", "and" ("between all pairs of words evaluated for the different
+    embed-", a line of the text the PDF reader set in the table)."""
+    words = text.split()
+    return len(words) >= 7 and sum(w in _FUNCTION_WORDS for w in words) >= 3
 
 
 def counts_heads(cells: Sequence[TableCell]) -> bool:

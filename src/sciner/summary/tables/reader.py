@@ -18,7 +18,9 @@ from sciner.summary.provenance import (
     ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
     short_caption, split_citation,
 )
-from sciner.summary.tables.caption import Caption, caption_reason, cited_dataset, read_caption, said_metrics
+from sciner.summary.tables.caption import (
+    Caption, bracketed_score, caption_reason, cited_dataset, read_caption, said_metrics,
+)
 from sciner.summary.tables.cells import (
     ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like,
     names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name, table_rows,
@@ -35,6 +37,8 @@ _LEADING_NUMBER = re.compile(r"^\s*[-+−]?\.?\d")  # a cell that starts as a nu
 _COUNT_LABEL = re.compile(r"^\s*(?:#|number\b|num\b|no\.)|\b(?:samples|examples|instances)\b", re.I)
 # A head's unit whose superscript the layout set apart ("params ×10" then "6"): the number after it is its power.
 _POWER_OF_TEN = re.compile(r"[×x]\s?10$")
+# A number and its unit: a measure (a time, a size) left of a row's scores, no label.
+_MEASURE = re.compile(r"^\s*\d[\d.,]*\s?(?:ms|s|sec|secs|h|hrs?|hours?|min|mins|days?|[kKMBGT]|x|×)\s*$")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -150,8 +154,14 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
     said = said_metrics(paragraphs, known)
+    # What one caption says the brackets hold holds for the paper's other tables ("Table 3: ...
+    # The average score of 10 independent runs is depicted in brackets"; "Table 4: Results on DRCD").
+    bracketed = next((b for p in paragraphs if p.meta.get("kind") == "caption" and (b := bracketed_score(p.tokens))),
+                     None)
     for (page, label), rows in table_rows(paragraphs).items():
         caption = read_caption(paragraphs, page, label, known)
+        if caption.bracketed is None and bracketed is not None:
+            caption = replace(caption, bracketed=bracketed)
         found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said, paper_dataset,
                                             cited_dataset(paragraphs, label, known)))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
@@ -385,7 +395,9 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         numbered = [cell for cell in numbered if cell in row]
         if not numbered:
             return found, base
-    labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)]
+    # (not a cell left of the scores that is a measure: "342 ms" beside "109 M" under "Latency")
+    labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)
+              and not _MEASURE.match(text)]
     label = read_label(table, header, labels)
     label_text = label.model
     if label_text and re.match(r"[+＋]\s", label_text) and base:
@@ -399,7 +411,8 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
     ablation = is_ablated(label.model) or bool(ABLATION_CAPTION.search(table.caption.text)) \
         or (is_added(label.model) and label_text != label.model and group.ours)
     label = replace(label, model=label_text, ours=ours, numbered=numbered_label, ablation=ablation)
-    label_reason = row_reason(" ".join(cell.text for cell in labels))
+    # (not a label cell that starts with a number: "2.8 Billion words", the size of the data of its row)
+    label_reason = row_reason(" ".join(cell.text for cell in labels if not _LEADING_NUMBER.match(cell.text)))
     for cell in numbered:
         if cell.last < first_number:
             continue
@@ -410,7 +423,14 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         column = header.column(cell.first, cell.last)
         if label.languages:
             column = Column(column.names, column.reason, [*column.unnamed, *label.languages])
+        scores = [n for n, why, _ in cell_numbers(cell.text) if why is None]
         for number, why, part in cell_numbers(cell.text):
+            if why == "parenthesized" and table.caption.bracketed and is_beside_score(number, scores):
+                # "65.5 ( 64.4 )" where the caption says the average of the runs is in brackets
+                read = read_number(table, header, group, label, cell, number, column, part)
+                found = found + replace(read, results=tuple(
+                    replace(r, setting=r.setting or table.caption.bracketed) for r in read.results))
+                continue
             if why is not None:
                 found = found.with_others([table.not_result(cell, number, why)])
                 continue
@@ -597,6 +617,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         or next((table.said[fold(name)] for name in (heads.get("DatasetName"), dataset, heads.get("TaskName"),
                                                      row.get("DatasetName"), row.get("TaskName"))
                  if name and fold(name) in table.said), None) \
+        or side_metric(table, header, cell, side) \
         or (table.paper_metric if "DatasetName" in heads and fold(table.paper_metric or "") not in table.caption.legend
             else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
@@ -626,6 +647,30 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     return Found((Value("MetricValue", number, metric, place),),
                  (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
                          citation=citation),))
+
+
+def side_metric(table: Table, header: Header, cell: TableCell, side: str | None) -> str | None:
+    """The metric the caption gives the side of the table a cell is on ("Spearman 's correlation
+    ( left ) and accuracy ( right )"): the side of two tables set side by side, else, in one
+    table, the right from the first column whose head the paper's sentences give the right's
+    metric ("accuracy" said of "SYN-REL"), the left before it; None where it cannot be told."""
+    sides = table.caption.metric_sides
+    if len(sides) != 2:
+        return None
+    if side is None:
+        right = fold(sides["right"])
+        starts = [h.first for h in header.cells if fold(table.said.get(fold(h.text), "")) == right]
+        if not starts:
+            return None
+        side = "right" if cell.first >= min(starts) else "left"
+    return sides[side]
+
+
+def is_beside_score(number: str, scores: Sequence[str]) -> bool:
+    """Whether a number in brackets is of the size of the one score of its cell (half to twice
+    it): another score of it ("65.5 ( 64.4 )"), not a count beside it."""
+    values = [float(n.rstrip("%").replace(",", "")) for n in [number, *scores]]
+    return len(scores) == 1 and values[1] > 0 and 0.5 <= values[0] / values[1] <= 2
 
 
 def is_layer_size(number: str) -> bool:

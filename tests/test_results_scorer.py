@@ -1,0 +1,45 @@
+"""The results scorer's breakdown of the headline numbers it misses (benchmarks/results.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from sciner.document import Paragraph
+from sciner.summary.values import NotResult, Result
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from results import miss_of  # noqa: E402  (the benchmark's, not the library's)
+
+HEADLINE = {"paper": "p", "split": "tune", "table": "2", "value": "91.2", "metric": "F1", "dataset": "CoNLL-2003"}
+
+
+def result(value: str, metric: str | None, dataset: str | None, table: str | None = "table 2") -> Result:
+    return Result(None, dataset, metric, value, None, (0, 0, 1), table=table)
+
+
+def paper(results: list[Result], others: list[NotResult] = (), text: str = "") -> SimpleNamespace:
+    return SimpleNamespace(results=results, not_results=list(others),
+                           paragraphs=[Paragraph(tokens=text.split())] if text else [])
+
+
+@pytest.mark.parametrize(("summary", "kind", "where"), [
+    (paper([result("91.2", "F1", "CoNLL 2003")]), None, None),
+    (paper([], [NotResult("91.2", "no metric", (0, 0, 1))]), "value not read", "not result (no metric)"),
+    (paper([], text="we reach 91.2 F1"), "value not read", "sentence"),
+    (paper([]), "value not read", "nowhere (figure?)"),
+    (paper([result("91.2", "Acc", "CoNLL 2003")]), "wrong metric", "table"),
+    (paper([result("91.2", "F1", None, table=None)]), "no dataset", "sentence"),
+    (paper([result("91.2", "F1", "Ontonotes", table="table 5"), result("91.2", "F1", "WNUT")]), "wrong dataset", "table"),
+])
+def test_a_missed_headline_says_why_and_where_its_value_was(summary, kind, where):
+    miss = miss_of(HEADLINE, summary)
+    assert (miss[:2] if miss else (None, None)) == (kind, where)
+
+
+def test_the_nearest_miss_is_one_of_the_headlines_own_table():
+    miss = miss_of(HEADLINE, paper([result("91.2", "F1", "Ontonotes", table="table 5"), result("91.2", "F1", "WNUT")]))
+    assert miss[2].dataset == "WNUT"
