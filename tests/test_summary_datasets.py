@@ -61,12 +61,13 @@ def test_the_one_head_tagged_as_a_method_beside_dataset_heads_is_data():
 
 def test_a_row_citing_prior_work_under_heads_tagged_as_methods_is_the_model():
     """BPE Table 6: "Michel et al . ( 2018 )" under "KFTT TED", tagged as methods: the cited work
-    is the model; the heads (its test sets here, a metric elsewhere) name nothing known."""
+    is the model; the heads (its test sets here, a metric elsewhere) name nothing known, so the
+    caption's one translation direction names the data."""
     rows = [caption("Table 2 : Ja - En test BLEU scores .", ("MetricName", 7, 8)),
             row([("Model", 0), ("KFTT", 1), ("TED", 2)], ("MethodName", 1, 2), ("MethodName", 2, 3)),
             row([("Michel et al . ( 2018 )", 0), ("20.77", 1), ("13.25", 2)])]
     assert [(r.dataset, r.model) for r in summarize_paper("p", rows).results] == [
-        (None, "Michel et al . ( 2018 )"), (None, "Michel et al . ( 2018 )")]
+        ("Ja-En", "Michel et al . ( 2018 )"), ("Ja-En", "Michel et al . ( 2018 )")]
 
 
 def test_a_training_corpus_column_is_a_setting_not_the_data():
