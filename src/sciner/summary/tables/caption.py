@@ -267,7 +267,8 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
 _SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|"
                                r"(?:model|architecture|training)\s(?:settings|configurations?|sizes|details))\b", re.I)
-_STATISTICS_CAPTION = re.compile(r"\bstatistics\b", re.I)
+_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bsummary of the (?:data\s?sets?|corpora)\b|"
+                                 r"\b(?:sentence|document|text)\s+lengths?\b", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
                            re.I)
 
