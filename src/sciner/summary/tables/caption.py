@@ -52,8 +52,8 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         return Caption()
     p = paragraphs[at]
     # Not a name that modifies the next word ("Document - level evaluation": no task "Document"),
-    # nor a task cut from a word ("Zero - shot results": no task "Zero").
-    # Nor the data a model was trained on ("vectors trained on Wikipedia"): not what its scores were measured on.
+    # nor a task cut from a word ("Zero - shot results": no task "Zero"), nor the data a model was
+    # trained on ("vectors trained on Wikipedia"), not what its scores were measured on.
     spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
                     and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])
                     and not cut_from_word(s.label, p.tokens, s.start, s.end)
