@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sciner.summary.assemble import summarize_paper
+from sciner.summary.tables.caption import caption_reason
 from sciner.summary.tables.cells import names_setting, not_score_head
 from sciner.summary.values import trained_on
 
@@ -150,3 +151,13 @@ def test_a_version_set_in_a_column_of_its_own_joins_the_name_left_of_it():
             row([("BERT", 0), ("80.8", 1), ("88.5", 2), ("74.2", 3), ("77.1", 4)], ("MethodName", 0, 1))]
     assert [(r.dataset, r.metric) for r in summarize_paper("p", rows).results] == [
         ("SQuAD v1.1", "EM"), ("SQuAD v1.1", "F1"), ("SQuAD v2.0", "EM"), ("SQuAD v2.0", "F1")]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Table 1 : A summary of the datasets , including the number of classes .", "statistic"),
+    ("Table 2 : Sentence lengths of the corpora .", "statistic"),
+    ("Table 3 : Accuracy by sentence length .", None),
+])
+def test_a_caption_summing_up_the_data_captions_statistics(text, reason):
+    """RCNN Table 1: the classes, train/dev/test sizes and lengths of each dataset, no scores."""
+    assert caption_reason(text) == reason

@@ -30,12 +30,17 @@ row's body is then accounted for, as
   result's header then ends "(metric: benchmark convention)"); its dataset, task and model come from the heads,
   the row's label and the caption (each side's own where it captions two tables set side by
   side: "Left : ... Right : ..."), a head that names nothing ("Laptop", "Arabic") qualifying
-  the dataset; where a head names the method ("SSK-T1" over a column), the row's label is
-  the dataset; where nothing names the data, the one dataset the prose citing the table
-  names ("Table 5 shows results on COCO"), else the paper's main one; a citation ending the
-  row's label is kept apart from the model ("BiLSTM ( Lample et al . , 2016 )"); an "x / y"
-  cell is two results (under "Accuracy / ∆" the second a difference); an aggregate's column
-  ("Average" right of "MR CR SUBJ") is over all the data beside it, never one of them;
+  the dataset; a name that says how a score was got ("Semi-supervised", "Single model",
+  "Adam", "Top 500") is no dataset, nor the data a model was trained on ("trained on
+  Wikipedia", a "Training corpus" column); where a head names the method ("SSK-T1" over a
+  column), the row's label is the dataset, unless it cites prior work or varies a model
+  ("w/o SOP"), and the one head of a row of data heads tagged as a method ("DRCD"), or a head
+  over a row counting samples ("# of train samples"), names data; where nothing names the
+  data, the one dataset the prose citing the table names ("Table 5 shows results on COCO"),
+  else the paper's main one; a citation ending the row's label is kept apart from the model
+  ("BiLSTM ( Lample et al . , 2016 )"); an "x / y" cell is two results (under "Accuracy / ∆"
+  the second a difference); an aggregate's column ("Average" right of "MR CR SUBJ") is over
+  all the data beside it, never one of them;
 * a HyperparameterValue when its column's heads name a HyperparameterName and no metric;
 * else a :class:`~sciner.summary.values.NotResult` with its reason: a "difference" ("+0.25",
   a Δ column, "(19 %)" after a score), a "deviation" (the "± 0.17" of a score, a "std"

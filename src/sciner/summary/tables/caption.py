@@ -60,8 +60,8 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         return Caption()
     p = paragraphs[at]
     # Not a name that modifies the next word ("Document - level evaluation": no task "Document"),
-    # nor a task cut from a word ("Zero - shot results": no task "Zero").
-    # Nor the data a model was trained on ("vectors trained on Wikipedia"): not what its scores were measured on.
+    # nor a task cut from a word ("Zero - shot results": no task "Zero"), nor the data a model was
+    # trained on ("vectors trained on Wikipedia"), not what its scores were measured on.
     spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
                     and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])
                     and not cut_from_word(s.label, p.tokens, s.start, s.end)
@@ -336,7 +336,7 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
 _SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|"
                                r"(?:model|architecture|training)\s(?:settings|configurations?|sizes|details))\b", re.I)
-_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:sentence|document|text|context) lengths\b|\b(?:summary|overview|sizes?|characteristics) of "
+_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:sentence|document|text|context) lengths?\b|\b(?:summary|overview|sizes?|characteristics) of "
                                  r"(?:the |our |all )?(?:data\s?sets?|corpora|benchmarks?)\b|\b(?:numbers?|sizes?|counts?) "
                                  r"of (?:the )?(?:classes|examples|instances|sentences|documents|tokens|samples|words)\b",
                                  re.I)
