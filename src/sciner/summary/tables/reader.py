@@ -486,7 +486,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         unnamed = [u for u in unnamed if not is_language(u)]
     if unnamed and "DatasetName" not in heads:
         dataset = " ".join(([dataset] if dataset else []) + unnamed)
-    elif dataset is None and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") and all(
+    elif dataset is None and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") \
+            and (table.cited_dataset or not table.caption.several
+                 or any(fold(table.paper_dataset or "") in fold(name) for name in table.caption.several)) and all(
             says_nothing(h.text) or table.namer.is_metric(h)
             or (table.cited_dataset and set(table.namer.names(h)) == {"TaskName"})
             for h in header.cells if h.first <= cell.last and cell.first <= h.last) \
