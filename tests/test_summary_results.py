@@ -1237,8 +1237,10 @@ def test_a_score_in_brackets_the_caption_calls_an_average_is_a_result_in_every_t
     brackets; a number in brackets of another size ("12.0 ( 30.5 )") stays no result; without such a caption the
     bracketed number is "parenthesized"."""
     def table(label: str, cell: str) -> list[Paragraph]:
-        return [row([("Model", 0), ("EM", 1)], table=label), row([("BERT", 0), (cell, 1)], ("MethodName", 0, 1), table=label)]
-    said = caption("Table 2 : Results on CMRC . The average score of 10 runs is depicted in brackets .", ("DatasetName", 5, 6))
+        return [row([("Model", 0), ("EM", 1)], table=label),
+                row([("BERT", 0), (cell, 1)], ("MethodName", 0, 1), table=label)]
+    said = caption("Table 2 : Results on CMRC . The average score of 10 runs is depicted in brackets .",
+                   ("DatasetName", 5, 6))
     other = caption("Table 3 : Results on DRCD .", ("DatasetName", 5, 6))
     paper = [said, *table("table 2", "65.5 ( 64.4 )"), other, *table("table 3", "83.1 ( 82.7 )"),
              *table("table 4", "12.0 ( 30.5 )")]
@@ -1362,3 +1364,11 @@ def test_a_caption_naming_other_datasets_keeps_the_papers_own_from_its_columns()
     assert [r.dataset for r in summarize_paper("p", [*said, *rows]).results] == ["PTB"]
     assert [r.dataset for r in summarize_paper("p", [*said, others, *rows]).results] == [None]
     assert [r.dataset for r in summarize_paper("p", [*said, ptb, *rows]).results] == ["PTB"]
+
+
+def test_a_setting_head_over_a_column_leaves_it_the_papers_data():
+    """"Single" over the EM column of a paper about SQuAD (three mentions): EM on SQuAD, as under
+    "Model"."""
+    said = [tagged("We evaluate on the SQuAD dataset .", ("DatasetName", 4, 5))] * 3
+    rows = [row([("Single", 1)]), row([("EM", 1)]), row([("BiDAF", 0), ("73.3", 1)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.metric) for r in summarize_paper("p", [*said, *rows]).results] == [("SQuAD", "EM")]

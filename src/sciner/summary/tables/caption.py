@@ -138,7 +138,8 @@ def _language_pair(tokens: Sequence[str]) -> str | None:
     for k, word in enumerate(tokens):
         if is_language_pair(word):
             found.add(word)
-        elif k + 2 < len(tokens) and tokens[k + 1] in ("-", "–", "→", "->") and is_language_pair(" ".join(tokens[k:k + 3])):
+        elif k + 2 < len(tokens) and tokens[k + 1] in ("-", "–", "→", "->") \
+                and is_language_pair(" ".join(tokens[k:k + 3])):
             found.add(f"{word}-{tokens[k + 2]}" if tokens[k + 1] in ("-", "–") else "".join(tokens[k:k + 3]))
     return found.pop() if len(found) == 1 else None
 
