@@ -1078,6 +1078,7 @@ def test_every_number_of_a_table_body_is_a_result_or_a_not_result_an_unreadable_
     ("STS-B", None, "Pearson correlation"), ("STS-B", (1, 2), "Spearman correlation"),
     ("SQuAD v2.0", None, "EM"), ("SQuAD 1.1", (1, 2), "F1"), ("BoolQ", None, "accuracy"),
     ("CoNLL 2003", None, None), ("SSTX", None, None), ("Model", None, None), (None, None, None),
+    ("GLUE", None, "score"), ("SuperGLUE", None, "score"), ("GLUE CoLA", None, None),
 ])
 def test_a_benchmark_task_s_metric_by_convention(name, part, metric):
     assert benchmark_metric(name, part) == metric
