@@ -22,7 +22,8 @@ Measures, per split:
    84.6 or, split, 83.4), the metric right and the dataset right (one name containing the
    other once folded, the shorter two characters or more, against any of the alternatives the
    file lists "|"-separated). Also: the value alone, value and metric, and how many of the
-   matched results say ``ours``.
+   matched results say ``ours``. The tune numbers missed are counted by kind (value not read,
+   no or wrong metric, no or wrong dataset) and by where the value was; ``--misses`` lists each.
 2. **No silent drop**: each headline number is a result or a ``not_result`` of its paper (the
    value seen among either); and each number of a table body (a cell that prints numbers only)
    is covered by a result, a value or a ``not_result``: the cells in neither are counted and
@@ -36,7 +37,7 @@ Measures, per split:
    sample there is scored on each run. A result is ``ok`` when the number is a score the paper
    reports, its metric is right, and its dataset and model are right where given.
 
-    python benchmarks/results.py [--tagged DIR] [--pdfs DIR] [--draw NAME] [--split report|tune|all] [-n 40]
+    python benchmarks/results.py [--tagged DIR] [--pdfs DIR] [--misses] [--draw NAME] [--split report|tune|all] [-n 40]
 
 ``--tagged DIR`` reads ``DIR/<paper>.jsonl`` where it exists (tag once: ``sciner predict PDFS
 -o DIR/ --to jsonl --include tables,captions``); the other papers are tagged here with the

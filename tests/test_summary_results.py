@@ -16,7 +16,7 @@ from sciner.summary.names import Gazetteer
 from sciner.summary.ours import CITATION, CITED, cited_names, mark_ours
 from sciner.summary.papers import read_papers
 from sciner.summary.provenance import split_citation
-from sciner.summary.tables.caption import bracketed_score, caption_reason, read_caption
+from sciner.summary.tables.caption import bracketed_score, caption_reason, evaluated_dataset, read_caption
 from sciner.summary.values import Result
 from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, says_nothing, split_name,
@@ -1083,6 +1083,7 @@ def test_every_number_of_a_table_body_is_a_result_or_a_not_result_an_unreadable_
     ("STS-B", None, "Pearson correlation"), ("STS-B", (1, 2), "Spearman correlation"),
     ("SQuAD v2.0", None, "EM"), ("SQuAD 1.1", (1, 2), "F1"), ("BoolQ", None, "accuracy"),
     ("CoNLL 2003", None, None), ("SSTX", None, None), ("Model", None, None), (None, None, None),
+    ("GLUE", None, "score"), ("SuperGLUE", None, "score"), ("GLUE CoLA", None, None),
 ])
 def test_a_benchmark_task_s_metric_by_convention(name, part, metric):
     assert benchmark_metric(name, part) == metric
@@ -1242,8 +1243,10 @@ def test_a_score_in_brackets_the_caption_calls_an_average_is_a_result_in_every_t
     brackets; a number in brackets of another size ("12.0 ( 30.5 )") stays no result; without such a caption the
     bracketed number is "parenthesized"."""
     def table(label: str, cell: str) -> list[Paragraph]:
-        return [row([("Model", 0), ("EM", 1)], table=label), row([("BERT", 0), (cell, 1)], ("MethodName", 0, 1), table=label)]
-    said = caption("Table 2 : Results on CMRC . The average score of 10 runs is depicted in brackets .", ("DatasetName", 5, 6))
+        return [row([("Model", 0), ("EM", 1)], table=label),
+                row([("BERT", 0), (cell, 1)], ("MethodName", 0, 1), table=label)]
+    said = caption("Table 2 : Results on CMRC . The average score of 10 runs is depicted in brackets .",
+                   ("DatasetName", 5, 6))
     other = caption("Table 3 : Results on DRCD .", ("DatasetName", 5, 6))
     paper = [said, *table("table 2", "65.5 ( 64.4 )"), other, *table("table 3", "83.1 ( 82.7 )"),
              *table("table 4", "12.0 ( 30.5 )")]
@@ -1338,3 +1341,40 @@ def test_a_measure_or_a_data_size_left_of_the_scores_makes_no_row_of_times_or_co
     sized = [row([("Data", 0), ("Model", 1), ("MR ( Acc )", 2), ("CR ( Acc )", 3)]),
              row([("2.8 Billion words", 0), ("C - PHRASE", 1), ("75.7", 2), ("78.8", 3)], ("MethodName", 4, 7))]
     assert [(r.metric, r.value) for r in summarize_paper("p", sized).results] == [("Acc", "75.7"), ("Acc", "78.8")]
+
+
+def test_the_data_a_paper_says_it_is_evaluated_on_is_the_data_of_tables_naming_none():
+    """"We use the WikiReading dataset" in a paper naming WikiReading more often than any other
+    dataset: a table whose heads and caption name no data is on WikiReading; a dataset another
+    paper "used" ("( 2016 ) used ... the InfoboxQA dataset") and one trained on are not said of
+    this paper's evaluation; a dataset no more often named than another is no paper's data."""
+    use = tagged("We use the WikiReading dataset .", ("DatasetName", 3, 4))
+    again = tagged("WikiReading aligns Wikidata relations with WikiReading articles .", ("DatasetName", 0, 1),
+                   ("DatasetName", 2, 3), ("DatasetName", 5, 6))
+    other = tagged("They used a similar process , yielding the InfoboxQA dataset .", ("DatasetName", 8, 9))
+    trained = tagged("We evaluate models trained on Wikidata .", ("DatasetName", 5, 6))
+    rows = [row([("Model", 0), ("F1", 1)]), row([("KB Relation", 0), ("89.4", 1)], ("MethodName", 0, 2))]
+    known = lambda text: {}  # noqa: E731
+    assert evaluated_dataset([use, other, trained, again], known) == "WikiReading"
+    assert [r.dataset for r in summarize_paper("p", [use, other, trained, again, *rows]).results] == ["WikiReading"]
+    assert [r.dataset for r in summarize_paper("p", [use, other, trained, *rows]).results] == [None]
+
+
+def test_a_caption_naming_other_datasets_keeps_the_papers_own_from_its_columns():
+    """A caption naming text8 and IMDB (which column is which unsaid): the paper's own PTB is
+    not its data; a caption naming PTB among others keeps it."""
+    said = [tagged("We evaluate on the PTB dataset .", ("DatasetName", 4, 5))] * 3
+    rows = [row([("Model", 0), ("Perplexity", 1)]), row([("LSTM", 0), ("91.2", 1)], ("MethodName", 0, 1))]
+    others = caption("Table 2 : Perplexity on the text8 and IMDB", ("DatasetName", 6, 7), ("DatasetName", 8, 9))
+    ptb = caption("Table 2 : Perplexity on the PTB and IMDB", ("DatasetName", 6, 7), ("DatasetName", 8, 9))
+    assert [r.dataset for r in summarize_paper("p", [*said, *rows]).results] == ["PTB"]
+    assert [r.dataset for r in summarize_paper("p", [*said, others, *rows]).results] == [None]
+    assert [r.dataset for r in summarize_paper("p", [*said, ptb, *rows]).results] == ["PTB"]
+
+
+def test_a_setting_head_over_a_column_leaves_it_the_papers_data():
+    """"Single" over the EM column of a paper about SQuAD (three mentions): EM on SQuAD, as under
+    "Model"."""
+    said = [tagged("We evaluate on the SQuAD dataset .", ("DatasetName", 4, 5))] * 3
+    rows = [row([("Single", 1)]), row([("EM", 1)]), row([("BiDAF", 0), ("73.3", 1)], ("MethodName", 0, 1))]
+    assert [(r.dataset, r.metric) for r in summarize_paper("p", [*said, *rows]).results] == [("SQuAD", "EM")]

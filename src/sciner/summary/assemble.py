@@ -11,6 +11,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ablations, mark_ours, own_row_names, proposed_methods
+from sciner.summary.tables.caption import evaluated_dataset
 from sciner.summary.tables.reader import lost_tables, read_tables, silent_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 
@@ -56,7 +57,7 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     metrics = [e for e in names.entities if e.type == "MetricName"]
     in_tables = read_tables(paragraphs, names.known_as, gazetteer,
                             paper_metric=metrics[0].name if len(metrics) == 1 else None,
-                            paper_dataset=main_dataset(names.entities))
+                            paper_dataset=main_dataset(names.entities, evaluated_dataset(paragraphs, names.known_as)))
     values = sorted(values + in_tables[0], key=lambda v: v.place)
     results = sorted(results + in_tables[1], key=lambda r: r.place)
     others = sorted(others + in_tables[2], key=lambda o: o.place)
@@ -68,16 +69,24 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed, warnings)
 
 
-def main_dataset(entities: Sequence[Entity]) -> str | None:
+def main_dataset(entities: Sequence[Entity], evaluated: str | None = None) -> str | None:
     """The dataset more than half of the paper's mentions of data name (with the names that
-    contain it: "SQuAD dataset" is SQuAD), three at least, or None: the data the paper is about."""
+    contain it: "SQuAD dataset" is SQuAD), three at least, else the one its prose says it is
+    evaluated on (``evaluated``: see :func:`~sciner.summary.tables.caption.evaluated_dataset`)
+    where the paper names it more often than any other; None: the data the paper is about."""
     data = [e for e in entities if e.type == "DatasetName"]
     total = sum(len(e.places) for e in data)
+
+    def mentions(key: str) -> int:
+        return sum(len(e.places) for e in data if key in fold(e.name))
+
     for top in sorted(data, key=lambda e: -len(e.places))[:1]:
         key = fold(top.name)
-        mentions = sum(len(e.places) for e in data if key in fold(e.name))
-        if key and mentions >= 3 and 2 * mentions > total:
+        if key and mentions(key) >= 3 and 2 * mentions(key) > total:
             return top.name
+    key = fold(evaluated or "")
+    if key and all(mentions(key) > len(e.places) for e in data if key not in fold(e.name)):
+        return evaluated
     return None
 
 

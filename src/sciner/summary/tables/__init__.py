@@ -24,7 +24,8 @@ row's body is then accounted for, as
 * a *result* (a MetricValue): its metric is the lowest metric head above it (a sub-metric such
   as "F1" under a spanning "MUC" is "MUC F1"), else its row's, else the one its caption gives
   its dataset or the table ("F1 scores are reported for QQP and MRPC", "All values are F1
-  scores"), else the one the paper's sentences give its dataset ("we report F1 on CoNLL 2003"),
+  scores"; "Spearman's correlation ( left ) and accuracy ( right )": each side's), else the one
+  the paper's sentences give its dataset ("we report F1 on CoNLL 2003"),
   else the paper's only metric, else the one a standard benchmark's task is scored with by
   convention ("CoLA" alone over its column: Matthews correlation; see conventions.py; the
   result's header then ends "(metric: benchmark convention)"); its dataset, task and model come from the heads,
@@ -37,10 +38,13 @@ row's body is then accounted for, as
   ("w/o SOP"), and the one head of a row of data heads tagged as a method ("DRCD"), or a head
   over a row counting samples ("# of train samples"), names data; where nothing names the
   data, the one dataset the prose citing the table names ("Table 5 shows results on COCO"),
-  else the paper's main one; a citation ending the row's label is kept apart from the model
-  ("BiLSTM ( Lample et al . , 2016 )"); an "x / y" cell is two results (under "Accuracy / ∆"
-  the second a difference); an aggregate's column ("Average" right of "MR CR SUBJ") is over
-  all the data beside it, never one of them;
+  else the paper's main one (else the one its prose says it is evaluated on: "We use the
+  WikiReading dataset"), unless the caption names other data; a caption's one translation
+  direction ("En - De test BLEU") is its data; a citation ending the row's label is kept
+  apart from the model ("BiLSTM ( Lample et al . , 2016 )"); an "x / y" cell is two results
+  (under "Accuracy / ∆" the second a difference); so is "65.5 ( 64.4 )" where a caption of
+  the paper says its brackets hold the average of runs (setting "average"); an aggregate's
+  column ("Average" right of "MR CR SUBJ") is over all the data beside it, never one of them;
 * a HyperparameterValue when its column's heads name a HyperparameterName and no metric;
 * else a :class:`~sciner.summary.values.NotResult` with its reason: a "difference" ("+0.25",
   a Δ column, "(19 %)" after a score), a "deviation" (the "± 0.17" of a score, a "std"

@@ -44,6 +44,9 @@ class Caption:
     bracketed: str | None = None
     # The one metric each side names, alike ("Spearman 's correlation ( left ) and accuracy ( right )").
     metric_sides: dict[str, str] = field(default_factory=dict)
+    # The datasets it names where it names several ("on the text8 , IMDB and BBC"), saying
+    # which is whose nowhere: no one of them is every column's, nor another (the paper's own).
+    several: frozenset[str] = frozenset()
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -101,7 +104,7 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
     else:
         by_name, default = {}, None
     return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), _said_pair(p),
-                   bracketed_score(p.tokens), _sides(p, named, "MetricName"))
+                   bracketed_score(p.tokens), _sides(p, named, "MetricName"), frozenset(names.get("DatasetName", ())))
 
 
 # A sentence of a caption saying what brackets hold, and the words that make it a score ("the
@@ -138,7 +141,8 @@ def _language_pair(tokens: Sequence[str]) -> str | None:
     for k, word in enumerate(tokens):
         if is_language_pair(word):
             found.add(word)
-        elif k + 2 < len(tokens) and tokens[k + 1] in ("-", "–", "→", "->") and is_language_pair(" ".join(tokens[k:k + 3])):
+        elif k + 2 < len(tokens) and tokens[k + 1] in ("-", "–", "→", "->") \
+                and is_language_pair(" ".join(tokens[k:k + 3])):
             found.add(f"{word}-{tokens[k + 2]}" if tokens[k + 1] in ("-", "–") else "".join(tokens[k:k + 3]))
     return found.pop() if len(found) == 1 else None
 
@@ -331,6 +335,36 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
             if any(start <= k < end for k in at):
                 in_sentences |= named
     return _only(in_sentences) if in_sentences else _only(in_paragraphs)
+# A word saying what data a paper's results are measured on ("We evaluate our approach on ...",
+# "experiments on", "tested on"), and the paper's "use" of a dataset named so ("We use the
+# WikiReading dataset", not "( 2016 ) used ... the InfoboxQA dataset").
+_EVALUATED = re.compile(r"^(?:evaluat(?:e|es|ed|ing|ion)|experiments?|experimented|tested|benchmarked)$", re.I)
+_USED = re.compile(r"^(?:use|used|using)$", re.I)
+_DATA_WORDS = frozenset({"dataset", "corpus", "benchmark"})
+
+
+def evaluated_dataset(paragraphs: Sequence[Paragraph], known: Known) -> str | None:
+    """The one dataset the paper's prose says it evaluates on: the datasets named in its
+    sentences of evaluation ("We evaluate our approach on the English/French translation task
+    of the WMT'14 workshop", "experiments on X") and those it says it uses, named as data ("We
+    use the WikiReading dataset"), not in a sentence about training; None when none or several."""
+    found: set[str] = set()
+    for p in paragraphs:
+        if p.meta.get("cells") or p.meta.get("kind") == "caption" or not p.spans:
+            continue
+        for start, end in sentence_ranges(p.tokens, p.tags or []):
+            words = p.tokens[start:end]
+            if any(_TRAINING.match(w) for w in words):
+                continue
+            spans = [s for s in p.spans if start <= s.start < end and s.label == "DatasetName"]
+            if any(_EVALUATED.match(w) for w in words):
+                found |= _datasets(p, spans, known)
+            elif any(_USED.match(w) and words[k - 1:k] in (["We"], ["we"]) for k, w in enumerate(words)):
+                found |= _datasets(p, [s for s in spans if p.tokens[s.end:s.end + 1]
+                                       and p.tokens[s.end].lower() in _DATA_WORDS], known)
+    return _only(found)
+
+
 # A caption of a table of settings or of the data's statistics, whose numbers are no scores
 # where no head names a metric over them (said in the caption's first sentence, which names no
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).

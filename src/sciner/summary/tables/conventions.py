@@ -26,6 +26,10 @@ BENCHMARK_METRICS: dict[str, str] = {
     "qnli": "accuracy",
     "rte": "accuracy",
     "wnli": "accuracy",
+    # The suites' own column: the GLUE / SuperGLUE score, the average over their tasks (the
+    # leaderboards' "Score")
+    "glue": "score",
+    "superglue": "score",
     # SuperGLUE (Wang et al., 2019; super.gluebenchmark.com leaderboard columns)
     "boolq": "accuracy",
     "cb": "F1 / accuracy",

@@ -22,8 +22,8 @@ from sciner.summary.tables.caption import (
     Caption, bracketed_score, caption_reason, cited_dataset, read_caption, said_metrics,
 )
 from sciner.summary.tables.cells import (
-    ENUMERATOR, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair, metric_like,
-    names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name, table_rows,
+    ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair,
+    metric_like, names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
@@ -588,8 +588,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         unnamed = [u for u in unnamed if not is_language(u)]
     if unnamed and "DatasetName" not in heads:
         dataset = " ".join(([dataset] if dataset else []) + unnamed)
-    elif dataset is None and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") and all(
-            says_nothing(h.text) or table.namer.is_metric(h)
+    elif dataset is None and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") \
+            and (table.cited_dataset or not table.caption.several
+                 or any(fold(table.paper_dataset or "") in fold(name) for name in table.caption.several)) and all(
+            says_nothing(h.text) or table.namer.is_metric(h) or fold(h.text) in SETTING_HEADS
             or (table.cited_dataset and set(table.namer.names(h)) == {"TaskName"})
             for h in header.cells if h.first <= cell.last and cell.first <= h.last) \
             and (table.cited_dataset or not (heads.get("TaskName") or row.get("TaskName"))):
