@@ -298,6 +298,7 @@ def test_a_word_saying_a_methods_role_is_no_part_of_its_name():
     assert without_modifier("MethodName", "standard deviation") == "standard deviation"
     assert without_modifier("MethodName", "Standard") == "Standard"
     assert without_modifier("TaskName", "traditional QA") == "traditional QA"
+    assert without_modifier("DatasetName", "Pre-trained original ELMo") == "ELMo"
 
 
 def test_an_optimizer_is_no_method():

@@ -377,8 +377,9 @@ _SUFFIX_WORDS = {"based", "style", "like", "only", "level", "specific", "aware",
                  "wise", "related", "dependent", "independent", "sized", "scale", "type"}
 # Words before a method or dataset name that say its role or state, not which it is ("the
 # pretrained BERT model" is BERT, the annotation standard says); "modifiers" leaves them out.
-MODIFIERS = frozenset({"original", "standard", "vanilla", "plain", "pretrained", "pre-trained", "finetuned",
-                       "fine-tuned", "proposed", "baseline", "conventional", "traditional", "existing"})
+# Written without hyphens: "pre-trained" is "pretrained".
+MODIFIERS = frozenset({"original", "standard", "vanilla", "plain", "pretrained", "finetuned", "proposed",
+                       "baseline", "conventional", "traditional", "existing"})
 _MODIFIED_TYPES = {"MethodName", "DatasetName"}
 # A model's sizes, which a name takes in after a hyphen ("BioBERT - base").
 _SIZE_WORDS = {"base", "large", "small", "tiny", "mini", "medium", "xl", "xxl", "big"}
@@ -428,21 +429,19 @@ def join_hyphens(tokens: Sequence[str], start: int, end: int) -> tuple[int, int]
 
 
 def without_modifier(label: str, text: str) -> str:
-    """``text`` without the words of :data:`MODIFIERS` it starts with, where a method or dataset
-    name written as one is left ("orig- inal BERT" -> "BERT", "pretrained ELMo" -> "ELMo"; not
-    "standard deviation")."""
+    """``text`` without the words of :data:`MODIFIERS` it starts with, hyphens aside, where a
+    method or dataset name written as one is left ("orig- inal BERT" -> "BERT", "pre-trained
+    ELMo" -> "ELMo"; not "standard deviation")."""
     if label not in _MODIFIED_TYPES:
         return text
-    words = text.split()
-    while len(words) > 1:
-        cut = 2 if words[0].endswith("-") and len(words) > 2 else 1  # a word broken at a line's end
-        if "".join(words[:cut]).rstrip("-").lower().replace("-", "") not in {m.replace("-", "") for m in MODIFIERS}:
+    words, first = text.split(), 0
+    while first < len(words):
+        cut = 2 if words[first].endswith("-") and first + 1 < len(words) else 1  # a word broken at a line's end
+        if "".join(words[first:first + cut]).replace("-", "").lower() not in MODIFIERS:
             break
-        rest = words[cut:]
-        if not rest or not (rest[0][:1].isupper() or _is_shaped(rest[0])):
-            break
-        words = rest
-    return " ".join(words)
+        first += cut
+    rest = words[first:]
+    return " ".join(rest) if first and rest and (rest[0][:1].isupper() or _is_shaped(rest[0])) else text
 
 
 def cut_brackets(text: str) -> str:
