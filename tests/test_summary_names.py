@@ -12,7 +12,7 @@ import pytest
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
 from sciner.summary.names import (CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer, is_generic, is_listed, is_run,
-                                  paper_entities)
+                                  paper_entities, without_modifier)
 
 # A tagged paper whose names the gazetteer spells otherwise ("F 1" -> "F1", "BiLSTM" -> "Bi-LSTM").
 PAPER = [{"tokens": "A BiLSTM reaches 91.2 F 1 on CoNLL-2003 .".split(),
@@ -284,3 +284,62 @@ def test_score_after_a_hyphen_is_no_part_of_a_metric_name():
                   tagged("a higher F1 than", ("MetricName", 2, 3))]
     assert entity_names(paragraphs, ("hyphens", "heads"))["MetricName"] == ["F1"]
     assert entity_names([tagged("the F - score", ("MetricName", 1, 4))], ("hyphens", "heads"))["MetricName"] == ["F-score"]
+
+
+def test_a_word_saying_a_methods_role_is_no_part_of_its_name():
+    # the annotation standard: "the pretrained BERT model" is BERT; dev papers: "orig- inal BERT"
+    paragraphs = [tagged("the pretrained BERT model", ("MethodName", 1, 3)),
+                  tagged("than the orig- inal BERT , and a standard Transformer", ("MethodName", 2, 5),
+                         ("MethodName", 8, 10))]
+    assert sorted(entity_names(paragraphs, ())["MethodName"]) == ["orig- inal BERT", "pretrained BERT",
+                                                                  "standard Transformer"]
+    assert sorted(entity_names(paragraphs, ("modifiers",))["MethodName"]) == ["BERT", "Transformer"]
+    # what is left must be written as a name; a metric or task keeps its words
+    assert without_modifier("MethodName", "standard deviation") == "standard deviation"
+    assert without_modifier("MethodName", "Standard") == "Standard"
+    assert without_modifier("TaskName", "traditional QA") == "traditional QA"
+    assert without_modifier("DatasetName", "Pre-trained original ELMo") == "ELMo"
+
+
+def test_an_optimizer_is_no_method():
+    # the annotation standard: "Adam" is the value of the optimizer hyperparameter
+    p = tagged("trained with SGD , then Adam , as LSTM", ("MethodName", 2, 3), ("MethodName", 5, 6),
+               ("MethodName", 8, 9))
+    assert entity_names([p], ("optimizers",)) == {"MethodName": ["LSTM"]}
+    assert not is_listed("MethodName", "AdaGrad") and is_listed("MethodName", "AdaGrad", rules=())
+    assert is_listed("HyperparameterName", "Adam")  # only methods are weighed
+
+
+def test_averaging_hardware_and_unknown_words_are_generic():
+    for name in ("Macro Average", "micro", "TPUs", "GPU", "UNK"):
+        assert is_generic(name), name
+    for name in ("Macro F1", "micro-F1", "TPU-v3 LM"):
+        assert not is_generic(name), name
+
+
+def test_single_capitals_run_together_are_not_listed():
+    # a table's heads "P R F1" read as one metric, where P, R and F1 are each tagged
+    paragraphs = [tagged("P R F1", ("MetricName", 0, 3)), tagged("P , R and F1", ("MetricName", 0, 1),
+                                                                    ("MetricName", 2, 3), ("MetricName", 4, 5))]
+    assert sorted(entity_names(paragraphs, ("runs",))["MetricName"]) == ["F1", "P", "R"]
+
+
+def test_a_name_said_only_in_tables_and_captions_is_not_listed():
+    # the annotation standard leaves tables and captions unannotated: a baseline named only in a
+    # table is in no annotator's list, though the results reader still reads its row
+    def pdf(text: str, kind: str, *entities: tuple[str, int, int]) -> Paragraph:
+        p = tagged(text, *entities)
+        p.meta["kind"] = kind
+        return p
+
+    paragraphs = [pdf("BERT beats ELMo on SQuAD", "body", ("MethodName", 0, 1), ("MethodName", 2, 3),
+                      ("DatasetName", 4, 5)),
+                  pdf("Model SQuAD BiDAF 77.3 ELMo 85.8 BERT 90.9", "table", ("DatasetName", 1, 2),
+                      ("MethodName", 2, 3), ("MethodName", 4, 5), ("MethodName", 6, 7)),
+                  pdf("Table 1 : R-Net and BERT on SQuAD", "caption", ("MethodName", 3, 4), ("MethodName", 5, 6))]
+    assert sorted(entity_names(paragraphs, ())["MethodName"]) == ["BERT", "BiDAF", "ELMo", "R-Net"]
+    assert sorted(entity_names(paragraphs, ("text",))["MethodName"]) == ["BERT", "ELMo"]
+    found = paper_entities(paragraphs, clean=("text",))
+    assert found.known_as("BiDAF")["MethodName"] == ("BiDAF", 1)
+    # text without kinds (CoNLL, plain text) is all annotated
+    assert sorted(entity_names([tagged("BiDAF", ("MethodName", 0, 1))], ("text",))["MethodName"]) == ["BiDAF"]

@@ -54,10 +54,10 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     (tables.py), its own method and results (ours.py)."""
     names = paper_entities(paragraphs, gazetteer, clean)
     values, results, others = read_sentences(paragraphs, names.name_of)
-    metrics = [e for e in names.entities if e.type == "MetricName"]
+    metrics = [e for e in names.read if e.type == "MetricName"]
     in_tables = read_tables(paragraphs, names.known_as, gazetteer,
                             paper_metric=metrics[0].name if len(metrics) == 1 else None,
-                            paper_dataset=main_dataset(names.entities, evaluated_dataset(paragraphs, names.known_as)))
+                            paper_dataset=main_dataset(names.read, evaluated_dataset(paragraphs, names.known_as)))
     values = sorted(values + in_tables[0], key=lambda v: v.place)
     results = sorted(results + in_tables[1], key=lambda r: r.place)
     others = sorted(others + in_tables[2], key=lambda o: o.place)

@@ -320,6 +320,9 @@ def _read_list(path: Path) -> tuple[tuple[str, int], ...]:
 #             a task name of one word cut from a hyphenated word ("Zero" of "Zero - shot")
 #   longer    a name the text around it completes to a longer name the paper tags at least as
 #             often is that name ("NYT" in "the NYT corpus")
+#   modifiers a word saying a method or dataset's role or state is no part of its name, as the
+#             annotation standard says ("the pretrained BERT model" is BERT: "original BERT",
+#             "standard Transformer"; MODIFIERS), where a name is left
 #   heads     "score" is no part of a metric's name, as the annotation standard says ("macro
 #             F1 score" -> "macro F1"), and "X Net" is X where the paper also says X
 #             ("Co-guiding Net", "Co-guiding": one entity)
@@ -334,14 +337,18 @@ def _read_list(path: Path) -> tuple[tuple[str, int], ...]:
 #   layout    a footnote's number glued to a word ("6The") or a version alone ("V2.0") is not
 #   long      a name of more than LONGEST_NAME words, a description or two names run together,
 #             is not ("RACE The ReAding Comprehension from Ex- aminations")
+#   optimizers an optimizer is no method: the annotation standard makes "Adam" a hyperparameter's
+#             value ("SGD", "AdaGrad"; OPTIMIZERS)
+#   text      a name said only in a PDF's tables and captions, which the annotation standard
+#             leaves unannotated, is not (UNANNOTATED_KINDS; the dev lists have no such paragraphs)
 #   runs      a name that is two or more names of its type side by side, as a table's row of
 #             heads read as one, is not ("MPQA TREC", "SQuAD1.1 SQuAD2.0")
 #   main type a name listed under several types is listed under the one it is said most as
 #   unsure    a method, dataset or metric name said at most UNSURE_MENTIONS times, no span of
 #             which scores UNSURE_SCORE, is not listed (task names, descriptive phrases, score
 #             lower: the rule dropped as many right task names as wrong ones on the tune papers)
-CLEAN_RULES: tuple[str, ...] = ("hyphens", "brackets", "repeats", "fragments", "longer", "heads", "lower",
-                                "generic", "layout", "long", "runs", "main type")
+CLEAN_RULES: tuple[str, ...] = ("hyphens", "brackets", "repeats", "fragments", "modifiers", "longer", "heads", "lower",
+                                "generic", "layout", "long", "optimizers", "text", "runs", "main type")
 # Measured and not applied:
 # * "one type" (+0.004 on the tune papers, but a metric tagged more often as a method, UAS in
 #   1805.01087, loses its table columns; "main type" does the same to the list only);
@@ -368,6 +375,12 @@ _NAMED_HEADS = {"net", "network", "networks", "model", "system", "module"}
 # Words after a hyphen that make a name an adjective ("BERT - based models" names BERT).
 _SUFFIX_WORDS = {"based", "style", "like", "only", "level", "specific", "aware", "driven", "oriented", "free",
                  "wise", "related", "dependent", "independent", "sized", "scale", "type"}
+# Words before a method or dataset name that say its role or state, not which it is ("the
+# pretrained BERT model" is BERT, the annotation standard says); "modifiers" leaves them out.
+# Written without hyphens: "pre-trained" is "pretrained".
+MODIFIERS = frozenset({"original", "standard", "vanilla", "plain", "pretrained", "finetuned", "proposed",
+                       "baseline", "conventional", "traditional", "existing"})
+_MODIFIED_TYPES = {"MethodName", "DatasetName"}
 # A model's sizes, which a name takes in after a hyphen ("BioBERT - base").
 _SIZE_WORDS = {"base", "large", "small", "tiny", "mini", "medium", "xl", "xxl", "big"}
 # A name said at most UNSURE_MENTIONS times none of whose spans has a mean tag probability of
@@ -413,6 +426,22 @@ def join_hyphens(tokens: Sequence[str], start: int, end: int) -> tuple[int, int]
     if end + 1 < len(tokens) and tokens[end] in _HYPHENS and tokens[end + 1].lower() in _SIZE_WORDS:
         end += 2  # "BioBERT" + "- base": a model's size is part of its name
     return start, end
+
+
+def without_modifier(label: str, text: str) -> str:
+    """``text`` without the words of :data:`MODIFIERS` it starts with, hyphens aside, where a
+    method or dataset name written as one is left ("orig- inal BERT" -> "BERT", "pre-trained
+    ELMo" -> "ELMo"; not "standard deviation")."""
+    if label not in _MODIFIED_TYPES:
+        return text
+    words, first = text.split(), 0
+    while first < len(words):
+        cut = 2 if words[first].endswith("-") and first + 1 < len(words) else 1  # a word broken at a line's end
+        if "".join(words[first:first + cut]).replace("-", "").lower() not in MODIFIERS:
+            break
+        first += cut
+    rest = words[first:]
+    return " ".join(rest) if first and rest and (rest[0][:1].isupper() or _is_shaped(rest[0])) else text
 
 
 def cut_brackets(text: str) -> str:
@@ -481,6 +510,8 @@ def clean_mentions(paragraphs: Sequence[Sequence[str]], mentions: Sequence[Menti
             text = said_once(text)
         if "heads" in rules:
             text = without_head(m.label, text)
+        if "modifiers" in rules:
+            text = without_modifier(m.label, text)
         if "fragments" in rules and (is_fragment(text) or cut_from_word(m.label, tokens, start, end)):
             continue
         if is_name(text):
@@ -583,7 +614,14 @@ GENERIC_WORDS = frozenset({
     "multitask", "semi", "supervised", "unsupervised", "selfsupervised", "bidirectional", "unidirectional",
     "pre", "fine", "ttest", "pvalue", "significance", "ablation", "full", "multi", "single", "domain",
     "loc", "org", "misc", "other",  # classes of a named-entity scheme (not "PER": a phone error rate)
+    "micro", "macro",  # how a metric is averaged ("Macro Average"; "macro F1" is a metric)
+    "gpu", "tpu", "cpu", "unk",  # the hardware a model runs on, the unknown-word token
     *_SIZE_WORDS})
+
+# Optimizers: the annotation standard makes "Adam" the value of the optimizer hyperparameter,
+# no method ("optimizers" leaves them out of the methods).
+OPTIMIZERS = frozenset({"sgd", "adam", "adamw", "adamax", "nadam", "adagrad", "adadelta", "rmsprop", "adafactor",
+                        "lamb"})
 
 
 def is_generic(name: str) -> bool:
@@ -611,6 +649,7 @@ def is_listed(label: str, name: str, mentions: int = 1, score: float | None = No
     * "generic": not a name made of generic words only (:func:`is_generic`);
     * "layout": not a footnote's number glued to a word, nor a version alone;
     * "long": not more than ``LONGEST_NAME`` words;
+    * "optimizers": not a method that is an optimizer (:data:`OPTIMIZERS`: "SGD", "Adam");
     * "unsure" (not in CLEAN_RULES): not a method, dataset or metric name said at most
       ``UNSURE_MENTIONS`` times with no span scoring ``UNSURE_SCORE`` or more.
 
@@ -621,16 +660,27 @@ def is_listed(label: str, name: str, mentions: int = 1, score: float | None = No
         return False
     if "long" in rules and len(name.split()) > LONGEST_NAME:
         return False
+    if "optimizers" in rules and label == "MethodName" and fold(name) in OPTIMIZERS:
+        return False
     if ("unsure" in rules and label in _UNSURE_TYPES and score is not None and score < UNSURE_SCORE
             and mentions <= UNSURE_MENTIONS):
         return False
     return True
 
 
-def listed_entities(entities: Sequence[Entity], rules: Collection[str] = CLEAN_RULES) -> list[Entity]:
+# The kinds of a PDF's paragraphs the annotation standard leaves unannotated ("text" lists no
+# name said only there).
+UNANNOTATED_KINDS = frozenset({"table", "caption"})
+
+
+def listed_entities(entities: Sequence[Entity], rules: Collection[str] = CLEAN_RULES,
+                    unannotated: Collection[int] = ()) -> list[Entity]:
     """The ``entities`` a reader would list, in their order, by ``rules``: each passes
     :func:`is_listed`, and the rules over a paper's whole list:
 
+    * "text": not a name said only in the paragraphs ``unannotated`` (their indices: a PDF's
+      tables and captions, which the annotation standard leaves out; a table's baseline the
+      text never names is no name of the paper's text);
     * "main type": a name listed under several types is listed under the one it is said most
       often as (a tie: under each);
     * "runs": not several names of its type side by side (:func:`is_run`).
@@ -638,6 +688,8 @@ def listed_entities(entities: Sequence[Entity], rules: Collection[str] = CLEAN_R
     Only method, dataset, task and metric names are weighed (``LISTED_TYPES``); the others are
     listed as they are."""
     out = [e for e in entities if e.type in LISTED_TYPES and is_listed(e.type, e.name, len(e.places), e.score, rules)]
+    if "text" in rules and unannotated:
+        out = [e for e in out if any(place[0] not in unannotated for place in e.places)]
     if "main type" in rules:
         most: dict[str, int] = {}
         for e in out:
@@ -653,9 +705,9 @@ def listed_entities(entities: Sequence[Entity], rules: Collection[str] = CLEAN_R
 
 
 def _is_shaped(text: str) -> bool:
-    """Written as names are and words are not: a capital after the first letter, or a digit
-    ("MPQA", "SQuAD1.1", "biLSTM"; not "Accuracy", "parsing")."""
-    return any(c.isupper() for c in text[1:]) or any(c.isdigit() for c in text)
+    """Written as names are and words are not: a capital after the first letter, a digit, or a
+    capital alone ("MPQA", "SQuAD1.1", "biLSTM", "P"; not "Accuracy", "parsing")."""
+    return any(c.isupper() for c in text[1:]) or any(c.isdigit() for c in text) or (len(text) == 1 and text.isupper())
 
 
 def is_run(name: str, names: Collection[str]) -> bool:
@@ -700,10 +752,13 @@ _Known = dict[str, dict[str, tuple[str, int]]]
 
 @dataclass(frozen=True)
 class PaperNames:
-    """A paper's entities, and what each spelling it tags names (``known``, by folded spelling)."""
+    """A paper's entities (its list), what each spelling it tags names (``known``, by folded
+    spelling), and the list as the results reader weighs it (``read``: every list rule but
+    "text", so a metric only a table names is still the paper's one metric)."""
 
     entities: list[Entity]
     known: _Known
+    read: list[Entity]
 
     def known_as(self, text: str) -> dict[str, tuple[str, int]]:
         """Each type the paper tags ``text`` with, and the entity's name and mentions under it."""
@@ -807,7 +862,10 @@ def paper_entities(paragraphs: Sequence[Paragraph], gazetteer: Gazetteer | None 
     entities.sort(key=lambda e: (NAME_TYPES.index(e.type), -len(e.places), e.name.lower()))
     # The list shows what a reader would list; the spellings of every entity stay known (a
     # table's column named by a name the list leaves out is still read).
-    return PaperNames(listed_entities(entities, clean), _known(entities, cleaned, as_tagged))
+    unannotated = {i for i, p in enumerate(paragraphs) if p.meta.get("kind") in UNANNOTATED_KINDS}
+    read = listed_entities(entities, clean)
+    shown = listed_entities(read, ("text",), unannotated) if "text" in clean and unannotated else read
+    return PaperNames(shown, _known(entities, cleaned, as_tagged), read)
 
 
 def _known(entities: Sequence[Entity], cleaned: Sequence[Mention], as_tagged: dict[Place, str]) -> _Known:
