@@ -228,38 +228,68 @@ class NumpyNetwork:
         return _layer_norm(x, w["encoder.embeddings.LayerNorm.weight"], w["encoder.embeddings.LayerNorm.bias"], self.eps)
 
     def _encode(self, ids: np.ndarray, mask: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-        """(P, H) the states at the flat positions ``wanted`` (row * L + position) of the windows
-        ``ids`` (B, L) with real subwords where ``mask``. The last layer computes its attention
-        output and feed-forward block at those positions only (the words' first subwords, which
-        the head reads): the same numbers on fewer rows."""
+        """(P, H) the states at the flat positions ``wanted`` (row * L + position, ascending) of
+        the windows ``ids`` (B, L) with real subwords where ``mask``. The last layer computes its
+        queries, attention output and feed-forward block at those positions only (the words'
+        first subwords, which the head reads; keys and values at every position): the same
+        numbers on fewer rows."""
         b, n = ids.shape
         hidden = self.hidden
-        d = hidden // self.attention_heads
         x = self._embed(ids, np.arange(n)[None, :]).reshape(b * n, hidden)
         blocked = np.where(mask, np.float32(0), np.float32(-1e30))[:, None, None, :]  # padding gets no attention
-        for i, layer in enumerate(self.layers):
+        for layer in self.layers[:-1]:
             qkv = x @ layer["qkv"]
             qkv += layer["qkv_b"]
-            qkv = qkv.reshape(b, n, 3, self.attention_heads, d)
-            # (B, heads, L, d), contiguous: NumPy's stacked matmul calls BLAS only on contiguous matrices
-            q, k, v = (np.ascontiguousarray(qkv[:, :, j].transpose(0, 2, 1, 3)) for j in range(3))
-            q *= np.float32(1 / math.sqrt(d))  # on (L x d), not on the (L x L) scores: d < L
-            scores = q @ k.transpose(0, 1, 3, 2)
-            scores += blocked
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            # The softmax's division on the (L x d) context, not on the (L x L) weights.
-            context = scores @ v
-            context /= scores.sum(axis=-1, keepdims=True)
-            context = context.transpose(0, 2, 1, 3).reshape(b * n, hidden)
-            if i == len(self.layers) - 1:
-                context, x = context[wanted], x[wanted]
-            out = context @ layer["out"]
-            out += layer["out_b"]
-            out += x
-            x = _layer_norm(out, layer["ln1"], layer["ln1_b"], self.eps)
-            x = _layer_norm(self._feed_forward(x, layer), layer["ln2"], layer["ln2_b"], self.eps)
-        return x
+            q, k, v = (self._split_heads(part, b) for part in np.split(qkv, 3, axis=1))
+            x = self._after_attention(self._attention(q, k, v, blocked).reshape(b * n, hidden), x, layer)
+        last = self.layers[-1]
+        kv = x @ last["qkv"][:, hidden:]
+        kv += last["qkv_b"][hidden:]
+        k, v = (self._split_heads(part, b) for part in np.split(kv, 2, axis=1))
+        # Each row's wanted positions in slots of their own (the rows' counts differ; the spare
+        # slots' zero queries attend harmlessly and are never read).
+        row = wanted // n
+        counts = np.bincount(row, minlength=b)
+        width = int(counts.max(initial=0))
+        slots = row * width + np.arange(len(wanted)) - np.repeat(np.cumsum(counts) - counts, counts)
+        x = x[wanted]
+        queries = x @ last["qkv"][:, :hidden]
+        queries += last["qkv_b"][:hidden]
+        q = np.zeros((b * width, hidden), dtype=np.float32)
+        q[slots] = queries
+        context = self._attention(self._split_heads(q, b), k, v, blocked).reshape(b * width, hidden)[slots]
+        return self._after_attention(context, x, last)
+
+    def _split_heads(self, x: np.ndarray, b: int) -> np.ndarray:
+        """(B, heads, L, d) the heads of ``x`` (B * L, H), contiguous: NumPy's stacked matmul calls
+        BLAS only on contiguous matrices."""
+        return np.ascontiguousarray(x.reshape(b, -1, self.attention_heads, self.hidden // self.attention_heads)
+                                    .transpose(0, 2, 1, 3))
+
+    @staticmethod
+    def _attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, blocked: np.ndarray) -> np.ndarray:
+        """(B, Q, H) scaled dot-product attention of the queries ``q`` (B, heads, Q, d) over the
+        keys ``k`` and values ``v`` (B, heads, L, d), ``blocked`` (B, 1, 1, L) added to the scores."""
+        d = q.shape[-1]
+        q *= np.float32(1 / math.sqrt(d))  # on (Q x d), not on the (Q x L) scores: d < L
+        scores = q @ k.transpose(0, 1, 3, 2)
+        scores += blocked
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        # The softmax's division on the (Q x d) context, not on the (Q x L) weights.
+        context = scores @ v
+        context /= scores.sum(axis=-1, keepdims=True)
+        b, heads, queries, _ = context.shape
+        return context.transpose(0, 2, 1, 3).reshape(b, queries, heads * d)
+
+    def _after_attention(self, context: np.ndarray, x: np.ndarray, layer: dict[str, np.ndarray]) -> np.ndarray:
+        """The layer's output from its attention's ``context`` (N, H) at the rows ``x`` (N, H):
+        the output projection, residual and LayerNorm, then the feed-forward block's."""
+        out = context @ layer["out"]
+        out += layer["out_b"]
+        out += x
+        x = _layer_norm(out, layer["ln1"], layer["ln1_b"], self.eps)
+        return _layer_norm(self._feed_forward(x, layer), layer["ln2"], layer["ln2_b"], self.eps)
 
     @staticmethod
     def _feed_forward(x: np.ndarray, layer: dict[str, np.ndarray]) -> np.ndarray:
