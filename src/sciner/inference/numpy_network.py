@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -132,6 +133,7 @@ class NumpyNetwork:
         self.attention_heads = int(encoder_config["num_attention_heads"])
         self.hidden = int(encoder_config["hidden_size"])
         self._arrays_checked = False
+        self.threads = 1  # the threads that share the encoder's batches (limit_threads)
 
     @classmethod
     def load(cls, cfg: Config, directory: Path, type_bias: dict[str, float] | None = None) -> NumpyNetwork:
@@ -317,7 +319,10 @@ class NumpyNetwork:
         first = np.searchsorted(at_row[order], np.arange(len(rows) + 1))
         padded = [bucket_length(len(row), self.cfg.window) for row in rows]
         # The torch path's exact batches (sciner.model.network.gather_rows): rows of one padded length.
-        for batch in length_batches(padded, batch_subwords, same_length=True):
+        batches = length_batches(padded, batch_subwords, same_length=True)
+
+        def encode(batch: list[int]) -> tuple[np.ndarray, np.ndarray]:
+            """(the batch's owned words, their states)."""
             length = padded[batch[0]]
             ids = np.full((len(batch), length), self.tokenizer.pad_token_id, dtype=np.int64)
             mask = np.zeros((len(batch), length), dtype=bool)
@@ -326,8 +331,24 @@ class NumpyNetwork:
                 ids[j, :len(rows[r])] = rows[r]
                 mask[j, :len(rows[r])] = True
             wanted = np.concatenate([j * length + at_pos[w] for j, w in enumerate(words)])
-            out[np.concatenate(words)] = self._encode(ids, mask, wanted)
+            return np.concatenate(words), self._encode(ids, mask, wanted)
+
+        for words, states in self._each(encode, batches):
+            out[words] = states
         return out
+
+    def _each(self, encode: Callable[[list[int]], tuple[np.ndarray, np.ndarray]],
+              batches: list[list[int]]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """``encode`` of each batch, in order: with more than one thread, the batches are shared
+        out between ``threads`` Python threads, each with one BLAS thread, so that the layer's
+        element-wise passes (LayerNorm, GELU, the softmax) run on every core too, not only its
+        matrix products; and no BLAS thread spins waiting for another on a busy machine
+        (docs/fast.md, "Queries at the wanted positions, and the batches on every core")."""
+        if self.threads <= 1 or len(batches) <= 1:
+            yield from map(encode, batches)
+            return
+        with threadpool_limits(1), ThreadPoolExecutor(self.threads) as pool:
+            yield from pool.map(encode, batches)
 
     def word_vectors(self, tokens: list[list[str]],
                      batch_subwords: int = BATCH_SUBWORDS) -> tuple[np.ndarray, list[int]]:
@@ -401,8 +422,10 @@ class NumpyNetwork:
         return [scored_spans(t, lp) for t, lp in zip(tags, log_probs)]
 
     def limit_threads(self, threads: int) -> None:
-        """Bound BLAS's threads, which run NumPy's matrix products (torch's setting does not reach them)."""
+        """Bound BLAS's threads, which run NumPy's matrix products (torch's setting does not reach
+        them), and share the encoder's batches between ``threads`` threads (:meth:`_each`)."""
         threadpool_limits(threads)
+        self.threads = threads
 
 
 class NumpyCNN(NumpyNetwork):
