@@ -11,8 +11,10 @@ layers, the small calls of a deeper one):
 1. the windows of subwords (:func:`sciner.model.windows.window_rows`) through the encoder's
    embeddings (word, position and first token-type rows, LayerNorm) and its first layers
    (BERT's: self-attention over the window, then the feed-forward block, each with its
-   residual LayerNorm); a word's vector is its first subword's, from the window that owns it.
-   With no layer (``num_layers = -1``) only the words' own rows are computed;
+   residual LayerNorm; the last layer's queries and all after them only at the subwords the
+   head reads); a word's vector is its first subword's, from the window that owns it. With
+   ``limit_threads(N)`` the batches of windows are shared between N threads;
+   with no layer (``num_layers = -1``) only the words' own rows are computed;
 2. its shape embedding; for the CNN head the sums of its hash-table rows (:mod:`sciner.model.hashing`),
    one linear layer and ``depth`` residual convolutions over ``kernel`` words, ``dilation**k``
    apart in layer k (LayerNorm, GELU: a float32 fit within 1.2e-5 of the exact one);
