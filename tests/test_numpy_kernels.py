@@ -111,3 +111,21 @@ def test_layer_norm_is_the_plain_one():
     want = (x64 - x64.mean(-1, keepdims=True)) / np.sqrt(x64.var(-1, keepdims=True) + 1e-5) * g + beta
     assert np.abs(_layer_norm(x.copy(), g, beta, 1e-5) - want).max() < 1e-4
     assert numpy_network.HEAD_EPS == 1e-5
+
+
+def test_layers_in_encode_are_the_plain_reference_and_a_row_may_want_nothing(layer, monkeypatch):
+    """Two layers: the first at every position, the last with its queries at the wanted
+    positions only (rows wanting 3, none and 1 of them)."""
+    rng = np.random.default_rng(5)
+    b, n, h, eps = 3, 20, 32, 1e-12
+    mask = np.arange(n)[None, :] < np.array([20, 9, 13])[:, None]
+    x = rng.standard_normal((b, n, h)).astype(np.float32)
+    second = {k: v[::-1].copy() if v.ndim == 1 else v for k, v in layer.items()}  # another layer's weights
+    network = object.__new__(NumpyNetwork)
+    network.hidden, network.attention_heads, network.eps, network.layers = h, 4, eps, [layer, second]
+    monkeypatch.setattr(NumpyNetwork, "_embed", lambda self, ids, positions: x.copy())
+    wanted = np.array([1, 2, 19, 2 * n + 12])
+    got = network._encode(np.zeros((b, n), dtype=np.int64), mask, wanted)
+    want = reference_layer(reference_layer(x, mask, layer, 4, eps), mask, second, 4, eps).reshape(b * n, h)[wanted]
+    assert got.shape == (len(wanted), h)
+    assert np.abs(got - want).max() < 1e-4

@@ -243,6 +243,27 @@ def test_threads_bound_the_numpy_models_blas_threads():
         threadpool_limits(before)
 
 
+def test_batches_shared_between_threads_give_the_same_log_probs(paragraphs):
+    """With threads, the encoder's batches go to a pool (one BLAS thread each): the same numbers
+    in the same order as one thread's (to BLAS's rounding: the head's products run on two BLAS
+    threads), and BLAS's threads as they were after."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    before = {p["prefix"]: p["num_threads"] for p in threadpool_info()}
+    many = [p for p in paragraphs * 40 if p]  # more than one batch
+    try:
+        network = Tagger.load("fast").network
+        network.limit_threads(1)
+        alone = network.log_probs(many, batch_subwords=256)
+        network.limit_threads(2)
+        shared = network.log_probs(many, batch_subwords=256)
+        assert network.threads == 2 and {p["num_threads"] for p in threadpool_info()} == {2}
+    finally:
+        threadpool_limits(before)
+    for a, b in zip(alone, shared):
+        np.testing.assert_allclose(a, b, atol=1e-5)
+
+
 def test_threads_reach_the_torch_network_a_large_call_loads(monkeypatch):
     import torch
 

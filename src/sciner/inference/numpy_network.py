@@ -11,8 +11,10 @@ layers, the small calls of a deeper one):
 1. the windows of subwords (:func:`sciner.model.windows.window_rows`) through the encoder's
    embeddings (word, position and first token-type rows, LayerNorm) and its first layers
    (BERT's: self-attention over the window, then the feed-forward block, each with its
-   residual LayerNorm); a word's vector is its first subword's, from the window that owns it.
-   With no layer (``num_layers = -1``) only the words' own rows are computed;
+   residual LayerNorm; the last layer's queries and all after them only at the subwords the
+   head reads); a word's vector is its first subword's, from the window that owns it. With
+   ``limit_threads(N)`` the batches of windows are shared between N threads;
+   with no layer (``num_layers = -1``) only the words' own rows are computed;
 2. its shape embedding; for the CNN head the sums of its hash-table rows (:mod:`sciner.model.hashing`),
    one linear layer and ``depth`` residual convolutions over ``kernel`` words, ``dilation**k``
    apart in layer k (LayerNorm, GELU: a float32 fit within 1.2e-5 of the exact one);
@@ -26,7 +28,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -132,6 +135,7 @@ class NumpyNetwork:
         self.attention_heads = int(encoder_config["num_attention_heads"])
         self.hidden = int(encoder_config["hidden_size"])
         self._arrays_checked = False
+        self.threads = 1  # the threads that share the encoder's batches (limit_threads)
 
     @classmethod
     def load(cls, cfg: Config, directory: Path, type_bias: dict[str, float] | None = None) -> NumpyNetwork:
@@ -228,38 +232,68 @@ class NumpyNetwork:
         return _layer_norm(x, w["encoder.embeddings.LayerNorm.weight"], w["encoder.embeddings.LayerNorm.bias"], self.eps)
 
     def _encode(self, ids: np.ndarray, mask: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-        """(P, H) the states at the flat positions ``wanted`` (row * L + position) of the windows
-        ``ids`` (B, L) with real subwords where ``mask``. The last layer computes its attention
-        output and feed-forward block at those positions only (the words' first subwords, which
-        the head reads): the same numbers on fewer rows."""
+        """(P, H) the states at the flat positions ``wanted`` (row * L + position, ascending) of
+        the windows ``ids`` (B, L) with real subwords where ``mask``. The last layer computes its
+        queries, attention output and feed-forward block at those positions only (the words'
+        first subwords, which the head reads; keys and values at every position): the same
+        numbers on fewer rows."""
         b, n = ids.shape
         hidden = self.hidden
-        d = hidden // self.attention_heads
         x = self._embed(ids, np.arange(n)[None, :]).reshape(b * n, hidden)
         blocked = np.where(mask, np.float32(0), np.float32(-1e30))[:, None, None, :]  # padding gets no attention
-        for i, layer in enumerate(self.layers):
+        for layer in self.layers[:-1]:
             qkv = x @ layer["qkv"]
             qkv += layer["qkv_b"]
-            qkv = qkv.reshape(b, n, 3, self.attention_heads, d)
-            # (B, heads, L, d), contiguous: NumPy's stacked matmul calls BLAS only on contiguous matrices
-            q, k, v = (np.ascontiguousarray(qkv[:, :, j].transpose(0, 2, 1, 3)) for j in range(3))
-            q *= np.float32(1 / math.sqrt(d))  # on (L x d), not on the (L x L) scores: d < L
-            scores = q @ k.transpose(0, 1, 3, 2)
-            scores += blocked
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            # The softmax's division on the (L x d) context, not on the (L x L) weights.
-            context = scores @ v
-            context /= scores.sum(axis=-1, keepdims=True)
-            context = context.transpose(0, 2, 1, 3).reshape(b * n, hidden)
-            if i == len(self.layers) - 1:
-                context, x = context[wanted], x[wanted]
-            out = context @ layer["out"]
-            out += layer["out_b"]
-            out += x
-            x = _layer_norm(out, layer["ln1"], layer["ln1_b"], self.eps)
-            x = _layer_norm(self._feed_forward(x, layer), layer["ln2"], layer["ln2_b"], self.eps)
-        return x
+            q, k, v = (self._split_heads(part, b) for part in np.split(qkv, 3, axis=1))
+            x = self._after_attention(self._attention(q, k, v, blocked).reshape(b * n, hidden), x, layer)
+        last = self.layers[-1]
+        kv = x @ last["qkv"][:, hidden:]
+        kv += last["qkv_b"][hidden:]
+        k, v = (self._split_heads(part, b) for part in np.split(kv, 2, axis=1))
+        # Each row's wanted positions in slots of their own (the rows' counts differ; the spare
+        # slots' zero queries attend harmlessly and are never read).
+        row = wanted // n
+        counts = np.bincount(row, minlength=b)
+        width = int(counts.max(initial=0))
+        slots = row * width + np.arange(len(wanted)) - np.repeat(np.cumsum(counts) - counts, counts)
+        x = x[wanted]
+        queries = x @ last["qkv"][:, :hidden]
+        queries += last["qkv_b"][:hidden]
+        q = np.zeros((b * width, hidden), dtype=np.float32)
+        q[slots] = queries
+        context = self._attention(self._split_heads(q, b), k, v, blocked).reshape(b * width, hidden)[slots]
+        return self._after_attention(context, x, last)
+
+    def _split_heads(self, x: np.ndarray, b: int) -> np.ndarray:
+        """(B, heads, L, d) the heads of ``x`` (B * L, H), contiguous: NumPy's stacked matmul calls
+        BLAS only on contiguous matrices."""
+        return np.ascontiguousarray(x.reshape(b, -1, self.attention_heads, self.hidden // self.attention_heads)
+                                    .transpose(0, 2, 1, 3))
+
+    @staticmethod
+    def _attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, blocked: np.ndarray) -> np.ndarray:
+        """(B, Q, H) scaled dot-product attention of the queries ``q`` (B, heads, Q, d) over the
+        keys ``k`` and values ``v`` (B, heads, L, d), ``blocked`` (B, 1, 1, L) added to the scores."""
+        d = q.shape[-1]
+        q *= np.float32(1 / math.sqrt(d))  # on (Q x d), not on the (Q x L) scores: d < L
+        scores = q @ k.transpose(0, 1, 3, 2)
+        scores += blocked
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        # The softmax's division on the (Q x d) context, not on the (Q x L) weights.
+        context = scores @ v
+        context /= scores.sum(axis=-1, keepdims=True)
+        b, heads, queries, _ = context.shape
+        return context.transpose(0, 2, 1, 3).reshape(b, queries, heads * d)
+
+    def _after_attention(self, context: np.ndarray, x: np.ndarray, layer: dict[str, np.ndarray]) -> np.ndarray:
+        """The layer's output from its attention's ``context`` (N, H) at the rows ``x`` (N, H):
+        the output projection, residual and LayerNorm, then the feed-forward block's."""
+        out = context @ layer["out"]
+        out += layer["out_b"]
+        out += x
+        x = _layer_norm(out, layer["ln1"], layer["ln1_b"], self.eps)
+        return _layer_norm(self._feed_forward(x, layer), layer["ln2"], layer["ln2_b"], self.eps)
 
     @staticmethod
     def _feed_forward(x: np.ndarray, layer: dict[str, np.ndarray]) -> np.ndarray:
@@ -287,7 +321,10 @@ class NumpyNetwork:
         first = np.searchsorted(at_row[order], np.arange(len(rows) + 1))
         padded = [bucket_length(len(row), self.cfg.window) for row in rows]
         # The torch path's exact batches (sciner.model.network.gather_rows): rows of one padded length.
-        for batch in length_batches(padded, batch_subwords, same_length=True):
+        batches = length_batches(padded, batch_subwords, same_length=True)
+
+        def encode(batch: list[int]) -> tuple[np.ndarray, np.ndarray]:
+            """(the batch's owned words, their states)."""
             length = padded[batch[0]]
             ids = np.full((len(batch), length), self.tokenizer.pad_token_id, dtype=np.int64)
             mask = np.zeros((len(batch), length), dtype=bool)
@@ -296,8 +333,24 @@ class NumpyNetwork:
                 ids[j, :len(rows[r])] = rows[r]
                 mask[j, :len(rows[r])] = True
             wanted = np.concatenate([j * length + at_pos[w] for j, w in enumerate(words)])
-            out[np.concatenate(words)] = self._encode(ids, mask, wanted)
+            return np.concatenate(words), self._encode(ids, mask, wanted)
+
+        for words, states in self._each(encode, batches):
+            out[words] = states
         return out
+
+    def _each(self, encode: Callable[[list[int]], tuple[np.ndarray, np.ndarray]],
+              batches: list[list[int]]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """``encode`` of each batch, in order: with more than one thread, the batches are shared
+        out between ``threads`` Python threads, each with one BLAS thread, so that the layer's
+        element-wise passes (LayerNorm, GELU, the softmax) run on every core too, not only its
+        matrix products; and no BLAS thread spins waiting for another on a busy machine
+        (docs/fast.md, "Queries at the wanted positions, and the batches on every core")."""
+        if self.threads <= 1 or len(batches) <= 1:
+            yield from map(encode, batches)
+            return
+        with threadpool_limits(1), ThreadPoolExecutor(self.threads) as pool:
+            yield from pool.map(encode, batches)
 
     def word_vectors(self, tokens: list[list[str]],
                      batch_subwords: int = BATCH_SUBWORDS) -> tuple[np.ndarray, list[int]]:
@@ -371,8 +424,10 @@ class NumpyNetwork:
         return [scored_spans(t, lp) for t, lp in zip(tags, log_probs)]
 
     def limit_threads(self, threads: int) -> None:
-        """Bound BLAS's threads, which run NumPy's matrix products (torch's setting does not reach them)."""
+        """Bound BLAS's threads, which run NumPy's matrix products (torch's setting does not reach
+        them), and share the encoder's batches between ``threads`` threads (:meth:`_each`)."""
         threadpool_limits(threads)
+        self.threads = threads
 
 
 class NumpyCNN(NumpyNetwork):

@@ -61,27 +61,30 @@ def viterbi_batch(scores: np.ndarray, active: np.ndarray, transition: np.ndarray
     trans = TRANSITION_SCORE if transition is None else TRANSITION_SCORE + transition
     B, N, T = scores.shape
     score = scores[:, 0] + START_SCORE
-    back = np.zeros((B, N, T), dtype=np.int64)
+    back = np.zeros((B, N, T), dtype=np.intp)
     stay = np.broadcast_to(np.arange(T), (B, T))
+    ends = active.sum(axis=1)
+    all_on = int(ends.min(initial=N))  # steps before this one are active in every row
     for t in range(1, N):
         cand = score[:, :, None] + trans[None]  # (B, prev, cur)
         arg = cand.argmax(axis=1)
         new = np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0] + scores[:, t]
-        on = active[:, t][:, None]
-        score = np.where(on, new, score)
-        back[:, t] = np.where(on, arg, stay)
-    lengths = active.sum(axis=1)
-    paths = []
-    for b in range(B):
-        n = int(lengths[b])
-        if n == 0:
-            paths.append([])
-            continue
-        path = [int(score[b].argmax())]
-        for t in range(n - 1, 0, -1):
-            path.append(int(back[b, t, path[-1]]))
-        paths.append(path[::-1])
-    return paths
+        if t < all_on:
+            score, back[:, t] = new, arg
+        else:
+            on = active[:, t][:, None]
+            score = np.where(on, new, score)
+            back[:, t] = np.where(on, arg, stay)
+    # Back from each row's best last tag, all rows at once: past a row's last word its
+    # back-pointers are ``stay``, so its best tag there is the one at its last word.
+    paths = np.empty((B, N), dtype=np.int64)
+    rows = np.arange(B)
+    best = score.argmax(axis=1)
+    for t in range(N - 1, 0, -1):
+        paths[:, t] = best
+        best = back[rows, t, best]
+    paths[:, 0] = best
+    return [paths[b, :n].tolist() for b, n in enumerate(ends.tolist())]
 
 
 def viterbi_tags(scores: Sequence[np.ndarray], transition: np.ndarray | None = None,
