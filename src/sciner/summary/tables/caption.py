@@ -354,7 +354,7 @@ def evaluated_dataset(paragraphs: Sequence[Paragraph], known: Known) -> str | No
             continue
         for start, end in sentence_ranges(p.tokens, p.tags or []):
             words = p.tokens[start:end]
-            if any(_TRAINING.match(w) for w in words):
+            if any(TRAINING.match(w) for w in words):
                 continue
             spans = [s for s in p.spans if start <= s.start < end and s.label == "DatasetName"]
             if any(_EVALUATED.match(w) for w in words):
