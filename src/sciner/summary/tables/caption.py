@@ -370,7 +370,7 @@ def evaluated_dataset(paragraphs: Sequence[Paragraph], known: Known) -> str | No
 # result: "Table 6 : MLM BPC for various pretrained model configurations" is a table of scores).
 _SETTINGS_CAPTION = re.compile(r"\b(?:hyper\s?-?\s?parameters?|"
                                r"(?:model|architecture|training)\s(?:settings|configurations?|sizes|details))\b", re.I)
-_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:sentence|document|text|context) lengths?\b|\b(?:summary|overview|sizes?|characteristics) of "
+_STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:sentence|document|text|context) lengths\b|\b(?:summary|overview|sizes?|characteristics) of "
                                  r"(?:the |our |all )?(?:data\s?sets?|corpora|benchmarks?)\b|\b(?:numbers?|sizes?|counts?) "
                                  r"of (?:the )?(?:classes|examples|instances|sentences|documents|tokens|samples|words)\b",
                                  re.I)
