@@ -176,6 +176,8 @@ def main() -> None:
     print(f"CPU: {cpu_name()}; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
           f"({'BUSY' if load_before[0] > (os.cpu_count() or 1) * 0.5 else 'quiet'} before the run)")
     print(f"spaCy: {spacy_label}")
+    for model in (m for m in args.models.split(",") if m):
+        print(f"sciner --model {model} runs on: {back_ends(model, args.precision, env)}")
     base = runs["spaCy CNN"]
     print(f"{'command':<28}{'wall s':>9}{'cpu s':>9}{'tokens/s':>10}{'peak MB':>9}{'wall/spaCy':>12}{'cpu/spaCy':>11}")
     for name, results in runs.items():
@@ -185,6 +187,14 @@ def main() -> None:
         cpu_ratio = statistics.median(r[1] / b[1] for r, b in zip(results, base))
         print(f"{name:<28}{wall:>9.1f}{cpu:>9.1f}{n_tokens / wall:>10.0f}{max(r[2] for r in results):>9}"
               f"{wall_ratio:>12.2f}{cpu_ratio:>11.2f}")
+
+
+def back_ends(model: str, precision: str, env: dict[str, str]) -> str:
+    """What `sciner predict --model MODEL --precision P` runs on, asked in a child with the runs' environment."""
+    script = ("import sys; from sciner.inference.choose import back_ends; "
+              "print(back_ends(sys.argv[1], sys.argv[2], 'cpu'))")
+    done = subprocess.run([sys.executable, "-c", script, model, precision], env=env, capture_output=True, text=True)
+    return done.stdout.strip() or f"unknown ({done.stderr.strip().splitlines()[-1:]})"
 
 
 if __name__ == "__main__":

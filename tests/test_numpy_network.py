@@ -317,6 +317,9 @@ def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragrap
     loaded = Tagger.load(layered_model)  # NumPy for every call, or (deeper) for small ones only
     assert isinstance(loaded.network, NumpyNetwork)
     assert (loaded.networks.load_large is None) == choose.runs_in_numpy(cfg.model.num_layers)
+    said = choose.back_ends(layered_model)  # what speed.py prints: the back end load_networks picks
+    assert said == "NumPy fp32" if loaded.networks.load_large is None else said.startswith("NumPy fp32 up to ")
+    assert choose.back_ends(layered_model, "int8") == "torch int8"
     model, meta, directory = load_model(layered_model)
     theirs = Tagger(Networks(TorchNetwork(model.eval())), meta, directory)
     mine, torchs = ours.log_probs(paragraphs), theirs.log_probs(paragraphs)

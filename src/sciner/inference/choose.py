@@ -94,6 +94,32 @@ def load_networks(path: str | Path | None, precision: str = "auto",
     return Networks(network), meta, directory
 
 
+def back_ends(path: str | Path | None, precision: str = "auto", device: str = "auto") -> str:
+    """In words, what :func:`load_networks` would run the model at ``path`` on, loading no
+    weights: "NumPy fp32", "NumPy fp32 up to 4000 words, torch bf16 above", "torch fp32",
+    "ONNX Runtime"; a torch ``auto`` says the precision this machine resolves it to."""
+    if is_onnx(path):
+        return "ONNX Runtime"
+    torch_side = f"torch {_resolved(precision, device)}"
+    if precision in ("auto", "fp32") and device in ("auto", "cpu"):
+        cfg, _, _ = load_model_meta(path)
+        if head_spec(cfg.model.head).numpy_class() is not None and bert_layers(cfg.model.encoder):
+            if runs_in_numpy(cfg.model.num_layers):
+                return "NumPy fp32"
+            return f"NumPy fp32 up to {SMALL_CALL_WORDS} words, {torch_side} above"
+    return torch_side
+
+
+def _resolved(precision: str, device: str) -> str:
+    """The precision torch runs ``auto`` in here (bf16 on CUDA or a CPU with native bfloat16)."""
+    if precision != "auto":
+        return precision
+    from sciner.inference.torch_network import native_bf16
+    from sciner.model.device import pick_device
+
+    return "bf16" if pick_device(device).type == "cuda" or native_bf16() else "fp32"
+
+
 def _load_torch(path: str | Path | None, precision: str, device: str) -> tuple[Network, dict[str, Any], Path]:
     # torch is imported here, once chosen: importing it takes longer than NumPy takes to tag a line.
     from sciner.inference.torch_network import TorchNetwork
