@@ -82,10 +82,11 @@ def main_dataset(entities: Sequence[Entity], evaluated: str | None = None) -> st
 
     for top in sorted(data, key=lambda e: -len(e.places))[:1]:
         key = fold(top.name)
-        if key and mentions(key) >= 3 and 2 * mentions(key) > total:
+        if key and (said := mentions(key)) >= 3 and 2 * said > total:
             return top.name
     key = fold(evaluated or "")
-    if key and all(mentions(key) > len(e.places) for e in data if key not in fold(e.name)):
+    said = mentions(key) if key else 0
+    if key and all(said > len(e.places) for e in data if key not in fold(e.name)):
         return evaluated
     return None
 

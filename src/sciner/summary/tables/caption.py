@@ -335,6 +335,8 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
             if any(start <= k < end for k in at):
                 in_sentences |= named
     return _only(in_sentences) if in_sentences else _only(in_paragraphs)
+
+
 # A word saying what data a paper's results are measured on ("We evaluate our approach on ...",
 # "experiments on", "tested on"), and the paper's "use" of a dataset named so ("We use the
 # WikiReading dataset", not "( 2016 ) used ... the InfoboxQA dataset").

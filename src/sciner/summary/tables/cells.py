@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from sciner.document import Paragraph
 from sciner.summary.canonical import number_value, written_out
-from sciner.summary.names import fold
+from sciner.summary.names import OPTIMIZERS, fold
 
 # Column heads that name a split or an aggregate, never the metric itself, though leaderboards
 # list some of them as metrics; and words that say what a label column lists.
@@ -34,13 +34,12 @@ SETTING_HEADS = frozenset({"total", "easy", "medium", "hard", "extrahard", "very
                            "tiny", "single", "singlemodel", "ensemble", "ensembles", "published", "leaderboard",
                            "reported"})
 # Words that say how a model was trained or run, never the data it was measured on: a training
-# regime ("Semi-supervised", "Zero-shot", "Fine-tuned"), an optimizer ("Adam"), a condition
-# ("With", "Without", "Only"), the languages a model covers ("Mono", "Multilingual").
-_SETTING_WORDS = frozenset({"supervised", "unsupervised", "semisupervised", "selfsupervised", "weaklysupervised",
-                            "distantlysupervised", "zeroshot", "fewshot", "oneshot", "finetuned", "finetuning",
-                            "pretrained", "pretraining", "frozen", "transfer", "adam", "adamw", "sgd", "adagrad",
-                            "adadelta", "rmsprop", "with", "without", "only", "mono", "monolingual", "multi",
-                            "multilingual", "crosslingual", "single", "cross"})
+# regime ("Semi-supervised", "Zero-shot", "Fine-tuned"), an optimizer ("Adam", names.OPTIMIZERS),
+# a condition ("With", "Without", "Only"), the languages a model covers ("Mono", "Multilingual").
+_SETTING_WORDS = OPTIMIZERS | frozenset({
+    "supervised", "unsupervised", "semisupervised", "selfsupervised", "weaklysupervised", "distantlysupervised",
+    "zeroshot", "fewshot", "oneshot", "finetuned", "finetuning", "pretrained", "pretraining", "frozen", "transfer",
+    "with", "without", "only", "mono", "monolingual", "multi", "multilingual", "crosslingual", "single", "cross"})
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
 # An amount in a table's body: a count or a size with its magnitude ("335 M", "6B", "10 K",

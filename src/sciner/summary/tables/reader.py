@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sciner.document import Paragraph
-from sciner.summary.canonical import beyond_percent
+from sciner.summary.canonical import beyond_percent, number_value
 from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.provenance import (
@@ -177,13 +177,14 @@ def read_table(table: Table) -> Found:
     for row in carry_labels(data_rows(table)):
         read, base = read_row(table, row.header, row.cells, row.group, base)
         found = found + read
-    ticks = {(c.paragraph, c.start, c.end) for c in evenly_spaced(table.rows)}
-    if ticks:  # a figure's axis set amid the table's rows: its ticks are no scores
+    axis = evenly_spaced(table.rows)
+    if axis:  # a figure's axis set amid the table's rows: its ticks are no scores
+        ticks = {(c.paragraph, c.start, c.end) for c in axis}
+        read = {r.place for r in found.results}
         found = Found(tuple(v for v in found.values if v.place not in ticks),
                       tuple(r for r in found.results if r.place not in ticks),
                       found.others + tuple(table.not_result(c, c.text.strip(), "axis")
-                                           for c in evenly_spaced(table.rows)
-                                           if any(r.place == (c.paragraph, c.start, c.end) for r in found.results)))
+                                           for c in axis if (c.paragraph, c.start, c.end) in read))
     return found.with_others(unread(table, found))
 
 
@@ -191,11 +192,14 @@ def evenly_spaced(rows: Sequence[Sequence[TableCell]], least: int = 4) -> list[T
     """The cells of runs of ``least`` numbers or more evenly spaced along a row or down a
     column ("2 4 6 8 10 12" beside a row's score, "0.5 0.4 0.3 0.2" down rows that print
     scores left of them): a figure's axis ticks that the layout set amid a table, no scores."""
+    worth: dict[int, float | None] = {}
+
     def plain(cell: TableCell) -> float | None:
-        numbers = cell_numbers(cell.text)
-        if len(numbers) != 1 or numbers[0].why is not None or not re.fullmatch(r"\d+(?:\.\d+)?", numbers[0].number):
-            return None
-        return float(numbers[0].number)
+        if id(cell) not in worth:
+            numbers = cell_numbers(cell.text)
+            worth[id(cell)] = None if len(numbers) != 1 or numbers[0].why is not None or not re.fullmatch(
+                r"\d+(?:\.\d+)?", numbers[0].number) else float(numbers[0].number)
+        return worth[id(cell)]
 
     def runs(cells: Sequence[TableCell]) -> list[TableCell]:
         found: list[TableCell] = []
@@ -223,7 +227,9 @@ def evenly_spaced(rows: Sequence[Sequence[TableCell]], least: int = 4) -> list[T
             if cell.first == cell.last:
                 columns.setdefault(cell.first, []).append(cell)
     for cells in columns.values():  # down the rows: a run broken by a cell of no plain number ends
-        ticks += [c for c in runs(cells) if len(runs(cells)) > least]  # five at least: an axis, not a tie of scores
+        down = runs(cells)
+        if len(down) > least:  # five at least: an axis, not a tie of scores
+            ticks += down
     return list(dict.fromkeys(ticks))
 
 
@@ -671,8 +677,10 @@ def side_metric(table: Table, header: Header, cell: TableCell, side: str | None)
 def is_beside_score(number: str, scores: Sequence[str]) -> bool:
     """Whether a number in brackets is of the size of the one score of its cell (half to twice
     it): another score of it ("65.5 ( 64.4 )"), not a count beside it."""
-    values = [float(n.rstrip("%").replace(",", "")) for n in [number, *scores]]
-    return len(scores) == 1 and values[1] > 0 and 0.5 <= values[0] / values[1] <= 2
+    if len(scores) != 1:
+        return False
+    inner, score = number_value(number), number_value(scores[0])
+    return inner is not None and score is not None and score > 0 and 0.5 <= inner / score <= 2
 
 
 def is_layer_size(number: str) -> bool:
