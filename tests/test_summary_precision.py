@@ -128,6 +128,9 @@ def test_sizes_under_heads_of_splits_and_widths_are_no_scores():
     assert not summary.results
     assert {(n.value, n.reason) for n in summary.not_results} == {("67,349", "count"), ("872", "count"),
                                                                   ("1,821", "count")}
+    accuracies = [row([("Model", 0), ("Train", 1), ("Test", 2)]), row([("LSTM", 0), ("99", 1), ("86", 2)]),
+                  caption("Table 2 : Accuracy on SST .", ("MetricName", 3, 4), ("DatasetName", 5, 6))]
+    assert [r.value for r in summarize_paper("p", accuracies).results] == ["99", "86"]  # scores, not sizes
     paragraphs = [row([("Model", 0), ("h inter", 1), ("SQuAD", 2)], ("DatasetName", 3, 4)),
                   row([("( b )", 0), ("768", 1), ("88.6", 2)]),
                   caption("Table 2 : F1 on SQuAD .", ("MetricName", 2, 3), ("DatasetName", 4, 5))]
@@ -149,6 +152,8 @@ def test_a_score_set_in_its_row_s_label_cell_is_split_from_it():
 
 
 @pytest.mark.parametrize(("head", "reason"), [("∆bpc", "difference"), ("Δ F1", "difference"),
+                                              ("Relative improvement ( % )", "difference"),
+                                              ("Error reduction", "difference"), ("ERR@20", None), ("Relation", None),
                                               ("Standard Deviation", "deviation"), ("Dev", None)])
 def test_heads_of_differences_and_deviations(head, reason):
     assert not_score_head(head) == reason

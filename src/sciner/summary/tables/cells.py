@@ -60,7 +60,7 @@ _METRIC_HEAD = re.compile(
 _GREEK_METRICS = frozenset({"ρ", "τ", "κ"})
 # Heads of columns that hold no scores, and what their numbers are.
 _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?:^|\s)(?:Δ|∆|(?:diff\.?|difference|gain|improvement|increase|decrease|change|impr\.?|δ)(?:\s|$|\())",
+    (re.compile(r"(?:^|\s)(?:Δ|∆|(?:diff\.?|difference|gain|improvement|increase|decrease|change|impr\.?|δ|relative|reduction)(?:\s|$|\())",
                 re.I), "difference"),  # "∆bpc", "Δ F1", "Gain ( % )"
     (re.compile(r"(?:^|\s)(?:std\.?|stdev|s\.d\.|sd|σ|variance|var\.?|deviation)(?:\s|$)", re.I), "deviation"),
     (re.compile(r"(?:^|\s)p(?:\s?-\s?value|\s?<|\s?val)", re.I), "p-value"),

@@ -541,7 +541,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # over it names a metric or the data
         return Found(others=(table.not_result(cell, number, "setting"),))
     if "MetricName" not in heads and re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", number) \
-            and header.split_sizes(cell.first, cell.last):
+            and int(number.replace(",", "")) > 100 and header.split_sizes(cell.first, cell.last):
         # "67,349 872 1,821" under "Train Dev Test", "7520/836/5563" under "Train / Dev / Test": the splits' sizes
         return Found(others=(table.not_result(cell, number, "count"),))
     if header.statistics:
