@@ -2,18 +2,19 @@
 
 The hand-made development set ``benchmarks/results_dev/``:
 
-* ``papers.tsv``: its papers: the 25 shared PDFs (../shared/data/pdfs) and 93 more, from public
-  GitHub repositories that carry NLP papers (the repository, commit, path and SHA-256 of each,
-  so they can be fetched again: ``python benchmarks/results_dev/fetch_pdfs.py DIR``), each with
-  its split, title, venue and year, and the names of the method it proposes (``ours``). No
+* ``papers.tsv``: its papers: the 25 shared PDFs (../shared/data/pdfs), 93 more (set ``fetched``)
+  and a later set ``fetched2`` annotated by people who saw neither the reader's code nor its
+  output, from public GitHub repositories that carry NLP papers (the repository, commit, path
+  and SHA-256 of each, so they can be fetched again: ``python benchmarks/results_dev/fetch_pdfs.py
+  DIR``), each with its split, title, venue and year, and the names of the method it proposes (``ours``). No
   EMNLP 2022 or NAACL 2022 paper is in it.
 * ``headlines.tsv``: each paper's headline numbers (its own method's, in its main results
   tables), written by hand from the PDFs' text before the summarizer's output on them was
   looked at.
 * The split is by paper: the first 25 papers 12 tune / 13 report (``random.Random(31)``), the
-  93 more 46 tune / 47 report (``random.Random(47)`` over their sorted stems), drawn before any
-  output was seen. Only tune papers are looked at while changing the reader; report papers
-  are measured, never tuned on.
+  93 more 46 tune / 47 report (``random.Random(47)`` over their sorted stems), ``fetched2`` by the
+  parity of crc32 of the stem (even: tune), each drawn before any output was seen. Only tune
+  papers are looked at while changing the reader; report papers are measured, never tuned on.
 
 Measures, per split:
 
@@ -38,6 +39,7 @@ Measures, per split:
    reports, its metric is right, and its dataset and model are right where given.
 
     python benchmarks/results.py [--tagged DIR] [--pdfs DIR] [--misses] [--draw NAME] [--split report|tune|all] [-n 40]
+              [--only tune|report] [--set shared|fetched|fetched2]
 
 ``--tagged DIR`` reads ``DIR/<paper>.jsonl`` where it exists (tag once: ``sciner predict PDFS
 -o DIR/ --to jsonl --include tables,captions``); the other papers are tagged here with the
@@ -196,12 +198,14 @@ def printed_where(value: str, paper: Any) -> str:
     return "nowhere (figure?)"
 
 
-def misses(headlines: list[dict[str, str]], papers: dict[str, Any], listed: bool) -> None:
-    """The tune headline numbers missed, counted by kind and by where their value was; with
-    ``listed``, each one with the nearest result read (its metric, dataset and source)."""
-    rows = [h for h in headlines if h["split"] == "tune" and h["paper"] in papers and h["value"]]
+def misses(headlines: list[dict[str, str]], papers: dict[str, Any], listed: bool, split: str = "tune") -> None:
+    """The split's headline numbers missed, counted by kind and by where their value was; with
+    ``listed`` (tune only: report papers are counted, never listed), each one with the nearest
+    result read (its metric, dataset and source)."""
+    rows = [h for h in headlines if h["split"] == split and h["paper"] in papers and h["value"]]
     found = [(h, miss) for h in rows if (miss := miss_of(h, papers[h["paper"]])) is not None]
-    print(f"\n== tune headline numbers missed, by kind and where the value was: {len(found)}/{len(rows)}")
+    listed = listed and split == "tune"
+    print(f"\n== {split} headline numbers missed, by kind and where the value was: {len(found)}/{len(rows)}")
     for kind in MISS_KINDS:
         these = [(h, m) for h, m in found if m[0] == kind]
         if not these:
@@ -375,10 +379,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="list each tune headline number missed")
     parser.add_argument("--only", default="all", choices=("tune", "report", "all"),
                         help="read and score only this split's papers (tune while changing the reader)")
+    parser.add_argument("--set", default="all", choices=("shared", "fetched", "fetched2", "all"),
+                        help="read and score only the papers of this set (papers.tsv's set column)")
     args = parser.parse_args(argv)
     data = args.data or data_root()
     headlines = read_tsv(DEV / "headlines.tsv")
-    manifest = [m for m in read_tsv(DEV / "papers.tsv") if args.only in (m["split"], "all")]
+    manifest = [m for m in read_tsv(DEV / "papers.tsv") if args.only in (m["split"], "all") and args.set in (m["set"], "all")]
     split_of = {m["paper"]: m["split"] for m in manifest}
     inputs, missing = inputs_of(data, args.tagged, args.pdfs, [m["paper"] for m in manifest])
     if missing:
@@ -392,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(report)} report papers); {others} numbers classed as no result")
     recall(headlines, papers)
     misses(headlines, papers, args.misses)
+    misses(headlines, papers, False, "report")
     accounting(headlines, papers, split_of)
     ours_recall(manifest, papers)
     if args.draw:
