@@ -26,7 +26,7 @@ from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
 from sciner.summary.tables.namer import Namer
 from sciner.summary.tables.reader import Table, data_rows, read_table
 
-from helpers.papers import bracketed, caption, row  # a table row and a caption as --include tables writes them
+from helpers.papers import bracketed, caption, row, tagged  # a table row and a caption as --include tables writes them
 
 FIXTURE = Path(__file__).parent / "fixtures" / "summarize" / "results_tables.jsonl.gz"
 
@@ -1378,3 +1378,18 @@ def test_a_setting_head_over_a_column_leaves_it_the_papers_data():
     said = [tagged("We evaluate on the SQuAD dataset .", ("DatasetName", 4, 5))] * 3
     rows = [row([("Single", 1)]), row([("EM", 1)]), row([("BiDAF", 0), ("73.3", 1)], ("MethodName", 0, 1))]
     assert [(r.dataset, r.metric) for r in summarize_paper("p", [*said, *rows]).results] == [("SQuAD", "EM")]
+
+
+def test_the_papers_one_metric_scores_a_table_whose_data_only_its_caption_names():
+    """bert-wwm Table 7: "Results on ChnSentiCorp ." over "Dev Test" heads, the paper's one metric
+    (accuracy) given that data in its prose: each cell is an accuracy on ChnSentiCorp. Where the
+    prose names the metric beside no data, or not at all, the cells stay not results ("no metric")."""
+    said = tagged("We report accuracy on ChnSentiCorp .", ("MetricName", 2, 3), ("DatasetName", 4, 5))
+    rows = [caption("Table 7 : Results on ChnSentiCorp .", ("DatasetName", 5, 6)),
+            row([("Model", 0), ("Dev", 1), ("Test", 2)], table="table 7"),
+            row([("BERT", 0), ("94.7", 1), ("95.0", 2)], ("MethodName", 0, 1), table="table 7")]
+    got = {(r.dataset, r.metric, r.value) for r in summarize_paper("p", [said, *rows]).results}
+    assert got == {("ChnSentiCorp", "accuracy", "94.7"), ("ChnSentiCorp", "accuracy", "95.0")}
+    for paper in (rows, [tagged("We report accuracy .", ("MetricName", 2, 3)), *rows]):
+        unscored = summarize_paper("p", paper)
+        assert not unscored.results and {o.reason for o in unscored.not_results} == {"no metric"}

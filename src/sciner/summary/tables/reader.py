@@ -98,6 +98,14 @@ class Table:
         return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, cited_dataset, rows, numbers, numeric,
                    number_cells, labelled, right_table(rows, numbers), counted_columns(rows))
 
+    @property
+    def metric_said(self) -> bool:
+        """Whether the paper's prose gives its one metric to a dataset or task ("we report
+        accuracy on ChnSentiCorp"): then it scores a table whose data only the caption, the
+        prose or a row names; a metric only tables and captions name (a task's short form in a
+        legend, "REC") is not trusted that far."""
+        return bool(self.paper_metric) and fold(self.paper_metric or "") in {fold(m) for m in self.said.values()}
+
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
 
@@ -626,8 +634,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
                                                      row.get("DatasetName"), row.get("TaskName"))
                  if name and fold(name) in table.said), None) \
         or side_metric(table, header, cell, side) \
-        or (table.paper_metric if "DatasetName" in heads and fold(table.paper_metric or "") not in table.caption.legend
-            else None)
+        or (table.paper_metric if ("DatasetName" in heads or (dataset and table.metric_said)) and fold(
+            table.paper_metric or "") not in table.caption.legend else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
         metric = metric.strip("() ")  # "( Acc )"
     if part is not None and part[1] == 2 and table.caption.pair and (
