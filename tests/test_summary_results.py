@@ -1393,3 +1393,16 @@ def test_the_papers_one_metric_scores_a_table_whose_data_only_its_caption_names(
     for paper in (rows, [tagged("We report accuracy .", ("MetricName", 2, 3)), *rows]):
         unscored = summarize_paper("p", paper)
         assert not unscored.results and {o.reason for o in unscored.not_results} == {"no metric"}
+
+
+def test_a_symbol_heading_a_column_takes_the_metric_the_caption_spells_out():
+    """MaLSTM Table 2: "Method r ρ MSE" under a caption "Pearson correlation ( r ) , Spearman 's ρ
+    , and mean squared error": the columns are those metrics; "r" alone with no caption stays "r"."""
+    text = "Table 2 : Test set Pearson correlation ( r ) , Spearman 's ρ , and mean squared error ."
+    rows = [caption(text, ("MetricName", 5, 7), ("MetricName", 11, 14), ("MetricName", 17, 20)),
+            row([("Method", 0), ("r", 1), ("ρ", 2), ("MSE", 3)], ("MetricName", 3, 4)),
+            row([("MaLSTM", 0), ("0.8822", 1), ("0.8345", 2), ("0.2286", 3)], ("MethodName", 0, 1))]
+    got = [(r.metric, r.value) for r in summarize_paper("p", rows).results]
+    assert got == [("Pearson correlation", "0.8822"), ("Spearman 's ρ", "0.8345"), ("MSE", "0.2286")]
+    without = [(r.metric, r.value) for r in summarize_paper("p", rows[1:]).results]
+    assert without == [("r", "0.8822"), ("ρ", "0.8345"), ("MSE", "0.2286")]

@@ -47,6 +47,9 @@ class Caption:
     # The datasets it names where it names several ("on the text8 , IMDB and BBC"), saying
     # which is whose nowhere: no one of them is every column's, nor another (the paper's own).
     several: frozenset[str] = frozenset()
+    # The metrics it spells out for a symbol heading a column ("Pearson correlation ( r ) ,
+    # Spearman 's ρ": {"r": "Pearson correlation", "ρ": "Spearman 's ρ"}), by the symbol as printed.
+    symbols: dict[str, str] = field(default_factory=dict)
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -104,7 +107,26 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
     else:
         by_name, default = {}, None
     return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), _said_pair(p),
-                   bracketed_score(p.tokens), _sides(p, named, "MetricName"), frozenset(names.get("DatasetName", ())))
+                   bracketed_score(p.tokens), _sides(p, named, "MetricName"), frozenset(names.get("DatasetName", ())),
+                   _symbols(p, metrics))
+
+
+# A metric's symbol: one letter, Latin or Greek ("r", "ρ", "τ").
+_SYMBOL = re.compile(r"^[A-Za-zα-ωΑ-Ω]$")
+
+
+def _symbols(p: Paragraph, metrics: Sequence[Span]) -> dict[str, str]:
+    """The symbols the caption spells out as metrics it tags: one in brackets right after the
+    metric ("Pearson correlation ( r )") or ending it ("Spearman 's ρ")."""
+    found = {}
+    for s in metrics:
+        words = p.tokens[s.start:s.end]
+        after = p.tokens[s.end:s.end + 3]
+        if len(after) == 3 and after[0] == "(" and after[2] == ")" and _SYMBOL.match(after[1]):
+            found[after[1]] = " ".join(words)
+        elif len(words) > 1 and _SYMBOL.match(words[-1]):
+            found[words[-1]] = " ".join(words)
+    return found
 
 
 # A sentence of a caption saying what brackets hold, and the words that make it a score ("the

@@ -638,6 +638,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             table.paper_metric or "") not in table.caption.legend else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
         metric = metric.strip("() ")  # "( Acc )"
+    if metric in table.caption.symbols and metric not in row.values():
+        metric = table.caption.symbols[metric]  # "r" over the column, "Pearson correlation ( r )" in the caption
     if part is not None and part[1] == 2 and table.caption.pair and (
             metric is None or metric == table.paper_metric or not metric_pair(metric)) \
             and "MetricName" not in heads and "MetricName" not in row:
