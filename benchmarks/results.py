@@ -87,12 +87,14 @@ def numbers(text: str) -> list[float]:
 
 def same_name(gold: str, read: str | None) -> bool:
     """``read`` matches one of ``gold``'s "|"-separated alternatives (folded, one containing the
-    other, the shorter two characters or more)."""
+    other, the shorter two characters or more; or a one-letter name the last word of the other:
+    "Relation P" is a "P")."""
     fr = fold(read or "")
+    last = fold((read or "").split()[-1]) if (read or "").split() else ""
     for alternative in gold.split("|"):
         fa = fold(alternative)
         shorter = min(fa, fr, key=len)
-        if fa and fr and (fa == fr or (len(shorter) >= 2 and (fa in fr or fr in fa))):
+        if fa and fr and (fa == fr or (len(shorter) >= 2 and (fa in fr or fr in fa)) or (len(fa) == 1 and fa == last)):
             return True
     return False
 

@@ -19,7 +19,7 @@ from sciner.summary.provenance import split_citation
 from sciner.summary.tables.caption import bracketed_score, caption_reason, evaluated_dataset, read_caption
 from sciner.summary.values import Result
 from sciner.summary.tables.cells import (
-    cell_numbers, is_language, metric_like, not_score_head, prints_numbers_only, says_nothing, split_name,
+    cell_numbers, is_language, metric_like, names_aspect, not_score_head, prints_numbers_only, says_nothing, split_name,
     table_rows,
 )
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
@@ -1406,3 +1406,19 @@ def test_a_symbol_heading_a_column_takes_the_metric_the_caption_spells_out():
     assert got == [("Pearson correlation", "0.8822"), ("Spearman 's ρ", "0.8345"), ("MSE", "0.2286")]
     without = [(r.metric, r.value) for r in summarize_paper("p", rows[1:]).results]
     assert without == [("r", "0.8822"), ("ρ", "0.8345"), ("MSE", "0.2286")]
+
+
+def test_heads_saying_which_output_is_scored_qualify_the_metric_not_the_data():
+    """CogQA Table 1: "Ans Sup Joint" each over "EM F1" under a caption "Results on HotpotQA":
+    "Ans EM" on HotpotQA, not EM on a dataset "Ans"; an untagged head that is no such word
+    ("Laptop" over "P R F1") still qualifies the data."""
+    rows = [caption("Table 2 : Results on HotpotQA .", ("DatasetName", 5, 6)),
+            row([("Ans", 1), ("Joint", 3)]),
+            row([("Model", 0), ("EM", 1), ("F1", 2), ("EM", 3), ("F1", 4)],
+                ("MetricName", 1, 2), ("MetricName", 2, 3), ("MetricName", 3, 4), ("MetricName", 4, 5)),
+            row([("CogQA", 0), ("37.1", 1), ("48.9", 2), ("12.4", 3), ("34.9", 4)], ("MethodName", 0, 1))]
+    rows[1].meta["cells"] = [[0, 1, 1, 2], [1, 2, 3, 4]]  # each head spans its two metric columns
+    got = {(r.dataset, r.metric, r.value) for r in summarize_paper("p", rows).results}
+    assert got == {("HotpotQA", "Ans EM", "37.1"), ("HotpotQA", "Ans F1", "48.9"),
+                   ("HotpotQA", "Joint EM", "12.4"), ("HotpotQA", "Joint F1", "34.9")}
+    assert names_aspect("Relation") and names_aspect("Sup") and not names_aspect("Laptop")

@@ -23,7 +23,8 @@ row's body is then accounted for, as
 
 * a *result* (a MetricValue): its metric is the lowest metric head above it (a sub-metric such
   as "F1" under a spanning "MUC" is "MUC F1"; a symbol the caption spells out, "r" under
-  "Pearson correlation ( r )", that metric), else its row's, else the one its caption gives
+  "Pearson correlation ( r )", that metric; a head saying which output a group of metric columns
+  scores, "Ans" or "Relation" over "EM F1", the metric's: "Ans EM"), else its row's, else the one its caption gives
   its dataset or the table ("F1 scores are reported for QQP and MRPC", "All values are F1
   scores"; "Spearman's correlation ( left ) and accuracy ( right )": each side's), else the one
   the paper's sentences give its dataset ("we report F1 on CoNLL 2003"),

@@ -100,6 +100,17 @@ def says_nothing(text: str) -> bool:
         or bool(_AMOUNT.match(bare)) or bool(_MISSING_CELL.fullmatch(bare)) or bool(cell_numbers(text))
 
 
+# Heads over a group of metric columns that say which output a score is of, not what data it was
+# measured on: "Entity P R F1 Relation P R F1", "Ans EM F1 Sup EM F1 Joint EM F1".
+ASPECTS = frozenset({"entity", "entities", "relation", "relations", "ans", "answer", "answers", "sup", "supporting",
+                     "joint", "trigger", "triggers", "argument", "arguments"})
+
+
+def names_aspect(text: str) -> bool:
+    """Whether a head names which output a group of metric columns scores ("Relation", "Joint")."""
+    return fold(text) in ASPECTS
+
+
 def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
     ("Dev"), a setting head ("Single model", "Base", "Extra Hard"), a training regime

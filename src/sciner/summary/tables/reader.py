@@ -23,7 +23,8 @@ from sciner.summary.tables.caption import (
 )
 from sciner.summary.tables.cells import (
     ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair,
-    metric_like, names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name, table_rows,
+    metric_like, names_aspect, names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name,
+    table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
@@ -590,7 +591,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     dataset = next((name for name in (heads.get("DatasetName"), row.get("TypedDataset"), group.names.get("DatasetName"),
                                       table.caption.names.get("DatasetName"), table.caption.sides.get(side or ""),
                                       row.get("DatasetName")) if name and not names_setting(name)), None)
-    unnamed = [u for u in column.unnamed if not metric_like(u) and not names_setting(u)]
+    aspects = [u for u in column.unnamed if names_aspect(u)]  # "Relation" over "P R F1": the metric's
+    unnamed = [u for u in column.unnamed if not metric_like(u) and not names_setting(u) and u not in aspects]
     if label.lists_data or ("MethodName" in column.names and "DatasetName" in row):
         # A "Dataset" column lists the data, or the label names the data and a head the method
         # over the column: a head over the column qualifies the model ("Sent2Vec Unigrams" over
@@ -605,7 +607,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     elif dataset is None and fold(model or "") != fold(table.cited_dataset or table.paper_dataset or "") \
             and (table.cited_dataset or not table.caption.several
                  or any(fold(table.paper_dataset or "") in fold(name) for name in table.caption.several)) and all(
-            says_nothing(h.text) or table.namer.is_metric(h) or fold(h.text) in SETTING_HEADS
+            says_nothing(h.text) or table.namer.is_metric(h) or fold(h.text) in SETTING_HEADS or names_aspect(h.text)
             or (table.cited_dataset and set(table.namer.names(h)) == {"TaskName"})
             for h in header.cells if h.first <= cell.last and cell.first <= h.last) \
             and (table.cited_dataset or not (heads.get("TaskName") or row.get("TaskName"))):
@@ -638,6 +640,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             table.paper_metric or "") not in table.caption.legend else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
         metric = metric.strip("() ")  # "( Acc )"
+    if metric and aspects and "MetricName" in heads and not any(fold(a) in fold(metric) for a in aspects):
+        metric = " ".join([*aspects, metric])  # "EM" under "Ans": "Ans EM"
     if metric in table.caption.symbols and metric not in row.values():
         metric = table.caption.symbols[metric]  # "r" over the column, "Pearson correlation ( r )" in the caption
     if part is not None and part[1] == 2 and table.caption.pair and (
