@@ -21,17 +21,17 @@ model tagged in it here, else a metric when it reads as one (``metric_like``: "B
 ("Dev", "Test") name nothing, for they head columns of every metric. Every number of a data
 row's body is then accounted for, as
 
-* a *result* (a MetricValue): its metric is the lowest metric head above it (a sub-metric such
-  as "F1" under a spanning "MUC" is "MUC F1"; a symbol the caption spells out, "r" under
-  "Pearson correlation ( r )", that metric; a head saying which output a group of metric columns
-  scores, "Ans" or "Relation" over "EM F1", the metric's: "Ans EM"), else its row's, else the one its caption gives
-  its dataset or the table ("F1 scores are reported for QQP and MRPC", "All values are F1
-  scores"; "Spearman's correlation ( left ) and accuracy ( right )": each side's), else the one
-  the paper's sentences give its dataset ("we report F1 on CoNLL 2003"),
-  else the paper's only metric (where no head names the data, only a metric the prose gives
-  data: "we report accuracy on ChnSentiCorp"), else the one a standard benchmark's task is scored with by
-  convention ("CoLA" alone over its column: Matthews correlation; see conventions.py; the
-  result's header then ends "(metric: benchmark convention)"); its dataset, task and model come from the heads,
+* a *result* (a MetricValue): its metric is the lowest metric head above it (a sub-metric such as
+  "F1" under a spanning "MUC" is "MUC F1"; a symbol the caption spells out, "r" under "Pearson
+  correlation ( r )", that metric; a head saying which output a group of metric columns scores,
+  "Ans" or "Relation" over "EM F1", the metric's: "Ans EM"), else its row's, else the one its
+  caption gives its dataset or the table ("F1 scores are reported for QQP and MRPC", "All values
+  are F1 scores"; "Spearman's correlation ( left ) and accuracy ( right )": each side's), else the
+  one the paper's sentences give its dataset ("we report F1 on CoNLL 2003"), else the paper's only
+  metric (where no head names the data, only a metric the prose gives data: "we report accuracy on
+  ChnSentiCorp"), else the one a standard benchmark's task is scored with by convention ("CoLA"
+  alone over its column: Matthews correlation; see conventions.py; the result's header then ends
+  "(metric: benchmark convention)"); its dataset, task and model come from the heads,
   the row's label and the caption (each side's own where it captions two tables set side by
   side: "Left : ... Right : ..."), a head that names nothing ("Laptop", "Arabic") qualifying
   the dataset; a name that says how a score was got ("Semi-supervised", "Single model",

@@ -60,8 +60,8 @@ _METRIC_HEAD = re.compile(
 _GREEK_METRICS = frozenset({"ρ", "τ", "κ"})
 # Heads of columns that hold no scores, and what their numbers are.
 _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?:^|\s)(?:Δ|∆|(?:diff\.?|difference|gain|improvement|increase|decrease|change|impr\.?|δ|relative|reduction)(?:\s|$|\())",
-                re.I), "difference"),  # "∆bpc", "Δ F1", "Gain ( % )"
+    (re.compile(r"(?:^|\s)(?:Δ|∆|(?:diff\.?|difference|gain|improvement|increase|decrease|change|impr\.?|δ"
+                r"|relative|reduction)(?:\s|$|\())", re.I), "difference"),  # "∆bpc", "Δ F1", "Gain ( % )"
     (re.compile(r"(?:^|\s)(?:std\.?|stdev|s\.d\.|sd|σ|variance|var\.?|deviation)(?:\s|$)", re.I), "deviation"),
     (re.compile(r"(?:^|\s)p(?:\s?-\s?value|\s?<|\s?val)", re.I), "p-value"),
     (re.compile(r"^(?:#|n$|num\b|number\b|count\b|no\.\s|size\b)|(?:#\s?\w+|\bcount|\bsize|\s#)$|\bnumber of\b|"
@@ -102,13 +102,13 @@ def says_nothing(text: str) -> bool:
 
 # Heads over a group of metric columns that say which output a score is of, not what data it was
 # measured on: "Entity P R F1 Relation P R F1", "Ans EM F1 Sup EM F1 Joint EM F1".
-ASPECTS = frozenset({"entity", "entities", "relation", "relations", "ans", "answer", "answers", "sup", "supporting",
-                     "joint", "trigger", "triggers", "argument", "arguments"})
+_ASPECTS = frozenset({"entity", "entities", "relation", "relations", "ans", "answer", "answers", "sup",
+                      "supporting", "joint", "trigger", "triggers", "argument", "arguments"})
 
 
 def names_aspect(text: str) -> bool:
     """Whether a head names which output a group of metric columns scores ("Relation", "Joint")."""
-    return fold(text) in ASPECTS
+    return fold(text) in _ASPECTS
 
 
 def names_setting(text: str) -> bool:

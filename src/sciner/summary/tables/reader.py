@@ -83,11 +83,16 @@ class Table:
     # the columns of a row counting the data ("# of train samples 440 K 223 K", "( 8.5k ) ( 393k )"):
     # their heads name data, whatever the paper tags them
     counted: frozenset[int] = frozenset()
+    # Whether the paper's prose gives its one metric to a dataset or task ("we report accuracy on
+    # ChnSentiCorp"): then it scores a table whose data only the caption, the prose or a row
+    # names; a metric only tables and captions name (a task's short form in a legend, "REC") is
+    # not trusted that far. The paper's, asked once (read_tables), not per cell.
+    metric_said: bool = False
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
            paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None,
-           cited_dataset: str | None = None) -> Table:
+           cited_dataset: str | None = None, metric_said: bool = False) -> Table:
         texts = [[c.text for c in row] for row in rows]
         numbers = [[bool(cell_numbers(t)) and not (k and _POWER_OF_TEN.search(row_texts[k - 1]))
                     for k, t in enumerate(row_texts)] for row_texts in texts]
@@ -97,15 +102,7 @@ class Table:
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
         return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, cited_dataset, rows, numbers, numeric,
-                   number_cells, labelled, right_table(rows, numbers), counted_columns(rows))
-
-    @property
-    def metric_said(self) -> bool:
-        """Whether the paper's prose gives its one metric to a dataset or task ("we report
-        accuracy on ChnSentiCorp"): then it scores a table whose data only the caption, the
-        prose or a row names; a metric only tables and captions name (a task's short form in a
-        legend, "REC") is not trusted that far."""
-        return bool(self.paper_metric) and fold(self.paper_metric or "") in {fold(m) for m in self.said.values()}
+                   number_cells, labelled, right_table(rows, numbers), counted_columns(rows), metric_said)
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -163,6 +160,7 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
     said = said_metrics(paragraphs, known)
+    metric_said = bool(paper_metric) and fold(paper_metric or "") in {fold(m) for m in said.values()}
     # What one caption says the brackets hold holds for the paper's other tables ("Table 3: ...
     # The average score of 10 independent runs is depicted in brackets"; "Table 4: Results on DRCD").
     bracketed = next((b for p in paragraphs if p.meta.get("kind") == "caption" and (b := bracketed_score(p.tokens))),
@@ -172,7 +170,7 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
         found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said, paper_dataset,
-                                            cited_dataset(paragraphs, label, known)))
+                                            cited_dataset(paragraphs, label, known), metric_said))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
