@@ -6,8 +6,8 @@ The hand-made development set ``benchmarks/results_dev/``:
   and a later set ``fetched2`` annotated by people who saw neither the reader's code nor its
   output, from public GitHub repositories that carry NLP papers (the repository, commit, path
   and SHA-256 of each, so they can be fetched again: ``python benchmarks/results_dev/fetch_pdfs.py
-  DIR``), each with its split, title, venue and year, and the names of the method it proposes (``ours``). No
-  EMNLP 2022 or NAACL 2022 paper is in it.
+  DIR``), each with its split, title, venue and year, and the names of the method it proposes
+  (``ours``). No EMNLP 2022 or NAACL 2022 paper is in it.
 * ``headlines.tsv``: each paper's headline numbers (its own method's, in its main results
   tables), written by hand from the PDFs' text before the summarizer's output on them was
   looked at.
@@ -94,7 +94,8 @@ def same_name(gold: str, read: str | None) -> bool:
     for alternative in gold.split("|"):
         fa = fold(alternative)
         shorter = min(fa, fr, key=len)
-        if fa and fr and (fa == fr or (len(shorter) >= 2 and (fa in fr or fr in fa)) or (len(fa) == 1 and fa == last)):
+        if fa and fr and (fa == fr or (len(shorter) >= 2 and (fa in fr or fr in fa))
+                          or (len(fa) == 1 and fa == last)):
             return True
     return False
 
@@ -386,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = args.data or data_root()
     headlines = read_tsv(DEV / "headlines.tsv")
-    manifest = [m for m in read_tsv(DEV / "papers.tsv") if args.only in (m["split"], "all") and args.set in (m["set"], "all")]
+    manifest = [m for m in read_tsv(DEV / "papers.tsv")
+                if args.only in (m["split"], "all") and args.set in (m["set"], "all")]
     split_of = {m["paper"]: m["split"] for m in manifest}
     inputs, missing = inputs_of(data, args.tagged, args.pdfs, [m["paper"] for m in manifest])
     if missing:
