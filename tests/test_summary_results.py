@@ -16,7 +16,9 @@ from sciner.summary.names import Gazetteer
 from sciner.summary.ours import CITATION, CITED, cited_names, mark_ours
 from sciner.summary.papers import read_papers
 from sciner.summary.provenance import split_citation
-from sciner.summary.tables.caption import bracketed_score, caption_reason, evaluated_dataset, read_caption
+from sciner.summary.tables.caption import (
+    bracketed_score, caption_reason, evaluated_dataset, read_caption, said_metrics,
+)
 from sciner.summary.values import Result
 from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, names_aspect, not_score_head, prints_numbers_only, says_nothing, split_name,
@@ -1109,6 +1111,55 @@ def test_benchmark_task_heads_with_no_metric_anywhere_take_the_benchmark_s_marke
     said = [*paragraphs[:2], caption("Table 1 : Accuracy on the GLUE test sets .", ("MetricName", 3, 4))]
     assert {(r.metric, r.header) for r in summarize_paper("p", said).results if r.dataset == "CoLA"} == {
         ("Accuracy", "CoLA")}
+
+
+def test_a_sentence_giving_each_task_its_metric_and_one_to_the_others_scores_a_glue_table():
+    """ELECTRA's "Our evaluation metrics are Spearman correlation for STS , Matthews correlation
+    for CoLA , and accuracy for the other GLUE tasks": STS and CoLA take theirs, MRPC beside them
+    the others' accuracy (not the convention's F1), the GLUE score column none of them; a GLUE
+    table of a paper that says nothing of the others keeps the convention."""
+    text = tagged("Our evaluation metrics are Spearman correlation for STS , Matthews correlation for CoLA , "
+                  "and accuracy for the other GLUE tasks .", ("MetricName", 4, 6), ("DatasetName", 7, 8),
+                  ("MetricName", 9, 11), ("DatasetName", 12, 13), ("MetricName", 15, 16), ("DatasetName", 20, 21))
+    rows = [row([("Model", 0), ("CoLA", 1), ("MRPC", 2), ("STS", 3), ("Score", 4)],
+                ("DatasetName", 1, 2), ("DatasetName", 2, 3), ("DatasetName", 3, 4), ("DatasetName", 4, 5)),
+            row([("ELECTRA", 0), ("71.7", 1), ("90.7", 2), ("92.5", 3), ("89.4", 4)], ("MethodName", 0, 1))]
+    got = {r.dataset: r.metric for r in summarize_paper("p", [text, *rows]).results}
+    assert got == {"CoLA": "Matthews correlation", "MRPC": "accuracy", "STS": "Spearman correlation"}
+    alone = {r.dataset: r.metric for r in summarize_paper("p", rows).results}
+    assert alone["MRPC"] == "F1"
+
+
+@pytest.mark.parametrize(("text", "entities", "given"), [
+    # each name takes the metrics between the name before it and it, else those of the name before
+    ("F1 scores are reported for QQP and MRPC , Spearman correlations are reported for STS-B .",
+     [("MetricName", 0, 1), ("DatasetName", 5, 6), ("DatasetName", 7, 8), ("MetricName", 9, 11),
+      ("DatasetName", 14, 15)], {"qqp": "F1", "mrpc": "F1", "stsb": "Spearman correlations"}),
+    # a name opening a clause ("For FIGER ,") takes the metrics after it: several, so none
+    ("For FIGER , we adopt accuracy and macro F1 , and for Open Entity precision .",
+     [("DatasetName", 1, 2), ("MetricName", 5, 6), ("MetricName", 7, 9), ("DatasetName", 12, 14),
+      ("MetricName", 14, 15)], {"openentity": "precision"}),
+    # one metric: every name of the sentence
+    ("We report accuracy on SST-2 and TREC .",
+     [("MetricName", 2, 3), ("DatasetName", 4, 5), ("DatasetName", 6, 7)], {"sst2": "accuracy", "trec": "accuracy"}),
+    # no name tagged as a metric reads as one: nothing
+    ("textual similarity ( STS ) and sentiment ( SST ) .",
+     [("MetricName", 0, 2), ("DatasetName", 3, 4), ("DatasetName", 8, 9)], {}),
+])
+def test_the_prose_gives_each_dataset_the_metric_said_of_it(text, entities, given):
+    assert said_metrics([tagged(text, *entities)], lambda name: {}).by_name == given
+
+
+def test_the_metric_said_of_the_other_data_holds_for_the_data_beside_those_named():
+    """"The evaluation metric of 20News is Macro-F1 . The other three datasets use accuracy":
+    accuracy for the data the two sentences give no metric, and only beside 20News."""
+    p = tagged("The evaluation metric of 20News is Macro-F1 . The other three datasets use accuracy as the metric .",
+               ("DatasetName", 4, 5), ("MetricName", 6, 7), ("MetricName", 13, 14))
+    said = said_metrics([p], lambda name: {})
+    assert said.by_name == {"20news": "Macro-F1"}
+    assert said.other("fudan", ["20news", "fudan"]) == "accuracy"
+    assert said.other("fudan", ["imdb", "fudan"]) is None
+    assert said.other("20news", ["20news", "fudan"]) is None
 
 
 def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():

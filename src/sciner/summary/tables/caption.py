@@ -6,6 +6,7 @@ prose citing a table names (:func:`cited_dataset`), for tables nothing of which 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -290,31 +291,108 @@ def _legend(p: Paragraph) -> dict[str, str]:
             re.findall(r"(?:^|[,;.:(]\s)([A-Z][A-Za-z0-9\-]{1,7})\s:\s([^,;:.()]{3,60}?)(?=\s[,;.)]|$)", text)}
 
 
-def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> dict[str, str]:
-    """The one metric the paper's sentences (not its tables or captions) give each dataset and
-    task, by its folded name: a sentence tagging metrics and datasets or tasks gives each of
-    them its metrics ("we report F1 on CoNLL 2003"); a name given two metrics or more across
-    the paper, or one that does not read as a metric ("semantic relatedness"), gets none."""
+# Words saying a metric is the one of the data a sentence leaves unnamed ("accuracy for the
+# other GLUE tasks", "The other three datasets use accuracy").
+_OTHERS = frozenset({"other", "others", "remaining", "rest"})
+
+
+@dataclass(frozen=True)
+class Said:
+    """What the paper's sentences (not its tables or captions) say of the metrics: the one metric
+    they give each dataset and task, by its folded name (``by_name``); and each metric said of
+    "the other" data of a paragraph, with the folded names that paragraph gives their own metric
+    (``others``: "Spearman correlation for STS, Matthews correlation for CoLA, and accuracy for
+    the other GLUE tasks" -> ({"sts", "cola"}, "accuracy"))."""
+
+    by_name: dict[str, str] = field(default_factory=dict)
+    others: tuple[tuple[frozenset[str], str], ...] = ()
+
+    def other(self, name: str, siblings: Sequence[str]) -> str | None:
+        """The metric said of the other data for data ``name`` (folded), where the sentence that
+        says it gives ``name`` no metric of its own but one to one of its ``siblings`` (the other
+        heads of its table, folded), else None."""
+        return next((metric for named, metric in self.others
+                     if name not in named and any(s in named for s in siblings if s != name)), None)
+
+
+def _sentence_metrics(tokens: Sequence[str], start: int, spans: Sequence[Span], names: dict[Span, str],
+                      ) -> tuple[dict[str, set[str]], str | None]:
+    """What one sentence (``tokens`` up to its end, from ``start``) gives each dataset and task it
+    names (folded name -> metrics), and the metric it says of the others (None: none); nothing
+    where no name it tags as a metric reads as one ("textual similarity"). One metric goes to
+    every name of the sentence. Of several, a name the sentence opens a clause with ("For FIGER ,
+    we adopt accuracy , loose macro and micro F1") takes the metrics after it up to the next
+    name; any other the metrics between the name before it and it ("F1 for QQP and MRPC ,
+    Spearman correlation for STS-B"; none there: those of the name before it). No ";" between."""
+    if not any(s.label == "MetricName" and metric_like(names[s]) for s in spans):
+        return {}, None
+    spans = [s for s in spans if s.label in ("DatasetName", "TaskName", "MetricName")]
+    metrics = [s for s in spans if s.label == "MetricName"]
+    given: dict[str, set[str]] = {}
+    default = None
+    distinct = {fold(names[m]) for m in metrics}
+    for k, m in enumerate(metrics):
+        end = metrics[k + 1].start if k + 1 < len(metrics) else len(tokens)
+        near = {w.lower() for w in tokens[max(m.start - 6, start):m.start]} if len(distinct) == 1 else set()
+        if (near | {w.lower() for w in tokens[m.end:min(m.end + 8, end)]}) & _OTHERS:
+            default = names[m]
+    group: list[Span] = []
+    for k, d in enumerate(spans):
+        if d.label == "MetricName":
+            continue
+        between = [m for m in reversed(spans[:k]) if ";" not in tokens[m.end:d.start]]
+        before = list(itertools.takewhile(lambda m: m.label == "MetricName", between))[::-1]
+        after = list(itertools.takewhile(
+            lambda m: m.label == "MetricName" and ";" not in tokens[d.end:m.start], spans[k + 1:]))
+        if len(distinct) == 1:
+            found = metrics
+        elif after and _opens_clause(tokens, start, d.start):
+            found = after
+        else:
+            group = before or (group if between and between[0].label != "MetricName" else [])
+            found = group
+        found = [m for m in found if not (names[m] == default and _OTHERS & {w.lower() for w in tokens[
+            min(m.end, d.end):max(m.start, d.start)]})]  # "GLUE" in "for the other GLUE tasks"
+        if found:
+            given.setdefault(fold(names[d]), set()).update(names[m] for m in found)
+    return given, default
+
+
+def _opens_clause(tokens: Sequence[str], start: int, at: int) -> bool:
+    """Whether the name at ``at`` opens a clause of the sentence starting at ``start``: "For
+    FIGER", ", and for Open Entity", "On the SST datasets" (not "accuracy for STS")."""
+    k = at - 1 if at - 1 >= start and tokens[at - 1].lower() != "the" else at - 2
+    return k >= start and tokens[k].lower() in ("for", "on") and (k == start or tokens[k - 1].lower() in (",", "and", ";"))
+
+
+def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> Said:
+    """The metrics the paper's sentences (not its tables or captions) give its datasets and tasks
+    (see :class:`Said`): a sentence tagging metrics and datasets or tasks gives each of them its
+    metric ("we report F1 on CoNLL 2003"; of several, the one before it); a name given two
+    metrics or more across the paper gets none. A metric said of "the other" data holds for
+    the data its sentence and the one before give other metrics."""
     given: dict[str, dict[str, str]] = {}
+    others: list[tuple[frozenset[str], str]] = []
     for p in paragraphs:
         if p.meta.get("cells") or p.meta.get("kind") == "caption":
             continue
-        for spans in sentences(p):
-            metrics = {}
-            for s in spans:
-                if s.label == "MetricName":
-                    text = " ".join(p.tokens[s.start:s.end])
-                    name = known(text).get("MetricName", (text, 0))[0]
-                    metrics[fold(name)] = name
-            if not metrics:
+        last: dict[str, set[str]] = {}
+        for start, end in sentence_ranges(p.tokens, p.tags or []):
+            spans = [s for s in p.spans or [] if start <= s.start < end]
+            if not any(s.label == "MetricName" for s in spans):
+                last = {}
                 continue
-            for s in spans:
-                if s.label in ("DatasetName", "TaskName"):
-                    text = " ".join(p.tokens[s.start:s.end])
-                    name = known(text).get(s.label, (text, 0))[0]
-                    given.setdefault(fold(name), {}).update(metrics)
-    return {key: metric for key, metrics in given.items() if key and len(metrics) == 1
-            and metric_like(metric := next(iter(metrics.values())))}
+            names = {s: known(text := " ".join(p.tokens[s.start:s.end])).get(s.label, (text, 0))[0] for s in spans}
+            metrics, default = _sentence_metrics(p.tokens[:end], start, spans, names)
+            for key, found in metrics.items():
+                given.setdefault(key, {}).update({fold(m): m for m in found})
+            if default is not None and metric_like(default):
+                named = {key for key, found in (last | metrics).items() if fold(default) not in map(fold, found)}
+                if named:
+                    others.append((frozenset(named), default))
+            last = metrics
+    return Said({key: metric for key, metrics in given.items() if key and len(metrics) == 1
+                 and metric_like(metric := next(iter(metrics.values())))}, tuple(others))
 
 
 def _datasets(p: Paragraph, spans: Sequence[Span], known: Known) -> set[str]:

@@ -19,10 +19,10 @@ from sciner.summary.provenance import (
     short_caption, split_citation,
 )
 from sciner.summary.tables.caption import (
-    Caption, bracketed_score, caption_reason, cited_dataset, read_caption, said_metrics,
+    Caption, Said, bracketed_score, caption_reason, cited_dataset, read_caption, said_metrics,
 )
 from sciner.summary.tables.cells import (
-    ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair,
+    AGGREGATES, ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair,
     metric_like, names_aspect, names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name,
     table_rows,
 )
@@ -71,7 +71,7 @@ class Table:
     caption: Caption
     label: str
     paper_metric: str | None
-    said: dict[str, str]
+    said: Said
     paper_dataset: str | None
     cited_dataset: str | None
     rows: list[list[TableCell]]
@@ -91,7 +91,7 @@ class Table:
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
-           paper_metric: str | None, said: dict[str, str] | None = None, paper_dataset: str | None = None,
+           paper_metric: str | None, said: Said | None = None, paper_dataset: str | None = None,
            cited_dataset: str | None = None, metric_said: bool = False) -> Table:
         texts = [[c.text for c in row] for row in rows]
         numbers = [[bool(cell_numbers(t)) and not (k and _POWER_OF_TEN.search(row_texts[k - 1]))
@@ -101,7 +101,7 @@ class Table:
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
-        return cls(namer, caption, label, paper_metric, said or {}, paper_dataset, cited_dataset, rows, numbers, numeric,
+        return cls(namer, caption, label, paper_metric, said or Said(), paper_dataset, cited_dataset, rows, numbers, numeric,
                    number_cells, labelled, right_table(rows, numbers), counted_columns(rows), metric_said)
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
@@ -160,7 +160,7 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
     said = said_metrics(paragraphs, known)
-    metric_said = bool(paper_metric) and fold(paper_metric or "") in {fold(m) for m in said.values()}
+    metric_said = bool(paper_metric) and fold(paper_metric or "") in {fold(m) for m in said.by_name.values()}
     # What one caption says the brackets hold holds for the paper's other tables ("Table 3: ...
     # The average score of 10 independent runs is depicted in brackets"; "Table 4: Results on DRCD").
     bracketed = next((b for p in paragraphs if p.meta.get("kind") == "caption" and (b := bracketed_score(p.tokens))),
@@ -630,9 +630,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             if h.first <= cell.first and cell.last <= h.last):
         heads["MetricName"] = "average"  # GLUE's "Average" over F1s, accuracies and correlations: no one of them
     metric = heads.get("MetricName") or row.get("MetricName") or caption_metric(table.caption, dataset, task, row, model) \
-        or next((table.said[fold(name)] for name in (heads.get("DatasetName"), dataset, heads.get("TaskName"),
-                                                     row.get("DatasetName"), row.get("TaskName"))
-                 if name and fold(name) in table.said), None) \
+        or next((table.said.by_name[fold(name)] for name in (heads.get("DatasetName"), dataset, heads.get("TaskName"),
+                                                             row.get("DatasetName"), row.get("TaskName"))
+                 if name and fold(name) in table.said.by_name), None) \
+        or said_other(table, header, cell, heads) \
         or side_metric(table, header, cell, side) \
         or (table.paper_metric if ("DatasetName" in heads or (dataset and table.metric_said)) and fold(
             table.paper_metric or "") not in table.caption.legend else None)
@@ -669,6 +670,17 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
                          citation=citation),))
 
 
+def said_other(table: Table, header: Header, cell: TableCell, heads: dict[str, str]) -> str | None:
+    """The metric the paper's sentences say of "the other" data, for a column headed by data
+    they give no metric of its own, in a table whose other heads name data they do ("accuracy
+    for the other GLUE tasks" for "MRPC" beside "STS" and "CoLA"); None otherwise."""
+    name = heads.get("DatasetName") or heads.get("TaskName")
+    if not name or not table.said.others or fold(name) in AGGREGATES | {"score", "scores"} \
+            or metric_like(name):
+        return None  # "Avg .", "Score" (GLUE's): over the data, no one of them
+    return table.said.other(fold(name), [fold(h.text) for h in header.cells if h.last < cell.first or h.first > cell.last])
+
+
 def side_metric(table: Table, header: Header, cell: TableCell, side: str | None) -> str | None:
     """The metric the caption gives the side of the table a cell is on ("Spearman 's correlation
     ( left ) and accuracy ( right )"): the side of two tables set side by side, else, in one
@@ -679,7 +691,7 @@ def side_metric(table: Table, header: Header, cell: TableCell, side: str | None)
         return None
     if side is None:
         right = fold(sides["right"])
-        starts = [h.first for h in header.cells if fold(table.said.get(fold(h.text), "")) == right]
+        starts = [h.first for h in header.cells if fold(table.said.by_name.get(fold(h.text), "")) == right]
         if not starts:
             return None
         side = "right" if cell.first >= min(starts) else "left"
