@@ -16,7 +16,8 @@ from helpers.papers import caption, row, tagged
 @pytest.mark.parametrize(("text", "setting"), [
     ("Semi - supervised", True), ("Unsupervised", True), ("Zero-shot", True), ("Adam", True),
     ("Single model", True), ("Base", True), ("Dev", True), ("Without", True), ("Top 500", True),
-    ("SQuAD", False), ("Wikipedia", False), ("RACE Middle", False), ("Multi-NLI", False),
+    ("Test - Dev", True), ("Test - Std", True), ("Test - P", True), ("Test - U", True),
+    ("SQuAD", False), ("Wikipedia", False), ("RACE Middle", False), ("Multi-NLI", False), ("Test - Time", False),
 ])
 def test_a_name_that_says_how_a_score_was_got_is_a_setting(text, setting):
     assert names_setting(text) is setting

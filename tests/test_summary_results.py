@@ -1084,7 +1084,9 @@ def test_every_number_of_a_table_body_is_a_result_or_a_not_result_an_unreadable_
     ("MNLI-(m/mm)", (1, 2), "accuracy"), ("MRPC", None, "F1"), ("QQP", (1, 2), "accuracy"),
     ("STS-B", None, "Pearson correlation"), ("STS-B", (1, 2), "Spearman correlation"),
     ("SQuAD v2.0", None, "EM"), ("SQuAD 1.1", (1, 2), "F1"), ("BoolQ", None, "accuracy"),
-    ("CoNLL 2003", None, None), ("SSTX", None, None), ("Model", None, None), (None, None, None),
+    ("CoNLL 2003", None, "F1"), ("CoNLL-2002 Spanish NER", None, "F1"), ("CoNLL 2012", None, None),
+    ("CoNLL", None, None), ("VQA 2.0", None, "accuracy"), ("NLVR2", None, "accuracy"), ("VQA-CP", None, None),
+    ("enwik8", None, "bits per character"), ("SSTX", None, None), ("Model", None, None), (None, None, None),
     ("GLUE", None, "score"), ("SuperGLUE", None, "score"), ("GLUE CoLA", None, None),
 ])
 def test_a_benchmark_task_s_metric_by_convention(name, part, metric):

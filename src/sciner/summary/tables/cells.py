@@ -113,10 +113,16 @@ def names_aspect(text: str) -> bool:
 
 def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
-    ("Dev"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
+    ("Dev", "Test - Std"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
     ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500")."""
     key = fold(ENUMERATOR.sub("", text))
-    return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(re.fullmatch(r"top\d+", key))
+    return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(re.fullmatch(r"top\d+", key)) \
+        or bool(_SPLIT_PART.fullmatch(key))
+
+
+# A part of a test or dev split as leaderboards name it: VQA's "Test - Dev" and "Test - Std",
+# NLVR's "Test - P" (public) and "Test - U" (unreleased).
+_SPLIT_PART = re.compile(r"(?:test|dev|val)(?:dev|std|standard|p|u|public|unreleased)")
 
 
 def is_language(text: str) -> bool:

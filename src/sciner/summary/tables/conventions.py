@@ -46,6 +46,20 @@ BENCHMARK_METRICS: dict[str, str] = {
     "race": "accuracy",
     "swag": "accuracy",
     "imdb": "accuracy",
+    # The CoNLL shared tasks on chunking (2000), named entities (2002, 2003) and semantic roles
+    # (2005): F1 of whole phrases, their evaluation script's (conlleval) one score
+    "conll2000": "F1",
+    "conll2002": "F1",
+    "conll2003": "F1",
+    "conll2005": "F1",
+    # VQA (Antol et al., 2015), VCR (Zellers et al., 2019), NLVR2 (Suhr et al., 2019), WikiHop
+    # (Welbl et al., 2018): accuracy, their leaderboards' score
+    "vqa": "accuracy",
+    "vcr": "accuracy",
+    "nlvr": "accuracy",
+    "wikihop": "accuracy",
+    # enwik8 (the Hutter Prize's data): bits per character
+    "enwik": "bits per character",
 }
 # SentEval's transfer tasks (Conneau and Kiela, 2018), accuracy in its tables (STS Benchmark:
 # Pearson); their short names say little alone ("MR", "CR"), so they take their convention only
@@ -54,8 +68,10 @@ SUITE_METRICS: dict[str, str] = {"mr": "accuracy", "cr": "accuracy", "subj": "ac
                                  "trec": "accuracy", "sicke": "accuracy", "sickr": "Pearson correlation",
                                  "stsbench": "Pearson correlation / Spearman correlation"}
 # What may follow a task's name in a head: a version ("SST-2", "SQuAD v2.0"), MNLI's matched and
-# mismatched parts ("MNLI-m", "MNLI-(m/mm)"), a split.
-_SUFFIX = re.compile(r"(?:v?\d+)*(?:m|mm|mmm|matched|mismatched)?(?:dev|test)?")
+# mismatched parts ("MNLI-m", "MNLI-(m/mm)"), a language and a task (CoNLL's "CoNLL 2003 English
+# NER"), a split.
+_SUFFIX = re.compile(r"(?:v?\d+)*(?:m|mm|mmm|matched|mismatched)?(?:en|english|de|german|es|spanish|nl|dutch)?"
+                     r"(?:ner|chunking)?(?:dev|test)?")
 # What marks a result's header when its metric is the benchmark's convention.
 ASSUMED = "(metric: benchmark convention)"
 
