@@ -1132,6 +1132,21 @@ def test_a_sentence_giving_each_task_its_metric_and_one_to_the_others_scores_a_g
     assert alone["MRPC"] == "F1"
 
 
+def test_an_average_column_beside_data_with_no_metric_named_takes_theirs_or_is_an_average():
+    """"Average" right of GLUE heads whose metrics differ by convention: an "average"; right of
+    heads whose one metric the prose gives: that metric; right of data no metric is known for:
+    still no result."""
+    heads = row([("Model", 0), ("CoLA", 1), ("SST-2", 2), ("Average", 3)], ("DatasetName", 1, 2), ("DatasetName", 2, 3))
+    scores = row([("BERT", 0), ("52.1", 1), ("93.5", 2), ("72.8", 3)], ("MethodName", 0, 1))
+    got = {(r.dataset, r.metric) for r in summarize_paper("p", [heads, scores]).results if r.value == "72.8"}
+    assert got == {("Average", "average")}
+    heads = row([("Model", 0), ("Foo", 1), ("Bar", 2), ("Average", 3)], ("DatasetName", 1, 2), ("DatasetName", 2, 3))
+    assert not [r for r in summarize_paper("p", [heads, scores]).results if r.value == "72.8"]
+    said = tagged("We report accuracy on Foo and Bar .", ("MetricName", 2, 3), ("DatasetName", 4, 5), ("DatasetName", 6, 7))
+    got = {(r.dataset, r.metric) for r in summarize_paper("p", [said, heads, scores]).results if r.value == "72.8"}
+    assert got == {("Average", "accuracy")}
+
+
 @pytest.mark.parametrize(("text", "entities", "given"), [
     # each name takes the metrics between the name before it and it, else those of the name before
     ("F1 scores are reported for QQP and MRPC , Spearman correlations are reported for STS-B .",

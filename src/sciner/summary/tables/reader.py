@@ -660,6 +660,11 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName")))), None)):
         # "CoLA" alone over its column: the benchmark's metric, marked as assumed
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
+    if metric is None and "DatasetName" not in heads and "DatasetName" not in row \
+            and header.aggregate(cell.first, cell.last) is not None:
+        # "Average" beside "MRPC SST-2 CoLA": the one metric of the data beside it, else an average of
+        # several (not under a row naming data: "( Toronto Books )", the data a model was trained on)
+        metric = aggregate_metric(table, header, cell)
     if metric is None:
         return Found(others=(table.not_result(cell, number, "no metric"),))
     if beyond_percent(metric, number):  # "211727" tokens in a column under "F1"
@@ -668,6 +673,19 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     return Found((Value("MetricValue", number, metric, place),),
                  (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
                          citation=citation),))
+
+
+def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | None:
+    """The metric of a column heading an aggregate of the data heads beside it, where no head,
+    caption or sentence names one: the one metric those data take (said of them in the paper's
+    sentences, else their benchmark's convention), "average" where they take several; None
+    where none of them has one."""
+    row = [h for h in header.cells if h.first > 0 and not (h.first <= cell.first and cell.last <= h.last)
+           and "DatasetName" in table.namer.names(h)]
+    metrics = {fold(m): m for h in row if (m := table.said.by_name.get(fold(h.text)) or benchmark_metric(h.text))}
+    if not metrics:
+        return None
+    return next(iter(metrics.values())) if len(metrics) == 1 else "average"
 
 
 def said_other(table: Table, header: Header, cell: TableCell, heads: dict[str, str]) -> str | None:
