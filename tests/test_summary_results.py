@@ -1093,6 +1093,14 @@ def test_a_benchmark_task_s_metric_by_convention(name, part, metric):
     assert benchmark_metric(name, part) == metric
 
 
+@pytest.mark.parametrize(("name", "beside", "metric"), [
+    ("AX", ("CoLA", "MRPC", "Score"), "Matthews correlation"), ("AX", ("Model", "Score"), None),
+    ("CR", ("SST-5", "NER"), "accuracy"), ("CR", ("MR",), "accuracy"), ("CR", ("Foo", "Bar"), None),
+])
+def test_a_suite_s_short_task_name_takes_its_convention_only_beside_other_benchmark_tasks(name, beside, metric):
+    assert benchmark_metric(name, None, beside) == metric
+
+
 def test_benchmark_task_heads_with_no_metric_anywhere_take_the_benchmark_s_marked_as_assumed():
     """GLUE heads alone ("CoLA SST-2 MRPC MNLI-(m/mm)"), no metric in the caption or the
     sentences: each column takes its task's official metric ("x / y" cells split in order: MRPC's

@@ -62,11 +62,13 @@ BENCHMARK_METRICS: dict[str, str] = {
     "enwik": "bits per character",
 }
 # SentEval's transfer tasks (Conneau and Kiela, 2018), accuracy in its tables (STS Benchmark:
-# Pearson); their short names say little alone ("MR", "CR"), so they take their convention only
-# in a head row naming two of them or more ("MR CR SUBJ MPQA TREC SST").
+# Pearson); their short names say little alone ("MR", "CR", "AX"), so they take their convention
+# only in a head row naming two benchmark tasks or more ("MR CR SUBJ MPQA TREC SST", "CoLA ... AX").
 SUITE_METRICS: dict[str, str] = {"mr": "accuracy", "cr": "accuracy", "subj": "accuracy", "mpqa": "accuracy",
                                  "trec": "accuracy", "sicke": "accuracy", "sickr": "Pearson correlation",
-                                 "stsbench": "Pearson correlation / Spearman correlation"}
+                                 "stsbench": "Pearson correlation / Spearman correlation",
+                                 # GLUE's diagnostic set, "AX" on its leaderboard: Matthews correlation
+                                 "ax": "Matthews correlation"}
 # What may follow a task's name in a head: a version ("SST-2", "SQuAD v2.0"), MNLI's matched and
 # mismatched parts ("MNLI-m", "MNLI-(m/mm)"), a language and a task (CoNLL's "CoNLL 2003 English
 # NER"), a split.
@@ -88,7 +90,9 @@ def benchmark_metric(name: str | None, part: tuple[int, int] | None = None, besi
     ``beside``: the other heads of its row, where a suite's task needs two of its suite."""
     key = fold(name or "")
     metrics = _convention(key, BENCHMARK_METRICS)
-    if metrics is None and sum(_convention(fold(head), SUITE_METRICS) is not None for head in {*beside, name or ""}) >= 2:
+    if metrics is None and sum(_convention(fold(head), SUITE_METRICS) is not None
+                               or _convention(fold(head), BENCHMARK_METRICS) is not None
+                               for head in {*beside, name or ""}) >= 2:
         metrics = _convention(key, SUITE_METRICS)
     if metrics is None:
         return None
