@@ -1155,6 +1155,30 @@ def test_an_average_column_beside_data_with_no_metric_named_takes_theirs_or_is_a
     assert got == {("Average", "accuracy")}
 
 
+def test_heads_naming_nothing_below_data_rows_go_on_in_the_data_of_the_group_above():
+    """kNN-NER Table 1: "English CoNLL 2003" over "Model P R F1", then "Base Model" rows and
+    "Large Model" rows, each label set over two cells: the Large rows are on CoNLL 2003 too, not
+    on the paper's most named "Chinese" (a language is no dataset)."""
+    rows = [row([("Model", 0), ("Precision", 1), ("F1", 2)]),
+            row([("English CoNLL 2003", 0)], ("DatasetName", 1, 3)),
+            row([("Base", 0), ("Model", 1)]),
+            row([("BERT-Base", 0), ("90.69", 1), ("91.32", 2)], ("MethodName", 0, 1)),
+            row([("Large", 0), ("Model", 1)]),
+            row([("BERT-Large", 0), ("91.54", 1), ("92.16", 2)], ("MethodName", 0, 1))]
+    prose = [tagged("Results on Chinese datasets .", ("DatasetName", 2, 3))] * 4
+    got = {(r.model, r.metric): r.dataset for r in summarize_paper("p", [*prose, *rows]).results}
+    assert got == {("BERT-Base", "Precision"): "CoNLL 2003", ("BERT-Base", "F1"): "CoNLL 2003",
+                   ("BERT-Large", "Precision"): "CoNLL 2003", ("BERT-Large", "F1"): "CoNLL 2003"}
+
+
+def test_a_language_is_no_dataset_for_a_table_nothing_of_which_names_its_data():
+    rows = [row([("Model", 0), ("F1", 1)]), row([("BERT", 0), ("91.3", 1)], ("MethodName", 0, 1))]
+    for name in ("Chinese", "WikiNER"):
+        prose = [tagged(f"We evaluate on {name} .", ("DatasetName", 3, 4))] * 4
+        [result] = summarize_paper("p", [*prose, *rows]).results
+        assert result.dataset == (None if name == "Chinese" else name)
+
+
 @pytest.mark.parametrize(("text", "entities", "given"), [
     # each name takes the metrics between the name before it and it, else those of the name before
     ("F1 scores are reported for QQP and MRPC , Spearman correlations are reported for STS-B .",

@@ -159,6 +159,8 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     ``paper_dataset``: the data the paper is about, for tables nothing of which names their data."""
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
+    if paper_dataset is not None and is_language(paper_dataset):
+        paper_dataset = None  # "Chinese" of "Chinese OntoNotes 4.0", "Chinese MSRA": a language, no data
     said = said_metrics(paragraphs, known)
     metric_said = bool(paper_metric) and fold(paper_metric or "") in {fold(m) for m in said.by_name.values()}
     # What one caption says the brackets hold holds for the paper's other tables ("Table 3: ...
@@ -170,7 +172,8 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
         found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said, paper_dataset,
-                                            cited_dataset(paragraphs, label, known), metric_said))
+                                            cited if (cited := cited_dataset(paragraphs, label, known)) is None
+                                            or not is_language(cited) else None, metric_said))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -331,10 +334,16 @@ def data_rows(table: Table) -> Iterator[DataRow]:
     group_ours = after_group = False
     group_names: dict[str, str] = {}
     group_text = ""
+    ended: tuple[bool, dict[str, str]] = (False, {})  # the group of the rows above a block of heads
     data = [any(flags) for flags in table.numeric]
     for index, row in enumerate(table.rows):
         texts = [c.text for c in row]
         if data[index]:
+            if block and seen_data and not group_names and not any(
+                    namer.is_metric(c) or namer.names(c).keys() & {"DatasetName", "TaskName"} for c in block):
+                # "Large Model" below the rows of "Base Model", both under "English CoNLL 2003": heads
+                # naming neither a metric nor data go on in the data of the group above
+                group_ours, group_names = ended
             if block:
                 if not any(namer.is_metric(c) for c in block):
                     # A block naming only the data ("Chinese" over the English block's "UAS LAS
@@ -368,6 +377,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
             after_group = True
             continue
         if seen_data and not block and not after_group:
+            ended = (group_ours, group_names)
             group_ours, group_names, group_text = False, {}, ""
         after_group = False
         words = texts[0].split()
