@@ -63,6 +63,7 @@ from typing import Any
 import sciner
 from sciner.config import data_root
 from sciner.summary.names import fold
+from sciner.summary.tables.cells import is_language
 
 DEV = Path(__file__).resolve().parent / "results_dev"
 SAMPLE_FIELDS = ("doc", "paragraph", "start", "source", "value", "metric", "dataset", "task", "model", "ours",
@@ -90,6 +91,8 @@ def same_name(gold: str, read: str | None) -> bool:
     other, the shorter two characters or more; or a one-letter name the last word of the other:
     "Relation P" is a "P")."""
     fr = fold(read or "")
+    if read and is_language(read):
+        fr = fold(read) if any(fold(a) == fr for a in gold.split("|")) else ""  # "Chinese" is no "Chinese MSRA"
     last = fold((read or "").split()[-1]) if (read or "").split() else ""
     for alternative in gold.split("|"):
         fa = fold(alternative)

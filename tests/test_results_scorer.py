@@ -43,3 +43,13 @@ def test_a_missed_headline_says_why_and_where_its_value_was(summary, kind, where
 def test_the_nearest_miss_is_one_of_the_headlines_own_table():
     miss = miss_of(HEADLINE, paper([result("91.2", "F1", "Ontonotes", table="table 5"), result("91.2", "F1", "WNUT")]))
     assert miss[2].dataset == "WNUT"
+
+
+@pytest.mark.parametrize(("gold", "read", "same"), [
+    ("CoNLL-2003", "CoNLL 2003", True), ("CoNLL-2003", "CoNLL", True), ("Relation F1", "F1", True),
+    # a language alone is no part of the data's name ("Chinese" of "Chinese MSRA")
+    ("Chinese OntoNotes 4.0|OntoNotes 4.0", "Chinese", False), ("Chinese", "Chinese", True), ("MSRA", None, False),
+])
+def test_a_read_name_meets_the_gold_one_when_one_holds_the_other(gold, read, same):
+    from results import same_name
+    assert same_name(gold, read) is same
