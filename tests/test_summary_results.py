@@ -1171,6 +1171,16 @@ def test_heads_naming_nothing_below_data_rows_go_on_in_the_data_of_the_group_abo
                    ("BERT-Large", "Precision"): "CoNLL 2003", ("BERT-Large", "F1"): "CoNLL 2003"}
 
 
+def test_a_metric_spelled_as_the_data_it_is_on_is_no_metric():
+    """"Semantic Textual Similarity ( STS )" over the STS columns, read as a metric and as the
+    data: the number is no result with the data as its metric."""
+    rows = [row([("Model", 0), ("STS", 1)], ("MetricName", 1, 2)),
+            row([("USE", 0), ("61.4", 1)], ("MethodName", 0, 1))]
+    prose = tagged("We evaluate on STS .", ("DatasetName", 3, 4))
+    summary = summarize_paper("p", [prose, *rows])
+    assert not [r for r in summary.results if r.metric == r.dataset]
+
+
 def test_a_language_is_no_dataset_for_a_table_nothing_of_which_names_its_data():
     rows = [row([("Model", 0), ("F1", 1)]), row([("BERT", 0), ("91.3", 1)], ("MethodName", 0, 1))]
     for name in ("Chinese", "WikiNER"):

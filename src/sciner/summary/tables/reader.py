@@ -649,6 +649,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             table.paper_metric or "") not in table.caption.legend else None)
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
         metric = metric.strip("() ")  # "( Acc )"
+    if metric and dataset and fold(metric) == fold(dataset):
+        metric = None  # "STS" over STS12 ... STS16: the data's name, no metric
     if metric and aspects and "MetricName" in heads and not any(fold(a) in fold(metric) for a in aspects):
         metric = " ".join([*aspects, metric])  # "EM" under "Ans": "Ans EM"
     if metric in table.caption.symbols and metric not in row.values():
