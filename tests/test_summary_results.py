@@ -1221,6 +1221,18 @@ def test_the_metric_said_of_the_other_data_holds_for_the_data_beside_those_named
     assert said.other("20news", ["20news", "fudan"]) is None
 
 
+def test_a_squad_pair_with_no_metric_named_is_told_apart_by_size_f1_never_under_exact_match():
+    """"SQuAD1.1" over "89.3/82.3" (ALBERT's F1/EM) and "80.4/88.5" (EM/F1): the larger F1, the
+    smaller EM, in either order; QQP's "F1 / accuracy" pair keeps its order."""
+    rows = [row([("Model", 0), ("SQuAD1.1", 1), ("QQP", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 3)),
+            row([("ALBERT", 0), ("89.3/82.3", 1), ("71.2/89.2", 2)], ("MethodName", 0, 1)),
+            row([("BERT", 0), ("80.4/88.5", 1), ("72.1/89.3", 2)], ("MethodName", 0, 1))]
+    got = {(r.model, r.value): r.metric for r in summarize_paper("p", rows).results}
+    assert got == {("ALBERT", "89.3"): "F1", ("ALBERT", "82.3"): "EM", ("BERT", "80.4"): "EM", ("BERT", "88.5"): "F1",
+                   ("ALBERT", "71.2"): "F1", ("ALBERT", "89.2"): "accuracy", ("BERT", "72.1"): "F1",
+                   ("BERT", "89.3"): "accuracy"}
+
+
 def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():
     """Spider Table 2's "Easy Medium Hard Extra Hard All" over the caption's data, a "Total"
     and a "Published" head: how a score was got, not what it was measured on."""

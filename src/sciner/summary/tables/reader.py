@@ -668,10 +668,16 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         metric = scored[0]  # "73.8" alone under "Accuracy / ∆": the score; its row's difference left blank
     found = provenance(table, header, group, label, cell)
     beside = () if metric is not None else tuple(h.text for h in header.cells)  # the head row, asked only here
-    if metric is None and (metric := next(filter(None, (benchmark_metric(name, part, beside) for name in (
-            dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName")))), None)):
+    benchmark = None if metric is not None else next((name for name in (
+        dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName"))
+        if benchmark_metric(name, part, beside)), None)
+    if benchmark is not None:
         # "CoLA" alone over its column: the benchmark's metric, marked as assumed
+        metric = benchmark_metric(benchmark, part, beside)
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
+        if part is not None and part[1] == 2 and {fold(benchmark_metric(benchmark, (k, 2)) or "") for k in (0, 1)} == {
+                "em", "f1"}:
+            metric = exact_or_f1(cell, number, metric or "")  # SQuAD's "89.3/82.3": F1 first or second
     if metric is None and "DatasetName" not in heads and "DatasetName" not in row \
             and header.aggregate(cell.first, cell.last) is not None:
         # "Average" beside "MRPC SST-2 CoLA": the one metric of the data beside it, else an average of
@@ -698,6 +704,17 @@ def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | Non
     if not metrics:
         return None
     return next(iter(metrics.values())) if len(metrics) == 1 else "average"
+
+
+def exact_or_f1(cell: TableCell, number: str, metric: str) -> str:
+    """Which of an "x / y" cell's exact match and F1 (SQuAD's pair, in either order) ``number``
+    is: the larger F1, as F1 is never under exact match; ``metric`` where the two are equal or
+    not two."""
+    pair = [number_value(n) for n, why, _ in cell_numbers(cell.text) if why is None]
+    value = number_value(number)
+    if len(pair) != 2 or None in pair or value is None or pair[0] == pair[1]:
+        return metric
+    return "F1" if value == max(pair) else "EM"  # type: ignore[type-var]
 
 
 def said_other(table: Table, header: Header, cell: TableCell, heads: dict[str, str]) -> str | None:
