@@ -362,7 +362,8 @@ def _opens_clause(tokens: Sequence[str], start: int, at: int) -> bool:
     """Whether the name at ``at`` opens a clause of the sentence starting at ``start``: "For
     FIGER", ", and for Open Entity", "On the SST datasets" (not "accuracy for STS")."""
     k = at - 1 if at - 1 >= start and tokens[at - 1].lower() != "the" else at - 2
-    return k >= start and tokens[k].lower() in ("for", "on") and (k == start or tokens[k - 1].lower() in (",", "and", ";"))
+    return k >= start and tokens[k].lower() in ("for", "on") \
+        and (k == start or tokens[k - 1].lower() in (",", "and", ";"))
 
 
 def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> Said:

@@ -22,8 +22,8 @@ from sciner.summary.tables.caption import (
     Caption, Said, bracketed_score, caption_reason, cited_dataset, read_caption, said_metrics,
 )
 from sciner.summary.tables.cells import (
-    AGGREGATES, ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language, is_language_pair,
-    metric_like, names_aspect, names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name,
+    AGGREGATES, ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
+    is_language_pair, metric_like, names_aspect, names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name,
     table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
@@ -101,8 +101,8 @@ class Table:
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
-        return cls(namer, caption, label, paper_metric, said or Said(), paper_dataset, cited_dataset, rows, numbers, numeric,
-                   number_cells, labelled, right_table(rows, numbers), counted_columns(rows), metric_said)
+        return cls(namer, caption, label, paper_metric, said or Said(), paper_dataset, cited_dataset, rows, numbers,
+                   numeric, number_cells, labelled, right_table(rows, numbers), counted_columns(rows), metric_said)
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -668,12 +668,11 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         metric = scored[0]  # "73.8" alone under "Accuracy / ∆": the score; its row's difference left blank
     found = provenance(table, header, group, label, cell)
     beside = () if metric is not None else tuple(h.text for h in header.cells)  # the head row, asked only here
-    benchmark = None if metric is not None else next((name for name in (
+    benchmark, metric = next(((name, by_convention) for name in (
         dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName"))
-        if benchmark_metric(name, part, beside)), None)
+        if metric is None and (by_convention := benchmark_metric(name, part, beside))), (None, metric))
     if benchmark is not None:
         # "CoLA" alone over its column: the benchmark's metric, marked as assumed
-        metric = benchmark_metric(benchmark, part, beside)
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
         if part is not None and part[1] == 2 and {fold(benchmark_metric(benchmark, (k, 2)) or "") for k in (0, 1)} == {
                 "em", "f1"}:
@@ -710,11 +709,11 @@ def exact_or_f1(cell: TableCell, number: str, metric: str) -> str:
     """Which of an "x / y" cell's exact match and F1 (SQuAD's pair, in either order) ``number``
     is: the larger F1, as F1 is never under exact match; ``metric`` where the two are equal or
     not two."""
-    pair = [number_value(n) for n, why, _ in cell_numbers(cell.text) if why is None]
+    pair = [v for n, why, _ in cell_numbers(cell.text) if why is None and (v := number_value(n)) is not None]
     value = number_value(number)
-    if len(pair) != 2 or None in pair or value is None or pair[0] == pair[1]:
+    if len(pair) != 2 or value is None or pair[0] == pair[1]:
         return metric
-    return "F1" if value == max(pair) else "EM"  # type: ignore[type-var]
+    return "F1" if value == max(pair) else "EM"
 
 
 def said_other(table: Table, header: Header, cell: TableCell, heads: dict[str, str]) -> str | None:
@@ -725,7 +724,8 @@ def said_other(table: Table, header: Header, cell: TableCell, heads: dict[str, s
     if not name or not table.said.others or fold(name) in AGGREGATES | {"score", "scores"} \
             or metric_like(name):
         return None  # "Avg .", "Score" (GLUE's): over the data, no one of them
-    return table.said.other(fold(name), [fold(h.text) for h in header.cells if h.last < cell.first or h.first > cell.last])
+    beside = [fold(h.text) for h in header.cells if h.last < cell.first or h.first > cell.last]
+    return table.said.other(fold(name), beside)
 
 
 def side_metric(table: Table, header: Header, cell: TableCell, side: str | None) -> str | None:
