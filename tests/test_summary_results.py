@@ -1181,6 +1181,17 @@ def test_a_metric_spelled_as_the_data_it_is_on_is_no_metric():
     assert not [r for r in summary.results if r.metric == r.dataset]
 
 
+def test_a_benchmark_the_caption_names_is_its_data_even_tagged_as_a_task():
+    """"Model performance on VQA ." with VQA tagged as a task, over "Test - Dev Test - Std":
+    the results are on VQA (the heads are its splits), with VQA's accuracy."""
+    rows = [caption("Table 1 : Model performance on VQA .", ("TaskName", 6, 7), page=7),
+            row([("Model", 0), ("Test - Dev", 1), ("Test - Std", 2)], table="table 1"),
+            row([("VisualBERT", 0), ("70.80", 1), ("71.00", 2)], ("MethodName", 0, 1), table="table 1")]
+    summary = summarize_paper("p", rows)
+    assert {(r.dataset, r.metric, r.value) for r in summary.results} == {
+        ("VQA", "accuracy", "70.80"), ("VQA", "accuracy", "71.00")}  # "Test - Std": a split, no deviation
+
+
 def test_a_language_is_no_dataset_for_a_table_nothing_of_which_names_its_data():
     rows = [row([("Model", 0), ("F1", 1)]), row([("BERT", 0), ("91.3", 1)], ("MethodName", 0, 1))]
     for name in ("Chinese", "WikiNER"):

@@ -16,6 +16,7 @@ from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
 from sciner.summary.tables.cells import Known, is_language_pair, metric_like
+from sciner.summary.tables.conventions import benchmark_metric
 from sciner.summary.values import TRAINING, sentence_ranges, sentences, trained_on
 
 # A word citing a table ("Table 3", "Tab. 3", "Tables 2 and 3").
@@ -216,6 +217,8 @@ def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
             label = top
     elif label == "MethodName" and _RESULTS_ON.search(" ".join(p.tokens[max(0, s.start - 3):s.start]).lower()):
         label = "DatasetName"  # "Results on DRCD": the data results are on, whatever it was tagged
+    elif label == "TaskName" and benchmark_metric(text) is not None:
+        label = "DatasetName"  # "Model performance on VQA": a benchmark's name is its data, tagged as a task
     name = known(text).get(label, (text, 0))[0]
     if label == "MetricName":  # "Area Under Precision - Recall Curve": the area, not the curve
         before = [w.lower() for w in p.tokens[max(0, s.start - 3):s.start]]

@@ -149,6 +149,8 @@ def metric_like(text: str) -> str | None:
 def not_score_head(text: str) -> str | None:
     """Why the numbers under this head are no scores ("difference" under "Δ", "count" under
     "#Docs", "time" under "Time (secs)"), or None."""
+    if _SPLIT_PART.fullmatch(fold(text)):
+        return None  # VQA's "Test - Std": the test-standard split, no standard deviation
     return next((reason for pattern, reason in _NOT_SCORE_HEADS if pattern.search(text)), None)
 
 
