@@ -942,6 +942,18 @@ def test_a_title_naming_its_method_before_a_colon_and_names_cited_as_prior_work(
     assert summarize_paper("p", [plain]).proposed == ["FooNet"]
 
 
+@pytest.mark.parametrize(("head", "proposed"), [
+    ("CheckList", ["CheckList"]), ("Multi - LexSum", ["Multi-LexSum"]), ("Tree LSTM", ["Tree LSTM"]),
+    ("Beyond Accuracy", []), ("Deep Learning", []),
+])
+def test_an_untagged_title_head_before_a_colon_is_proposed_only_when_it_reads_as_a_coined_name(head, proposed):
+    """"Beyond Accuracy : Behavioral Testing of NLP Models": title-case words describe; "CheckList
+    : ...", "Multi - LexSum : ..." coin a name."""
+    title = tagged(f"{head} : Behavioral Testing of NLP Models")
+    title.meta.update(kind="title")
+    assert summarize_paper("p", [title]).proposed == proposed
+
+
 def test_rows_labelled_as_the_paper_s_own_and_its_ablations_are_ours():
     """Shortcut-Stacked Encoders Table 5 ("Our Shortcut - Stacked Encoder"), the TriviaQA paper's
     "our model + TF - IDF + sum", an ablation row beside them ("w/o attention"); a cited row is not

@@ -69,6 +69,13 @@ def _opening(p: Paragraph) -> bool:
         re.match(r"(?:abstract|title|(?:1\.?\s+)?introduction)\b", section.lower().lstrip("1. ")))
 
 
+def coined(text: str) -> bool:
+    """Whether words read as a coined name: a capital after a word's first letter ("CheckList",
+    "Multi-LexSum", "Tree LSTM"), not title case alone ("Beyond Accuracy") nor a title
+    set in capitals ("JOINTLY LEARNING")."""
+    return not text.isupper() and any(any(c.isupper() for c in word[1:]) for word in re.split(r"[\s-]+", text))
+
+
 def title_name(paragraphs: Sequence[Paragraph]) -> list[str]:
     """The title's leading words when they name a method, with the short form of their initials
     where the paper uses it: "Universal Sentence Encoder" (and "USE"), "Weighted Transformer
@@ -136,8 +143,10 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
             titled += [n for s in p.spans or [] if s.label == "MethodName" and s.end <= colon and (n := name_of(p, s))]
             head = " ".join(p.tokens[:colon]).replace(" - ", "-")
             if 0 < colon <= 3 < len(p.tokens) and any(c.isupper() for c in head) and not any(
-                    s.start < colon for s in p.spans or []):
-                titled.append(head)  # "ELECTRA : Pre - training Text Encoders ...", untagged
+                    s.start < colon for s in p.spans or []) and (" " not in head or coined(head)):
+                # "ELECTRA : Pre - training Text Encoders ...", untagged (not "Beyond Accuracy :
+                # Behavioral Testing ...": words in title case describe, a coined name it is not)
+                titled.append(head)
             continue
         if not _opening(p):
             continue
