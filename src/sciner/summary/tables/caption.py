@@ -17,7 +17,7 @@ from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
 from sciner.summary.tables.cells import Known, is_language_pair, metric_like
 from sciner.summary.tables.conventions import benchmark_metric
-from sciner.summary.values import TRAINING, sentence_ranges, sentences, trained_on
+from sciner.summary.values import TRAINING, sentence_ranges, trained_on
 
 # A word citing a table ("Table 3", "Tab. 3", "Tables 2 and 3").
 _CITES = re.compile(r"^tab(?:le|\.)?s?$", re.I)
