@@ -165,7 +165,7 @@ _ITEM = re.compile(rf"(?P<n>{_ONE_NUMBER})(?:\s?(?P<p>%))?"
                    rf"(?:\s?\+?\s*\(\s*(?P<b>{_ONE_NUMBER}\s?(?:%|[x×]\s?\+?)?)\s*\))?")
 _SEPARATOR = re.compile(r"\s*(?:/|,|;|\[)\s*")
 _MISSING = re.compile(r"[-–—]|n/?a|N/?A")  # "86.6/-": no second score
-_CELL_END = re.compile(r"\s*\]?(?:\s*[*†‡§¶♣♦♠♥]+)*(?:\s[a-d])?$")  # "]", footnote marks "* *", "81.32 a"
+_CELL_END = re.compile(r"\s*\]?(?:\s*[*∗⋆†‡§¶♣♦♠♥]+)*(?:\s[a-d])?$")  # "]", footnote marks "* *", "81.32 a"
 _BOLD = re.compile(r"^(?:\*\*|__)(.*)(?:\*\*|__)$|^\\(?:textbf|textit|underline|mathbf)\{(.*)\}$")
 
 
