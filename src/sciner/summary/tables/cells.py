@@ -162,6 +162,7 @@ _ONE_NUMBER = rf"[-+−]?(?:{_SCIENTIFIC}|{_PLAIN})"
 # One score of a cell: its number, its "%", its "± 0.17" and its "(.58)" or "( 19 % )".
 _ITEM = re.compile(rf"(?P<n>{_ONE_NUMBER})(?:\s?(?P<p>%))?"
                    rf"(?:\s*(?:±|\+/-|\+ / -)\s*(?P<d>{_ONE_NUMBER})\s?%?)?"
+                   rf"(?:\s*\(\s*(?:±|\+/-|\+ / -)\s*(?P<bd>{_ONE_NUMBER})\s?%?\s*\))?"
                    rf"(?:\s?\+?\s*\(\s*(?P<b>{_ONE_NUMBER}\s?(?:%|[x×]\s?\+?)?)\s*\))?")
 _SEPARATOR = re.compile(r"\s*(?:/|,|;|\[)\s*")
 _MISSING = re.compile(r"[-–—]|n/?a|N/?A")  # "86.6/-": no second score
@@ -189,7 +190,7 @@ def notation(number: str) -> str | None:
 
 def cell_numbers(text: str) -> list[CellNumber]:
     """The numbers of a body cell, each with None (a score) or why it is none: "88.7 ± 0.17"
-    -> [("88.7", None), ("0.17", "deviation")]; "85.21(.58)" -> a score and a "deviation";
+    -> [("88.7", None), ("0.17", "deviation")]; "85.21(.58)", "91.62(±0.33 )" -> a score and a "deviation";
     "80.6/80.1", "84.7/85.0/84.9" -> two, three scores; "86.6/-" -> the first of two;
     "0.907 ( 19 % )", "+0.25" -> a "difference"; "3 × 10−5" -> "3e-5"; [] for a cell that is
     no number ("392k", "5.2.1")."""
@@ -228,7 +229,7 @@ def _item_numbers(item: re.Match[str]) -> list[tuple[str, str | None]]:
     number = written_out(first)
     found: list[tuple[str, str | None]] = [(number + (item.group("p") or ""),
                                             "difference" if first.startswith("+") else notation(number))]
-    if deviation := item.group("d"):
+    if deviation := item.group("d") or item.group("bd"):  # "88.7 ± 0.17", "91.62(±0.33 )"
         found.append((written_out(deviation), "deviation"))
     if bracketed := item.group("b"):
         inner = re.sub(r"\s", "", bracketed)
