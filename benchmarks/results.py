@@ -91,8 +91,8 @@ def same_name(gold: str, read: str | None) -> bool:
     other, the shorter two characters or more; or a one-letter name the last word of the other:
     "Relation P" is a "P")."""
     fr = fold(read or "")
-    if read and is_language(read):
-        fr = fold(read) if any(fold(a) == fr for a in gold.split("|")) else ""  # "Chinese" is no "Chinese MSRA"
+    if read and is_language(read):  # "Chinese" is no "Chinese MSRA": a language meets only itself
+        return any(fold(a) == fr for a in gold.split("|"))
     last = fold((read or "").split()[-1]) if (read or "").split() else ""
     for alternative in gold.split("|"):
         fa = fold(alternative)

@@ -12,6 +12,7 @@ from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ablations, mark_ours, own_row_names, proposed_methods
 from sciner.summary.tables.caption import evaluated_dataset
+from sciner.summary.tables.cells import is_language
 from sciner.summary.tables.reader import lost_tables, read_tables, silent_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 
@@ -73,7 +74,8 @@ def main_dataset(entities: Sequence[Entity], evaluated: str | None = None) -> st
     """The dataset more than half of the paper's mentions of data name (with the names that
     contain it: "SQuAD dataset" is SQuAD), three at least, else the one its prose says it is
     evaluated on (``evaluated``: see :func:`~sciner.summary.tables.caption.evaluated_dataset`)
-    where the paper names it more often than any other; None: the data the paper is about."""
+    where the paper names it more often than any other; None: the data the paper is about, or
+    that one is a language ("Chinese", most named in "Chinese OntoNotes 4.0", "Chinese MSRA")."""
     data = [e for e in entities if e.type == "DatasetName"]
     total = sum(len(e.places) for e in data)
 
@@ -83,11 +85,11 @@ def main_dataset(entities: Sequence[Entity], evaluated: str | None = None) -> st
     for top in sorted(data, key=lambda e: -len(e.places))[:1]:
         key = fold(top.name)
         if key and (said := mentions(key)) >= 3 and 2 * said > total:
-            return top.name
+            return None if is_language(top.name) else top.name  # "Chinese" of "Chinese MSRA": no data
     key = fold(evaluated or "")
     said = mentions(key) if key else 0
     if key and all(said > len(e.places) for e in data if key not in fold(e.name)):
-        return evaluated
+        return None if is_language(evaluated or "") else evaluated
     return None
 
 

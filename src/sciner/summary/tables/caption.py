@@ -15,7 +15,7 @@ from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
-from sciner.summary.tables.cells import Known, is_language_pair, metric_like
+from sciner.summary.tables.cells import Known, is_language, is_language_pair, metric_like
 from sciner.summary.tables.conventions import benchmark_metric
 from sciner.summary.values import TRAINING, sentence_ranges, trained_on
 
@@ -421,7 +421,7 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
     """The one dataset the paper's prose gives table ``label`` ("Table 3 shows results on the
     WMT'14 En-De test set"): the one the sentences citing it name, else the one the paragraphs
     citing it name (not in a sentence about training: a corpus trained on); None when none
-    names one, or several."""
+    names one, or several, or the one is a language ("Chinese")."""
     number = label.split()[-1]
     in_sentences: set[str] = set()
     in_paragraphs: set[str] = set()
@@ -438,7 +438,8 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
             in_paragraphs |= named
             if any(start <= k < end for k in at):
                 in_sentences |= named
-    return _only(in_sentences) if in_sentences else _only(in_paragraphs)
+    cited = _only(in_sentences) if in_sentences else _only(in_paragraphs)
+    return None if cited is None or is_language(cited) else cited  # "Chinese" of "Chinese MSRA": no data
 
 
 # A word saying what data a paper's results are measured on ("We evaluate our approach on ...",

@@ -111,6 +111,11 @@ def names_aspect(text: str) -> bool:
     return fold(text) in _ASPECTS
 
 
+# A part of a test or dev split as leaderboards name it: VQA's "Test - Dev" and "Test - Std",
+# NLVR's "Test - P" (public) and "Test - U" (unreleased).
+_SPLIT_PART = re.compile(r"(?:test|dev|val)(?:dev|std|standard|p|u|public|unreleased)")
+
+
 def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
     ("Dev", "Test - Std"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
@@ -118,11 +123,6 @@ def names_setting(text: str) -> bool:
     key = fold(ENUMERATOR.sub("", text))
     return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(re.fullmatch(r"top\d+", key)) \
         or bool(_SPLIT_PART.fullmatch(key))
-
-
-# A part of a test or dev split as leaderboards name it: VQA's "Test - Dev" and "Test - Std",
-# NLVR's "Test - P" (public) and "Test - U" (unreleased).
-_SPLIT_PART = re.compile(r"(?:test|dev|val)(?:dev|std|standard|p|u|public|unreleased)")
 
 
 def is_language(text: str) -> bool:
@@ -159,10 +159,9 @@ def not_score_head(text: str) -> str | None:
 _PLAIN = r"(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
 _SCIENTIFIC = rf"(?:{_PLAIN}\s?[eE][-+−]?\d+|{_PLAIN}\s?[×x]\s?10\^?[-+−]?\d+|10\^?[-−]\d+)"
 _ONE_NUMBER = rf"[-+−]?(?:{_SCIENTIFIC}|{_PLAIN})"
-# One score of a cell: its number, its "%", its "± 0.17" and its "(.58)" or "( 19 % )".
+# One score of a cell: its number, its "%", its "± 0.17" (or "(±0.17)") and its "(.58)" or "( 19 % )".
 _ITEM = re.compile(rf"(?P<n>{_ONE_NUMBER})(?:\s?(?P<p>%))?"
-                   rf"(?:\s*(?:±|\+/-|\+ / -)\s*(?P<d>{_ONE_NUMBER})\s?%?)?"
-                   rf"(?:\s*\(\s*(?:±|\+/-|\+ / -)\s*(?P<bd>{_ONE_NUMBER})\s?%?\s*\))?"
+                   rf"(?:\s*(?P<open>\()?\s*(?:±|\+/-|\+ / -)\s*(?P<d>{_ONE_NUMBER})\s?%?(?(open)\s*\)))?"
                    rf"(?:\s?\+?\s*\(\s*(?P<b>{_ONE_NUMBER}\s?(?:%|[x×]\s?\+?)?)\s*\))?")
 _SEPARATOR = re.compile(r"\s*(?:/|,|;|\[)\s*")
 _MISSING = re.compile(r"[-–—]|n/?a|N/?A")  # "86.6/-": no second score
@@ -229,7 +228,7 @@ def _item_numbers(item: re.Match[str]) -> list[tuple[str, str | None]]:
     number = written_out(first)
     found: list[tuple[str, str | None]] = [(number + (item.group("p") or ""),
                                             "difference" if first.startswith("+") else notation(number))]
-    if deviation := item.group("d") or item.group("bd"):  # "88.7 ± 0.17", "91.62(±0.33 )"
+    if deviation := item.group("d"):  # "88.7 ± 0.17", "91.62(±0.33 )"
         found.append((written_out(deviation), "deviation"))
     if bracketed := item.group("b"):
         inner = re.sub(r"\s", "", bracketed)

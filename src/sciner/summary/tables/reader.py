@@ -23,8 +23,8 @@ from sciner.summary.tables.caption import (
 )
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
-    is_language_pair, metric_like, names_aspect, names_setting, not_score_head, prints_numbers_only, row_reason, says_nothing, split_name,
-    table_rows,
+    is_language_pair, metric_like, names_aspect, names_setting, not_score_head, prints_numbers_only, row_reason,
+    says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
@@ -159,8 +159,6 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     ``paper_dataset``: the data the paper is about, for tables nothing of which names their data."""
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
-    if paper_dataset is not None and is_language(paper_dataset):
-        paper_dataset = None  # "Chinese" of "Chinese OntoNotes 4.0", "Chinese MSRA": a language, no data
     said = said_metrics(paragraphs, known)
     metric_said = bool(paper_metric) and fold(paper_metric or "") in {fold(m) for m in said.by_name.values()}
     # What one caption says the brackets hold holds for the paper's other tables ("Table 3: ...
@@ -172,8 +170,7 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
         found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said, paper_dataset,
-                                            cited if (cited := cited_dataset(paragraphs, label, known)) is None
-                                            or not is_language(cited) else None, metric_said))
+                                            cited_dataset(paragraphs, label, known), metric_said))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -624,7 +621,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # citing the table names ("Caption Retrieval" over the column: its task on that data),
         # else, where no task is named either, the paper's.
         dataset = table.cited_dataset or table.paper_dataset
-    if "DatasetName" not in heads and (aggregate := header.aggregate(cell.first, cell.last)) is not None:
+    aggregate = None if "DatasetName" in heads else header.aggregate(cell.first, cell.last)
+    if aggregate is not None:
         # "Average" right of "MR CR SUBJ ...": the average over those data, not the caption's or the
         # prose's one of them ("MSRP"); "Supervised" over it, "Ja-En" in the caption still say whose
         if dataset is None or header.siblings_name(dataset, cell.first, cell.last):
@@ -677,8 +675,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         if part is not None and part[1] == 2 and {fold(benchmark_metric(benchmark, (k, 2)) or "") for k in (0, 1)} == {
                 "em", "f1"}:
             metric = exact_or_f1(cell, number, metric or "")  # SQuAD's "89.3/82.3": F1 first or second
-    if metric is None and "DatasetName" not in heads and "DatasetName" not in row \
-            and header.aggregate(cell.first, cell.last) is not None:
+    if metric is None and aggregate is not None and "DatasetName" not in row:
         # "Average" beside "MRPC SST-2 CoLA": the one metric of the data beside it, else an average of
         # several (not under a row naming data: "( Toronto Books )", the data a model was trained on)
         metric = aggregate_metric(table, header, cell)
@@ -716,13 +713,16 @@ def exact_or_f1(cell: TableCell, number: str, metric: str) -> str:
     return "F1" if value == max(pair) else "EM"
 
 
+# Heads over the data beside them, no one of them's: "Avg .", GLUE's "Score".
+_OVER_THE_DATA = AGGREGATES | {"score", "scores"}
+
+
 def said_other(table: Table, header: Header, cell: TableCell, heads: dict[str, str]) -> str | None:
     """The metric the paper's sentences say of "the other" data, for a column headed by data
     they give no metric of its own, in a table whose other heads name data they do ("accuracy
     for the other GLUE tasks" for "MRPC" beside "STS" and "CoLA"); None otherwise."""
     name = heads.get("DatasetName") or heads.get("TaskName")
-    if not name or not table.said.others or fold(name) in AGGREGATES | {"score", "scores"} \
-            or metric_like(name):
+    if not name or not table.said.others or fold(name) in _OVER_THE_DATA or metric_like(name):
         return None  # "Avg .", "Score" (GLUE's): over the data, no one of them
     beside = [fold(h.text) for h in header.cells if h.last < cell.first or h.first > cell.last]
     return table.said.other(fold(name), beside)
