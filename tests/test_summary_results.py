@@ -1569,3 +1569,21 @@ def test_heads_saying_which_output_is_scored_qualify_the_metric_not_the_data():
     assert got == {("HotpotQA", "Ans EM", "37.1"), ("HotpotQA", "Ans F1", "48.9"),
                    ("HotpotQA", "Joint EM", "12.4"), ("HotpotQA", "Joint F1", "34.9")}
     assert names_aspect("Relation") and names_aspect("Sup") and not names_aspect("Laptop")
+
+
+def test_a_dataset_title_over_a_block_of_heads_is_the_data_of_all_its_columns():
+    """kNN-NER Table 2: "Chinese OntoNotes 4.0" above "Model Precision Recall F1", then "Chinese"
+    "MSRA" (the PDF reader set the title in the label column, in two cells) above the next block:
+    every column of a block is on its title's data, not the column the title sits over."""
+    rows = [row([("Chinese OntoNotes 4.0", 0)], ("DatasetName", 0, 3)),
+            row([("Model", 0), ("Precision", 1), ("Recall", 2), ("F1", 3)]),
+            row([("BERT-Base", 0), ("78.01", 1), ("80.35", 2), ("79.16", 3)], ("MethodName", 0, 1)),
+            row([("Chinese", 0), ("MSRA", 1)], ("DatasetName", 1, 2)),
+            row([("Model", 0), ("Precision", 1), ("Recall", 2), ("F1", 3)]),
+            row([("BERT-Base", 0), ("94.97", 1), ("94.62", 2), ("94.80", 3)], ("MethodName", 0, 1))]
+    got = {r.value: r.dataset for r in summarize_paper("p", rows).results}
+    assert got == {"78.01": "Chinese OntoNotes 4.0", "80.35": "Chinese OntoNotes 4.0", "79.16": "Chinese OntoNotes 4.0",
+                   "94.97": "Chinese MSRA", "94.62": "Chinese MSRA", "94.80": "Chinese MSRA"}
+    # a title that says more than the data's name ("Results on MSRA") is a head as before
+    said = [row([("Results on MSRA", 0)], ("DatasetName", 2, 3)), *rows[1:3]]
+    assert {r.dataset for r in summarize_paper("p", said).results} != {"MSRA"}

@@ -361,6 +361,13 @@ def data_rows(table: Table) -> Iterator[DataRow]:
         next_is_data = index + 1 < len(table.rows) and data[index + 1] and not any(
             re.search(r"[-–]$", c.text) and (c.first, c.last) == (row[0].first, row[0].last)
             for c in (table.rows[index - 1] if index else []))  # "S2ORC-" over "SCIBERT": one head
+        if index + 1 < len(table.rows) and not data[index + 1] and (title := block_title(namer, row)) is not None:
+            # "Chinese MSRA" over its block's "Model Precision Recall F1" (the PDF reader set it in
+            # the label column): the data of all the block's columns, not of the one it sits over
+            if seen_data and not block and not after_group:
+                ended = (group_ours, group_names)
+            group_ours, group_names, group_text, after_group = False, {"DatasetName": title}, title, True
+            continue
         if len(row) == 1 and (seen_data or header.cells or block) and (row[0].first == 0 or seen_data or next_is_data):
             # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )", "Chinese".
             text = group_text = texts[0]
@@ -387,6 +394,21 @@ def data_rows(table: Table) -> Iterator[DataRow]:
             cells = widen(block)
             header = replace(header, cells=cells, statistics=counts_heads(cells))
     # A table of heads only (no data row) holds no number to account for.
+
+
+def block_title(namer: Namer, row: Sequence[TableCell]) -> str | None:
+    """The data a head row names as the title of the block of heads below it: one or two cells
+    from the label column on whose words are one dataset's name, a language before it at most
+    ("Chinese OntoNotes 4.0", "Chinese" "MSRA"); None for any other row."""
+    if row[0].first != 0 or len(row) > 2 or any(namer.is_metric(c) for c in row):
+        return None
+    whole = TableCell(row[0].paragraph, row[0].start, row[-1].end, row[0].first, row[-1].last,
+                      " ".join(c.text for c in row))
+    name = namer.names(whole, "label").get("DatasetName")
+    if name is None or fold(name) not in fold(whole.text):
+        return None
+    rest = whole.text.replace(name, " ").split() if name in whole.text else whole.text.split()
+    return whole.text if len(rest) <= 1 and all(is_language(w) for w in rest) else None
 
 
 def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
