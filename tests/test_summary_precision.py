@@ -151,6 +151,21 @@ def test_a_score_set_in_its_row_s_label_cell_is_split_from_it():
     assert not any(r.model and "95.90" in r.model for r in summary.results)
 
 
+def test_a_label_set_in_the_column_of_its_row_s_first_score_still_labels_the_row():
+    """FreeLB Table 1: the layout set each label in the column of the first score ("PGD" and
+    "90.53 ( .2 )" both under "MNLI"), once as one cell ("Reported 90.2"): every score of a row is
+    its label's, and the MNLI score is read, not left in the label ("2.0" in a label is a version)."""
+    paragraphs = [row([("Method", 0), ("MNLI", 0), ("QNLI", 1)], ("DatasetName", 1, 2), ("DatasetName", 2, 3)),
+                  row([("( Acc )", 0), ("( Acc )", 1)], ("MetricName", 1, 2), ("MetricName", 4, 5)),
+                  row([("Reported 90.2", 0), ("94.7", 1)]),
+                  row([("PGD", 0), ("90.53 ( .2 )", 0), ("94.87 ( .2 )", 1)], ("MethodName", 0, 1)),
+                  row([("ERNIE 2.0", 0), ("88.1", 0), ("93.2", 1)], ("MethodName", 0, 2))]
+    paragraphs[2].meta["cells"] = [[0, 2, 0, 0], [2, 3, 1, 1]]
+    got = {(r.model, r.dataset): r.value for r in summarize_paper("p", paragraphs).results}
+    assert got == {("Reported", "MNLI"): "90.2", ("Reported", "QNLI"): "94.7", ("PGD", "MNLI"): "90.53",
+                   ("PGD", "QNLI"): "94.87", ("ERNIE 2.0", "MNLI"): "88.1", ("ERNIE 2.0", "QNLI"): "93.2"}
+
+
 @pytest.mark.parametrize(("head", "reason"), [("∆bpc", "difference"), ("Δ F1", "difference"),
                                               ("Relative improvement ( % )", "difference"),
                                               ("Error reduction", "difference"), ("ERR@20", None), ("Relation", None),

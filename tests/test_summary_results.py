@@ -1181,8 +1181,8 @@ def test_heads_naming_nothing_below_data_rows_go_on_in_the_data_of_the_group_abo
             row([("BERT-Large", 0), ("91.54", 1), ("92.16", 2)], ("MethodName", 0, 1))]
     prose = [tagged("Results on Chinese datasets .", ("DatasetName", 2, 3))] * 4
     got = {(r.model, r.metric): r.dataset for r in summarize_paper("p", [*prose, *rows]).results}
-    assert got == {("BERT-Base", "Precision"): "CoNLL 2003", ("BERT-Base", "F1"): "CoNLL 2003",
-                   ("BERT-Large", "Precision"): "CoNLL 2003", ("BERT-Large", "F1"): "CoNLL 2003"}
+    assert got == {("BERT-Base", "Precision"): "English CoNLL 2003", ("BERT-Base", "F1"): "English CoNLL 2003",
+                   ("BERT-Large", "Precision"): "English CoNLL 2003", ("BERT-Large", "F1"): "English CoNLL 2003"}
 
 
 def test_a_metric_spelled_as_the_data_it_is_on_is_no_metric():

@@ -286,15 +286,16 @@ def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list
     return tables
 
 
-# A score with its deviation ("95.90±0.05"): never part of a name.
-_SCORE_WITH_DEVIATION = re.compile(r"[-+]?\d+(?:\.\d+)?\s?±\s?\d*\.?\d+")
+# A score with its deviation ("95.90±0.05"), or with two digits or more before its decimal point
+# ("90.2"; a version is "2.0", "1.1"): never the end of a name.
+_SCORE_ENDING_LABEL = re.compile(r"[-+]?\d+(?:\.\d+)?\s?±\s?\d*\.?\d+|\d{2,3}\.\d{1,2}")
 
 
 def _label_and_score(cell: TableCell, tokens: Sequence[str]) -> list[TableCell]:
     """A cell as the layout set it, or split in two where it holds a row's label and then a
-    score with its deviation ("None 95.90±0.05": the label "None", the score "95.90±0.05")."""
+    score ("None 95.90±0.05": the label "None", the score "95.90±0.05"; "Reported 90.2")."""
     words = tokens[cell.start:cell.end]
-    if len(words) > 1 and _SCORE_WITH_DEVIATION.fullmatch(words[-1]) and re.search(r"[^\W\d_]", " ".join(words[:-1])):
+    if len(words) > 1 and _SCORE_ENDING_LABEL.fullmatch(words[-1]) and re.search(r"[^\W\d_]", " ".join(words[:-1])):
         return [replace(cell, end=cell.end - 1, text=" ".join(words[:-1])),
                 replace(cell, start=cell.end - 1, text=words[-1])]
     return [cell]

@@ -438,8 +438,11 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
         if not numbered:
             return found, base
     # (not a cell left of the scores that is a measure: "342 ms" beside "109 M" under "Latency")
-    labels = [cell for cell, text in zip(row, texts) if cell.last < first_number and not says_nothing(text)
-              and not _MEASURE.match(text)]
+    # (nor one the layout set in the column of the first score, before it: "PGD" "90.53 ( .2 )" both
+    # under "MNLI", the label's column lost)
+    labels = [cell for k, (cell, text) in enumerate(zip(row, texts))
+              if (cell.last < first_number or (cell.last == first_number and k < row.index(numbered[0])))
+              and not says_nothing(text) and not _MEASURE.match(text)]
     label = read_label(table, header, labels)
     label_text = label.model
     if label_text and re.match(r"[+＋]\s", label_text) and base:
