@@ -1587,3 +1587,16 @@ def test_a_dataset_title_over_a_block_of_heads_is_the_data_of_all_its_columns():
     # a title that says more than the data's name ("Results on MSRA") is a head as before
     said = [row([("Results on MSRA", 0)], ("DatasetName", 2, 3)), *rows[1:3]]
     assert {r.dataset for r in summarize_paper("p", said).results} != {"MSRA"}
+
+
+def test_what_a_caption_s_key_spells_a_short_form_out_as_is_not_the_table_s():
+    """FreeLB Table 3: "“ MTL ” stands for multi - task learning" in the caption, with the task
+    tagged: the table is not of multi-task learning; a task the caption says of it still is."""
+    rows = [row([("Model", 0), ("Accuracy", 1)], ("MetricName", 1, 2), table="table 3"),
+            row([("RoBERTa", 0), ("64.4", 1)], ("MethodName", 0, 1), table="table 3")]
+    key = caption("Table 3 : Results on ARC . “ MTL ” stands for multi - task learning .", ("TaskName", 12, 16), page=7)
+    [result] = summarize_paper("p", [key, *rows]).results
+    assert result.task is None
+    said = caption("Table 3 : Question answering results on ARC .", ("TaskName", 3, 5), page=7)
+    [result] = summarize_paper("p", [said, *rows]).results
+    assert result.task == "Question answering"

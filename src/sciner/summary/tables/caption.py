@@ -73,7 +73,8 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
     spans = sorted((s for s in p.spans or [] if s.label in NAME_TYPES
                     and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])
                     and not cut_from_word(s.label, p.tokens, s.start, s.end)
-                    and not (s.label == "DatasetName" and trained_on(p.tokens, s.start))),
+                    and not (s.label == "DatasetName" and trained_on(p.tokens, s.start))
+                    and not spells_out(p.tokens, s.start)),
                    key=lambda s: s.start)
     named = {s: _span_name(p, s, known) for s in spans}
     names: dict[str, set[str]] = {}
@@ -111,6 +112,17 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
     return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), _said_pair(p),
                    bracketed_score(p.tokens), _sides(p, named, "MetricName"), frozenset(names.get("DatasetName", ())),
                    _symbols(p, metrics))
+
+
+# The words before what a caption's key says a mark or short form stands for ("“ MTL ” stands
+# for multi - task learning", "Ens denotes ensemble").
+_SPELLS_OUT = re.compile(r"^(?:stands? for|refers? to|is short for|short for|denotes?|means?|represents?)$", re.I)
+
+
+def spells_out(tokens: Sequence[str], start: int) -> bool:
+    """Whether the name at ``start`` is what a caption's key spells a short form out as ("“ MTL ”
+    stands for multi - task learning"): a row's mark explained, not what the table is of."""
+    return any(_SPELLS_OUT.match(" ".join(tokens[max(start - n, 0):start])) for n in (1, 2, 3))
 
 
 # A metric's symbol: one letter, Latin or Greek ("r", "ρ", "τ").
