@@ -1600,3 +1600,16 @@ def test_what_a_caption_s_key_spells_a_short_form_out_as_is_not_the_table_s():
     said = caption("Table 3 : Question answering results on ARC .", ("TaskName", 3, 5), page=7)
     [result] = summarize_paper("p", [said, *rows]).results
     assert result.task == "Question answering"
+
+
+def test_the_data_a_caption_says_results_are_on_untagged_there_is_the_data_the_paper_tags_elsewhere():
+    """LGN Table 5: "Main results on Resume ." with "Resume" untagged in the caption but tagged
+    as data in the prose: the results are on Resume; words the paper never tags as data
+    ("Main results on long sentences .") give no dataset."""
+    prose = [tagged("We evaluate on Resume and Weibo .", ("DatasetName", 3, 4), ("DatasetName", 5, 6))] * 2
+    rows = [row([("Models", 0), ("F1", 1)], table="table 5"),
+            row([("LGN", 0), ("95.37", 1)], ("MethodName", 0, 1), table="table 5")]
+    for words, data in (("Resume", "Resume"), ("long sentences", None)):
+        said = caption(f"Table 5 : Main results on {words} .", page=7)
+        [result] = summarize_paper("p", [*prose, said, *rows]).results
+        assert (result.dataset, result.metric) == (data, "F1")

@@ -97,7 +97,9 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
                 ["dataset"], ["corpus"]) and len(names["DatasetName"]) == 2:
             names["DatasetName"] = {f"{named[a][1]} {p.tokens[a.end]} {named[b][1]}"}
     one = {kind: found.pop() for kind, found in names.items() if len(found) == 1}
-    if "DatasetName" not in names and (pair := _language_pair(p.tokens)):
+    if "DatasetName" not in names and (untagged := _results_on(p.tokens, known)):
+        one["DatasetName"] = untagged  # "Main results on resume NER ." where the prose tags "resume"
+    elif "DatasetName" not in names and (pair := _language_pair(p.tokens)):
         one["DatasetName"] = pair  # "En - De test BLEU": the data is the translation direction's
     if "MetricName" not in names and (said := _said_metric(p)) is not None:
         one["MetricName"] = said
@@ -209,6 +211,29 @@ def _sides(p: Paragraph, named: dict[Span, tuple[str, str]], kind: str = "Datase
 
 # The words before the data a caption's results are on: "Results on", "Performance on the".
 _RESULTS_ON = re.compile(r"(?:^|\s)(?:results?|performances?|scores?|accuracy|accuracies|evaluation)\son(?:\sthe)?$")
+
+
+def _results_on(tokens: Sequence[str], known: Known) -> str | None:
+    """The data a caption's first sentence says its results are on, in words the model left
+    untagged there but the paper tags as data elsewhere ("Main results on resume NER ." with
+    "resume" tagged in the prose): the paper's name for it; None when it says none so."""
+    end = next((k for k, w in enumerate(tokens) if w == "." and k > 3), len(tokens))
+    for k in range(2, end):
+        if not _RESULTS_ON.search(" ".join(tokens[max(0, k - 3):k]).lower()):
+            continue
+        words = list(itertools.takewhile(lambda w: re.search(r"\w", w) and w.lower() not in _AFTER_DATA,
+                                         tokens[k:end]))
+        for n in range(min(len(words), 4), 0, -1):
+            kinds = known(" ".join(words[:n]))
+            if kinds and max(kinds, key=lambda t: kinds[t][1]) == "DatasetName":
+                return kinds["DatasetName"][0]
+        return None
+    return None
+
+
+# Words that end the data's name after "results on": "dataset", "test set", "with", "using" ...
+_AFTER_DATA = frozenset({"dataset", "datasets", "data", "corpus", "test", "dev", "development", "set", "benchmark",
+                         "with", "using", "by", "for", "and", "of", "in", "when", "under", "without"})
 
 
 def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
