@@ -96,6 +96,8 @@ def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
     ("Only 18 % of our sample were pure system errors , by F1 .", "18", "statistic"),
     ("For the base model , the upper - bound for accuracy is around 95 % .", "95 %", "bound"),
     ("We obtain an accuracy of 92 % with only 0.001 labels .", "0.001", "count"),
+    ("For the FAQ set , MRR and P@5 ( Precision at 5 ) were used as our evaluation F1 .", "5", "setting"),
+    ("We report the top - 5 accuracy of each model .", "5", "setting"),
 ])
 def test_changes_shares_bounds_and_amounts_in_sentences_are_no_scores(text, value, reason):
     tokens = text.split()

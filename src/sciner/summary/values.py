@@ -260,6 +260,10 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
             return "difference"
     if before and before[-1] == "+":
         return "difference"  # "∆= + 2.3"
+    if re.fullmatch(r"\d{1,4}", text) and (before[-1:] == ["top"] or before[-2:] == ["top", "-"] or (
+            before[-1:] == ["at"] and (before[-2:-1] and before[-2] in _RANKED or any(
+                s.label == "MetricName" and s.end == value.start - 1 for s in spans)))):
+        return "setting"  # the k of a metric's name: "P@5 ( Precision at 5 )", "top - 5 accuracy"
     if (before and before[-1] in ("above", "over", "below", "under", "beyond")) or before in (
             ["more", "than"], ["less", "than"], ["at", "least"], ["at", "most"], ["up", "to"], ["fewer", "than"]):
         return "bound"  # "above 97 F1", "a recall of over 60 %", "less than 0.3"
@@ -290,6 +294,10 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     if after and after[0] in _COUNTED:
         return "count"  # "620 examples", "0.001 labels"
     return None
+
+
+# Metrics counted over a ranking's top k, said "... at k" ("Precision at 5", "Hits at 10").
+_RANKED = frozenset({"precision", "recall", "accuracy", "hits", "success", "ndcg", "map", "mrr", "rate"})
 
 
 # What follows a number's digits in scientific notation: "× 10−5", "x 10 ^ -5", "e-5", "^ -5".
