@@ -1613,3 +1613,35 @@ def test_the_data_a_caption_says_results_are_on_untagged_there_is_the_data_the_p
         said = caption(f"Table 5 : Main results on {words} .", page=7)
         [result] = summarize_paper("p", [*prose, said, *rows]).results
         assert (result.dataset, result.metric) == (data, "F1")
+
+
+def test_a_label_set_about_the_middle_of_the_rows_it_labels_is_each_of_theirs():
+    """AdaPU Table 3: the dataset column's "CoNLL ( en )" set beside the third of its rows' types,
+    "MUC" on a line of its own between "LOC" and "ORG": each cycle of types is one dataset's block,
+    and the one dataset set within it is every row's of it (not carried into the next block)."""
+    rows = [row([("Dataset", 0), ("Type", 1), ("AdaPU", 2)], ("MethodName", 2, 3)),
+            row([("PER", 1), ("90.17", 2)]), row([("LOC", 1), ("85.62", 2)]),
+            row([("CoNLL ( en )", 0), ("ORG", 1), ("76.03", 2)], ("DatasetName", 0, 4)),
+            row([("Overall", 1), ("82.94", 2)]),
+            row([("PER", 1), ("85.26", 2)]), row([("LOC", 1), ("77.35", 2)]),
+            row([("MUC", 0)], ("DatasetName", 0, 1)),
+            row([("ORG", 1), ("60.15", 2)]), row([("Overall", 1), ("71.60", 2)]),
+            row([("PER", 1), ("74.66", 2)]), row([("Twitter", 0)], ("DatasetName", 0, 1)),
+            row([("LOC", 1), ("65.18", 2)])]
+    caption_ = caption("Table 2 : Model performance by F1 .", ("MetricName", 5, 6))
+    got = {r.value: r.dataset for r in summarize_paper("p", [caption_, *rows]).results}
+    assert got == {"90.17": "CoNLL ( en )", "85.62": "CoNLL ( en )", "76.03": "CoNLL ( en )",
+                   "82.94": "CoNLL ( en )", "85.26": "MUC", "77.35": "MUC", "60.15": "MUC", "71.60": "MUC",
+                   "74.66": "Twitter", "65.18": "Twitter"}
+
+
+def test_a_label_set_atop_its_block_labels_the_block_whose_cycle_it_opens():
+    """Byte-level BPE Table 5: "T base" beside the first of its rows, "T big" beside the first of
+    the next cycle; "BPE 32 K" and "BPE 32K+" are two rows of one cycle, not two cycles."""
+    rows = [row([("Model", 0), ("Test BLEU", 2)], ("MetricName", 2, 3)),
+            row([("T base", 0), ("BPE 32 K", 1), ("27.31", 2)], ("MethodName", 0, 2)),
+            row([("BPE 32K+", 1), ("27.41", 2)]), row([("Char+", 1), ("26.73", 2)]),
+            row([("T big", 0), ("BPE 32 K", 1), ("28.36", 2)], ("MethodName", 0, 2)),
+            row([("BPE 32K+", 1), ("28.77", 2)]), row([("Char+", 1), ("27.24", 2)])]
+    got = {r.value: r.model.split()[1] for r in summarize_paper("p", rows).results}
+    assert got == {"27.31": "base", "27.41": "base", "26.73": "base", "28.36": "big", "28.77": "big", "27.24": "big"}

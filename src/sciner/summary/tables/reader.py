@@ -169,7 +169,7 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         caption = read_caption(paragraphs, page, label, known)
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
-        found = found + read_table(Table.of(namer, rows, caption, label, paper_metric, said, paper_dataset,
+        found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric, said, paper_dataset,
                                             cited_dataset(paragraphs, label, known), metric_said))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
@@ -289,6 +289,55 @@ def lost_tables(paragraphs: Sequence[Paragraph]) -> str | None:
     if not lost:
         return None
     return f"{len(lost)} table{'s' if len(lost) > 1 else ''} whose rows the PDF's text layer lost ({', '.join(lost)})"
+
+
+def centered_labels(rows: list[list[TableCell]]) -> list[list[TableCell]]:
+    """The rows with a label the layout set once, about the middle of the rows it labels (a
+    cell spanning rows), given to each of them: where the second label column repeats a cycle
+    ("PER LOC ORG Overall", once for each dataset), each cycle is a block, and the one first-
+    column label set within a block ("CoNLL ( en )" beside its "ORG", "MUC" on a line of its own
+    between "LOC" and "ORG") is every row's of it; the rows as they were where no such cycle is."""
+    def first_score(row: list[TableCell]) -> int | None:
+        return next((k for k, c in enumerate(row) if cell_numbers(c.text)), None)
+
+    data = [k for k, row in enumerate(rows) if first_score(row) not in (None, 0)]
+    if len(data) < 4:
+        return rows
+    inline: dict[int, TableCell] = {}
+    kinds: dict[int, str] = {}
+    for k in data:
+        labels = rows[k][:first_score(rows[k])]
+        second = [c for c in labels if c.first == 1]
+        if len(second) != 1 or len(labels) > 2 or any(c.first > 1 for c in labels):
+            return rows
+        kinds[k] = re.sub(r"\s", "", second[0].text.lower())  # "BPE 32 K" is not "BPE 32K+"
+        if labels[0].first == 0:
+            inline[k] = labels[0]
+    lone = {k: row[0] for k, row in enumerate(rows) if data[0] < k < data[-1] and len(row) == 1
+            and row[0].first == 0 and first_score(row) is None}
+    blocks: list[list[int]] = [[]]
+    for k in data:
+        if kinds[k] in {kinds[j] for j in blocks[-1]}:
+            blocks.append([])
+        blocks[-1].append(k)
+    if len(blocks) < 2 or len({fold(c.text) for c in [*inline.values(), *lone.values()]}) < 2:
+        return rows
+    given: dict[int, TableCell] = {}
+    used: set[int] = set()
+    after = -1
+    for block in blocks:
+        inside = [j for j in lone if after < j < block[-1]]
+        named = {fold(c.text): c for c in [*(inline[k] for k in block if k in inline), *(lone[j] for j in inside)]}
+        after = block[-1]
+        if len(named) == 1 and (len(block) == 1 or block[-1] not in inline):
+            # (not one beside a block's last row: the first of the next block's, set high, or the
+            # last's, set low, is not known)
+            cell = next(iter(named.values()))
+            given.update({k: cell for k in block if k not in inline})
+            used.update(inside)
+    if not given:
+        return rows
+    return [[given[k], *row] if k in given else row for k, row in enumerate(rows) if k not in used]
 
 
 def carry_labels(rows: Iterable[DataRow]) -> Iterator[DataRow]:
