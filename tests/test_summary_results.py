@@ -1645,3 +1645,15 @@ def test_a_label_set_atop_its_block_labels_the_block_whose_cycle_it_opens():
             row([("BPE 32K+", 1), ("28.77", 2)]), row([("Char+", 1), ("27.24", 2)])]
     got = {r.value: r.model.split()[1] for r in summarize_paper("p", rows).results}
     assert got == {"27.31": "base", "27.41": "base", "26.73": "base", "28.36": "big", "28.77": "big", "27.24": "big"}
+
+
+def test_heads_set_about_the_middle_of_their_metric_columns_head_the_columns_nearest_them():
+    """LaiY Table 1: "DBQA" set over the second of "MAP MRR P@1", "KBRE" over the last two
+    ("P@1 MRR"): each dataset heads the metric columns nearest it, not the one it sits over."""
+    rows = [row([("DBQA", 2), ("KBRE", 4)], ("DatasetName", 0, 1), ("DatasetName", 1, 2)),
+            row([("MAP", 1), ("MRR", 2), ("P@1", 3), ("P@1", 4), ("MRR", 5)]),
+            row([("LCN", 0), (".8895", 1), (".8902", 2), ("83.24 %", 3), ("93.32 %", 4), (".9592", 5)],
+                ("MethodName", 0, 1))]
+    rows[0].meta["cells"] = [[0, 1, 2, 2], [1, 2, 4, 5]]
+    got = [(r.metric, r.dataset) for r in summarize_paper("p", rows).results]
+    assert got == [("MAP", "DBQA"), ("MRR", "DBQA"), ("P@1", "DBQA"), ("P@1", "KBRE"), ("MRR", "KBRE")]
