@@ -1657,3 +1657,13 @@ def test_heads_set_about_the_middle_of_their_metric_columns_head_the_columns_nea
     rows[0].meta["cells"] = [[0, 1, 2, 2], [1, 2, 4, 5]]
     got = [(r.metric, r.dataset) for r in summarize_paper("p", rows).results]
     assert got == [("MAP", "DBQA"), ("MRR", "DBQA"), ("P@1", "DBQA"), ("P@1", "KBRE"), ("MRR", "KBRE")]
+
+
+def test_a_task_only_the_tables_name_is_no_task_of_the_scores():
+    """InferSent Table 4: "Transfer" over SentEval's columns, tagged there as a task, is no task
+    the paper's text names: its scores carry no task; one the text tags too ("NER") is theirs."""
+    for head, prose in (("Transfer", None), ("NER", tagged("We evaluate on NER .", ("TaskName", 3, 4)))):
+        rows = [row([(head, 1)], ("TaskName", 0, 1)), row([("Model", 0), ("F1", 1)]),
+                row([("BiLSTM", 0), ("85.1", 1)], ("MethodName", 0, 1))]
+        [result] = summarize_paper("p", [*([prose] if prose else []), *rows]).results
+        assert result.task == (None if head == "Transfer" else "NER")

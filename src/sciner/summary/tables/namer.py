@@ -5,6 +5,7 @@ gazetteers list it under. A row's label is named from the paper and the model on
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -152,6 +153,13 @@ class Namer:
                 if canonical is not None:
                     return label, canonical
         return None
+
+    @cached_property
+    def prose_tasks(self) -> frozenset[str]:
+        """The tasks (folded) the paper's running text tags, not its tables or captions."""
+        return frozenset(fold(" ".join(p.tokens[s.start:s.end])) for p in self.paragraphs
+                         if p.meta.get("kind") not in ("table", "caption") and not p.meta.get("cells")
+                         for s in p.spans or [] if s.label == "TaskName")
 
     def is_metric(self, cell: TableCell) -> bool:
         """Whether a head names a metric."""

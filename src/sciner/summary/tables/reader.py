@@ -663,7 +663,11 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         model = heads["MethodName"]
         if label_text and "DatasetName" not in row and "TaskName" not in row:
             row = {**row, "DatasetName": label_text}
-    task = heads.get("TaskName") or row.get("TaskName") or group.names.get("TaskName") or table.caption.names.get("TaskName")
+    # (a task a head, label or group names that the paper's text never tags as one, "Transfer" over
+    # SentEval's columns, "Multi" over "Multi-NLI", is no task of the scores)
+    task = next((t for t in (heads.get("TaskName"), row.get("TaskName"), group.names.get("TaskName"))
+                 if t and (fold(t) in table.namer.prose_tasks or is_language(t))), None) \
+        or table.caption.names.get("TaskName")
     side = None if table.right_from is None else "right" if cell.first >= table.right_from else "left"
     # (a name that says how the score was got, "Semi-supervised" or "Single model", is no data:
     # the next source says it)
