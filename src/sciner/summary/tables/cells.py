@@ -164,6 +164,8 @@ _ITEM = re.compile(rf"(?P<n>{_ONE_NUMBER})(?:\s?(?P<p>%))?"
                    rf"(?:\s*(?P<open>\()?\s*(?:±|\+/-|\+ / -)\s*(?P<d>{_ONE_NUMBER})\s?%?(?(open)\s*\)))?"
                    rf"(?:\s?\+?\s*\(\s*(?P<b>{_ONE_NUMBER}\s?(?:%|[x×]\s?\+?)?)\s*\))?")
 _SEPARATOR = re.compile(r"\s*(?:/|,|;|\[)\s*")
+# A cell that brackets a whole mean and its deviation, as one model's row of several prints it.
+_BRACKETED_MEAN = re.compile(rf"\(\s*({_ONE_NUMBER}\s*(?:±|\+/-)\s*{_ONE_NUMBER})\s*\)")
 _MISSING = re.compile(r"[-–—]|n/?a|N/?A")  # "86.6/-": no second score
 _CELL_END = re.compile(r"\s*\]?(?:\s*[*∗⋆†‡§¶♣♦♠♥]+)*(?:\s[a-d])?$")  # "]", footnote marks "* *", "81.32 a"
 _BOLD = re.compile(r"^(?:\*\*|__)(.*)(?:\*\*|__)$|^\\(?:textbf|textit|underline|mathbf)\{(.*)\}$")
@@ -196,6 +198,8 @@ def cell_numbers(text: str) -> list[CellNumber]:
     text = text.strip()
     if bold := _BOLD.match(text):  # "**85.2**", "\\textbf{85.2}"
         text = (bold.group(1) or bold.group(2) or "").strip()
+    if whole := _BRACKETED_MEAN.fullmatch(text):  # "( 91.48±0.07 )": the mean and its deviation
+        text = whole.group(1)
     if not re.match(r"^(?:[-+−]?\s?\.?\d|[-–—]\s?/\s?\.?\d)", text):
         return []
     text = re.sub(r"(\d) \. (\d)", r"\1.\2", text)
