@@ -1668,3 +1668,12 @@ def test_a_task_only_the_tables_name_is_no_task_of_the_scores():
                 row([("BiLSTM", 0), ("85.1", 1)], ("MethodName", 0, 1))]
         [result] = summarize_paper("p", [*([prose] if prose else []), *rows]).results
         assert result.task == (None if head == "Transfer" else "NER")
+
+
+def test_heads_over_check_marks_name_a_setting_not_the_data():
+    """Self-attentive parser Table 4: "Word" "embeddings" over "✓ ✗" (with and without them):
+    no dataset "Word" or "embeddings"; the caption's data is the scores'."""
+    rows = [caption("Table 2 : F1 on the PTB development set .", ("MetricName", 3, 4), ("DatasetName", 6, 7)),
+            row([("Word", 1), ("embeddings", 2)]), row([("✓", 1), ("✗", 2)]),
+            row([("CharLSTM", 0), ("93.40", 1), ("93.61", 2)], ("MethodName", 0, 1))]
+    assert {r.dataset for r in summarize_paper("p", rows).results} == {"PTB"}

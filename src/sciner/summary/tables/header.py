@@ -26,6 +26,8 @@ _HEAD_METRIC = re.compile(r"\s*(.*?\S)\s*\(\s*([^()]+?)\s*\)\s*")
 # Heads over a label column of the data a model was trained on ("Training corpus", "Pre-training
 # data"): a setting of the row, not the data its scores were measured on.
 _TRAINING_DATA = re.compile(r"(?:pre)?train(?:ing|ed)?(?:corpus|corpora|data|dataset|set|on)$")
+# A head that is a check mark or a cross: its column is with or without what the head above names.
+_CHECK_MARK = re.compile(r"[✓✔✗✘]")
 # A caption saying its table reports significance: a head "p" there is a p-value, not precision.
 _SIGNIFICANCE = re.compile(r"significan|p\s?-\s?(?:values?|scores?)", re.I)
 # The heads of a dataset's splits, folded.
@@ -221,6 +223,8 @@ class Header:
                     and re.search(r"[A-Za-z]{2}|[A-Za-z]\s?(?:→|->)\s?[A-Za-z]", text) \
                     and not re.fullmatch(r"\(.*\)", text):
                 unnamed.append(ENUMERATOR.sub("", text))  # "D → L", not "φ4", "T", "B": pieces and marks
+        if any(_CHECK_MARK.fullmatch(h.text.strip()) for h in above):
+            unnamed = []  # "Word embeddings" over "✓ ✗": with and without them, a setting, no data
         return Column(names, reason, unnamed)
 
 
