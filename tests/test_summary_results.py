@@ -1677,3 +1677,15 @@ def test_heads_over_check_marks_name_a_setting_not_the_data():
             row([("Word", 1), ("embeddings", 2)]), row([("✓", 1), ("✗", 2)]),
             row([("CharLSTM", 0), ("93.40", 1), ("93.61", 2)], ("MethodName", 0, 1))]
     assert {r.dataset for r in summarize_paper("p", rows).results} == {"PTB"}
+
+
+def test_a_translation_direction_a_head_names_overrides_the_caption_s_other_direction():
+    """Weighted Transformer Table 1: "EN - DE BLEU" and "EN - FR BLEU" heads, the caption's one
+    tagged dataset "WMT 2014 English-to-German" (and "EN-FR" tagged as a task): the EN-FR
+    column is on EN-FR, no task is a direction."""
+    rows = [caption("Table 2 : Results on the WMT 2014 English-to-German ( EN-DE ) and English-to-French ( EN-FR ) .",
+                    ("DatasetName", 6, 9), ("TaskName", 15, 16)),
+            row([("Model", 0), ("EN - DE BLEU", 1), ("EN - FR BLEU", 2)], ("MetricName", 4, 5), ("MetricName", 8, 9)),
+            row([("Weighted Transformer", 0), ("28.4", 1), ("38.9", 2)], ("MethodName", 0, 2))]
+    got = {r.value: (r.dataset, r.task) for r in summarize_paper("p", rows).results}
+    assert got == {"28.4": ("WMT 2014 English-to-German", None), "38.9": ("EN-FR", None)}

@@ -117,6 +117,13 @@ def dataset_key(name: str | None) -> str | None:
     return " ".join(out) or text.strip()
 
 
+def languages_named(name: str) -> frozenset[str]:
+    """The languages a name names, as codes ("WMT 2014 English - to - German" -> {"en", "de"},
+    "EN - FR" -> {"en", "fr"})."""
+    words = re.findall(r"[^\W\d_]+", name.lower())
+    return frozenset(_LANGUAGES.get(w, w) for w in words if w in _LANGUAGES or w in _LANGUAGES.values())
+
+
 def in_family(key: str, family: str) -> bool:
     """Whether the dataset ``key`` is ``family`` or one of its members ("conll 2003" of "conll")."""
     return key == family or key.startswith(family + " ")

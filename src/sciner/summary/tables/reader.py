@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sciner.document import Paragraph
-from sciner.summary.canonical import beyond_percent, number_value
+from sciner.summary.canonical import beyond_percent, languages_named, number_value
 from sciner.summary.names import Gazetteer, fold
 from sciner.summary.ours import CITATION, CITED, YEAR
 from sciner.summary.provenance import (
@@ -683,6 +683,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         unnamed = [u for u in unnamed if u in label.languages]
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
+    if task and is_language_pair(task):
+        task = None  # "EN-FR" tagged as a task in the caption: a translation direction, the data's
     if "DatasetName" in group.names:  # "Chinese" over its rows: the "English" head above is another block's
         unnamed = [u for u in unnamed if not is_language(u)]
     if unnamed and "DatasetName" not in heads:
@@ -699,6 +701,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # citing the table names ("Caption Retrieval" over the column: its task on that data),
         # else, where no task is named either, the paper's.
         dataset = table.cited_dataset or table.paper_dataset
+    pair = next((p for h in header.cells if h.first <= cell.first and cell.last <= h.last
+                 and (p := language_pair_in(h.text))), None)
+    if pair and dataset and languages_named(dataset) and languages_named(dataset) != languages_named(pair):
+        dataset = pair  # "EN - FR BLEU" over the column, the caption's one data "English-to-German"
     aggregate = None if "DatasetName" in heads else header.aggregate(cell.first, cell.last)
     if aggregate is not None:
         # "Average" right of "MR CR SUBJ ...": the average over those data, not the caption's or the
@@ -765,6 +771,13 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     return Found((Value("MetricValue", number, metric, place),),
                  (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
                          citation=citation),))
+
+
+def language_pair_in(text: str) -> str | None:
+    """The translation direction a head names among its words ("EN - FR BLEU" -> "EN-FR"), or None."""
+    words = text.split()
+    return next((f"{words[k]}-{words[k + 2]}" for k in range(len(words) - 2)
+                 if words[k + 1] in ("-", "–", "→", "->") and is_language_pair(" ".join(words[k:k + 3]))), None)
 
 
 def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | None:
