@@ -1689,3 +1689,17 @@ def test_a_translation_direction_a_head_names_overrides_the_caption_s_other_dire
             row([("Weighted Transformer", 0), ("28.4", 1), ("38.9", 2)], ("MethodName", 0, 2))]
     got = {r.value: (r.dataset, r.task) for r in summarize_paper("p", rows).results}
     assert got == {"28.4": ("WMT 2014 English-to-German", None), "38.9": ("EN-FR", None)}
+
+
+def test_scores_under_a_metric_beside_count_columns_are_results_where_the_caption_says_so():
+    """Multi-LexSum Table 5: "Samples R-1 Words" heads, two of them counts, under a caption on
+    "BART performance": the R-1 numbers are results, the counts no scores; under a caption
+    comparing datasets (Table 2, "Samples Docs Words Coverage") every number is a statistic."""
+    def read(title: str) -> tuple[list[str], set[str]]:
+        rows = [caption(f"Table 2 : {title} .", page=7),
+                row([("Model", 0), ("Samples", 1), ("R-1", 2), ("Words", 3)], ("MetricName", 2, 3)),
+                row([("BART", 0), ("6517", 1), ("47.89", 2), ("336.6", 3)], ("MethodName", 0, 1))]
+        summary = summarize_paper("p", rows)
+        return [r.value for r in summary.results], {n.reason for n in summary.not_results}
+    assert read("Comparing BART performance under multitask and single - task scenarios") == (["47.89"], {"count"})
+    assert read("Comparison of Multi - LexSum to other summarization datasets")[0] == []

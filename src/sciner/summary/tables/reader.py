@@ -150,6 +150,10 @@ def right_table(rows: Sequence[Sequence[TableCell]], numbers: Sequence[Sequence[
                 if c.first > 0 and fold(c.text) in firsts - {""}), default=None)
 
 
+# A caption's words saying its table holds scores ("Comparing BART performance", "Results on").
+_RESULTS_CAPTION = re.compile(r"\b(?:results?|performance|scores?|accuracy|accuracies)\b", re.I)
+
+
 def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazetteer | None = None,
                 paper_metric: str | None = None, paper_dataset: str | None = None,
                 ) -> tuple[list[Value], list[Result], list[NotResult]]:
@@ -632,9 +636,11 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             and int(number.replace(",", "")) > 100 and header.split_sizes(cell.first, cell.last):
         # "67,349 872 1,821" under "Train Dev Test", "7520/836/5563" under "Train / Dev / Test": the splits' sizes
         return Found(others=(table.not_result(cell, number, "count"),))
-    if header.statistics:
+    if header.statistics and not ("MetricName" in heads and _RESULTS_CAPTION.search(table.caption.text)):
         # A table of counts ("Samples Docs Words Sents ... Coverage Density"): its other
-        # columns are statistics of the data too, not scores.
+        # columns are statistics of the data too, not scores (not one a metric heads in a table
+        # its caption says holds results: "R-1 f1" beside "Samples" and "Words" in "Comparing
+        # BART performance ...").
         return Found(others=(table.not_result(cell, number, "statistic"),))
     if "MetricName" not in heads and "MetricName" not in row and (why := caption_reason(table.caption.text)):
         # "The detailed model settings of a few models", "Dataset statistics": no scores, no metric over them
