@@ -5,9 +5,9 @@ gazetteers list it under. A row's label is named from the paper and the model on
 from __future__ import annotations
 
 import re
-from functools import cached_property
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from sciner.document import Paragraph

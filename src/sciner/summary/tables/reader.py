@@ -173,8 +173,8 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         caption = read_caption(paragraphs, page, label, known)
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
-        found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric, said, paper_dataset,
-                                            cited_dataset(paragraphs, label, known), metric_said))
+        found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric, said,
+                                            paper_dataset, cited_dataset(paragraphs, label, known), metric_said))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -493,8 +493,9 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
     # (not a cell left of the scores that is a measure: "342 ms" beside "109 M" under "Latency")
     # (nor one the layout set in the column of the first score, before it: "PGD" "90.53 ( .2 )" both
     # under "MNLI", the label's column lost)
+    first_at = row.index(numbered[0])
     labels = [cell for k, (cell, text) in enumerate(zip(row, texts))
-              if (cell.last < first_number or (cell.last == first_number and k < row.index(numbered[0])))
+              if (cell.last < first_number or (cell.last == first_number and k < first_at))
               and not says_nothing(text) and not _MEASURE.match(text)]
     label = read_label(table, header, labels)
     label_text = label.model
