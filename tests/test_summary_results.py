@@ -1703,3 +1703,14 @@ def test_scores_under_a_metric_beside_count_columns_are_results_where_the_captio
         return [r.value for r in summary.results], {n.reason for n in summary.not_results}
     assert read("Comparing BART performance under multitask and single - task scenarios") == (["47.89"], {"count"})
     assert read("Comparison of Multi - LexSum to other summarization datasets")[0] == []
+
+
+def test_a_task_cut_from_the_caption_s_name_for_it_is_no_task():
+    """GloVe Table 3: "Spearman rank correlation on word similarity tasks" with only "word"
+    tagged as a task: no task "word"; "on translation tasks" keeps its task."""
+    rows = [row([("Model", 0), ("WS353", 1)], ("DatasetName", 1, 2)),
+            row([("GloVe", 0), ("75.9", 1)], ("MethodName", 0, 1))]
+    for words, task in (("word similarity", None), ("translation", "translation")):
+        said = caption(f"Table 2 : Spearman correlation on {words} tasks .", ("MetricName", 3, 5), ("TaskName", 6, 7))
+        [result] = summarize_paper("p", [said, *rows]).results
+        assert result.task == task

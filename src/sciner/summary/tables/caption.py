@@ -74,7 +74,7 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
                     and [w.lower() for w in p.tokens[s.end:s.end + 2]] not in (["-", "level"], ["-", "based"])
                     and not cut_from_word(s.label, p.tokens, s.start, s.end)
                     and not (s.label == "DatasetName" and trained_on(p.tokens, s.start))
-                    and not spells_out(p.tokens, s.start)),
+                    and not spells_out(p.tokens, s.start) and not cut_short(s.label, p.tokens, s.start, s.end)),
                    key=lambda s: s.start)
     named = {s: _span_name(p, s, known) for s in spans}
     names: dict[str, set[str]] = {}
@@ -125,6 +125,22 @@ def spells_out(tokens: Sequence[str], start: int) -> bool:
     """Whether the name at ``start`` is what a caption's key spells a short form out as ("“ MTL ”
     stands for multi - task learning"): a row's mark explained, not what the table is of."""
     return any(_SPELLS_OUT.match(" ".join(tokens[max(start - n, 0):start])) for n in (1, 2, 3))
+
+
+# Words that may follow a task's whole name in a caption ("translation tasks", "parsing results").
+_AFTER_TASK = frozenset({"task", "tasks", "result", "results", "performance", "dataset", "datasets", "data",
+                         "benchmark", "benchmarks", "set", "sets", "model", "models", "system", "systems", "score",
+                         "scores", "and", "or", "of", "on", "for", "with", "in", "by", "to", "from", "at", "as"})
+
+
+def cut_short(label: str, tokens: Sequence[str], start: int, end: int) -> bool:
+    """Whether a task the caption tags is one word in lower case cut from the name it begins
+    ("word" of "word similarity tasks"): no task of the table's, the whole name untagged."""
+    if label != "TaskName" or end - start != 1 or end >= len(tokens) or not tokens[start].isalpha() \
+            or not tokens[start].islower():
+        return False
+    after = tokens[end]
+    return after.isalpha() and after.islower() and after not in _AFTER_TASK and not metric_like(after)
 
 
 # A metric's symbol: one letter, Latin or Greek ("r", "ρ", "τ").
