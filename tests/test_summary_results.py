@@ -1714,3 +1714,14 @@ def test_a_task_cut_from_the_caption_s_name_for_it_is_no_task():
         said = caption(f"Table 2 : Spearman correlation on {words} tasks .", ("MetricName", 3, 5), ("TaskName", 6, 7))
         [result] = summarize_paper("p", [said, *rows]).results
         assert result.task == task
+
+
+def test_a_label_under_a_models_head_that_the_paper_calls_a_method_stays_the_model():
+    """Multi-LexSum Table 4: "PEGASUS" under "Models" and "S Fine - tuning" tagged as a method
+    over the columns: PEGASUS is the model, not the data."""
+    prose = tagged("We fine-tune PEGASUS and BART .", ("MethodName", 2, 3), ("MethodName", 4, 5))
+    rows = [row([("Models", 0), ("R-1", 1), ("R-2", 2)], ("MetricName", 1, 2), ("MetricName", 2, 3)),
+            row([("L → S Fine - tuning", 1), ("{ L , D } → S", 2)], ("MethodName", 2, 6)),
+            row([("PEGASUS", 0), ("54.32", 1), ("35.62", 2)], ("MethodName", 0, 1))]
+    got = {(r.model, r.dataset) for r in summarize_paper("p", [prose, *rows]).results}
+    assert got == {("PEGASUS", None)}

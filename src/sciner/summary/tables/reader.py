@@ -595,6 +595,11 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
             model_cells.append(cell)
     if "MethodName" in typed:  # "Methods" over the labels: a label tagged as data is still a method
         row_names.pop("DatasetName", None)
+        # (and, where the paper names it as a method, the row's model, not the data a method over
+        # its column was measured on: "PEGASUS" under "Models", "S Fine - tuning" over the column;
+        # not "Dev PPL" under "Model", the models over the columns)
+        if any("MethodName" in table.namer.names(c, "label") for c in model_cells):
+            row_names.setdefault("MethodName", " ".join(typed["MethodName"]))
     for kind in ("DatasetName", "TaskName"):
         if kind in typed:
             row_names[kind] = " ".join(typed[kind])
