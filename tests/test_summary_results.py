@@ -1725,3 +1725,18 @@ def test_a_label_under_a_models_head_that_the_paper_calls_a_method_stays_the_mod
             row([("PEGASUS", 0), ("54.32", 1), ("35.62", 2)], ("MethodName", 0, 1))]
     got = {(r.model, r.dataset) for r in summarize_paper("p", [prose, *rows]).results}
     assert got == {("PEGASUS", None)}
+
+
+@pytest.mark.parametrize(("proposed", "model", "ours"), [
+    ("lattice LSTM", "Lattice", True),  # the first word of the name, alone
+    ("kNN-NER", "BERT - Base+kNN", True),  # a coined first part added to a model
+    ("kNN-NER", "BERT - Base", False),
+    ("Lattice CNNs", "Char+Lattice", False),  # a plain word added: another's combination
+    ("RNN Encoder-Decoder", "RNN", False),  # the first word alone, under five letters
+])
+def test_a_row_naming_the_proposed_method_by_its_first_word_is_ours(proposed, model, ours):
+    """LatticeLSTM's rows "Lattice" (the paper proposes "lattice LSTM"), kNN-NER's "BERT - Base+kNN"."""
+    results = [Result(task=None, dataset="MSRA", metric="F1", value="93.2", model=model, place=(2, 0, 1),
+                      table="table 4")]
+    mark_ours(results, [proposed])
+    assert results[0].ours is ours

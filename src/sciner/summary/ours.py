@@ -276,6 +276,11 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
     beside "BERT - PT" and "BERT - DK": the baseline the variants improve on)."""
     keys = [fold(n) for n in ours]
     built_on = {fold(n) for n in cited}
+    # The first word of a proposed name of several ("lattice LSTM", "kNN-NER"): the paper's rows
+    # name its method so, alone (five letters or more) or added to a model ("+kNN"; a coined
+    # word only, not "+Lattice" of another's "Char+Lattice").
+    firsts = [first for n in ours if (first := re.split(r"\s+|\s?[-–]\s?", n.strip())[0]) != n.strip()
+              and len(fold(first)) >= 3 and fold(first) not in built_on]
 
     def bare(model: str) -> str:  # "BERT Large ( single )" -> "bert"
         return fold(_SIZES.sub(" ", re.sub(r"\([^()]*\)", " ", model.lower())))
@@ -295,6 +300,10 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
                 if (r.table, k) in variants and bare(r.model or "") == k:
                     continue
                 r.ours = True
+        if not r.ours and r.table and any((model == fold(first) and len(model) >= 5) or (
+                re.search(r"[a-z][A-Z]|[A-Z]{2}", first) and re.search(rf"\+\s*{re.escape(first)}$", r.model or ""))
+                for first in firsts):
+            r.ours = True  # "Lattice" of "lattice LSTM", "BERT - Base+kNN" adding the "kNN" of "kNN-NER"
     # A table naming no model in any row is of the model its caption names ("... of our best
     # model", "Evaluation of T64 ..."); a result under a head naming a proposed name is its own
     # ("ERNIE 2.0 BASE > Dev").
