@@ -1740,3 +1740,12 @@ def test_a_row_naming_the_proposed_method_by_its_first_word_is_ours(proposed, mo
                       table="table 4")]
     mark_ours(results, [proposed])
     assert results[0].ours is ours
+
+
+def test_a_run_of_digits_the_pdf_hid_in_a_label_is_no_part_of_the_model():
+    """AGGCN Table 1: "00000000000000000 + multi - task", the zeros text the PDF hid: the row's
+    model is the label as printed; "RoBERTa 2019" keeps its year."""
+    rows = [row([("Model", 0), ("Accuracy", 1)], ("MetricName", 1, 2)),
+            row([("00000000000000000 + multi - task", 0), ("78.5", 1)]),
+            row([("LSTM 2019", 0), ("77.1", 1)])]
+    assert [r.model for r in summarize_paper("p", rows).results] == ["+ multi - task", "LSTM 2019"]

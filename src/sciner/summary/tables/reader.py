@@ -557,6 +557,9 @@ class RowLabel:
     ablation: bool = False  # the row varies the paper's own method ("w/o X")
 
 
+_HIDDEN_DIGITS = re.compile(r"(?<!\S)\d{8,}(?!\S)\s*")
+
+
 def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> RowLabel:
     """What a data row's ``labels`` (its cells left of its numbers that say something) name:
     what the paper or the model says, no gazetteer; what the heads over them say they are."""
@@ -619,7 +622,8 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
         row_names["TypedDataset"] = row_names["DatasetName"]
     if "qualifier" in typed:
         row_names["Qualifier"] = " ".join(typed["qualifier"])
-    model = " ".join(ENUMERATOR.sub("", cell.text) for cell in model_cells) or None
+    # (not a run of eight digits or more, text the PDF hid in the label: "00000000000000000 + multi - task")
+    model = _HIDDEN_DIGITS.sub("", " ".join(ENUMERATOR.sub("", cell.text) for cell in model_cells)).strip() or None
     method = bool(model and (CITED.search(model) or split_citation(model)[1] or is_ablated(model) or is_added(model)))
     return RowLabel(row_names, model, row_language, setting=" ".join(typed.get("setting column", [])) or None,
                     method=method, lists_data=listed)
