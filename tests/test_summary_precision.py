@@ -98,6 +98,7 @@ def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
     ("We obtain an accuracy of 92 % with only 0.001 labels .", "0.001", "count"),
     ("For the FAQ set , MRR and P@5 ( Precision at 5 ) were used as our evaluation F1 .", "5", "setting"),
     ("We report the top - 5 accuracy of each model .", "5", "setting"),
+    ("It leads to a 3.00 % increment of F1 over the LSTM .", "3.00 %", "difference"),
 ])
 def test_changes_shares_bounds_and_amounts_in_sentences_are_no_scores(text, value, reason):
     tokens = text.split()

@@ -1749,3 +1749,20 @@ def test_a_run_of_digits_the_pdf_hid_in_a_label_is_no_part_of_the_model():
             row([("00000000000000000 + multi - task", 0), ("78.5", 1)]),
             row([("LSTM 2019", 0), ("77.1", 1)])]
     assert [r.model for r in summarize_paper("p", rows).results] == ["+ multi - task", "LSTM 2019"]
+
+
+def test_a_sentence_score_naming_no_data_takes_the_one_dataset_its_paragraph_names_twice():
+    """"We use the shared - norm approach on the TriviaQA test set . ... our model reaches 66.04
+    EM on the dev set ." (TriviaQA named twice in the paragraph): the score is on TriviaQA; a
+    paragraph naming the data once, or two datasets, gives none."""
+    def read(text: str, *data: tuple[int, int]) -> list[str | None]:
+        tokens = text.split()
+        at = tokens.index("66.04")
+        p = tagged(text, ("MetricValue", at, at + 1), ("MetricName", at + 1, at + 2),
+                   *(("DatasetName", a, b) for a, b in data))
+        return [r.dataset for r in summarize_paper("p", [p]).results]
+    text = "We evaluate on the TriviaQA test set . TriviaQA is hard . Our model reaches 66.04 EM on the dev set ."
+    assert read(text, (4, 5), (8, 9)) == ["TriviaQA"]
+    assert read(text, (4, 5)) == [None]
+    two = "We evaluate on the TriviaQA test set . SQuAD is hard . Our model reaches 66.04 EM on the dev set ."
+    assert read(two, (4, 5), (8, 9)) == [None]

@@ -18,6 +18,7 @@ from typing import Any
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Place, Span
 from sciner.summary.canonical import beyond_percent
+from sciner.summary.names import fold
 from sciner.summary.provenance import said_setting, said_split
 from sciner.tokenize import detokenize
 
@@ -178,11 +179,11 @@ def sentences(p: Paragraph) -> list[list[Span]]:
 _GAIN_AFTER = frozenset({"improvement", "improvements", "gain", "gains", "points", "point", "absolute", "relative",
                          "higher", "lower", "better", "worse", "increase", "decrease", "reduction", "drop", "boost",
                          "error", "over", "more", "less", "fewer", "faster", "slower", "additional", "behind", "ahead",
-                         "degradation"})
+                         "degradation", "increment", "increments"})
 # Nouns of a change: a value they follow closely ("an improvement of almost 0.5 F1", "a gain in
 # absolute accuracy of almost 3 %") or precede ("1.1 BLEU score improvement") is its size.
 _GAIN_NOUNS = frozenset({"improvement", "improvements", "gain", "gains", "increase", "decrease",
-                         "reduction", "drop", "margin", "boost", "degradation", "loss"})
+                         "reduction", "drop", "margin", "boost", "degradation", "loss", "increment", "increments"})
 # Words between a value and a change noun after it that still make the value the change's size
 # ("0.7 % of improvement", "7.0 % respective average accuracy improvement", "0.6/0.5 performance gain").
 _GAIN_BETWEEN = frozenset({"%", "of", "absolute", "relative", "performance", "average", "respective", "overall",
@@ -371,6 +372,13 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 found = {f: _owner(tested, p.tokens, pair.value, label) or nearest(tested, label, pair.value)
                          for f, label in RESULT_FIELDS.items()}
                 named = {f: name(p, s) if s is not None else None for f, s in found.items()}
+                if named["dataset"] is None:
+                    # "... allowing our model to reach 66.04 EM" in a paragraph on "the TriviaQA test
+                    # set": the one dataset the paragraph names, twice or more (not one it trains on)
+                    mentions = [n for s in p.spans or [] if s.label == "DatasetName"
+                                and not trained_on(p.tokens, s.start) and (n := name(p, s))]
+                    data = {fold(n): n for n in mentions}
+                    named["dataset"] = next(iter(data.values())) if len(data) == 1 and len(mentions) > 1 else None
                 if changed_from(p.tokens, pair.value):
                     named["model"] = None  # "from 81.1 % to 85.8 %": 81.1 is the baseline's, not the model's
                 results.append(Result(named["task"], named["dataset"], of, text, named["model"], place,
