@@ -1766,3 +1766,17 @@ def test_a_sentence_score_naming_no_data_takes_the_one_dataset_its_paragraph_nam
     assert read(text, (4, 5)) == [None]
     two = "We evaluate on the TriviaQA test set . SQuAD is hard . Our model reaches 66.04 EM on the dev set ."
     assert read(two, (4, 5), (8, 9)) == [None]
+
+
+@pytest.mark.parametrize(("heads", "data"), [
+    (("MNLI-m", "MRPC", "CoLA"), "GLUE Average"), (("MR", "CR", "SUBJ"), "SentEval Average"),
+    (("MNLI-m", "BoolQ", "Foo"), "Average"),  # two suites: which is not known
+])
+def test_an_average_column_beside_one_suite_s_tasks_is_that_suite_s_average(heads, data):
+    """TinyBERT Table 4: "Average" right of "MNLI-m MNLI-mm MRPC CoLA" is GLUE's average, not a
+    dataset "Average"."""
+    cells = [("System", 0), *((h, k + 1) for k, h in enumerate(heads)), ("Average", len(heads) + 1)]
+    rows = [row(cells, *(("DatasetName", k + 1, k + 2) for k in range(len(heads)))),
+            row([("TinyBERT", 0), ("83.3", 1), ("86.3", 2), ("50.6", 3), ("73.4", 4)], ("MethodName", 0, 1))]
+    got = {r.dataset for r in summarize_paper("p", rows).results if r.value == "73.4"}
+    assert got == {data}

@@ -69,6 +69,13 @@ SUITE_METRICS: dict[str, str] = {"mr": "accuracy", "cr": "accuracy", "subj": "ac
                                  "stsbench": "Pearson correlation / Spearman correlation",
                                  # GLUE's diagnostic set, "AX" on its leaderboard: Matthews correlation
                                  "ax": "Matthews correlation"}
+# The suite each benchmark task belongs to (folded task -> suite): the data an "Average" column
+# beside its tasks averages over ("GLUE Average" right of "MNLI-m MRPC CoLA").
+SUITES: dict[str, str] = {
+    **{task: "GLUE" for task in ("cola", "sst", "mrpc", "stsb", "qqp", "mnli", "multinli", "qnli", "rte", "wnli")},
+    **{task: "SuperGLUE" for task in ("boolq", "cb", "copa", "multirc", "record", "wic", "wsc")},
+    **{task: "SentEval" for task in ("mr", "cr", "subj", "mpqa", "trec", "sicke", "sickr", "stsbench")},
+}
 # What may follow a task's name in a head: a version ("SST-2", "SQuAD v2.0"), MNLI's matched and
 # mismatched parts ("MNLI-m", "MNLI-(m/mm)"), a language and a task (CoNLL's "CoNLL 2003 English
 # NER"), a split.
@@ -100,3 +107,15 @@ def benchmark_metric(name: str | None, part: tuple[int, int] | None = None, besi
     if part is not None and part[1] == len(pieces):
         return pieces[part[0]]
     return pieces[0]
+
+
+def suite_of(heads: tuple[str, ...]) -> str | None:
+    """The one suite two or more of ``heads`` are tasks of and none of another ("MNLI-m MRPC CoLA"
+    -> "GLUE"), else None (RTE and CB are in GLUE and SuperGLUE both: the others tell)."""
+    found = [{suite for task, suite in SUITES.items() if _convention(fold(h), {task: suite})} for h in heads]
+    known = [s for s in found if s]
+    common = set.intersection(*known) if known else set()
+    suites = {next(iter(s)) for s in known if len(s) == 1}
+    if len(known) >= 2 and len(common | suites) == 1:
+        return next(iter(common | suites))
+    return None

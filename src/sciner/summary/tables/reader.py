@@ -27,7 +27,7 @@ from sciner.summary.tables.cells import (
     says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
-from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
+from sciner.summary.tables.conventions import ASSUMED, benchmark_metric, suite_of
 from sciner.summary.tables.namer import Namer, metric_pair
 from sciner.summary.values import TRAINING, NotResult, Result, Value
 
@@ -726,7 +726,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # "Average" right of "MR CR SUBJ ...": the average over those data, not the caption's or the
         # prose's one of them ("MSRP"); "Supervised" over it, "Ja-En" in the caption still say whose
         if dataset is None or header.siblings_name(dataset, cell.first, cell.last):
-            dataset = " ".join([*unnamed, aggregate])
+            # (the suite its data heads are tasks of, where they are one's: "GLUE Average")
+            suite = suite_of(tuple(h.text for h in header.cells))
+            dataset = " ".join([*unnamed, *([suite] if suite and not any(suite in u for u in unnamed) else []),
+                                aggregate])
         elif fold(aggregate) not in fold(dataset):
             dataset = f"{dataset} {aggregate}"
     if "Qualifier" in row and dataset and fold(row["Qualifier"]) not in fold(dataset):
@@ -803,7 +806,9 @@ def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | Non
     where none of them has one."""
     row = [h for h in header.cells if h.first > 0 and not (h.first <= cell.first and cell.last <= h.last)
            and "DatasetName" in table.namer.names(h)]
-    metrics = {fold(m): m for h in row if (m := table.said.by_name.get(fold(h.text)) or benchmark_metric(h.text))}
+    beside = tuple(h.text for h in row)  # SentEval's "MR CR SUBJ" take their suite's convention together
+    metrics = {fold(m): m for h in row
+               if (m := table.said.by_name.get(fold(h.text)) or benchmark_metric(h.text, None, beside))}
     if not metrics:
         return None
     return next(iter(metrics.values())) if len(metrics) == 1 else "average"
