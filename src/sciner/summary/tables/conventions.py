@@ -110,12 +110,7 @@ def benchmark_metric(name: str | None, part: tuple[int, int] | None = None, besi
 
 
 def suite_of(heads: tuple[str, ...]) -> str | None:
-    """The one suite two or more of ``heads`` are tasks of and none of another ("MNLI-m MRPC CoLA"
-    -> "GLUE"), else None (RTE and CB are in GLUE and SuperGLUE both: the others tell)."""
-    found = [{suite for task, suite in SUITES.items() if _convention(fold(h), {task: suite})} for h in heads]
-    known = [s for s in found if s]
-    common = set.intersection(*known) if known else set()
-    suites = {next(iter(s)) for s in known if len(s) == 1}
-    if len(known) >= 2 and len(common | suites) == 1:
-        return next(iter(common | suites))
-    return None
+    """The one suite two or more of ``heads`` are tasks of, none of another's ("MNLI-m MRPC CoLA"
+    -> "GLUE"), else None."""
+    known = [suite for h in heads for task, suite in SUITES.items() if _convention(fold(h), {task: suite})]
+    return known[0] if len(known) >= 2 and len(set(known)) == 1 else None

@@ -557,6 +557,7 @@ class RowLabel:
     ablation: bool = False  # the row varies the paper's own method ("w/o X")
 
 
+# A run of eight digits or more standing alone in a row's label: text the PDF hid there.
 _HIDDEN_DIGITS = re.compile(r"(?<!\S)\d{8,}(?!\S)\s*")
 
 
