@@ -1780,3 +1780,11 @@ def test_an_average_column_beside_one_suite_s_tasks_is_that_suite_s_average(head
             row([("TinyBERT", 0), ("83.3", 1), ("86.3", 2), ("50.6", 3), ("73.4", 4)], ("MethodName", 0, 1))]
     got = {r.dataset for r in summarize_paper("p", rows).results if r.value == "73.4"}
     assert got == {data}
+
+
+def test_a_sentence_value_of_a_metric_that_is_a_change_is_a_difference():
+    """"achieving 12.1 % relative error reductions on ACE2005": a change, no score."""
+    text = "Our model achieves 12.1 % relative error reductions on ACE2005 ."
+    p = tagged(text, ("MetricValue", 3, 5), ("MetricName", 5, 8), ("DatasetName", 9, 10))
+    summary = summarize_paper("p", [p])
+    assert not summary.results and [(n.value, n.reason) for n in summary.not_results] == [("12.1 %", "difference")]

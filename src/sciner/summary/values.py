@@ -254,6 +254,9 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     words = back[-4:]
     while len(words) >= 2 and words[-1] in ("-", "–", "−") and _NUMBER.fullmatch(words[-2]):
         words = words[:-2]  # the range "0.1 - 0.4" as one value
+    while len(words) >= 3 and words[-1] == "and" and (_NUMBER.fullmatch(words[-2]) or (
+            words[-2] == "%" and _NUMBER.fullmatch(words[-3]))):
+        words = words[:-3] if words[-2] == "%" else words[:-2]  # "drops 0.5 % and 1.0 %": both changes
     for word in reversed(words):  # "we only lose 0.1 - 0.4 F1", "F 1 increased a marginal 0.1 % to 82.2"
         if word in ("to", "of", "from", "at", "as", ",", "(", "than", "the") or _NUMBER.fullmatch(word):
             break
@@ -275,7 +278,8 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
         return "setting"  # "95 % bootstrap confidence interval", "( at 95 % , two - sided Welch t - test"
     run = next((k for k, w in enumerate(ahead) if not re.fullmatch(r"[-–−]|%|to|[-+]?\d[\d.,]*%?", w)), len(ahead))
     if run < len(ahead) and ahead[run] in ("increase", "decrease", "reduction", "improvement", "faster", "slower",
-                                           "higher", "lower", "better", "worse"):
+                                           "higher", "lower", "better", "worse", "increased", "decreased",
+                                           "improved", "reduced"):
         return "difference"  # "a 30 - 40 % increase", "15 − 40 % faster", not "to 87.4 % , 1.0 % increase"
     if ahead[:1] == ["%"] and ahead[1:2] == ["of"] and ahead[2:3] in (["our"], ["the"], ["all"], ["these"], ["its"]):
         return "statistic"  # "only 18 % of our sample were errors", "95 % of the performance": a share
@@ -292,6 +296,8 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     if before and before[-1] in ("=", ":") and len(before) > 1 and not any(
             s.label == "MetricName" and s.end == value.start - 1 for s in spans):
         return "setting"
+    if before[-1:] == ["(="]:
+        return "setting"  # "the error rates (= 1 - P@1 )": a metric's definition, no score
     if after and after[0] in _COUNTED:
         return "count"  # "620 examples", "0.001 labels"
     return None
@@ -359,8 +365,10 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 if pair.value.label != "MetricValue":
                     continue
                 # a metric of one letter in lower case ("f = 0.5") is some fraction, no metric
+                # (a metric that is a change, "relative error reductions", gives a change, no score)
                 reason = not_a_score(p.tokens, pair.value, spans) or (
                     None if of is not None and not re.fullmatch(r"[a-z]", of) else "no metric") or (
+                    "difference" if of and _GAIN_NOUNS & {w.rstrip("s") for w in of.lower().split()} else None) or (
                     "over 100" if beyond_percent(of, text) else None)
                 if reason is not None:
                     others.append(NotResult(text, reason, place))
