@@ -204,6 +204,10 @@ _COUNTED = frozenset({"examples", "sentences", "documents", "papers", "words", "
                       "relations", "entities", "k", "m", "million", "billion", "thousand", "labels", "proposals"})
 
 
+# Metrics counted over a ranking's top k, said "... at k" ("Precision at 5", "Hits at 10").
+_RANKED = frozenset({"precision", "recall", "accuracy", "hits", "success", "ndcg", "map", "mrr", "rate"})
+
+
 def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> str | None:
     """Why a MetricValue of a sentence is no reported score, or None: a "difference" ("+2.94",
     "outperforms X by 19.3 %", "4.7 points higher"), a "setting" ("λ = 0.05") or a "count"."""
@@ -303,10 +307,6 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
     return None
 
 
-# Metrics counted over a ranking's top k, said "... at k" ("Precision at 5", "Hits at 10").
-_RANKED = frozenset({"precision", "recall", "accuracy", "hits", "success", "ndcg", "map", "mrr", "rate"})
-
-
 # What follows a number's digits in scientific notation: "× 10−5", "x 10 ^ -5", "e-5", "^ -5".
 _EXPONENT = re.compile(r"[×x·*]\s?10(?:\s?\^\s?[-−–]?|\s?[-−–])\s?\d+|[eE][-−–]?\d+|\^\s?[-−–]?\s?\d+")
 
@@ -344,12 +344,22 @@ def _owner(spans: Sequence[Span], tokens: Sequence[str], value: Span, label: str
     return None
 
 
+def only_dataset(p: Paragraph, name: Callable[[Paragraph, Span], str | None]) -> str | None:
+    """The one dataset a paragraph names, twice or more, not as data trained on; None for none,
+    several, or one named once."""
+    mentions = [n for s in p.spans or [] if s.label == "DatasetName" and not trained_on(p.tokens, s.start)
+                and (n := name(p, s))]
+    data = {fold(n): n for n in mentions}
+    return next(iter(data.values())) if len(data) == 1 and len(mentions) > 1 else None
+
+
 def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, Span], str | None],
                    ) -> tuple[list[Value], list[Result], list[NotResult]]:
     """Every value of the paper's sentences with the name it belongs to; every MetricValue that
     reports a score (a metric named in its sentence, no gain, setting or count: see
     :func:`not_a_score`) as a result, the others as not results. Table rows are skipped."""
     values, results, others = [], [], []
+    paragraph_data: dict[int, str | None] = {}
     for i, p in enumerate(paragraphs):
         if p.meta.get("cells"):
             continue
@@ -382,11 +392,10 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 named = {f: name(p, s) if s is not None else None for f, s in found.items()}
                 if named["dataset"] is None:
                     # "... allowing our model to reach 66.04 EM" in a paragraph on "the TriviaQA test
-                    # set": the one dataset the paragraph names, twice or more (not one it trains on)
-                    mentions = [n for s in p.spans or [] if s.label == "DatasetName"
-                                and not trained_on(p.tokens, s.start) and (n := name(p, s))]
-                    data = {fold(n): n for n in mentions}
-                    named["dataset"] = next(iter(data.values())) if len(data) == 1 and len(mentions) > 1 else None
+                    # set": the one dataset the paragraph names (asked once a paragraph)
+                    if i not in paragraph_data:
+                        paragraph_data[i] = only_dataset(p, name)
+                    named["dataset"] = paragraph_data[i]
                 if changed_from(p.tokens, pair.value):
                     named["model"] = None  # "from 81.1 % to 85.8 %": 81.1 is the baseline's, not the model's
                 results.append(Result(named["task"], named["dataset"], of, text, named["model"], place,

@@ -247,9 +247,10 @@ def _results_on(tokens: Sequence[str], known: Known) -> str | None:
     return None
 
 
-# Words that end the data's name after "results on": "dataset", "test set", "with", "using" ...
-_AFTER_DATA = frozenset({"dataset", "datasets", "data", "corpus", "test", "dev", "development", "set", "benchmark",
-                         "with", "using", "by", "for", "and", "of", "in", "when", "under", "without"})
+# Words after a name that say it is data ("X dataset", "X test set"); with these, the words that
+# end the data's name after "results on" ("with", "using" ...).
+_DATA_NOUNS = frozenset({"dataset", "datasets", "data", "corpus", "test", "dev", "development", "set", "benchmark"})
+_AFTER_DATA = _DATA_NOUNS | {"with", "using", "by", "for", "and", "of", "in", "when", "under", "without"}
 
 
 def _span_name(p: Paragraph, s: Span, known: Known) -> tuple[str, str]:
@@ -291,8 +292,7 @@ def _said_data(tokens: Sequence[str], start: int, end: int) -> bool:
     if before[-1:] == ["the"]:
         before = before[:-1]
     after = [w.lower() for w in tokens[end:end + 1]]
-    return before[-1:] in (["on"], ["in"], ["for"], ["across"], ["over"]) or after in (
-        ["dataset"], ["datasets"], ["corpus"], ["test"], ["dev"], ["development"], ["set"], ["benchmark"], ["data"])
+    return before[-1:] in (["on"], ["in"], ["for"], ["across"], ["over"]) or (bool(after) and after[0] in _DATA_NOUNS)
 
 
 def _said_metric(p: Paragraph) -> str | None:

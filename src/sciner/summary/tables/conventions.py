@@ -10,6 +10,7 @@ A cell holding one number takes the first; an "x / y" cell's two numbers take th
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from sciner.summary.names import fold
 
@@ -109,8 +110,9 @@ def benchmark_metric(name: str | None, part: tuple[int, int] | None = None, besi
     return pieces[0]
 
 
+@lru_cache(maxsize=256)
 def suite_of(heads: tuple[str, ...]) -> str | None:
     """The one suite two or more of ``heads`` are tasks of, none of another's ("MNLI-m MRPC CoLA"
-    -> "GLUE"), else None."""
-    known = [suite for h in heads for task, suite in SUITES.items() if _convention(fold(h), {task: suite})]
+    -> "GLUE"), else None. (Asked for every number of an "Average" column: kept.)"""
+    known = [suite for h in heads if (suite := _convention(fold(h), SUITES))]
     return known[0] if len(known) >= 2 and len(set(known)) == 1 else None

@@ -301,16 +301,14 @@ def centered_labels(rows: list[list[TableCell]]) -> list[list[TableCell]]:
     ("PER LOC ORG Overall", once for each dataset), each cycle is a block, and the one first-
     column label set within a block ("CoNLL ( en )" beside its "ORG", "MUC" on a line of its own
     between "LOC" and "ORG") is every row's of it; the rows as they were where no such cycle is."""
-    def first_score(row: list[TableCell]) -> int | None:
-        return next((k for k, c in enumerate(row) if cell_numbers(c.text)), None)
-
-    data = [k for k, row in enumerate(rows) if first_score(row) not in (None, 0)]
+    firsts = [next((k for k, c in enumerate(row) if cell_numbers(c.text)), None) for row in rows]  # first score's
+    data = [k for k, first in enumerate(firsts) if first not in (None, 0)]
     if len(data) < 4:
         return rows
     inline: dict[int, TableCell] = {}
     kinds: dict[int, str] = {}
     for k in data:
-        labels = rows[k][:first_score(rows[k])]
+        labels = rows[k][:firsts[k]]
         second = [c for c in labels if c.first == 1]
         if len(second) != 1 or len(labels) > 2 or any(c.first > 1 for c in labels):
             return rows
@@ -318,7 +316,7 @@ def centered_labels(rows: list[list[TableCell]]) -> list[list[TableCell]]:
         if labels[0].first == 0:
             inline[k] = labels[0]
     lone = {k: row[0] for k, row in enumerate(rows) if data[0] < k < data[-1] and len(row) == 1
-            and row[0].first == 0 and first_score(row) is None}
+            and row[0].first == 0 and firsts[k] is None}
     blocks: list[list[int]] = [[]]
     for k in data:
         if kinds[k] in {kinds[j] for j in blocks[-1]}:
