@@ -24,7 +24,7 @@ from sciner.summary.tables.cells import (
     cell_numbers, is_language, metric_like, names_aspect, not_score_head, prints_numbers_only, says_nothing, split_name,
     table_rows,
 )
-from sciner.summary.tables.conventions import ASSUMED, benchmark_metric
+from sciner.summary.tables.conventions import ASSUMED, USUAL, benchmark_metric, usual_metric
 from sciner.summary.tables.namer import Namer
 from sciner.summary.tables.reader import Table, data_rows, read_table
 
@@ -1136,6 +1136,36 @@ def test_benchmark_task_heads_with_no_metric_anywhere_take_the_benchmark_s_marke
     said = [*paragraphs[:2], caption("Table 1 : Accuracy on the GLUE test sets .", ("MetricName", 3, 4))]
     assert {(r.metric, r.header) for r in summarize_paper("p", said).results if r.dataset == "CoLA"} == {
         ("Accuracy", "CoLA")}
+
+
+@pytest.mark.parametrize(("name", "value", "share", "metric"), [
+    ("Weibo", 58.79, False, "F1"), ("Weibo NER", 58.79, False, "F1"), ("SST-5", 57.6, False, "accuracy"),
+    ("MSRA", 93.7, False, "F1"), ("Text8", 1.08, False, "bits per character"),
+    ("Text8", 2.34, True, None), ("Text8", 75.9, False, None),  # "2.34 %": a share; 75.9: no bit count
+    ("DBpedia", 1.3, False, "error rate"), ("DBpedia", 98.6, False, None),  # 98.6: an accuracy, no error rate
+    ("CNN / Daily Mail", 41.2, False, None),  # ROUGE-1, -2 and -L alike: no one metric
+    ("Foo", 50.0, False, None), (None, 1.0, False, None), ("MR", 80.5, False, None),  # two letters say too little
+])
+def test_a_dataset_s_usual_metric_on_leaderboards(name, value, share, metric):
+    assert usual_metric(name, value, share) == metric
+
+
+def test_data_heads_with_no_metric_anywhere_take_their_leaderboards_usual_one_marked_as_such():
+    """LR-CNN's ablation table: "MSRA Resume" over F1s that neither caption nor prose names: each
+    column takes its data's one leaderboard metric, the header saying so. A head row naming data
+    with no such metric beside them ("PTB text8"), a caption naming a metric the reader could
+    not place, and an "x / y" pair take none."""
+    heads = row([("Models", 0), ("MSRA", 1), ("Resume", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 3))
+    scores = row([("LR-CNN", 0), ("93.71", 1), ("95.11", 2)], ("MethodName", 0, 1))
+    summary = summarize_paper("p", [heads, scores, caption("Table 2 : Ablation study .")])
+    assert {(r.dataset, r.metric, r.value) for r in summary.results} == {("MSRA", "F1", "93.71"), ("Resume", "F1", "95.11")}
+    assert all(r.header and r.header.endswith(USUAL) for r in summary.results)
+    mixed = row([("Models", 0), ("PTB", 1), ("text8", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 3))
+    assert not summarize_paper("p", [mixed, row([("Tied", 0), ("0.14", 1), ("0.28", 2)])]).results
+    named = caption("Table 2 : Spearman ’s correlation is reported .")
+    assert not [r for r in summarize_paper("p", [heads, scores, named]).results if USUAL in (r.header or "")]
+    pair = row([("LR-CNN", 0), ("93.71/93.5", 1), ("95.11", 2)], ("MethodName", 0, 1))
+    assert {r.value for r in summarize_paper("p", [heads, pair]).results} == {"95.11"}
 
 
 def test_a_sentence_giving_each_task_its_metric_and_one_to_the_others_scores_a_glue_table():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 
 from sciner.summary.names import fold
 
@@ -84,6 +85,16 @@ _SUFFIX = re.compile(r"(?:v?\d+)*(?:m|mm|mmm|matched|mismatched)?(?:en|english|d
                      r"(?:ner|chunking)?(?:dev|test)?")
 # What marks a result's header when its metric is the benchmark's convention.
 ASSUMED = "(metric: benchmark convention)"
+# The one metric a dataset's leaderboards report nearly always, folded name -> metric
+# (``folded<TAB>metric`` rows, made by scripts/build_usual_metrics.py from Papers with Code's
+# leaderboards: "weibo" -> F1, "sst5" -> accuracy), and what marks a result that took it.
+SHIPPED_USUAL_METRICS = Path(__file__).resolve().parents[2] / "resources" / "usual_metrics.tsv"
+USUAL = "(metric: usual on leaderboards)"
+# Numbers no such metric can take: a rate of errors over 50 ("97.0" under "TREC" is an
+# accuracy), bits per character over 10, a perplexity or a bit count written as a share
+# ("0.66 %": an overlap).
+_BOUNDS = ((re.compile(r"error", re.I), 50.0), (re.compile(r"bits per", re.I), 10.0))
+_NO_SHARE = re.compile(r"perplexity|bits per", re.I)
 
 
 def _convention(key: str, table: dict[str, str]) -> str | None:
@@ -116,3 +127,23 @@ def suite_of(heads: tuple[str, ...]) -> str | None:
     -> "GLUE"), else None. (Asked for every number of an "Average" column: kept.)"""
     known = [suite for h in heads if (suite := _convention(fold(h), SUITES))]
     return known[0] if len(known) >= 2 and len(set(known)) == 1 else None
+
+
+@lru_cache(maxsize=1)
+def _usual_metrics() -> dict[str, str]:
+    lines = SHIPPED_USUAL_METRICS.read_text(encoding="utf-8").splitlines() if SHIPPED_USUAL_METRICS.is_file() else []
+    return dict(line.split("\t", 1) for line in lines if "\t" in line)
+
+
+def usual_metric(name: str | None, value: float | None, share: bool = False) -> str | None:
+    """The metric the data ``name`` is nearly always scored with on leaderboards, where a
+    column names the data alone and nothing else names a metric ("Weibo" -> F1), None for data
+    with no such metric or a number it cannot be: ``value`` (an error rate of 97.0), ``share``
+    (the number written with "%": no perplexity). A name of two letters says too little alone
+    ("MR": movie reviews or machine reading)."""
+    key = fold(name or "")
+    metric = _usual_metrics().get(key) if len(key) > 2 else None
+    if metric is None or (share and _NO_SHARE.search(metric)) or (value is not None and any(
+            kind.search(metric) and value > bound for kind, bound in _BOUNDS)):
+        return None
+    return metric

@@ -27,7 +27,7 @@ from sciner.summary.tables.cells import (
     says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
-from sciner.summary.tables.conventions import ASSUMED, benchmark_metric, suite_of
+from sciner.summary.tables.conventions import ASSUMED, USUAL, benchmark_metric, suite_of, usual_metric
 from sciner.summary.tables.namer import Namer, metric_pair
 from sciner.summary.values import TRAINING, NotResult, Result, Value
 
@@ -777,6 +777,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         if part is not None and part[1] == 2 and {fold(benchmark_metric(benchmark, (k, 2)) or "") for k in (0, 1)} == {
                 "em", "f1"}:
             metric = exact_or_f1(cell, number, metric or "")  # SQuAD's "89.3/82.3": F1 first or second
+    if metric is None and part is None and (usual := leaderboard_metric(table, header, cell, number, (
+            dataset, row.get("DatasetName")))):
+        metric, found["header"] = usual, f"{found['header'] or ''} {USUAL}".lstrip()
     if metric is None and aggregate is not None and "DatasetName" not in row:
         # "Average" beside "MRPC SST-2 CoLA": the one metric of the data beside it, else an average of
         # several (not under a row naming data: "( Toronto Books )", the data a model was trained on)
@@ -796,6 +799,21 @@ def language_pair_in(text: str) -> str | None:
     words = text.split()
     return next((f"{words[k]}-{words[k + 2]}" for k in range(len(words) - 2)
                  if words[k + 1] in ("-", "–", "→", "->") and is_language_pair(" ".join(words[k:k + 3]))), None)
+
+
+def leaderboard_metric(table: Table, header: Header, cell: TableCell, number: str,
+                       names: tuple[str | None, ...]) -> str | None:
+    """The metric the first of ``names`` that is data nearly always takes on leaderboards
+    ("Weibo" alone over its column: F1), where nothing in the table, caption or sentences named
+    one; None where the caption names a metric the reader could not place, or a head names
+    data with no such metric ("PTB text8": the two are not known to share one)."""
+    if _NAMES_A_METRIC.search(table.caption.text):
+        return None
+    usual = next((m for name in names if (m := usual_metric(name, number_value(number), "%" in cell.text))), None)
+    if usual is None or any(usual_metric(h.text, None) is None for h in header.cells
+                            if "DatasetName" in table.namer.names(h)):
+        return None
+    return usual
 
 
 def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | None:
@@ -824,6 +842,9 @@ def exact_or_f1(cell: TableCell, number: str, metric: str) -> str:
     return "F1" if value == max(pair) else "EM"
 
 
+# Words that name a metric in a caption ("Spearman ’s correlation ρ is reported").
+_NAMES_A_METRIC = re.compile(r"\b(?:accuracy|accuracies|F1|F-score|F-measure|correlations?|BLEU|ROUGE|perplexity|"
+                             r"error|precision|recall|AUC|MAP|MRR|EM|exact match)\b", re.I)
 # Heads over the data beside them, no one of them's: "Avg .", GLUE's "Score".
 _OVER_THE_DATA = AGGREGATES | {"score", "scores"}
 
