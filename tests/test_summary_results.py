@@ -1168,6 +1168,25 @@ def test_data_heads_with_no_metric_anywhere_take_their_leaderboards_usual_one_ma
     assert {r.value for r in summarize_paper("p", [heads, pair]).results} == {"95.11"}
 
 
+def test_heads_tagged_as_methods_fewer_than_the_data_heads_beside_them_are_data():
+    """Faruqui and Dyer's Table 1: "WS-353 WS-SIM RG-65 MC-30 MTurk-287" over Spearman's
+    correlations, "WS-SIM" and "MC-30" tagged as methods, the other three as data: all five are
+    data (before: the row's language pair "De - En" the data of the two, the heads their
+    models). Two methods beside one dataset head stay models over their columns."""
+    heads = row([("Lang", 0), ("WS-353", 1), ("WS-SIM", 2), ("WS-REL", 3), ("RG-65", 4), ("MC-30", 5), ("MTurk-287", 6),
+                 ("SEM-REL", 7)], ("DatasetName", 1, 2), ("MethodName", 2, 3), ("DatasetName", 4, 5),
+                ("MethodName", 5, 6), ("DatasetName", 6, 7), ("TaskName", 7, 8))
+    scores = row([("De - En", 0), ("68.0", 1), ("74.4", 2), ("64.6", 3), ("75.5", 4), ("81.9", 5), ("53.6", 6), ("43.9", 7)])
+    said = caption("Table 2 : Spearman ’s correlation on different tasks .", ("MetricName", 3, 6))
+    got = {(r.dataset, r.model, r.value) for r in summarize_paper("p", [said, heads, scores]).results}
+    assert {("WS-SIM", None, "74.4"), ("MC-30", None, "81.9"), ("WS-353", None, "68.0")} <= got
+    models = row([("Data", 0), ("BiLSTM", 1), ("CRF", 2), ("SST", 3)],
+                 ("MethodName", 1, 2), ("MethodName", 2, 3), ("DatasetName", 3, 4))
+    got = {(r.dataset, r.model) for r in summarize_paper("p", [said, models, row([("CoNLL", 0), ("91.0", 1), ("90.2", 2),
+                                                                                    ("88.1", 3)])]).results}
+    assert ("CoNLL", "BiLSTM") in got
+
+
 def test_a_sentence_giving_each_task_its_metric_and_one_to_the_others_scores_a_glue_table():
     """ELECTRA's "Our evaluation metrics are Spearman correlation for STS , Matthews correlation
     for CoLA , and accuracy for the other GLUE tasks": STS and CoLA take theirs, MRPC beside them

@@ -57,13 +57,15 @@ class Header:
     caption: Caption
     statistics: bool = False
 
-    def row_kind(self, head: TableCell) -> str | None:
+    def row_kind(self, head: TableCell, named: bool = False) -> str | None:
         """The type most heads of ``head``'s row name (two at least, and more than half of its
-        heads right of the label column): the heads of one row are one kind of thing."""
+        heads right of the label column; with ``named``, more than name the other type): the
+        heads of one row are one kind of thing."""
         siblings = [h for h in self.cells if h.paragraph == head.paragraph and h.first > 0]
         kinds = [k for h in siblings for k in self.namer.names(h) if k in ("MethodName", "DatasetName")]
         best = max(dict.fromkeys(kinds), key=kinds.count, default=None)  # ties: the first named, whatever the hash seed
-        return best if best is not None and kinds.count(best) >= 2 and 2 * kinds.count(best) > len(siblings) else None
+        return best if best is not None and kinds.count(best) >= 2 and 2 * kinds.count(best) > (
+            len(kinds) if named else len(siblings)) else None
 
     def lone_method(self, head: TableCell) -> bool:
         """Whether ``head`` is the one head of its row that names a method, beside a head that
@@ -183,8 +185,10 @@ class Header:
             else:
                 named = self.namer.names(head)
                 if len(named) == 1 and set(named) <= {"MethodName", "TaskName"} \
-                        and (self.row_kind(head) == "DatasetName" or self.lone_method(head)):
-                    # "MNLI - mm" tagged as a method, "SST" as a task, amid a row of dataset heads
+                        and (self.lone_method(head) or self.row_kind(head, named=True) == "DatasetName"):
+                    # "MNLI - mm" tagged as a method, "SST" as a task, amid a row of dataset heads;
+                    # methods fewer than the data beside them ("WS - SIM" and "MC-30" beside
+                    # "WS-353", "RG-65" and "MTurk-287")
                     named = {"DatasetName": next(iter(named.values()))}
             if why is not None and (not {"MetricName", "DatasetName", "HyperparameterName"} & set(named)
                                     or re.match(r"\s*[Δ∆]", text)):  # "∆bpc", tagged as a metric: still a difference
