@@ -794,7 +794,8 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_prose_citing
     """"Table 2 shows results on CoNLL 2003": the data of a table whose heads, rows and caption
     name none, before the paper's main data; a corpus a sentence says is trained on is not; a
     paragraph citing the table names its data where the citing sentence does not; two names, none;
-    a task head over the column ("Image Retrieval") is the task on that data."""
+    a task head over the column ("Image Retrieval") is the task on that data; "Results on the
+    resume NER test data are shown in Table 8", "resume" untagged: "resume NER"."""
     main = [bracketed("We evaluate on [SQuAD|DatasetName] ."), bracketed("[SQuAD|DatasetName] has questions .")] * 3
     rows = [row([("Model", 0), ("F1", 1)]), row([("DCR", 0), ("62.5", 1)], ("MethodName", 0, 1))]
 
@@ -808,6 +809,9 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_prose_citing
     assert dataset("Table 2 shows results . They are on [CoNLL 2003|DatasetName] .") == "CoNLL 2003"
     assert dataset("Table 2 shows results on [CoNLL 2003|DatasetName] and [OntoNotes|DatasetName] .") == "SQuAD"
     assert dataset("Table 3 shows results on [OntoNotes|DatasetName] .") == "SQuAD"
+    # the words between "results on" and "test data" where the model tagged no data there
+    assert dataset("Results on the resume [NER|TaskName] test data are shown in Table 2 .") == "resume NER"
+    assert dataset("Results on all the [NER|TaskName] datasets are shown in Table 2 .") == "SQuAD"
     rows[:1] = [row([("Image Retrieval", 1)], ("TaskName", 0, 2)), row([("Model", 0), ("R@1", 1)])]
     assert dataset("Table 2 shows results on [COCO|DatasetName] .") == "COCO"  # a task over the column: on COCO
 

@@ -478,6 +478,7 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
     number = label.split()[-1]
     in_sentences: set[str] = set()
     in_paragraphs: set[str] = set()
+    untagged: set[str] = set()  # "Results on the resume NER test data are shown in Table 8", "resume" untagged
     for p in paragraphs:
         if p.meta.get("cells") or p.meta.get("kind") == "caption" or not p.spans:
             continue
@@ -491,8 +492,29 @@ def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> 
             in_paragraphs |= named
             if any(start <= k < end for k in at):
                 in_sentences |= named
-    cited = _only(in_sentences) if in_sentences else _only(in_paragraphs)
+                if (data := _results_on_data(p.tokens[start:end])) is not None:
+                    untagged.add(data)
+    cited = _only(in_sentences) if in_sentences else _only(untagged) if untagged else _only(in_paragraphs)
     return None if cited is None or is_language(cited) else cited  # "Chinese" of "Chinese MSRA": no data
+
+
+def _results_on_data(words: Sequence[str]) -> str | None:
+    """The data a sentence says results are on, named by the words between "results on (the)"
+    and a word saying they are data ("Results on the resume NER test data": "resume NER"),
+    one to three words with a letter each; None where it says none so."""
+    text = " ".join(words)
+    found = re.search(r"\b(?:results?|performances?)\s+on\s+(?:the\s+)?((?:[\w.-]*[A-Za-z][\w.-]*\s+){1,3}?)"
+                      r"(?:(?:test|dev|development|evaluation)\s+)?(?:data|dataset|datasets|set|corpus|benchmark)\b",
+                      text, re.I)
+    name = found.group(1).strip() if found else None
+    return None if not name or any(w.lower() in _AFTER_DATA | _NOT_DATA_WORDS for w in name.split()) else name
+
+
+# Words that say which or how many data, not their name ("results on all the datasets").
+_NOT_DATA_WORDS = frozenset({"all", "the", "both", "each", "every", "these", "those", "this", "that", "our", "their",
+                             "its", "other", "several", "different", "various", "two", "three", "four", "five",
+                             "same", "full", "whole", "original", "public", "standard", "new", "validation",
+                             "held-out", "training", "train", "small", "large", "entire"})
 
 
 # A word saying what data a paper's results are measured on ("We evaluate our approach on ...",
