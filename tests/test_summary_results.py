@@ -837,6 +837,22 @@ def test_a_row_citing_prior_work_gives_the_model_and_the_citation_apart_and_is_n
         ("BiLSTM", "Lample et al . , 2016", False), ("CNN", "22", False), ("Ours-Net", None, True)]
 
 
+def test_rows_below_every_row_citing_prior_work_are_the_paper_s_own():
+    """Two rows citing prior work, then rows citing none: those are the paper's own, set under
+    the work it compares with; not a row whose first word a citing row starts with (the cited
+    "NeuralCRF" again, reimplemented), nor one whose first word the prose cites ("CoVe , First
+    Layer"); a table with one citing row, or one marked already, is left as it is."""
+    head = row([("Model", 0), ("F1", 1)], ("MetricName", 1, 2))
+    cited = [row([("BiLSTM ( Lample et al . , 2016 )", 0), ("90.9", 1)]), row([("NeuralCRF [ 22 ]", 0), ("89.1", 1)])]
+    below = [row([("Structured Attention", 0), ("91.5", 1)]), row([("NeuralCRF", 0), ("89.3", 1)]),
+             row([("CoVe , First Layer", 0), ("88.0", 1)])]
+    prose = bracketed("We compare with [CoVe|MethodName] ( McCann et al . , 2017 ) .")
+    got = {r.model: r.ours for r in summarize_paper("p", [prose, head, *cited, *below]).results}
+    assert got == {"BiLSTM": False, "NeuralCRF": False, "Structured Attention": True, "CoVe , First Layer": False}
+    assert [r.ours for r in summarize_paper("p", [prose, head, cited[0], *below]).results] == [False] * 4
+    assert not [r for r in summarize_paper("p", [prose, head, *below, *cited]).results if r.ours]  # none below
+
+
 def test_a_caption_of_two_tables_side_by_side_names_the_data_of_each():
     """"Left : ... on SICK . Right : ... on MSRP": the columns from the second "Method" head on are
     the right table's, on MSRP; those before it on SICK. A caption saying which side is which

@@ -319,10 +319,38 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
                     _OUR_CAPTION.search(caption) is not None or any(k in w for w in words for k in long_keys))
             head = fold((r.header or "").split(">")[0])
             r.ours = any(k in head for k in long_keys) or own_caption[r.table]
+    mark_below_citing(results, paragraphs)
     own_tables = {r.table for r in results if r.table and r.ours}
     for r in results:  # a row taking a part away ("w/o attention") in a table of the paper's own rows
         if r.table in own_tables and r.model and is_ablated(r.model) and not cites(r):
             r.ours = True
+
+
+def mark_below_citing(results: Sequence[Result], paragraphs: Sequence[Paragraph]) -> None:
+    """In a table of two rows citing prior work or more, none of it marked the paper's own yet,
+    mark the rows below every citing row that cite nothing: the paper's own, set under the work
+    it compares with. Not a row whose model's first word a citing row of the table starts with
+    ("NeuralCRF" under "NeuralCRF ( Lample et al . )") or the paper cites ("CoVe , First Layer",
+    "CoVe ( McCann et al . , 2017 )" in the prose)."""
+    by_table: dict[str, list[Result]] = {}
+    for r in results:
+        if r.table and r.model:
+            by_table.setdefault(r.table, []).append(r)
+
+    def first(model: str) -> str:
+        return re.split(r"[\s,(]+", model.strip())[0]
+
+    for rows in by_table.values():
+        citing = [r for r in rows if cites(r)]
+        if len({r.place[0] for r in citing}) < 2 or any(r.ours for r in rows):
+            continue
+        last = max(r.place[0] for r in citing)
+        theirs = {fold(first(r.model or "")) for r in citing}
+        below = [r for r in rows if r.place[0] > last and not cites(r) and fold(first(r.model or "")) not in theirs]
+        cited = cited_names(paragraphs, list({first(r.model or "") for r in below}))
+        for r in below:
+            if first(r.model or "") not in cited:
+                r.ours = True
 
 
 def own_row_names(results: Iterable[Result]) -> list[str]:
