@@ -543,11 +543,12 @@ def test_include_adds_tables_captions_and_footnotes_beside_an_unchanged_body(pdf
     kinds = [json.loads(line).get("kind") for line in tagged.read_text(encoding="utf-8").splitlines()]
     assert "table" in kinds and "caption" in kinds and "body" in kinds
     # Results read off a table: Table 7's "BERT LARGE 96.6 92.8" under "Dev F1 Test F1", its
-    # caption naming CoNLL-2003 (issue 24: results from tables).
+    # caption naming CoNLL-2003 (issue 24: results from tables), spelt as the gazetteer's
+    # Papers with Code list does.
     summary = tmp_path / "summary.json"
     assert cli("summarize", tagged, "-o", summary, "-q").returncode == 0
     results = json.loads(summary.read_text(encoding="utf-8"))["papers"][0]["results"]
     found = {(r["dataset"], r["metric"], r["value"], r["model"]) for r in results}
-    assert {("CoNLL-2003", "F1", "92.8", "BERT LARGE"), ("SQuAD1.1", "EM", "84.1", "BERT LARGE (Single)")} <= found
+    assert {("CoNLL 2003", "F1", "92.8", "BERT LARGE"), ("SQuAD1.1", "EM", "84.1", "BERT LARGE (Single)")} <= found
     refused = cli("extract", pdf, "--include", "tables,figures", "-o", tmp_path / "x.txt")
     assert refused.returncode != 0 and "--include: figures: not one of tables, captions, footnotes" in refused.stderr

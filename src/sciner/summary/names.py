@@ -205,7 +205,7 @@ def find_abbreviations(tokens: Sequence[str]) -> list[Abbreviation]:
 # Which name lists give each type its canonical spellings (first column; a count where given).
 GAZETTEER_FILES: dict[str, tuple[str, ...]] = {
     "MethodName": ("leaderboards_models.tsv",),
-    "DatasetName": ("leaderboards_datasets.tsv",),
+    "DatasetName": ("leaderboards_datasets.tsv", "pwc_datasets_in_acl_anthology.tsv"),
     "TaskName": ("leaderboards_tasks.tsv", "pwc_archive_tasks.tsv"),
     "MetricName": ("leaderboards_metrics.tsv", "pwc_archive_metrics.tsv"),
 }
