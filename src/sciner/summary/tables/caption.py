@@ -226,7 +226,8 @@ def _sides(p: Paragraph, named: dict[Span, tuple[str, str]], kind: str = "Datase
 
 
 # The words before the data a caption's results are on: "Results on", "Performance on the".
-_RESULTS_ON = re.compile(r"(?:^|\s)(?:results?|performances?|scores?|accuracy|accuracies|evaluation)\son(?:\sthe)?$")
+_RESULT_NOUNS = r"results?|performances?|scores?|accuracy|accuracies|evaluation"
+_RESULTS_ON = re.compile(rf"(?:^|\s)(?:{_RESULT_NOUNS})\son(?:\sthe)?$")
 
 
 def _results_on(tokens: Sequence[str], known: Known) -> str | None:
@@ -503,7 +504,7 @@ def _results_on_data(words: Sequence[str]) -> str | None:
     and a word saying they are data ("Results on the resume NER test data": "resume NER"),
     one to three words with a letter each; None where it says none so."""
     text = " ".join(words)
-    found = re.search(r"\b(?:results?|performances?)\s+on\s+(?:the\s+)?((?:[\w.-]*[A-Za-z][\w.-]*\s+){1,3}?)"
+    found = re.search(rf"\b(?:{_RESULT_NOUNS})\s+on\s+(?:the\s+)?((?:[\w.-]*[A-Za-z][\w.-]*\s+){{1,3}}?)"
                       r"(?:(?:test|dev|development|evaluation)\s+)?(?:data|dataset|datasets|set|corpus|benchmark)\b",
                       text, re.I)
     name = found.group(1).strip() if found else None
