@@ -1840,6 +1840,7 @@ def test_a_sentence_score_naming_no_data_takes_the_one_dataset_its_paragraph_nam
 @pytest.mark.parametrize(("heads", "data"), [
     (("MNLI-m", "MRPC", "CoLA"), "GLUE Average"), (("MR", "CR", "SUBJ"), "SentEval Average"),
     (("MNLI-m", "BoolQ", "Foo"), "Average"),  # two suites: which is not known
+    (("SST-2", "IMDB", "QNLI"), "Average"),  # a benchmark of no suite beside GLUE's tasks (Linformer Table 2)
 ])
 def test_an_average_column_beside_one_suite_s_tasks_is_that_suite_s_average(heads, data):
     """TinyBERT Table 4: "Average" right of "MNLI-m MNLI-mm MRPC CoLA" is GLUE's average, not a

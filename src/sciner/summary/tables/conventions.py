@@ -123,10 +123,15 @@ def benchmark_metric(name: str | None, part: tuple[int, int] | None = None, besi
 
 @lru_cache(maxsize=256)
 def suite_of(heads: tuple[str, ...]) -> str | None:
-    """The one suite two or more of ``heads`` are tasks of, none of another's ("MNLI-m MRPC CoLA"
-    -> "GLUE"), else None. (Asked for every number of an "Average" column: kept.)"""
-    known = [suite for h in heads if (suite := _convention(fold(h), SUITES))]
-    return known[0] if len(known) >= 2 and len(set(known)) == 1 else None
+    """The one suite two or more of ``heads`` are tasks of, none of another's nor a benchmark of
+    none ("MNLI-m MRPC CoLA" -> "GLUE"; "SST-2 IMDB QNLI QQP": none), else None. (Asked for
+    every number of an "Average" column: kept.)"""
+    keys = [fold(h) for h in heads]
+    known = [suite for key in keys if (suite := _convention(key, SUITES))]
+    suites = {fold(suite) for suite in SUITES.values()}
+    alone = any(_convention(key, BENCHMARK_METRICS) and not _convention(key, SUITES) and key not in suites
+                for key in keys)
+    return known[0] if len(known) >= 2 and len(set(known)) == 1 and not alone else None
 
 
 @lru_cache(maxsize=1)
