@@ -12,7 +12,7 @@ import pytest
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
 from sciner.summary.names import (CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer, is_generic, is_listed, is_run,
-                                  paper_entities, without_modifier)
+                                  paper_entities, read_folder, without_modifier)
 
 # A tagged paper whose names the gazetteer spells otherwise ("F 1" -> "F1", "BiLSTM" -> "Bi-LSTM").
 PAPER = [{"tokens": "A BiLSTM reaches 91.2 F 1 on CoNLL-2003 .".split(),
@@ -71,6 +71,21 @@ def test_a_users_data_adds_to_the_shipped_names_and_says_so(cli, paper, tmp_path
     assert {("DatasetName", "CoNLL 2003"), ("MetricName", "F1")} <= found  # the user's, and the shipped
     result = cli("summarize", paper, "-o", out, "--data", tmp_path / "nothing")
     assert "has no gazetteer lists; the shipped names only" in result.stderr
+
+
+def test_a_dataset_list_s_metrics_optimizers_generic_words_and_companies_are_no_data(tmp_path):
+    """Some Papers with Code dataset names are words a table head means otherwise: "MAP" (a
+    metric the metric lists give), "ADAM" (an optimizer), "Supervised", "Google" (a system a
+    table compares); none is data, "WebNLG" is, and the shipped list holds none of the four."""
+    folder = tmp_path / "gazetteers"
+    folder.mkdir()
+    (folder / "pwc_datasets_in_acl_anthology.tsv").write_text(
+        "name\tn_acl_papers\nMAP\t3\nADAM\t2\nSupervised\t2\nGoogle\t4\nWebNLG\t21\n", encoding="utf-8")
+    (folder / "leaderboards_metrics.tsv").write_text("metric\tcount\nMAP\t9\n", encoding="utf-8")
+    assert set(read_folder(folder)["DatasetName"].values()) == {"WebNLG"}
+    shipped = Gazetteer()
+    assert [n for n in ("MAP", "ADAM", "Supervised", "Google") if shipped.canonical("DatasetName", n)] == []
+    assert shipped.canonical("DatasetName", "webnlg") == "WebNLG"
 
 
 # --- cleaning rules, each on text from ../shared/data/pdfs as the shipped model tagged it ------

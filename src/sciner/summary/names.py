@@ -259,9 +259,22 @@ class Gazetteer:
 
 
 def read_folder(folder: Path) -> dict[str, dict[str, str]]:
-    """Type -> folded name -> canonical spelling, from a gazetteer folder's lists (``GAZETTEER_FILES``)."""
+    """Type -> folded name -> canonical spelling, from a gazetteer folder's lists (``GAZETTEER_FILES``);
+    not as data a name the lists give as a metric too ("MAP"), an optimizer ("ADAM"), generic
+    words ("Supervised", "Experimental Results") or a company ("Google"), as some Papers with
+    Code dataset names are: a table head naming one is no dataset."""
     folder = folder.resolve()  # the lists are cached by path: a relative one would follow the current folder
-    return {label: _read_names(folder, files) for label, files in GAZETTEER_FILES.items()}
+    names = {label: _read_names(folder, files) for label, files in GAZETTEER_FILES.items()}
+    names["DatasetName"] = {key: name for key, name in names["DatasetName"].items()
+                            if key not in names["MetricName"] and key not in OPTIMIZERS and key not in _NOT_DATA
+                            and not is_generic(name)}
+    return names
+
+
+# Names some dataset lists give that a table head means otherwise: companies whose systems a
+# table compares, and a section's heading.
+_NOT_DATA = frozenset({"google", "microsoft", "amazon", "facebook", "meta", "ibm", "baidu", "apple", "openai",
+                       "experimentalresult"})
 
 
 @lru_cache(maxsize=2)
