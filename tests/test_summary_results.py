@@ -816,6 +816,25 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_prose_citing
     assert dataset("Table 2 shows results on [COCO|DatasetName] .") == "COCO"  # a task over the column: on COCO
 
 
+def test_a_table_whose_metric_nothing_names_takes_the_one_the_sentences_citing_it_name():
+    """"Table 2 shows the accuracy of our models on InsuranceQA" over "Model Test1 Test2", no
+    metric in heads, caption or the paper's other prose: accuracy; a sentence naming two
+    metrics, or a table nothing cites, gives none; a benchmark's convention comes first."""
+    rows = [row([("Model", 0), ("Test1", 1), ("Test2", 2)]), row([("QA-LSTM", 0), ("68.4", 1), ("68.1", 2)])]
+
+    def metrics(*prose: str) -> set[str | None]:
+        said = [bracketed("We evaluate on [InsuranceQA|DatasetName] only ."), *(bracketed(p) for p in prose)]
+        return {r.metric for r in summarize_paper("p", said * 2 + rows).results if r.table}
+
+    assert metrics("Table 2 shows the [accuracy|MetricName] of our models .") == {"accuracy"}
+    assert metrics("Table 2 shows [accuracy|MetricName] and [MRR|MetricName] .") == set()
+    assert metrics("Table 3 shows the [accuracy|MetricName] of our models .") == set()
+    glue = [row([("Model", 0), ("CoLA", 1)], ("DatasetName", 1, 2)), row([("BERT", 0), ("60.5", 1)])]
+    said = [bracketed("Table 2 shows the [accuracy|MetricName] of our models ."),
+            bracketed("We report [F1|MetricName] elsewhere .")]  # two metrics: no paper's one
+    assert {r.metric for r in summarize_paper("p", [*said, *glue]).results} == {"Matthews correlation"}
+
+
 @pytest.mark.parametrize(("label", "model", "citation"), [
     ("BiLSTM ( Lample et al . , 2016 )", "BiLSTM", "Lample et al . , 2016"), ("LSTM [ 22 ]", "LSTM", "22"),
     ("Mixed VAT [ 31 , 23 ]", "Mixed VAT", "31 , 23"), ("GCN ( K=0 ) ( Zhang et al . , 2018 )", "GCN ( K=0 )", "Zhang et al . , 2018"),

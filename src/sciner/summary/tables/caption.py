@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sciner.document import Paragraph, Span
@@ -471,30 +471,45 @@ def _only(names: set[str]) -> str | None:
     return next(iter(by_key.values())) if len(by_key) == 1 and next(iter(by_key)) else None
 
 
+def _citing(paragraphs: Sequence[Paragraph], label: str) -> Iterator[tuple[Paragraph, int, int, bool]]:
+    """Each sentence of the prose paragraphs citing table ``label`` ("Table 3", "Tab. 3"):
+    its paragraph, its token range and whether the sentence itself cites the table."""
+    number = label.split()[-1]
+    for p in paragraphs:
+        if p.meta.get("cells") or p.meta.get("kind") == "caption" or not p.spans:
+            continue
+        at = [k for k in range(len(p.tokens) - 1) if _CITES.match(p.tokens[k]) and p.tokens[k + 1] == number]
+        for start, end in sentence_ranges(p.tokens, p.tags or []) if at else ():
+            yield p, start, end, any(start <= k < end for k in at)
+
+
+def cited_metric(paragraphs: Sequence[Paragraph], label: str, known: Known) -> str | None:
+    """The one metric the sentences citing table ``label`` name ("Table 4 shows the accuracy of
+    ..."), in the paper's spelling; None when they name none or several."""
+    found = {known(text).get("MetricName", (text, 0))[0]
+             for p, start, end, cites in _citing(paragraphs, label) if cites
+             for s in p.spans or [] if s.label == "MetricName" and start <= s.start < end
+             for text in [" ".join(p.tokens[s.start:s.end])]}
+    return _only(found)
+
+
 def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> str | None:
     """The one dataset the paper's prose gives table ``label`` ("Table 3 shows results on the
     WMT'14 En-De test set"): the one the sentences citing it name, else the one the paragraphs
     citing it name (not in a sentence about training: a corpus trained on); None when none
     names one, or several, or the one is a language ("Chinese")."""
-    number = label.split()[-1]
     in_sentences: set[str] = set()
     in_paragraphs: set[str] = set()
     untagged: set[str] = set()  # "Results on the resume NER test data are shown in Table 8", "resume" untagged
-    for p in paragraphs:
-        if p.meta.get("cells") or p.meta.get("kind") == "caption" or not p.spans:
-            continue
-        at = [k for k in range(len(p.tokens) - 1) if _CITES.match(p.tokens[k]) and p.tokens[k + 1] == number]
-        if not at:
-            continue
-        for start, end in sentence_ranges(p.tokens, p.tags or []):
-            if any(TRAINING.match(w) for w in p.tokens[start:end]):
-                continue  # "We have used a Google News corpus for training": not the data tested on
-            named = _datasets(p, [s for s in p.spans if start <= s.start < end], known)
-            in_paragraphs |= named
-            if any(start <= k < end for k in at):
-                in_sentences |= named
-                if (data := _results_on_data(p.tokens[start:end])) is not None:
-                    untagged.add(data)
+    for p, start, end, cites in _citing(paragraphs, label):
+        if any(TRAINING.match(w) for w in p.tokens[start:end]):
+            continue  # "We have used a Google News corpus for training": not the data tested on
+        named = _datasets(p, [s for s in p.spans or [] if start <= s.start < end], known)
+        in_paragraphs |= named
+        if cites:
+            in_sentences |= named
+            if (data := _results_on_data(p.tokens[start:end])) is not None:
+                untagged.add(data)
     cited = _only(in_sentences) if in_sentences else _only(untagged) if untagged else _only(in_paragraphs)
     return None if cited is None or is_language(cited) else cited  # "Chinese" of "Chinese MSRA": no data
 

@@ -19,7 +19,7 @@ from sciner.summary.provenance import (
     short_caption, split_citation,
 )
 from sciner.summary.tables.caption import (
-    Caption, Said, bracketed_score, caption_reason, cited_dataset, read_caption, said_metrics,
+    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, read_caption, said_metrics,
 )
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
@@ -65,7 +65,8 @@ class Table:
     numbers of its data rows (a column holding none is a column of labels), and whether some
     data row has a label (``labelled``: an unlabelled row then continues a label above it, a
     beam size under "Basic", and is not the caption's one method as in a table of one model's
-    numbers); ``cited_dataset``: the one dataset the prose citing the table names."""
+    numbers); ``cited_dataset``, ``cited_metric``: the one dataset, the one metric the prose
+    citing the table names."""
 
     namer: Namer
     caption: Caption
@@ -88,11 +89,14 @@ class Table:
     # names; a metric only tables and captions name (a task's short form in a legend, "REC") is
     # not trusted that far. The paper's, asked once (read_tables), not per cell.
     metric_said: bool = False
+    # The one metric the sentences citing the table name ("Table 4 shows the accuracy ..."): the
+    # metric of a column of data where nothing else, no convention either, names one.
+    cited_metric: str | None = None
 
     @classmethod
     def of(cls, namer: Namer, rows: list[list[TableCell]], caption: Caption, label: str,
            paper_metric: str | None, said: Said | None = None, paper_dataset: str | None = None,
-           cited_dataset: str | None = None, metric_said: bool = False) -> Table:
+           cited_dataset: str | None = None, metric_said: bool = False, cited_metric: str | None = None) -> Table:
         texts = [[c.text for c in row] for row in rows]
         numbers = [[bool(cell_numbers(t)) and not (k and _POWER_OF_TEN.search(row_texts[k - 1]))
                     for k, t in enumerate(row_texts)] for row_texts in texts]
@@ -102,7 +106,8 @@ class Table:
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
         return cls(namer, caption, label, paper_metric, said or Said(), paper_dataset, cited_dataset, rows, numbers,
-                   numeric, number_cells, labelled, right_table(rows, numbers), counted_columns(rows), metric_said)
+                   numeric, number_cells, labelled, right_table(rows, numbers), counted_columns(rows), metric_said,
+                   cited_metric)
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
@@ -174,7 +179,8 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
         found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric, said,
-                                            paper_dataset, cited_dataset(paragraphs, label, known), metric_said))
+                                            paper_dataset, cited_dataset(paragraphs, label, known), metric_said,
+                                            cited_metric(paragraphs, label, known)))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -780,6 +786,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if metric is None and part is None and (usual := leaderboard_metric(table, header, cell, number, (
             dataset, row.get("DatasetName")))):
         metric, found["header"] = usual, f"{found['header'] or ''} {USUAL}".lstrip()
+    if metric is None and part is None and table.cited_metric and ("DatasetName" in heads or dataset):
+        metric = table.cited_metric  # "Table 4 shows the accuracy ...", nothing else naming one
     if metric is None and aggregate is not None and "DatasetName" not in row:
         # "Average" beside "MRPC SST-2 CoLA": the one metric of the data beside it, else an average of
         # several (not under a row naming data: "( Toronto Books )", the data a model was trained on)
