@@ -816,6 +816,16 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_prose_citing
     assert dataset("Table 2 shows results on [COCO|DatasetName] .") == "COCO"  # a task over the column: on COCO
 
 
+def test_a_metric_the_prose_gives_the_data_is_not_one_its_numbers_cannot_be():
+    """RCNN's "We reduce the error rate by 33 % for the 20News dataset" beside a table of 92.81
+    under "20News": no error rate (over 50 it is an accuracy); a 7.2 under it is one."""
+    prose = bracketed("We reduce the [error rate|MetricName] by 33 % for the [20News|DatasetName] dataset .")
+    heads = row([("Model", 0), ("20News", 1)], ("DatasetName", 1, 2))
+    scores = [row([("BoW + LR", 0), ("92.81", 1)]), row([("RCNN", 0), ("7.2", 1)])]
+    got = {r.value: r.metric for r in summarize_paper("p", [prose, heads, *scores]).results if r.table}
+    assert got == {"7.2": "error rate"}
+
+
 def test_a_table_whose_metric_nothing_names_takes_the_one_the_sentences_citing_it_name():
     """"Table 2 shows the accuracy of our models on InsuranceQA" over "Model Test1 Test2", no
     metric in heads, caption or the paper's other prose: accuracy; a sentence naming two

@@ -148,7 +148,12 @@ def usual_metric(name: str | None, value: float | None, share: bool = False) -> 
     ("MR": movie reviews or machine reading)."""
     key = fold(name or "")
     metric = _usual_metrics().get(key) if len(key) > 2 else None
-    if metric is None or (share and _NO_SHARE.search(metric)) or (value is not None and any(
-            kind.search(metric) and value > bound for kind, bound in _BOUNDS)):
+    if metric is None or (share and _NO_SHARE.search(metric)) or cannot_be(metric, value):
         return None
     return metric
+
+
+def cannot_be(metric: str, value: float | None) -> bool:
+    """Whether ``value`` is a number ``metric`` cannot take: an error rate over 50 (a "92.81"
+    said to be an error rate is an accuracy), bits per character over 10."""
+    return value is not None and any(kind.search(metric) and value > bound for kind, bound in _BOUNDS)

@@ -27,7 +27,7 @@ from sciner.summary.tables.cells import (
     says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
-from sciner.summary.tables.conventions import ASSUMED, USUAL, benchmark_metric, suite_of, usual_metric
+from sciner.summary.tables.conventions import ASSUMED, USUAL, benchmark_metric, cannot_be, suite_of, usual_metric
 from sciner.summary.tables.namer import Namer, metric_pair
 from sciner.summary.values import TRAINING, NotResult, Result, Value
 
@@ -753,6 +753,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         or side_metric(table, header, cell, side) \
         or (table.paper_metric if ("DatasetName" in heads or (dataset and table.metric_said)) and fold(
             table.paper_metric or "") not in table.caption.legend else None)
+    if metric and not (heads.get("MetricName") or row.get("MetricName")) and cannot_be(metric, number_value(number)):
+        metric = None  # "we reduce the error rate ... for the 20News dataset" said of a column of 92.81: no error rate
     if metric and re.fullmatch(r"\(\s*[^()]+\s*\)", metric):
         metric = metric.strip("() ")  # "( Acc )"
     if metric and dataset and fold(metric) == fold(dataset):
