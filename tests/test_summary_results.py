@@ -816,6 +816,18 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_prose_citing
     assert dataset("Table 2 shows results on [COCO|DatasetName] .") == "COCO"  # a task over the column: on COCO
 
 
+def test_a_score_under_a_train_head_is_on_the_training_data_and_no_result():
+    """ESIM's Table 1, "Model # Para . Train Test" over SNLI accuracies: the "Train" column's
+    99.7 is the training accuracy, a `not_result` "train"; the "Test" column's 78.2 a result;
+    a "Test + Train" head (SICK's whole set) still holds results."""
+    rows = [caption("Table 2 : Accuracies of the models on SNLI .", ("MetricName", 3, 4), ("DatasetName", 8, 9)),
+            row([("Model", 0), ("Train", 1), ("Test", 2), ("Test + Train", 3)]),
+            row([("LSTM", 0), ("99.7", 1), ("78.2", 2), ("80.1", 3)], ("MethodName", 0, 1))]
+    summary = summarize_paper("p", rows)
+    assert {r.value for r in summary.results} == {"78.2", "80.1"}
+    assert ("99.7", "train") in {(n.value, n.reason) for n in summary.not_results}
+
+
 def test_a_metric_the_prose_gives_the_data_is_not_one_its_numbers_cannot_be():
     """RCNN's "We reduce the error rate by 33 % for the 20News dataset" beside a table of 92.81
     under "20News": no error rate (over 50 it is an accuracy); a 7.2 under it is one."""

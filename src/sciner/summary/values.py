@@ -95,7 +95,8 @@ class NotResult:
     "time", "setting" (a hyperparameter's value, a row label such as a threshold), "statistic"
     (a column of a table of data statistics), "bound" ("chance level < 0.0001"), "no metric"
     (nothing says what it measures), "over 100" (over 100 in a metric printed as a percentage:
-    :func:`sciner.summary.canonical.beyond_percent`); in a table also "parenthesized", "amount",
+    :func:`sciner.summary.canonical.beyond_percent`); in a table also "train" (under a "Train"
+    head: a score on the training data), "parenthesized", "amount",
     "axis" (a figure's ticks set amid the table's rows) and "unread" (a cell the reader could not read,
     its text as the value: see :mod:`sciner.summary.tables`)."""
 

@@ -660,6 +660,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if "MetricName" not in heads and "MetricName" not in row and (why := caption_reason(table.caption.text)):
         # "The detailed model settings of a few models", "Dataset statistics": no scores, no metric over them
         return Found(others=(table.not_result(cell, number, why),))
+    if any(fold(h.text) in _TRAIN_HEADS for h in header.cells if h.first <= cell.first and cell.last <= h.last):
+        # "99.7" under "Train" beside "Test" (ESIM's Table 1): a score on the training data, no result
+        return Found(others=(table.not_result(cell, number, "train"),))
     if "MetricName" not in heads and "HyperparameterName" in heads:
         return Found((Value("HyperparameterValue", number, heads["HyperparameterName"], place),), (),
                      (table.not_result(cell, number, "setting"),))
@@ -852,6 +855,9 @@ def exact_or_f1(cell: TableCell, number: str, metric: str) -> str:
     return "F1" if value == max(pair) else "EM"
 
 
+# Heads over a column of scores on the training data (folded): "Train", "Train Acc", "Training accuracy".
+_TRAIN_HEADS = frozenset({"train", "training", "trainacc", "trainaccuracy", "trainingaccuracy", "trainppl",
+                          "trainperplexity", "trainingperplexity", "trainset", "trainingset", "trainf1", "trainloss"})
 # Words that name a metric in a caption ("Spearman ’s correlation ρ is reported").
 _NAMES_A_METRIC = re.compile(r"\b(?:accuracy|accuracies|F1|F-score|F-measure|correlations?|BLEU|ROUGE|perplexity|"
                              r"error|precision|recall|AUC|MAP|MRR|EM|exact match)\b", re.I)
