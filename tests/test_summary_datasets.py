@@ -18,6 +18,8 @@ from helpers.papers import caption, row, tagged
     ("Single model", True), ("Base", True), ("Dev", True), ("Without", True), ("Top 500", True),
     ("Test - Dev", True), ("Test - Std", True), ("Test - P", True), ("Test - U", True),
     ("SQuAD", False), ("Wikipedia", False), ("RACE Middle", False), ("Multi-NLI", False), ("Test - Time", False),
+    # a variation: data added to the training, a part taken away; "+ ve" is the positive class
+    ("+ ANLI ( 52k )", True), ("w/ SNLI", True), ("w/o CRF", True), ("+ ve class", False),
 ])
 def test_a_name_that_says_how_a_score_was_got_is_a_setting(text, setting):
     assert names_setting(text) is setting

@@ -119,10 +119,17 @@ _SPLIT_PART = re.compile(r"(?:test|dev|val)(?:dev|std|standard|p|u|public|unrele
 def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
     ("Dev", "Test - Std"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
-    ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500")."""
+    ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500"), a
+    variation ("+ ANLI ( 52k )", "w/o CRF")."""
     key = fold(ENUMERATOR.sub("", text))
     return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(re.fullmatch(r"top\d+", key)) \
-        or bool(_SPLIT_PART.fullmatch(key))
+        or bool(_SPLIT_PART.fullmatch(key)) or bool(_VARIATION.match(text))
+
+
+# A name that adds or takes away something ("+ ANLI ( 52k )": data added to the training; "w/o CRF"):
+# how a model was got, not the data it was measured on.
+# ("+ ve", "- ve" are the positive and negative class: no variation)
+_VARIATION = re.compile(r"^\s*(?:[+＋](?!\s*ve\b)|w\s*/\s*o?\b|with\b|without\b)", re.I)
 
 
 def is_language(text: str) -> bool:
