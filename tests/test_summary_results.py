@@ -816,6 +816,16 @@ def test_a_table_nothing_of_which_names_its_data_is_on_the_data_the_prose_citing
     assert dataset("Table 2 shows results on [COCO|DatasetName] .") == "COCO"  # a task over the column: on COCO
 
 
+def test_a_row_label_tagged_as_a_task_that_cites_prior_work_is_the_row_s_model():
+    """CasRel's Table 2: "NovelTagging ( Zheng et al . , 2017 )", the model tagging
+    "NovelTagging" as a task (here and in the prose): a cited method, the row's model, no task."""
+    heads = [row([("NYT", 1)], ("DatasetName", 0, 1)), row([("F1", 1)], ("MetricName", 0, 1))]
+    cited = row([("NovelTagging ( Zheng et al . , 2017 )", 0), ("42.0", 1)], ("TaskName", 0, 1))
+    prose = bracketed("[NovelTagging|TaskName] tags each word .")  # the prose tags it a task too
+    got = [(r.model, r.task, r.dataset) for r in summarize_paper("p", [prose, *heads, cited]).results]
+    assert got == [("NovelTagging", None, "NYT")]
+
+
 def test_a_score_under_a_train_head_is_on_the_training_data_and_no_result():
     """ESIM's Table 1, "Model # Para . Train Test" over SNLI accuracies: the "Train" column's
     99.7 is the training accuracy, a `not_result` "train"; the "Test" column's 78.2 a result;

@@ -597,6 +597,8 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
                 model_cells.append(cell)
             continue
         named = table.namer.names(cell, "label")
+        if set(named) == {"TaskName"} and split_citation(text)[1]:
+            named = {}  # "NovelTagging ( Zheng et al . , 2017 )" tagged as a task: a cited method, the row's model
         for kind, name in named.items():
             row_names.setdefault(kind, name)
         if not named or "MethodName" in named or not set(named) <= {"DatasetName", "TaskName", "MetricName"}:
