@@ -1871,6 +1871,16 @@ def test_a_run_of_digits_the_pdf_hid_in_a_label_is_no_part_of_the_model():
     assert [r.model for r in summarize_paper("p", rows).results] == ["+ multi - task", "LSTM 2019"]
 
 
+def test_a_bracket_tagged_as_a_metric_value_apart_from_its_number_is_no_value():
+    """"It achieves the best performance ( 72.4 % of F 1 )" with "(" tagged as a MetricValue of
+    its own: one result, 72.4 %, and no value "(" (a result "(" before)."""
+    p = tagged("It achieves the best performance ( 72.4 % of F 1 ) on ACE .", ("MetricValue", 5, 6),
+               ("MetricValue", 6, 8), ("MetricName", 9, 11), ("DatasetName", 13, 14))
+    summary = summarize_paper("p", [p])
+    assert [r.value for r in summary.results] == ["72.4 %"]
+    assert "(" not in {v.value for v in summary.values} | {n.value for n in summary.not_results}
+
+
 def test_a_sentence_score_naming_no_data_takes_the_one_dataset_its_paragraph_names_twice():
     """"We use the shared - norm approach on the TriviaQA test set . ... our model reaches 66.04
     EM on the dev set ." (TriviaQA named twice in the paragraph): the score is on TriviaQA; a

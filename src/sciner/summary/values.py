@@ -372,6 +372,8 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 of = name(p, pair.name) if pair.name is not None else None
                 place = (i, pair.value.start, pair.value.end)
                 text = " ".join(p.tokens[pair.value.start:pair.value.end])
+                if pair.value.label == "MetricValue" and not re.search(r"\d", text):
+                    continue  # "(" tagged apart from the "72.4 %" after it: no value
                 values.append(Value(pair.value.label, text, of, place))
                 if pair.value.label != "MetricValue":
                     continue
