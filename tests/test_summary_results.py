@@ -1871,6 +1871,26 @@ def test_a_run_of_digits_the_pdf_hid_in_a_label_is_no_part_of_the_model():
     assert [r.model for r in summarize_paper("p", rows).results] == ["+ multi - task", "LSTM 2019"]
 
 
+def test_a_result_s_task_is_one_the_paper_mostly_calls_a_task():
+    """A caption tagging "NBSVM" as a task where the prose calls it a method twice: no task on the
+    table's results; "sentiment classification", a task in the prose, stays; a sentence's task
+    likewise."""
+    prose = [bracketed("[NBSVM|MethodName] is strong ."), bracketed("We beat [NBSVM|MethodName] .")]
+    rows = [row([("Model", 0), ("CR", 1)], ("DatasetName", 1, 2)), row([("CNN", 0), ("84.7", 1)], ("MethodName", 0, 1))]
+
+    def tasks(words: str, *spans: tuple[str, int, int]) -> set[str | None]:
+        said = caption(f"Table 2 : Accuracy of {words} .", ("MetricName", 3, 4), *spans)
+        return {r.task for r in summarize_paper("p", [*prose, said, *rows]).results}
+
+    assert tasks("NBSVM", ("TaskName", 5, 6)) == {None}
+    task = bracketed("We study [sentiment classification|TaskName] .")
+    said = caption("Table 2 : Accuracy of sentiment classification .", ("MetricName", 3, 4), ("TaskName", 5, 7))
+    assert {r.task for r in summarize_paper("p", [*prose, task, said, *rows]).results} == {"sentiment classification"}
+    sentence = tagged("NBSVM reaches 80.1 accuracy on CR .", ("TaskName", 0, 1), ("MetricValue", 2, 3),
+                      ("MetricName", 3, 4), ("DatasetName", 5, 6))
+    assert [r.task for r in summarize_paper("p", [*prose, sentence]).results] == [None]
+
+
 def test_a_bracket_tagged_as_a_metric_value_apart_from_its_number_is_no_value():
     """"It achieves the best performance ( 72.4 % of F 1 )" with "(" tagged as a MetricValue of
     its own: one result, 72.4 %, and no value "(" (a result "(" before)."""

@@ -54,7 +54,7 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     (names.py), the values and results of its sentences (values.py) and of its tables
     (tables.py), its own method and results (ours.py)."""
     names = paper_entities(paragraphs, gazetteer, clean)
-    values, results, others = read_sentences(paragraphs, names.name_of)
+    values, results, others = read_sentences(paragraphs, names.name_of, names.known_as)
     metrics = [e for e in names.read if e.type == "MetricName"]
     in_tables = read_tables(paragraphs, names.known_as, gazetteer,
                             paper_metric=metrics[0].name if len(metrics) == 1 else None,

@@ -782,6 +782,12 @@ class PaperNames:
         return self.known_as(mention_text(p, s)).get(s.label, (None, 0))[0]
 
 
+def mainly(kinds: dict[str, tuple[str, int]], label: str) -> bool:
+    """Whether ``kinds`` (each type a paper tags a name with, and its mentions: see
+    :meth:`PaperNames.known_as`) has ``label`` more often than any other type."""
+    return label in kinds and all(kinds[label][1] > count for kind, (_, count) in kinds.items() if kind != label)
+
+
 class _Groups:
     """Union-find over (type, folded name) keys: the spellings that name one entity."""
 

@@ -18,7 +18,7 @@ from typing import Any
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Place, Span
 from sciner.summary.canonical import beyond_percent
-from sciner.summary.names import fold
+from sciner.summary.names import fold, mainly
 from sciner.summary.provenance import said_setting, said_split
 from sciner.tokenize import detokenize
 
@@ -355,10 +355,13 @@ def only_dataset(p: Paragraph, name: Callable[[Paragraph, Span], str | None]) ->
 
 
 def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, Span], str | None],
+                   known: Callable[[str], dict[str, tuple[str, int]]] | None = None,
                    ) -> tuple[list[Value], list[Result], list[NotResult]]:
     """Every value of the paper's sentences with the name it belongs to; every MetricValue that
     reports a score (a metric named in its sentence, no gain, setting or count: see
-    :func:`not_a_score`) as a result, the others as not results. Table rows are skipped."""
+    :func:`not_a_score`) as a result, the others as not results. Table rows are skipped.
+    ``known``: each type the paper tags a name with (a result's task is one the paper mostly
+    calls a task)."""
     values, results, others = [], [], []
     paragraph_data: dict[int, str | None] = {}
     for i, p in enumerate(paragraphs):
@@ -393,6 +396,8 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 found = {f: _owner(tested, p.tokens, pair.value, label) or nearest(tested, label, pair.value)
                          for f, label in RESULT_FIELDS.items()}
                 named = {f: name(p, s) if s is not None else None for f, s in found.items()}
+                if named["task"] and known is not None and not mainly(known(named["task"]), "TaskName"):
+                    named["task"] = None  # a method or setting the model once tagged as a task
                 if named["dataset"] is None:
                     # "... allowing our model to reach 66.04 EM" in a paragraph on "the TriviaQA test
                     # set": the one dataset the paragraph names (asked once a paragraph)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from sciner.document import Paragraph
 from sciner.labels import NAME_TYPES
-from sciner.summary.names import Gazetteer, fold
+from sciner.summary.names import Gazetteer, fold, mainly
 from sciner.summary.tables.cells import ENUMERATOR, Known, TableCell, metric_like, says_nothing
 
 # Where a cell stands: over a column (a head, named from the gazetteers too) or at the left of
@@ -160,6 +160,11 @@ class Namer:
         return frozenset(fold(" ".join(p.tokens[s.start:s.end])) for p in self.paragraphs
                          if p.meta.get("kind") not in ("table", "caption") and not p.meta.get("cells")
                          for s in p.spans or [] if s.label == "TaskName")
+
+    def mainly_task(self, name: str) -> bool:
+        """Whether the paper tags ``name`` as a task more often than as anything else (not
+        "NBSVM", a method it once tags as a task; not "multi-task", a setting)."""
+        return mainly(self.known(name), "TaskName")
 
     def is_metric(self, cell: TableCell) -> bool:
         """Whether a head names a metric."""
