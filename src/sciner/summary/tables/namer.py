@@ -163,7 +163,7 @@ class Namer:
 
     def mainly_task(self, name: str) -> bool:
         """Whether the paper tags ``name`` as a task more often than as anything else (not
-        "NBSVM", a method it once tags as a task; not "multi-task", a setting)."""
+        "NBSVM", a method a caption once tags as a task)."""
         return mainly(self.known(name), "TaskName")
 
     def is_metric(self, cell: TableCell) -> bool:
