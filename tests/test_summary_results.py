@@ -1889,6 +1889,10 @@ def test_a_result_s_task_is_one_the_paper_mostly_calls_a_task():
     sentence = tagged("NBSVM reaches 80.1 accuracy on CR .", ("TaskName", 0, 1), ("MetricValue", 2, 3),
                       ("MetricName", 3, 4), ("DatasetName", 5, 6))
     assert [r.task for r in summarize_paper("p", [*prose, sentence]).results] == [None]
+    # a setting the paper calls a task ("multi-task" and "Transfer" over a table's columns) is none either
+    setting = [bracketed("We train [multi - task|TaskName] models ."), bracketed("[Multi - task|TaskName] helps .")]
+    said = caption("Table 2 : Accuracy of multi - task models .", ("MetricName", 3, 4), ("TaskName", 5, 8))
+    assert {r.task for r in summarize_paper("p", [*setting, said, *rows]).results} == {None}
 
 
 def test_a_bracket_tagged_as_a_metric_value_apart_from_its_number_is_no_value():

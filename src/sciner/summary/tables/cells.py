@@ -39,7 +39,8 @@ SETTING_HEADS = frozenset({"total", "easy", "medium", "hard", "extrahard", "very
 _SETTING_WORDS = OPTIMIZERS | frozenset({
     "supervised", "unsupervised", "semisupervised", "selfsupervised", "weaklysupervised", "distantlysupervised",
     "zeroshot", "fewshot", "oneshot", "finetuned", "finetuning", "pretrained", "pretraining", "frozen", "transfer",
-    "with", "without", "only", "mono", "monolingual", "multi", "multilingual", "crosslingual", "single", "cross"})
+    "with", "without", "only", "mono", "monolingual", "multi", "multilingual", "crosslingual", "single", "cross",
+    "multitask", "multitasklearning", "singletask"})
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
 # An amount in a table's body: a count or a size with its magnitude ("335 M", "6B", "10 K",

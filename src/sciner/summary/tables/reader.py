@@ -804,9 +804,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if beyond_percent(metric, number):  # "211727" tokens in a column under "F1"
         return Found(others=(table.not_result(cell, number, "over 100"),))
     model, citation = split_citation(model) if model else (model, None)
-    # (the task a result carries is one the paper mostly calls a task: not a method or a setting
-    # the model once tagged as one, "NBSVM", "multi-task")
-    task = task if task and table.namer.mainly_task(task) else None
+    # (the task a result carries is one the paper mostly calls a task, and no setting: not a
+    # method the model once tagged as one, "NBSVM"; not "multi-task")
+    task = task if task and table.namer.mainly_task(task) and not names_setting(task) else None
     return Found((Value("MetricValue", number, metric, place),),
                  (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
                          citation=citation),))
