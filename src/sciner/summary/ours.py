@@ -340,17 +340,18 @@ def mark_below_citing(results: Sequence[Result], paragraphs: Sequence[Paragraph]
     def first(model: str) -> str:
         return re.split(r"[\s,(]+", model.strip())[0]
 
+    below: list[Result] = []
     for rows in by_table.values():
         citing = [r for r in rows if cites(r)]
         if len({r.place[0] for r in citing}) < 2 or any(r.ours for r in rows):
             continue
         last = max(r.place[0] for r in citing)
         theirs = {fold(first(r.model or "")) for r in citing}
-        below = [r for r in rows if r.place[0] > last and not cites(r) and fold(first(r.model or "")) not in theirs]
-        cited = cited_names(paragraphs, list({first(r.model or "") for r in below}))
-        for r in below:
-            if first(r.model or "") not in cited:
-                r.ours = True
+        below += [r for r in rows if r.place[0] > last and not cites(r) and fold(first(r.model or "")) not in theirs]
+    cited = cited_names(paragraphs, list({first(r.model or "") for r in below})) if below else set()  # one pass
+    for r in below:
+        if first(r.model or "") not in cited:
+            r.ours = True
 
 
 def own_row_names(results: Iterable[Result]) -> list[str]:

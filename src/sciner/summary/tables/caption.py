@@ -471,9 +471,13 @@ def _only(names: set[str]) -> str | None:
     return next(iter(by_key.values())) if len(by_key) == 1 and next(iter(by_key)) else None
 
 
-def _citing(paragraphs: Sequence[Paragraph], label: str) -> Iterator[tuple[Paragraph, int, int, bool]]:
-    """Each sentence of the prose paragraphs citing table ``label`` ("Table 3", "Tab. 3"):
-    its paragraph, its token range and whether the sentence itself cites the table."""
+# A sentence of a prose paragraph citing a table: the paragraph, the sentence's token range and
+# whether the sentence itself cites the table.
+Citing = tuple[Paragraph, int, int, bool]
+
+
+def citing_sentences(paragraphs: Sequence[Paragraph], label: str) -> Iterator[Citing]:
+    """Each sentence of the prose paragraphs citing table ``label`` ("Table 3", "Tab. 3")."""
     number = label.split()[-1]
     for p in paragraphs:
         if p.meta.get("cells") or p.meta.get("kind") == "caption" or not p.spans:
@@ -483,25 +487,25 @@ def _citing(paragraphs: Sequence[Paragraph], label: str) -> Iterator[tuple[Parag
             yield p, start, end, any(start <= k < end for k in at)
 
 
-def cited_metric(paragraphs: Sequence[Paragraph], label: str, known: Known) -> str | None:
-    """The one metric the sentences citing table ``label`` name ("Table 4 shows the accuracy of
-    ..."), in the paper's spelling; None when they name none or several."""
+def cited_metric(citing: Sequence[Citing], known: Known) -> str | None:
+    """The one metric the sentences citing a table name ("Table 4 shows the accuracy of ..."; the
+    table's :func:`citing_sentences`), in the paper's spelling; None when they name none or several."""
     found = {known(text).get("MetricName", (text, 0))[0]
-             for p, start, end, cites in _citing(paragraphs, label) if cites
+             for p, start, end, cites in citing if cites
              for s in p.spans or [] if s.label == "MetricName" and start <= s.start < end
              for text in [" ".join(p.tokens[s.start:s.end])]}
     return _only(found)
 
 
-def cited_dataset(paragraphs: Sequence[Paragraph], label: str, known: Known) -> str | None:
-    """The one dataset the paper's prose gives table ``label`` ("Table 3 shows results on the
-    WMT'14 En-De test set"): the one the sentences citing it name, else the one the paragraphs
-    citing it name (not in a sentence about training: a corpus trained on); None when none
-    names one, or several, or the one is a language ("Chinese")."""
+def cited_dataset(citing: Sequence[Citing], known: Known) -> str | None:
+    """The one dataset the paper's prose gives a table ("Table 3 shows results on the WMT'14
+    En-De test set"; the table's :func:`citing_sentences`): the one the sentences citing it
+    name, else the one the paragraphs citing it name (not in a sentence about training: a
+    corpus trained on); None when none names one, or several, or the one is a language ("Chinese")."""
     in_sentences: set[str] = set()
     in_paragraphs: set[str] = set()
     untagged: set[str] = set()  # "Results on the resume NER test data are shown in Table 8", "resume" untagged
-    for p, start, end, cites in _citing(paragraphs, label):
+    for p, start, end, cites in citing:
         if any(TRAINING.match(w) for w in p.tokens[start:end]):
             continue  # "We have used a Google News corpus for training": not the data tested on
         named = _datasets(p, [s for s in p.spans or [] if start <= s.start < end], known)

@@ -19,7 +19,8 @@ from sciner.summary.provenance import (
     short_caption, split_citation,
 )
 from sciner.summary.tables.caption import (
-    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, read_caption, said_metrics,
+    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, citing_sentences, read_caption,
+    said_metrics,
 )
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
@@ -178,9 +179,10 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         caption = read_caption(paragraphs, page, label, known)
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
+        citing = list(citing_sentences(paragraphs, label))  # once, for the table's data and metric
         found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric, said,
-                                            paper_dataset, cited_dataset(paragraphs, label, known), metric_said,
-                                            cited_metric(paragraphs, label, known)))
+                                            paper_dataset, cited_dataset(citing, known), metric_said,
+                                            cited_metric(citing, known)))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
             sorted(found.others, key=lambda o: o.place))
 
@@ -825,12 +827,10 @@ def leaderboard_metric(table: Table, header: Header, cell: TableCell, number: st
     ("Weibo" alone over its column: F1), where nothing in the table, caption or sentences named
     one; None where the caption names a metric the reader could not place, or a head names
     data with no such metric ("PTB text8": the two are not known to share one)."""
-    if _NAMES_A_METRIC.search(table.caption.text):
-        return None
     usual = next((m for name in names if (m := usual_metric(name, number_value(number), "%" in cell.text))), None)
-    if usual is None or any(usual_metric(h.text, None) is None for h in header.cells
-                            if "DatasetName" in table.namer.names(h)):
-        return None
+    if usual is None or _NAMES_A_METRIC.search(table.caption.text) or any(
+            usual_metric(h.text, None) is None for h in header.cells if "DatasetName" in table.namer.names(h)):
+        return None  # (the table's lookup first: most numbers with no metric are of data with no usual one)
     return usual
 
 
