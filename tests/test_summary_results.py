@@ -1379,6 +1379,16 @@ def test_a_squad_pair_with_no_metric_named_is_told_apart_by_size_f1_never_under_
                    ("BERT", "89.3"): "accuracy"}
 
 
+def test_a_squad_pair_whose_metric_a_sentence_names_is_still_told_apart_by_size():
+    """ALBERT Table 10: "89.1/86.3" under "SQuAD2.0 test" where the prose names F1 of SQuAD2.0:
+    not F1 twice, but the larger F1 and the smaller EM (a regression: both were F1)."""
+    rows = [tagged("We report F1 on SQuAD2.0 .", ("MetricName", 2, 3), ("DatasetName", 4, 5)),
+            row([("Models", 0), ("SQuAD2.0 test", 1)], ("DatasetName", 1, 2)),
+            row([("XLNet", 0), ("89.1/86.3", 1)], ("MethodName", 0, 1))]
+    got = {r.value: r.metric for r in summarize_paper("p", rows).results}
+    assert got == {"89.1": "F1", "86.3": "EM"}
+
+
 def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():
     """Spider Table 2's "Easy Medium Hard Extra Hard All" over the caption's data, a "Total"
     and a "Published" head: how a score was got, not what it was measured on."""

@@ -789,9 +789,14 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if benchmark is not None:
         # "CoLA" alone over its column: the benchmark's metric, marked as assumed
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
-        if part is not None and part[1] == 2 and {fold(benchmark_metric(benchmark, (k, 2)) or "") for k in (0, 1)} == {
-                "em", "f1"}:
+        if part is not None and part[1] == 2 and {fold(benchmark_metric(benchmark, (k, 2)) or "") for k in (0, 1)} \
+                == _EXACT_AND_F1:
             metric = exact_or_f1(cell, number, metric or "")  # SQuAD's "89.3/82.3": F1 first or second
+    elif part is not None and part[1] == 2 and metric and fold(metric) in ("em", "f1", "exactmatch") \
+            and "MetricName" not in heads and "MetricName" not in row and _EXACT_AND_F1 == {
+                fold(benchmark_metric(dataset, (k, 2)) or "") for k in (0, 1)}:
+        # "89.1/86.3" under "SQuAD2.0 test" where a sentence names F1 of SQuAD2.0: one cell, no one metric twice
+        metric = exact_or_f1(cell, number, metric)
     if metric is None and part is None and (usual := leaderboard_metric(table, header, cell, number, (
             dataset, row.get("DatasetName")))):
         metric, found["header"] = usual, f"{found['header'] or ''} {USUAL}".lstrip()
@@ -847,6 +852,10 @@ def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | Non
     if not metrics:
         return None
     return next(iter(metrics.values())) if len(metrics) == 1 else "average"
+
+
+# The two metrics of an extractive QA benchmark's "x / y" cell, folded.
+_EXACT_AND_F1 = frozenset({"em", "f1"})
 
 
 def exact_or_f1(cell: TableCell, number: str, metric: str) -> str:
