@@ -274,8 +274,13 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
                 s.label == "MetricName" and s.end == value.start - 1 for s in spans)))):
         return "setting"  # the k of a metric's name: "P@5 ( Precision at 5 )", "top - 5 accuracy"
     if (before and before[-1] in ("above", "over", "below", "under", "beyond")) or before in (
-            ["more", "than"], ["less", "than"], ["at", "least"], ["at", "most"], ["up", "to"], ["fewer", "than"]):
-        return "bound"  # "above 97 F1", "a recall of over 60 %", "less than 0.3"
+            ["more", "than"], ["less", "than"], ["at", "least"], ["at", "most"], ["up", "to"], ["fewer", "than"],
+            ["greater", "than"], ["larger", "than"], ["smaller", "than"]):
+        return "bound"  # "above 97 F1", "a recall of over 60 %", "less than 0.3", "when the recall is greater than 0.08"
+    if before[-1:] in (["is"], ["are"], ["of"], ["="]) and any(
+            w in ("when", "if", "whenever") for w in [t.lower() for t in tokens[max(0, value.start - 6):value.start]]) \
+            and not any(s.label == "MetricName" and value.start - 6 <= s.start < value.start for s in spans):
+        return "setting"  # "when masking probability is 0.7": a condition, no score (not "when ..., F1 is 90.1")
     ahead = [t.lower() for t in tokens[value.end:value.end + 4]]
     if "confidence" in ahead[:3] or (before[-1:] == ["at"] and any(
             w.startswith(("test", "significan", "confidence", "level")) for w in
@@ -345,6 +350,46 @@ def _owner(spans: Sequence[Span], tokens: Sequence[str], value: Span, label: str
     return None
 
 
+# A year in a citation between a name and its value ("BERT ( Devlin et al . , 2018 ) reaches 89 F1").
+_YEAR = re.compile(r"(?:19|20)\d\d[a-z]?")
+
+
+def stated_of(spans: Sequence[Span], tokens: Sequence[str], value: Span) -> Span | None:
+    """The method a sentence states ``value`` of: the one named right after it by "for",
+    "with", "using" ("93.55 F1 for our CharLSTM parser", "91.20 when using BiLSTM"), else the
+    one method it names before the value, with no other score nor a comparison between the
+    two ("MobileBERT achieves a dev F1 score of 90.3", "DeBERTa improves the perplexity from
+    21.6 to 19.5"); None where the sentence names several before it ("BERT outperformed
+    ELECTRA ( 77.9 % vs 75.5 % )"), a score between ("BERT BASE achieved 84.4 , whereas we
+    achieve 84.24"), a comparison ("91.65 when employing a CNN structure compared to 91.20"), or
+    none before (a name after a value is what it is compared with: "a similar F1 ( e.g. ,
+    83.91 % ) as our AutoNER models")."""
+    methods = [s for s in spans if s.label == "MethodName"]
+    metric_words = {k for s in spans if s.label == "MetricName" for k in range(s.start, s.end)}
+    after = next((s for s in methods if s.start >= value.end), None)
+    if after is not None and after.start - value.end <= 6:
+        words = [(k, tokens[k].lower()) for k in range(value.end, after.start)]
+        if any(w in _NAMING for _, w in words) and all(w in _NAMING or w in _FILLER or k in metric_words
+                                                       for k, w in words):
+            return after
+    before = [s for s in methods if s.end <= value.start]
+    if len({fold(" ".join(tokens[s.start:s.end])) for s in before}) != 1:
+        return None
+    first = before[-1].end
+    # (a change's size, "by 7 %", and where a change starts, "from 21.6 to 19.5", are no rival score)
+    rivals = [k for k in range(first, value.start) if _NUMBER.fullmatch(tokens[k]) and re.search(r"\d", tokens[k])
+              and not _YEAR.fullmatch(tokens[k]) and tokens[k - 1].lower() not in ("by", "from")]
+    compared = any(t.lower() in _COMPARED or t.lower().startswith("outperform") for t in tokens[first:value.start])
+    return None if rivals or compared else before[-1]
+
+
+# Words after a value that name whose it is ("93.55 F1 for our CharLSTM parser"), what else
+# may stand between, and words between a name and a value that set another against it.
+_NAMING = frozenset({"for", "with", "using", "by"})
+_FILLER = frozenset({"%", "our", "the", "a", "an", "when", "score", "mean", "average", "of", "its", "their"})
+_COMPARED = frozenset({"compared", "than", "vs", "vs.", "versus", "whereas", "while", "but", "against", "over"})
+
+
 def only_dataset(p: Paragraph, name: Callable[[Paragraph, Span], str | None]) -> str | None:
     """The one dataset a paragraph names, twice or more, not as data trained on; None for none,
     several, or one named once."""
@@ -393,7 +438,8 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 # score where the sentence names other data
                 tested = [s for s in spans if s.label != "DatasetName" or not trained_on(p.tokens, s.start)]
                 tested = tested if any(s.label == "DatasetName" for s in tested) else spans
-                found = {f: _owner(tested, p.tokens, pair.value, label) or nearest(tested, label, pair.value)
+                found = {f: _owner(tested, p.tokens, pair.value, label) or (
+                    stated_of(tested, p.tokens, pair.value) if f == "model" else nearest(tested, label, pair.value))
                          for f, label in RESULT_FIELDS.items()}
                 named = {f: name(p, s) if s is not None else None for f, s in found.items()}
                 if named["task"] and known is not None and not mainly(known(named["task"]), "TaskName"):
