@@ -26,6 +26,16 @@ def test_heads_of_settings_are_no_scores(head, reason):
     assert not_score_head(head) == reason
 
 
+@pytest.mark.parametrize(("head", "reason"), [("50 %", "statistic"), ("75%", "statistic"),
+                                              ("25th percentile", "statistic"), ("Median", "statistic"),
+                                              ("Freq a", "statistic"), ("Frequency", "statistic"),
+                                              ("Max", None), ("Top 50 %", None), ("F1", None)])
+def test_heads_of_percentiles_and_frequencies_are_no_scores(head, reason):
+    """A shared task's "50 % 75 % Max" over its systems' percentiles, DR-BiLSTM's "Freq" of each
+    category: statistics, no system's score ("Max", the best system's, is one)."""
+    assert not_score_head(head) == reason
+
+
 def test_a_unit_s_power_set_apart_keeps_its_row_a_head_row():
     """"params ×10" then "6" (the superscript of ×10⁶ set in a cell of its own): the row of
     heads holding it is no data row, so its heads ("N", "d model") head the settings below."""

@@ -1389,6 +1389,22 @@ def test_a_squad_pair_whose_metric_a_sentence_names_is_still_told_apart_by_size(
     assert got == {"89.1": "F1", "86.3": "EM"}
 
 
+def test_a_dataset_column_of_labels_under_heads_with_percentiles_lists_the_data_never_the_system():
+    """Wieting et al.'s Table 2: "Dataset 50 % 75 % Max PP DAN GloVe" over "MSRpar 51.5 ...":
+    the first row is heads (a percentile among them), each label the data of its row and never
+    its system; the system is a method tagged over the column, else not known (regressions:
+    the heads were read as scores "50 %", the data row as the system "MSRpar")."""
+    rows = [caption("Table 2 : Results on SemEval textual similarity datasets ( Pearson ’s r ) .",
+                    ("DatasetName", 5, 6), ("MetricName", 10, 12)),
+            row([("Dataset", 0), ("50 %", 1), ("Max", 2), ("DAN", 3), ("GloVe", 4)], ("MethodName", 4, 5)),
+            row([("MSRpar", 0), ("51.5", 1), ("73.4", 2), ("40.3", 3), ("47.7", 4)], ("DatasetName", 0, 1))]
+    summary = summarize_paper("p", rows)
+    got = {(r.value, r.dataset, r.model) for r in summary.results}
+    assert ("40.3", "MSRpar", "DAN") in got
+    assert all(r.dataset == "MSRpar" and r.model != "MSRpar" for r in summary.results)
+    assert not {"50 %", "50%"} & {r.value for r in summary.results}
+
+
 def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():
     """Spider Table 2's "Easy Medium Hard Extra Hard All" over the caption's data, a "Total"
     and a "Published" head: how a score was got, not what it was measured on."""

@@ -74,6 +74,9 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"seed|batch(?:\s?size)?|d\s?model|d\s?ff|hidden(?:\s?size)?|dropout|p\s?drop|(?:train(?:ing)?\s)?steps|"
                 r"#?\s?shots?|(?:model\s|training\s)?(?:settings|hyper\s?-?\s?parameters|configurations?))$|"
                 r"(?:^|\s)(?:dimensions?|dimensionality)(?:\s|$)", re.I), "setting"),
+    # a percentile of the systems of a shared task ("50 %", "75 %" beside "Max"), a frequency of a category
+    (re.compile(r"^\d{1,2}\s?(?:%|th|st|nd|rd)(?:\s?percentile)?$|(?:^|\s)(?:percentile|median|freq\.?|frequency|"
+                r"proportion)(?:\s|$)", re.I), "statistic"),
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
 )

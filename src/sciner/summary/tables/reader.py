@@ -23,7 +23,7 @@ from sciner.summary.tables.caption import (
     said_metrics,
 )
 from sciner.summary.tables.cells import (
-    AGGREGATES, ENUMERATOR, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
+    AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
     is_language_pair, metric_like, names_aspect, names_setting, not_score_head, prints_numbers_only, row_reason,
     says_nothing, split_name, table_rows,
 )
@@ -103,6 +103,9 @@ class Table:
                     for k, t in enumerate(row_texts)] for row_texts in texts]
         numeric = [[n and not _YEAR.match(t.strip()) for n, t in zip(flags, row_texts)]  # a year is a head's
                    for flags, row_texts in zip(numbers, texts)]
+        if texts and heads_the_labels(texts[0]) and 2 * sum(numeric[0]) < len(texts[0]) - 1:
+            # "Dataset 50 % 75 % Max PP DAN ...": the heads, a percentile among them, not a row of scores
+            numeric[0] = [False] * len(texts[0])
         number_cells = [c for row, flags in zip(rows, numeric) for c, n in zip(row, flags) if n]
         labelled = any(any(flags[1:]) and not flags[0] and not says_nothing(row_texts[0])
                        for flags, row_texts in zip(numbers, texts))
@@ -376,6 +379,11 @@ def carry_labels(rows: Iterable[DataRow]) -> Iterator[DataRow]:
         elif labels and lead is not None and lead.last < labels[0].first:
             row = replace(row, cells=[lead, *row.cells])
         yield row
+
+
+def heads_the_labels(texts: list[str]) -> bool:
+    """Whether a row's first cell heads a column of labels ("Dataset", "Model"): the row is heads."""
+    return bool(texts) and fold(texts[0]) in LABEL_HEADS and not cell_numbers(texts[0])
 
 
 def data_rows(table: Table) -> Iterator[DataRow]:
@@ -674,7 +682,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     # labelled with a part of the data only ("title" under "Field") are its too.
     model = label_text or (None if label.numbered or (table.labelled and "Qualifier" not in row)
                            else table.caption.names.get("MethodName"))
-    if model is None and "DatasetName" in row and ("DatasetName" in heads or any(
+    # (under a "Dataset" head over the labels, "Dataset ... PSL" over "MSRpar", the label is the
+    # data, never the system: the system is a method over the column, or not known)
+    if model is None and "DatasetName" in row and not label.lists_data and ("DatasetName" in heads or any(
             not names_setting(u) for u in column.unnamed)) and "MethodName" not in heads:
         # Data over the columns and a label the paper once tagged as data ("PL"): the label is the system.
         model, row = row["DatasetName"], {k: v for k, v in row.items() if k != "DatasetName"}
