@@ -1405,6 +1405,23 @@ def test_a_dataset_column_of_labels_under_heads_with_percentiles_lists_the_data_
     assert not {"50 %", "50%"} & {r.value for r in summary.results}
 
 
+def test_a_part_of_the_caption_s_data_takes_the_data_s_usual_metric():
+    """LGN Table 4 "Main results on Weibo" over "NE NM": Weibo's parts, scored with Weibo's usual
+    metric (F1); not a column the caption explains ("Spread is measured as ... tokens"), nor
+    one under a head naming a setting ("Transfer" over "micro")."""
+    rows = [caption("Table 2 : Main results on Weibo . Spread is measured as the number of tokens .",
+                    ("DatasetName", 6, 7)),
+            row([("Models", 0), ("NE", 1), ("Spread", 2)]),
+            row([("Lattice LSTM", 0), ("53.04", 1), ("37.3", 2)], ("MethodName", 0, 2))]
+    summary = summarize_paper("p", rows)
+    assert {(r.value, r.dataset, r.metric) for r in summary.results} == {("53.04", "Weibo NE", "F1")}
+    assert ("37.3", "no metric") in {(n.value, n.reason) for n in summary.not_results}
+    rows = [caption("Table 2 : Results on Weibo and transfer tasks .", ("DatasetName", 5, 6)),
+            row([("Transfer", 1)]), row([("Model", 0), ("micro", 1)]),
+            row([("LSTM", 0), ("79.5", 1)], ("MethodName", 0, 1))]
+    assert not summarize_paper("p", rows).results
+
+
 def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():
     """Spider Table 2's "Easy Medium Hard Extra Hard All" over the caption's data, a "Total"
     and a "Published" head: how a score was got, not what it was measured on."""

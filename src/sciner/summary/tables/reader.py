@@ -793,8 +793,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         metric = scored[0]  # "73.8" alone under "Accuracy / ∆": the score; its row's difference left blank
     found = provenance(table, header, group, label, cell)
     beside = () if metric is not None else tuple(h.text for h in header.cells)  # the head row, asked only here
+    whole = whole_data(table, dataset, [h.text for h in header.cells if h.first <= cell.first and cell.last <= h.last])
     benchmark, metric = next(((name, by_convention) for name in (
-        dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName"))
+        dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName"), whole)
         if metric is None and (by_convention := benchmark_metric(name, part, beside))), (None, metric))
     if benchmark is not None:
         # "CoLA" alone over its column: the benchmark's metric, marked as assumed
@@ -808,7 +809,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # "89.1/86.3" under "SQuAD2.0 test" where a sentence names F1 of SQuAD2.0: one cell, no one metric twice
         metric = exact_or_f1(cell, number, metric)
     if metric is None and part is None and (usual := leaderboard_metric(table, header, cell, number, (
-            dataset, row.get("DatasetName")))):
+            dataset, row.get("DatasetName"), whole))):
         metric, found["header"] = usual, f"{found['header'] or ''} {USUAL}".lstrip()
     if metric is None and part is None and table.cited_metric and ("DatasetName" in heads or dataset):
         metric = table.cited_metric  # "Table 4 shows the accuracy ...", nothing else naming one
@@ -834,6 +835,21 @@ def language_pair_in(text: str) -> str | None:
     words = text.split()
     return next((f"{words[k]}-{words[k + 2]}" for k in range(len(words) - 2)
                  if words[k + 1] in ("-", "–", "→", "->") and is_language_pair(" ".join(words[k:k + 3]))), None)
+
+
+def whole_data(table: Table, dataset: str | None, over: list[str]) -> str | None:
+    """The caption's data where the result's data is a part of it ("VCR Q → A", "Weibo NE" in a
+    table "... on Weibo"), whose convention or usual metric the part takes; None otherwise: where
+    a head ``over`` the column names a setting ("Transfer" over "micro macro": another evaluation
+    than the caption's data), or the caption explains a word of the part ("Spread is measured as
+    the average number of tokens ...": a measure of its own, no part of the data)."""
+    whole = table.caption.names.get("DatasetName")
+    if not whole or not dataset or fold(dataset) == fold(whole) or not fold(dataset).startswith(fold(whole)) \
+            or any(names_setting(h) for h in over):
+        return None
+    caption = {w.lower() for w in table.caption.text.split()}
+    part = [w.lower() for w in dataset.split()[len(whole.split()):] if re.fullmatch(r"[^\W\d_]{3,}", w)]
+    return None if any(w in caption for w in part) else whole
 
 
 def leaderboard_metric(table: Table, header: Header, cell: TableCell, number: str,
