@@ -1347,6 +1347,13 @@ def test_a_language_is_no_dataset_for_a_table_nothing_of_which_names_its_data():
     # one metric: every name of the sentence
     ("We report accuracy on SST-2 and TREC .",
      [("MetricName", 2, 3), ("DatasetName", 4, 5), ("DatasetName", 6, 7)], {"sst2": "accuracy", "trec": "accuracy"}),
+    # names said to use, or to be, a metric after them take it ("metrics are", "use", "is")
+    ("TriviaQA , Hyperpartisan metrics are F1 , WikiHop and IMDB use accuracy .",
+     [("DatasetName", 0, 1), ("DatasetName", 2, 3), ("MetricName", 5, 6), ("DatasetName", 7, 8),
+      ("DatasetName", 9, 10), ("MetricName", 11, 12)],
+     {"triviaqa": "F1", "hyperpartisan": "F1", "wikihop": "accuracy", "imdb": "accuracy"}),
+    # a metric cut at its "’s" goes on past it
+    ("CoLA uses Matthew ’s Corr .", [("DatasetName", 0, 1), ("MetricName", 2, 3)], {"cola": "Matthew ’s Corr"}),
     # no name tagged as a metric reads as one: nothing
     ("textual similarity ( STS ) and sentiment ( SST ) .",
      [("MetricName", 0, 2), ("DatasetName", 3, 4), ("DatasetName", 8, 9)], {}),
@@ -1365,6 +1372,30 @@ def test_the_metric_said_of_the_other_data_holds_for_the_data_beside_those_named
     assert said.other("fudan", ["20news", "fudan"]) == "accuracy"
     assert said.other("fudan", ["imdb", "fudan"]) is None
     assert said.other("20news", ["20news", "fudan"]) is None
+
+
+def test_the_metric_said_of_the_other_data_is_the_one_its_own_clause_says_so():
+    """R-Drop: "STS-B is the Pearson correlation ; Matthew ’s correlation is used for CoLA ; Other
+    tasks are measured by Accuracy": the others' is Accuracy, not the Matthew's correlation of
+    the clause before (a regression: MRPC and RTE took Matthew's correlation)."""
+    p = tagged("The result for STS-B is the Pearson correlation ; Matthew ’s correlation is used for CoLA ; "
+               "Other tasks are measured by Accuracy .",
+               ("DatasetName", 3, 4), ("MetricName", 6, 8), ("MetricName", 9, 12), ("DatasetName", 15, 16),
+               ("MetricName", 22, 23))
+    said = said_metrics([p], lambda name: {})
+    assert said.by_name == {"stsb": "Pearson correlation", "cola": "Matthew ’s correlation"}
+    assert said.other("mrpc", ["stsb", "cola", "mrpc"]) == "Accuracy"
+
+
+def test_a_caption_saying_each_dataset_s_metric_gives_its_own_table_s_columns_theirs():
+    """Longformer Table 8: "TriviaQA metrics are F1 , IMDB uses accuracy" in the caption (and the
+    paper's text saying none): F1 over TriviaQA, accuracy over IMDB."""
+    rows = [caption("Table 2 : Results . TriviaQA metrics are F1 , IMDB uses accuracy .", ("DatasetName", 5, 6),
+                    ("MetricName", 8, 9), ("DatasetName", 10, 11), ("MetricName", 12, 13)),
+            row([("Model", 0), ("TriviaQA", 1), ("IMDB", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 3)),
+            row([("Longformer", 0), ("75.2", 1), ("95.7", 2)], ("MethodName", 0, 1))]
+    got = {r.value: r.metric for r in summarize_paper("p", rows).results}
+    assert got == {"75.2": "F1", "95.7": "accuracy"}
 
 
 def test_a_squad_pair_with_no_metric_named_is_told_apart_by_size_f1_never_under_exact_match():

@@ -390,8 +390,13 @@ def _sentence_metrics(tokens: Sequence[str], start: int, spans: Sequence[Span], 
     distinct = {fold(names[m]) for m in metrics}
     for k, m in enumerate(metrics):
         end = metrics[k + 1].start if k + 1 < len(metrics) else len(tokens)
-        near = {w.lower() for w in tokens[max(m.start - 6, start):m.start]} if len(distinct) == 1 else set()
-        if (near | {w.lower() for w in tokens[m.end:min(m.end + 8, end)]}) & _OTHERS:
+        # (words of its own clause only: "Matthew ’s correlation is used for CoLA ; Other tasks
+        # are measured by Accuracy" says Accuracy of the others)
+        before = [w.lower() for w in tokens[max(m.start - 6, start):m.start]]
+        before = before[len(before) - before[::-1].index(";"):] if ";" in before else before if len(distinct) == 1 else []
+        after = [w.lower() for w in tokens[m.end:min(m.end + 8, end)]]
+        after = after[:after.index(";")] if ";" in after else after
+        if set(before + after) & _OTHERS:
             default = names[m]
     group: list[Span] = []
     for k, d in enumerate(spans):
@@ -403,6 +408,8 @@ def _sentence_metrics(tokens: Sequence[str], start: int, spans: Sequence[Span], 
             lambda m: m.label == "MetricName" and ";" not in tokens[d.end:m.start], spans[k + 1:]))
         if len(distinct) == 1:
             found = metrics
+        elif linked := _linked_metrics(tokens, spans, k):
+            found = linked
         elif after and _opens_clause(tokens, start, d.start):
             found = after
         else:
@@ -415,6 +422,34 @@ def _sentence_metrics(tokens: Sequence[str], start: int, spans: Sequence[Span], 
     return given, default
 
 
+# Words that say the names before them are scored with the metric after them ("TriviaQA ,
+# Hyperpartisan metrics are F1", "WikiHop and IMDB use accuracy"), and what else may stand there.
+_LINKS = frozenset({"is", "are", "use", "uses", "used", "using", "measured", "evaluated", "scored", "report",
+                    "reports", "reported", "adopt", "adopts"})
+_LINK_FILLER = frozenset({"metric", "metrics", "the", "by", "with", "in", "terms", "of", "as", "evaluation", "score",
+                          "scores", "their", "its", "we"})
+
+
+def _linked_metrics(tokens: Sequence[str], spans: Sequence[Span], k: int) -> list[Span]:
+    """The metrics the name ``spans[k]`` (and the names listed right after it, "," or "and"
+    between) are said to be scored with by a word of :data:`_LINKS` ("TriviaQA , Hyperpartisan
+    metrics are F1"), else none."""
+    j = k + 1
+    while j < len(spans) and spans[j].label != "MetricName" and set(tokens[spans[j - 1].end:spans[j].start]) <= {",", "and"}:
+        j += 1
+    if j >= len(spans) or spans[j].label != "MetricName":
+        return []
+    words = {w.lower() for w in tokens[spans[j - 1].end:spans[j].start]}
+    if not words & _LINKS or not words <= _LINKS | _LINK_FILLER:
+        return []
+    linked = [spans[j]]
+    while j + 1 < len(spans) and spans[j + 1].label == "MetricName" \
+            and set(tokens[spans[j].end:spans[j + 1].start]) <= {",", "and", "/"}:
+        j += 1
+        linked.append(spans[j])
+    return linked
+
+
 def _opens_clause(tokens: Sequence[str], start: int, at: int) -> bool:
     """Whether the name at ``at`` opens a clause of the sentence starting at ``start``: "For
     FIGER", ", and for Open Entity", "On the SST datasets" (not "accuracy for STS")."""
@@ -423,8 +458,9 @@ def _opens_clause(tokens: Sequence[str], start: int, at: int) -> bool:
         and (k == start or tokens[k - 1].lower() in (",", "and", ";"))
 
 
-def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> Said:
-    """The metrics the paper's sentences (not its tables or captions) give its datasets and tasks
+def said_metrics(paragraphs: Sequence[Paragraph], known: Known, captions: bool = False) -> Said:
+    """The metrics the paper's sentences (not its tables; its captions only with ``captions``:
+    a caption speaks of its own table, see :func:`table_said`) give its datasets and tasks
     (see :class:`Said`): a sentence tagging metrics and datasets or tasks gives each of them its
     metric ("we report F1 on CoNLL 2003"; of several, the one before it); a name given two
     metrics or more across the paper gets none. A metric said of "the other" data holds for
@@ -432,7 +468,7 @@ def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> Said:
     given: dict[str, dict[str, str]] = {}
     others: list[tuple[frozenset[str], str]] = []
     for p in paragraphs:
-        if p.meta.get("cells") or p.meta.get("kind") == "caption":
+        if p.meta.get("cells") or (p.meta.get("kind") == "caption") != captions:
             continue
         last: dict[str, set[str]] = {}
         for start, end in sentence_ranges(p.tokens, p.tags or []):
@@ -441,6 +477,10 @@ def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> Said:
                 last = {}
                 continue
             names = {s: known(text := " ".join(p.tokens[s.start:s.end])).get(s.label, (text, 0))[0] for s in spans}
+            for s in spans:  # "Matthew" tagged in "Matthew ’s Corr .": the name goes on past the "’s"
+                if s.label == "MetricName" and p.tokens[s.end:s.end + 1] in (["’s"], ["'s"]) \
+                        and s.end + 1 < len(p.tokens) and p.tokens[s.end + 1][:1].isalpha():
+                    names[s] = " ".join(p.tokens[s.start:s.end + 2])
             metrics, default = _sentence_metrics(p.tokens[:end], start, spans, names)
             for key, found in metrics.items():
                 given.setdefault(key, {}).update({fold(m): m for m in found})
@@ -451,6 +491,15 @@ def said_metrics(paragraphs: Sequence[Paragraph], known: Known) -> Said:
             last = metrics
     return Said({key: metric for key, metrics in given.items() if key and len(metrics) == 1
                  and metric_like(metric := next(iter(metrics.values())))}, tuple(others))
+
+
+def table_said(said: Said, paragraphs: Sequence[Paragraph], page: object, label: str, known: Known) -> Said:
+    """What the sentences say of the metrics (``said``, the paper's), with what the caption of
+    table ``label`` says of its own data over it ("TriviaQA , Hyperpartisan metrics are F1 ,
+    WikiHop and IMDB use accuracy")."""
+    at = caption_of(paragraphs, page, label)
+    own = said_metrics([paragraphs[at]], known, captions=True).by_name if at is not None else {}
+    return Said({**said.by_name, **own}, said.others) if own else said
 
 
 def _datasets(p: Paragraph, spans: Sequence[Span], known: Known) -> set[str]:

@@ -20,7 +20,7 @@ from sciner.summary.provenance import (
 )
 from sciner.summary.tables.caption import (
     Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, citing_sentences, read_caption,
-    said_metrics,
+    said_metrics, table_said,
 )
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
@@ -183,7 +183,8 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
         citing = list(citing_sentences(paragraphs, label))  # once, for the table's data and metric
-        found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric, said,
+        found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric,
+                                            table_said(said, paragraphs, page, label, known),
                                             paper_dataset, cited_dataset(citing, known), metric_said,
                                             cited_metric(citing, known)))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
