@@ -1453,6 +1453,18 @@ def test_a_part_of_the_caption_s_data_takes_the_data_s_usual_metric():
     assert not summarize_paper("p", rows).results
 
 
+def test_a_label_cell_under_another_head_beside_the_models_column_is_a_setting_of_the_row():
+    """CGN Table 1 "Extra Resource Models ... F1" over "Automatic word seg | Peng and Dredze (
+    2015 ) | 51.96": the model is the cell under "Models", what it used its setting (a
+    regression: the model was "Automatic word seg")."""
+    rows = [caption("Table 2 : Main results on Weibo NER .", ("DatasetName", 5, 7)),
+            row([("Extra Resource", 0), ("Models", 1), ("F1", 2)], ("MetricName", 3, 4)),
+            row([("Automatic word seg", 0), ("Peng and Dredze ( 2015 )", 1), ("51.96", 2)]),
+            row([("Lexicon", 0), ("CGN", 1), ("56.45", 2)], ("MethodName", 1, 2))]
+    got = {r.value: (r.model, r.setting) for r in summarize_paper("p", rows).results}
+    assert got == {"51.96": ("Peng and Dredze ( 2015 )", "Automatic word seg"), "56.45": ("CGN", "Lexicon")}
+
+
 def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():
     """Spider Table 2's "Easy Medium Hard Extra Hard All" over the caption's data, a "Total"
     and a "Published" head: how a score was got, not what it was measured on."""

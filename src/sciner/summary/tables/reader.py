@@ -613,6 +613,13 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
         for kind, name in named.items():
             row_names.setdefault(kind, name)
         if not named or "MethodName" in named or not set(named) <= {"DatasetName", "TaskName", "MetricName"}:
+            if "MethodName" in typed or any(header.label_head(c) == "MethodName" for c in labels):
+                if any(h.first <= cell.first and cell.last <= h.last and not says_nothing(h.text)
+                       for h in header.cells):
+                    # "Lexicon" under "Extra Resource" beside "Ours" under "Models": what the row
+                    # used, no part of the model's name
+                    typed.setdefault("resource", []).append(text)
+                    continue
             model_cells.append(cell)
     if "MethodName" in typed:  # "Methods" over the labels: a label tagged as data is still a method
         row_names.pop("DatasetName", None)
@@ -643,8 +650,8 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     # (not a run of eight digits or more, text the PDF hid in the label: "00000000000000000 + multi - task")
     model = _HIDDEN_DIGITS.sub("", " ".join(ENUMERATOR.sub("", cell.text) for cell in model_cells)).strip() or None
     method = bool(model and (CITED.search(model) or split_citation(model)[1] or is_ablated(model) or is_added(model)))
-    return RowLabel(row_names, model, row_language, setting=" ".join(typed.get("setting column", [])) or None,
-                    method=method, lists_data=listed)
+    setting = " ".join(typed.get("setting column", []) or typed.get("resource", [])) or None
+    return RowLabel(row_names, model, row_language, setting=setting, method=method, lists_data=listed)
 
 
 def read_number(table: Table, header: Header, group: Group, label: RowLabel, cell: TableCell, number: str,
