@@ -393,7 +393,10 @@ def _sentence_metrics(tokens: Sequence[str], start: int, spans: Sequence[Span], 
         # (words of its own clause only: "Matthew ’s correlation is used for CoLA ; Other tasks
         # are measured by Accuracy" says Accuracy of the others)
         before = [w.lower() for w in tokens[max(m.start - 6, start):m.start]]
-        before = before[len(before) - before[::-1].index(";"):] if ";" in before else before if len(distinct) == 1 else []
+        if ";" in before:
+            before = before[len(before) - before[::-1].index(";"):]
+        elif len(distinct) != 1:
+            before = []
         after = [w.lower() for w in tokens[m.end:min(m.end + 8, end)]]
         after = after[:after.index(";")] if ";" in after else after
         if set(before + after) & _OTHERS:
@@ -435,7 +438,8 @@ def _linked_metrics(tokens: Sequence[str], spans: Sequence[Span], k: int) -> lis
     between) are said to be scored with by a word of :data:`_LINKS` ("TriviaQA , Hyperpartisan
     metrics are F1"), else none."""
     j = k + 1
-    while j < len(spans) and spans[j].label != "MetricName" and set(tokens[spans[j - 1].end:spans[j].start]) <= {",", "and"}:
+    while j < len(spans) and spans[j].label != "MetricName" \
+            and set(tokens[spans[j - 1].end:spans[j].start]) <= {",", "and"}:
         j += 1
     if j >= len(spans) or spans[j].label != "MetricName":
         return []
