@@ -59,6 +59,8 @@ def found(summary: PaperSummary) -> set[tuple[str | None, str | None, str, str |
     ("86.6/-", [("86.6", None)]), (".69/ -", [("0.69", None)]), ("- 0.7 / -0.7", [("-0.7", None), ("-0.7", None)]),
     (".97", [("0.97", None)]), ("24 * *", [("24", None)]), ("86.2†", [("86.2", None)]),
     ("87.42∗", [("87.42", None)]), ("88.27 ∗ ⋆", [("88.27", None)]), ("**85.2**", [("85.2", None)]),
+    # marks after a score: of two notes, of a number taken from the original paper, of better or worse
+    ("76.01†,‡", [("76.01", None)]), ("70.49\\", [("70.49", None)]), ("87.52 ↑", [("87.52", None)]),
     ("91.62(±0.33 )", [("91.62", None), ("0.33", "deviation")]),
     ("( 91.48±0.07 )", [("91.48", None), ("0.07", "deviation")]),  # a mean and its deviation bracketed whole
     ("95.4 %", [("95.4%", None)]), ("1,806,230 ( 1,542,805 )", [("1,806,230", None), ("1,542,805", "parenthesized")]),
@@ -1463,6 +1465,15 @@ def test_a_label_cell_under_another_head_beside_the_models_column_is_a_setting_o
             row([("Lexicon", 0), ("CGN", 1), ("56.45", 2)], ("MethodName", 1, 2))]
     got = {r.value: (r.model, r.setting) for r in summarize_paper("p", rows).results}
     assert got == {"51.96": ("Peng and Dredze ( 2015 )", "Automatic word seg"), "56.45": ("CGN", "Lexicon")}
+
+
+def test_an_mrpc_or_qqp_pair_printed_either_way_is_told_apart_by_size():
+    """DeCLUTR Table 2 "74.61/82.65" under "MRPC" (accuracy / F1, the reverse of GLUE's order):
+    MRPC's F1 is over its accuracy and QQP's under it, whichever the cell prints first."""
+    rows = [row([("Model", 0), ("MRPC", 1), ("QQP", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 3)),
+            row([("DeCLUTR", 0), ("74.61/82.65", 1), ("89.2/71.2", 2)], ("MethodName", 0, 1))]
+    got = {r.value: r.metric for r in summarize_paper("p", rows).results}
+    assert got == {"74.61": "accuracy", "82.65": "F1", "89.2": "accuracy", "71.2": "F1"}
 
 
 def test_heads_of_a_difficulty_level_a_total_or_a_published_figure_are_no_part_of_the_dataset():

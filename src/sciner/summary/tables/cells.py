@@ -178,7 +178,9 @@ _SEPARATOR = re.compile(r"\s*(?:/|,|;|\[)\s*")
 # A cell that brackets a whole mean and its deviation, as one model's row of several prints it.
 _BRACKETED_MEAN = re.compile(rf"\(\s*({_ONE_NUMBER}\s*(?:±|\+/-)\s*{_ONE_NUMBER})\s*\)")
 _MISSING = re.compile(r"[-–—]|n/?a|N/?A")  # "86.6/-": no second score
-_CELL_END = re.compile(r"\s*\]?(?:\s*[*∗⋆†‡§¶♣♦♠♥]+)*(?:\s[a-d])?$")  # "]", footnote marks "* *", "81.32 a"
+# "]", footnote marks "* *", "†,‡", a "\" (retrieved from the original paper), an arrow of
+# better or worse than a baseline ("87.52 ↑"), "81.32 a"
+_CELL_END = re.compile(r"\s*\]?(?:\s*,?\s*[*∗⋆†‡§¶♣♦♠♥\\↑↓▲▼]+)*(?:\s[a-d])?$")
 _BOLD = re.compile(r"^(?:\*\*|__)(.*)(?:\*\*|__)$|^\\(?:textbf|textit|underline|mathbf)\{(.*)\}$")
 
 

@@ -78,6 +78,10 @@ SUITES: dict[str, str] = {
     **{task: "SuperGLUE" for task in ("boolq", "cb", "copa", "multirc", "record", "wic", "wsc")},
     **{task: "SentEval" for task in ("mr", "cr", "subj", "mpqa", "trec", "sicke", "sickr", "stsbench")},
 }
+# Benchmarks whose "x / y" cells' two metrics are told apart by size, in whatever order a table
+# prints them: the larger one (F1 is never under exact match; MRPC's F1 is over its accuracy and
+# QQP's under it, their classes unbalanced one way and the other).
+LARGER: dict[str, str] = {"squad": "F1", "record": "F1", "multirc": "F1a", "mrpc": "F1", "qqp": "accuracy"}
 # What may follow a task's name in a head: a version ("SST-2", "SQuAD v2.0"), MNLI's matched and
 # mismatched parts ("MNLI-m", "MNLI-(m/mm)"), a language and a task (CoNLL's "CoNLL 2003 English
 # NER"), a split.
@@ -119,6 +123,12 @@ def benchmark_metric(name: str | None, part: tuple[int, int] | None = None, besi
     if part is not None and part[1] == len(pieces):
         return pieces[part[0]]
     return pieces[0]
+
+
+def larger_metric(name: str | None) -> str | None:
+    """The larger of the two metrics of an "x / y" cell of the benchmark ``name`` (see
+    :data:`LARGER`), None for a benchmark whose two are not told apart by size."""
+    return _convention(fold(name or ""), LARGER)
 
 
 @lru_cache(maxsize=256)

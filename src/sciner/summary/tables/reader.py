@@ -28,7 +28,9 @@ from sciner.summary.tables.cells import (
     says_nothing, split_name, table_rows,
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
-from sciner.summary.tables.conventions import ASSUMED, USUAL, benchmark_metric, cannot_be, suite_of, usual_metric
+from sciner.summary.tables.conventions import (
+    ASSUMED, USUAL, benchmark_metric, cannot_be, larger_metric, suite_of, usual_metric,
+)
 from sciner.summary.tables.namer import Namer, metric_pair
 from sciner.summary.values import TRAINING, NotResult, Result, Value
 
@@ -808,14 +810,12 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     if benchmark is not None:
         # "CoLA" alone over its column: the benchmark's metric, marked as assumed
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
-        if part is not None and part[1] == 2 and {fold(benchmark_metric(benchmark, (k, 2)) or "") for k in (0, 1)} \
-                == _EXACT_AND_F1:
-            metric = exact_or_f1(cell, number, metric or "")  # SQuAD's "89.3/82.3": F1 first or second
+        if part is not None and part[1] == 2 and larger_metric(benchmark):
+            metric = by_size(cell, number, benchmark, metric or "")  # SQuAD's "89.3/82.3": F1 first or second
     elif part is not None and part[1] == 2 and metric and fold(metric) in ("em", "f1", "exactmatch") \
-            and "MetricName" not in heads and "MetricName" not in row and _EXACT_AND_F1 == {
-                fold(benchmark_metric(dataset, (k, 2)) or "") for k in (0, 1)}:
+            and "MetricName" not in heads and "MetricName" not in row and fold(larger_metric(dataset) or "") == "f1":
         # "89.1/86.3" under "SQuAD2.0 test" where a sentence names F1 of SQuAD2.0: one cell, no one metric twice
-        metric = exact_or_f1(cell, number, metric)
+        metric = by_size(cell, number, dataset or "", metric)
     if metric is None and part is None and (usual := leaderboard_metric(table, header, cell, number, (
             dataset, row.get("DatasetName"), whole))):
         metric, found["header"] = usual, f"{found['header'] or ''} {USUAL}".lstrip()
@@ -888,19 +888,18 @@ def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | Non
     return next(iter(metrics.values())) if len(metrics) == 1 else "average"
 
 
-# The two metrics of an extractive QA benchmark's "x / y" cell, folded.
-_EXACT_AND_F1 = frozenset({"em", "f1"})
-
-
-def exact_or_f1(cell: TableCell, number: str, metric: str) -> str:
-    """Which of an "x / y" cell's exact match and F1 (SQuAD's pair, in either order) ``number``
-    is: the larger F1, as F1 is never under exact match; ``metric`` where the two are equal or
-    not two."""
+def by_size(cell: TableCell, number: str, benchmark: str, metric: str) -> str:
+    """Which of the two metrics of an "x / y" cell of ``benchmark`` (a benchmark of
+    :data:`~sciner.summary.tables.conventions.LARGER`) ``number`` is, in whatever order the
+    cell prints them: the larger metric for the larger number ("89.3/82.3" and "82.3/89.3" of
+    SQuAD: F1 89.3, EM 82.3); ``metric`` where the two numbers are equal or not two."""
     pair = [v for n, why, _ in cell_numbers(cell.text) if why is None and (v := number_value(n)) is not None]
-    value = number_value(number)
-    if len(pair) != 2 or value is None or pair[0] == pair[1]:
+    value, larger = number_value(number), larger_metric(benchmark)
+    if len(pair) != 2 or value is None or pair[0] == pair[1] or larger is None:
         return metric
-    return "F1" if value == max(pair) else "EM"
+    both = [benchmark_metric(benchmark, (k, 2)) or "" for k in (0, 1)]
+    smaller = next((m for m in both if fold(m) != fold(larger)), metric)
+    return larger if value == max(pair) else smaller
 
 
 # Heads over a column of scores on the training data (folded): "Train", "Train Acc", "Training accuracy".
