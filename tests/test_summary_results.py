@@ -963,6 +963,23 @@ def test_an_acronym_the_abstract_defines_for_a_title_phrase_is_proposed():
     assert summarize_paper("p", [title, abstract]).proposed == ["BIDAF"]
 
 
+def test_a_short_form_of_several_words_defined_for_a_proposed_name_marks_its_rows_ours():
+    """"the Attention Sum Reader ( AS Reader )": "AS Reader" is proposed too, so the rows "AS
+    Reader ( avg ensemble )" are the paper's own (a regression: none was); "( AS )" alone or a
+    short form of another name ("Memory Network ( MemNN )") is no such short form."""
+    title = tagged("Text Understanding with the Attention Sum Reader Network", ("MethodName", 4, 7))
+    title.meta.update(kind="title")
+    abstract = tagged("We present the Attention Sum Reader ( AS Reader ) . It beats the Memory Network ( "
+                      "MemNN Reader ) .", ("MethodName", 3, 6), ("MethodName", 14, 16))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    rows = [row([("Model", 0), ("CNN", 1)], ("DatasetName", 1, 2)),
+            row([("AS Reader ( avg ensemble )", 0), ("75.4", 1)]), row([("MemNN Reader", 0), ("69.4", 1)])]
+    summary = summarize_paper("p", [title, abstract, caption("Table 2 : Accuracy on CNN .", ("MetricName", 3, 4),
+                                                             ("DatasetName", 5, 6)), *rows])
+    assert summary.proposed == ["Attention Sum Reader", "AS Reader"]
+    assert {(r.value, r.ours) for r in summary.results} == {("75.4", True), ("69.4", False)}
+
+
 def test_a_title_that_is_a_name_is_proposed_with_the_initials_the_paper_uses():
     """A colon-less title whose leading capitalised words the paper tags as a method elsewhere
     ("Universal Sentence Encoder", its rows "USE_T"; "Weighted Transformer Network for ...") is

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Span
-from sciner.summary.names import find_abbreviations, fold, mention_text
+from sciner.summary.names import best_long_form, find_abbreviations, fold, mention_text
 from sciner.summary.provenance import is_ablated
 from sciner.summary.values import Result
 
@@ -179,7 +179,32 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
     # The title's name where none of those is part of it ("Weighted Transformer" keeps its spelling),
     # then the variants the body names as its own.
     names += [n for n in title_name(paragraphs) if not any(fold(m) in fold(n) for m in names)]
+    names += [n for n in short_names(paragraphs, names) if fold(n) not in {fold(m) for m in names}]
     return names + [n for n in own_variants(paragraphs, name_of) if fold(n) not in {fold(m) for m in names}]
+
+
+def short_names(paragraphs: Sequence[Paragraph], proposed: Sequence[str]) -> list[str]:
+    """The short forms of several words the paper defines for a proposed name ("Attention Sum
+    Reader ( AS Reader )": "AS Reader"), its rows' spelling: the first word's letters are the
+    initials of the name's first words, the others the name's last words."""
+    keys = {fold(n): n for n in proposed}
+    found: list[str] = []
+    for p in paragraphs:
+        tokens = p.tokens
+        for open_at in (k for k, t in enumerate(tokens) if t == "(" and k + 2 < len(tokens)):
+            close = next((j for j in range(open_at + 2, min(len(tokens), open_at + 5)) if tokens[j] == ")"), None)
+            if close is None or close - open_at < 3:
+                continue
+            inside = list(tokens[open_at + 1:close])
+            rest = len(inside) - 1
+            for start in range(max(0, open_at - 8), open_at):
+                words = list(tokens[start:open_at])
+                if fold(" ".join(words)) in keys and len(words) > rest and words[len(words) - rest:] == inside[1:] \
+                        and best_long_form(inside[0], " ".join(words[:len(words) - rest])) == " ".join(
+                            words[:len(words) - rest]) and inside[0][:1].isupper():
+                    found.append(" ".join(inside))
+                    break
+    return list(dict.fromkeys(found))
 
 
 def own_variants(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragraph, Span], str | None]) -> list[str]:
