@@ -140,6 +140,25 @@ def test_row_labels_in_the_body_font_beside_number_lines_are_table_rows_not_pros
         ["EM / F1", "EM / F1"], [labels[0], "- / -", "80.3 / 91.2"], [labels[1], "- / -", "81.3 / 91.2"]]
 
 
+def test_rows_whose_scores_are_missing_or_set_in_one_run_with_their_label_stay_in_the_table() -> None:
+    # The AS Reader's Table 2: labels in the body's size beside "63.4 66.8 NA NA", and a row
+    # whose label and numbers the PDF sets as one run of text; both are rows, not prose that
+    # ends the table (a regression: the table was read from the first row after them on).
+    x = BOXES[SPANNING].x0
+    labels = ["MemNNs trained as one single model (ensemble)",
+              "Dynamic Entity Representation (max-pool) ] 71.2 70.7 NA NA"]
+    page = [*paragraph(20.0, 3), row_line([(x + 330, "CNN"), (x + 400, "Daily Mail")], 60.0, side=SPANNING, size=BODY),
+            row_line([(x + 10, labels[0])], 72.0, side=SPANNING, size=BODY),
+            row_line([(x + 330, "63.4"), (x + 360, "66.8"), (x + 400, "NA"), (x + 430, "NA")], 72.0, side=SPANNING,
+                     size=BODY),
+            row_line([(x + 10, labels[1])], 84.0, side=SPANNING, size=BODY),
+            row_line([(x + 10, "AS Reader"), (x + 330, "68.6"), (x + 360, "69.5"), (x + 400, "75.0"),
+                      (x + 430, "73.9")], 96.0, side=SPANNING)]
+    (table,) = find_tables([*page, *caption_lines("Table 2: Results on CNN and Daily Mail.", 120.0, side=SPANNING)],
+                           BODY)
+    assert [row[0].text for row in table.rows][:3] == ["CNN", labels[0], labels[1]]
+
+
 def test_prose_beside_a_line_of_words_still_ends_a_table() -> None:
     x = BOXES[SPANNING].x0
     text = row_line([(x + 10, "the results we report here are taken from the")], 60.0, side=SPANNING, size=BODY)

@@ -56,6 +56,10 @@ def is_number(text: str) -> bool:
     return bool(NUMBER_RE.match(text.strip()))
 
 
+# What a table prints in a cell with no score.
+_MISSING_CELLS = frozenset({"NA", "N/A", "n/a", "-", "–", "—"})
+
+
 def find_tables(page: list[OrderedLine], body_size: float) -> list[Table]:
     """The tables of one page (its lines in reading order), one per "Table N" caption that has
     rows of cells next to it, in the order of their captions."""
@@ -118,6 +122,8 @@ def _is_prose(line: OrderedLine, caption: OrderedLine, body_size: float) -> bool
     width = caption.box.width if caption.column != SPANNING else caption.box.width / 2
     words = line.text.split()
     prose_words = sum(len(w.strip(".,;:")) >= 2 and w.strip(".,;:").isalpha() for w in words)
+    if len(words) >= 2 and all(is_number(w) or w in _MISSING_CELLS for w in words[-2:]):
+        return False  # "Dynamic Entity Repres. (max-pool) ] 71.2 70.7 NA NA": a row set as one run of text
     return line.font_size >= body_size - 0.3 and not line.pieces and (
         (line.width >= 0.6 * width and len(words) >= 5) or (prose_words >= 3 and line.text.rstrip().endswith(".")))
 
@@ -165,8 +171,8 @@ _FIGURE_LIKE_RE = re.compile(r"^([-–—−/\s]+|\d+([.,]\d+)?\s?[kKmMbB])$")
 
 def _beside_numbers(line: OrderedLine, page: list[OrderedLine]) -> bool:
     """Whether ``line`` is a row's label: a line level with it (middles within 0.45 font sizes),
-    clear of it on the left or right, is all number cells ("40.0 / 51.0", "- / -", "3.7M"), one
-    number at least. A table set in the body's font ("Human Performance (Rajpurkar et al., 2016)")
+    clear of it on the left or right, is all number cells ("40.0 / 51.0", "- / -", "3.7M", "NA"),
+    one number at least. A table set in the body's font ("Human Performance (Rajpurkar et al., 2016)")
     looks like prose line by line."""
     middle = (line.top + line.bottom) / 2
     for other in page:
@@ -174,7 +180,8 @@ def _beside_numbers(line: OrderedLine, page: list[OrderedLine]) -> bool:
                 or (other.x0 < line.x1 and line.x0 < other.x1):
             continue
         texts = [text for _, _, text in other.cells()]
-        if any(is_number(text) for text in texts) and all(is_number(text) or _FIGURE_LIKE_RE.match(text) for text in texts):
+        if any(is_number(text) for text in texts) and all(
+                is_number(text) or _FIGURE_LIKE_RE.match(text) or text in _MISSING_CELLS for text in texts):
             return True
     return False
 
