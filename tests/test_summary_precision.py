@@ -115,6 +115,7 @@ def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
     # a condition: the number a curve or a masking is at, no score (regressions of report sentences)
     ("PCNNs have higher precision when the recall is greater than 0.08 , in F1 .", "0.08", "bound"),
     ("Our F1 stays high when the masking probability is 0.7 .", "0.7", "setting"),
+    ("The standard deviation for models with the same settings was between 0.6 - 2.5 % in F1 .", "0.6", "deviation"),
 ])
 def test_changes_shares_bounds_and_amounts_in_sentences_are_no_scores(text, value, reason):
     tokens = text.split()
@@ -281,3 +282,31 @@ def test_a_sentence_s_score_is_a_method_s_only_where_the_sentence_says_so(text, 
               if t in ("MobileBERT", "BERT", "DeBERTa", "CharLSTM", "ELECTRA", "CNN", "AutoNER")]
     summary = summarize_paper("p", [tagged(text, *spans)])
     assert [(r.value, r.model) for r in summary.results] == [(tokens[value], model)]
+
+
+def test_an_ablation_table_s_changes_below_the_full_model_are_differences():
+    """The Pairwise Word Interaction model's Table 8: "Full Model 0.8784" over "- Remove context
+    modeling -0.1225": each variant's change from the full model, no score; the full model's is."""
+    rows = [caption("Table 2 : Ablation studies on SICK data , removing each component separately .",
+                    ("DatasetName", 6, 7)),
+            row([("Ablation on SICK Data", 0), ("Pearson", 1)], ("DatasetName", 2, 3), ("MetricName", 4, 5)),
+            row([("Full Model", 0), ("0.8784", 1)]),
+            row([("- Remove context modeling", 0), ("-0.1225", 1)]),
+            row([("- Replace focus layer with dropout", 0), ("-0.0314", 1)])]
+    summary = summarize_paper("p", rows)
+    assert [r.value for r in summary.results] == ["0.8784"]
+    assert {(n.value, n.reason) for n in summary.not_results} == {("-0.1225", "difference"), ("-0.0314", "difference")}
+
+
+def test_a_table_of_times_and_a_granularity_head_give_no_scores_and_no_task():
+    """"Time cost of each model ... seconds": times, no scores (not "The effect of controlling for
+    training time"); "Sentence - Level" over SST-2 is a granularity, no task."""
+    times = [caption("Table 2 : Time cost of each model with 50dms Glove vectors ."),
+             row([("Model", 0), ("50dms", 1)]), row([("LSTM - TC", 0), ("65", 1)], ("MethodName", 0, 3))]
+    assert [(n.value, n.reason) for n in summarize_paper("p", times).not_results] == [("65", "time")]
+    assert caption_reason("Table 6 : The effect of controlling for training time , BERT vs ALBERT .") is None
+    level = [caption("Table 2 : Comparison with RoBERTa .", ("MethodName", 4, 5)),
+             row([("Sentence - Level", 1)], ("TaskName", 0, 3)),
+             row([("Model", 0), ("SST-2", 1)], ("DatasetName", 1, 2)),
+             row([("RoBERTa large", 0), ("96.5", 1)], ("MethodName", 0, 2))]
+    assert [(r.value, r.task) for r in summarize_paper("p", level).results] == [("96.5", None)]

@@ -297,6 +297,11 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
         return "bound"  # "the upper - bound for accuracy is around 95 %"
     if any(w.startswith(("std", "deviation", "stdev")) for w in back[-6:]):
         return "deviation"  # "std - dev 18.5 to 6.8"
+    said = next((k for k in range(len(back) - 1, max(len(back) - 11, -1), -1) if back[k] in ("deviation", "variance")),
+                None)
+    if said is not None and not any(_NUMBER.fullmatch(w) and re.search(r"\d", w) for w in back[said + 1:]) and not any(
+            s.label == "MetricName" and value.start - (len(back) - said) < s.start < value.start for s in spans):
+        return "deviation"  # "The standard deviation for models with the same hyperparameters was between 0.6 - 2.5 %"
     if before and before[-1] in ("<", ">", "≤", "≥", "<=", ">="):
         return "p-value" if len(before) > 1 and before[-2].lower() == "p" else "bound"  # "chance level < 0.0001"
     named = max((s for s in spans if s.end <= value.start and s.label in ("HyperparameterName", "MetricName")),

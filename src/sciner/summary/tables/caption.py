@@ -629,6 +629,10 @@ _STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:sentence
                                  r"(?:the |our |all )?(?:data\s?sets?|corpora|benchmarks?)\b|\b(?:numbers?|sizes?|counts?) "
                                  r"of (?:the )?(?:classes|examples|instances|sentences|documents|tokens|samples|words)\b",
                                  re.I)
+# A caption whose first words say its numbers are times ("Time cost of each model", "Running
+# time of ..."; not "The effect of controlling for training time").
+_TIME_CAPTION = re.compile(r"^\s*(?:the\s)?(?:time costs?|running times?|run\s?times?|training times?|inference times?|"
+                           r"speed|latency|throughput)\b", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
                            re.I)
 
@@ -637,7 +641,8 @@ def caption_reason(text: str) -> str | None:
     """Why the numbers of a table with this caption are no scores where no head names their
     metric: "setting" ("The detailed model settings of a few models", "Hyperparameters for
     finetuning"), "statistic" ("Dataset statistics", "Size of sentences, tokens and labels of the
-    training, validation and test sets", "Number of documents per split"), else None."""
+    training, validation and test sets", "Number of documents per split"), "time" ("Time cost of
+    each model"), else None."""
     first = re.split(r"\s\.\s|\.$", re.sub(r"^\s*Table\s+\S+\s*:\s*", "", text), maxsplit=1)[0]
     if _STATISTICS_CAPTION.search(" ".join(first.split()[:5])):
         return "statistic"  # "Average sentence lengths for the datasets used in the comparison"
@@ -645,4 +650,6 @@ def caption_reason(text: str) -> str | None:
         return None
     if _SETTINGS_CAPTION.search(first):
         return "setting"
+    if _TIME_CAPTION.match(first):
+        return "time"  # "Time cost of each model ... seconds ... in each training iteration"
     return "statistic" if _STATISTICS_CAPTION.search(first) else None

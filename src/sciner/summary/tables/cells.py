@@ -124,10 +124,10 @@ def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
     ("Dev", "Test - Std"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
     ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500"), a
-    variation ("+ ANLI ( 52k )", "w/o CRF")."""
+    variation ("+ ANLI ( 52k )", "w/o CRF"), a granularity ("Sentence - Level")."""
     key = fold(ENUMERATOR.sub("", text))
     return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(re.fullmatch(r"top\d+", key)) \
-        or bool(_SPLIT_PART.fullmatch(key)) or bool(_VARIATION.match(text))
+        or bool(_SPLIT_PART.fullmatch(key)) or bool(_VARIATION.match(text)) or bool(re.fullmatch(r"[a-z]+level", key))
 
 
 # A name that adds or takes away something ("+ ANLI ( 52k )": data added to the training; "w/o CRF"):

@@ -210,7 +210,27 @@ def read_table(table: Table) -> Found:
                       tuple(r for r in found.results if r.place not in ticks),
                       found.others + tuple(table.not_result(c, c.text.strip(), "axis")
                                            for c in axis if (c.paragraph, c.start, c.end) in read))
-    return found.with_others(unread(table, found))
+    return ablation_changes(table, found).with_others(unread(table, found))
+
+
+def ablation_changes(table: Table, found: Found) -> Found:
+    """``found`` with the changes of an ablation table taken out of its results: in a table its
+    caption calls ablations, a column whose first score is above zero and whose scores below it
+    are all below zero ("Full Model 0.8784" over "- Remove context modeling -0.1225") holds each
+    variant's change from the full model, a ``difference``, no score."""
+    if not ABLATION_CAPTION.search(table.caption.text):
+        return found
+    columns: dict[tuple[str | None, str | None], list[Result]] = {}
+    for r in found.results:
+        columns.setdefault((r.header, r.metric), []).append(r)
+    changes = {id(r) for column in columns.values() if len(column) >= 2 and (first := number_value(column[0].value))
+               is not None and first > 0 and all((v := number_value(r.value)) is not None and v < 0 and -v < first
+                                                 for r in column[1:]) for r in column[1:]}
+    if not changes:
+        return found
+    return Found(found.values, tuple(r for r in found.results if id(r) not in changes),
+                 found.others + tuple(NotResult(r.value, "difference", r.place, table.label)
+                                      for r in found.results if id(r) in changes))
 
 
 def evenly_spaced(rows: Sequence[Sequence[TableCell]], least: int = 4) -> list[TableCell]:
