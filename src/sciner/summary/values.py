@@ -277,8 +277,7 @@ def not_a_score(tokens: Sequence[str], value: Span, spans: Sequence[Span]) -> st
             ["more", "than"], ["less", "than"], ["at", "least"], ["at", "most"], ["up", "to"], ["fewer", "than"],
             ["greater", "than"], ["larger", "than"], ["smaller", "than"]):
         return "bound"  # "above 97 F1", "a recall of over 60 %", "less than 0.3", "when the recall is greater than 0.1"
-    if before[-1:] in (["is"], ["are"], ["of"], ["="]) and any(
-            w in ("when", "if", "whenever") for w in [t.lower() for t in tokens[max(0, value.start - 6):value.start]]) \
+    if before[-1:] in (["is"], ["are"], ["of"], ["="]) and any(w in ("when", "if", "whenever") for w in back[-6:]) \
             and not any(s.label == "MetricName" and value.start - 6 <= s.start < value.start for s in spans):
         return "setting"  # "when masking probability is 0.7": a condition, no score (not "when ..., F1 is 90.1")
     ahead = [t.lower() for t in tokens[value.end:value.end + 4]]

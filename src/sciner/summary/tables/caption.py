@@ -52,6 +52,10 @@ class Caption:
     # The metrics it spells out for a symbol heading a column ("Pearson correlation ( r ) ,
     # Spearman 's ρ": {"r": "Pearson correlation", "ρ": "Spearman 's ρ"}), by the symbol as printed.
     symbols: dict[str, str] = field(default_factory=dict)
+    # The metric its sentences say each dataset is scored with, read as the paper's prose is
+    # (:func:`said_metrics`: "TriviaQA , Hyperpartisan metrics are F1 , WikiHop and IMDB use
+    # accuracy"), by folded name: over the paper's prose for this table's columns.
+    said: dict[str, str] = field(default_factory=dict)
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -113,7 +117,7 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         by_name, default = {}, None
     return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), _said_pair(p),
                    bracketed_score(p.tokens), _sides(p, named, "MetricName"), frozenset(names.get("DatasetName", ())),
-                   _symbols(p, metrics))
+                   _symbols(p, metrics), said_metrics([p], known, captions=True).by_name)
 
 
 # The words before what a caption's key says a mark or short form stands for ("“ MTL ” stands
@@ -464,7 +468,7 @@ def _opens_clause(tokens: Sequence[str], start: int, at: int) -> bool:
 
 def said_metrics(paragraphs: Sequence[Paragraph], known: Known, captions: bool = False) -> Said:
     """The metrics the paper's sentences (not its tables; its captions only with ``captions``:
-    a caption speaks of its own table, see :func:`table_said`) give its datasets and tasks
+    a caption speaks of its own table, see :attr:`Caption.said`) give its datasets and tasks
     (see :class:`Said`): a sentence tagging metrics and datasets or tasks gives each of them its
     metric ("we report F1 on CoNLL 2003"; of several, the one before it); a name given two
     metrics or more across the paper gets none. A metric said of "the other" data holds for
@@ -495,15 +499,6 @@ def said_metrics(paragraphs: Sequence[Paragraph], known: Known, captions: bool =
             last = metrics
     return Said({key: metric for key, metrics in given.items() if key and len(metrics) == 1
                  and metric_like(metric := next(iter(metrics.values())))}, tuple(others))
-
-
-def table_said(said: Said, paragraphs: Sequence[Paragraph], page: object, label: str, known: Known) -> Said:
-    """What the sentences say of the metrics (``said``, the paper's), with what the caption of
-    table ``label`` says of its own data over it ("TriviaQA , Hyperpartisan metrics are F1 ,
-    WikiHop and IMDB use accuracy")."""
-    at = caption_of(paragraphs, page, label)
-    own = said_metrics([paragraphs[at]], known, captions=True).by_name if at is not None else {}
-    return Said({**said.by_name, **own}, said.others) if own else said
 
 
 def _datasets(p: Paragraph, spans: Sequence[Span], known: Known) -> set[str]:

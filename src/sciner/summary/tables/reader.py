@@ -20,7 +20,7 @@ from sciner.summary.provenance import (
 )
 from sciner.summary.tables.caption import (
     Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, citing_sentences, read_caption,
-    said_metrics, table_said,
+    said_metrics,
 )
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
@@ -185,8 +185,9 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
         citing = list(citing_sentences(paragraphs, label))  # once, for the table's data and metric
-        found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric,
-                                            table_said(said, paragraphs, page, label, known),
+        # (what the caption says each of its data is scored with, over what the prose says)
+        own = Said({**said.by_name, **caption.said}, said.others) if caption.said else said
+        found = found + read_table(Table.of(namer, centered_labels(rows), caption, label, paper_metric, own,
                                             paper_dataset, cited_dataset(citing, known), metric_said,
                                             cited_metric(citing, known)))
     return (sorted(found.values, key=lambda v: v.place), sorted(found.results, key=lambda r: r.place),
@@ -606,6 +607,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
     row_language: list[str] = []
     typed: dict[str, list[str]] = {}
     listed = False
+    models_column = any(header.label_head(c) == "MethodName" for c in labels)  # a "Models" head over a label
     for cell in labels:  # a row's label names what the paper or the model says, no gazetteer
         text = ENUMERATOR.sub("", cell.text)
         if is_language(text) or is_language_pair(text):  # "ro" down a treebank table, "EN→DE": the data's language
@@ -635,13 +637,12 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
         for kind, name in named.items():
             row_names.setdefault(kind, name)
         if not named or "MethodName" in named or not set(named) <= {"DatasetName", "TaskName", "MetricName"}:
-            if "MethodName" in typed or any(header.label_head(c) == "MethodName" for c in labels):
-                if any(h.first <= cell.first and cell.last <= h.last and not says_nothing(h.text)
-                       for h in header.cells):
-                    # "Lexicon" under "Extra Resource" beside "Ours" under "Models": what the row
-                    # used, no part of the model's name
-                    typed.setdefault("resource", []).append(text)
-                    continue
+            if models_column and any(h.first <= cell.first and cell.last <= h.last and not says_nothing(h.text)
+                                     for h in header.cells):
+                # "Lexicon" under "Extra Resource" beside "Ours" under "Models": what the row
+                # used, no part of the model's name
+                typed.setdefault("resource", []).append(text)
+                continue
             model_cells.append(cell)
     if "MethodName" in typed:  # "Methods" over the labels: a label tagged as data is still a method
         row_names.pop("DatasetName", None)
@@ -823,7 +824,9 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         metric = scored[0]  # "73.8" alone under "Accuracy / ∆": the score; its row's difference left blank
     found = provenance(table, header, group, label, cell)
     beside = () if metric is not None else tuple(h.text for h in header.cells)  # the head row, asked only here
-    whole = whole_data(table, dataset, [h.text for h in header.cells if h.first <= cell.first and cell.last <= h.last])
+    # (asked only where nothing above named the metric: most numbers have one)
+    whole = None if metric is not None else whole_data(
+        table, dataset, [h.text for h in header.cells if h.first <= cell.first and cell.last <= h.last])
     benchmark, metric = next(((name, by_convention) for name in (
         dataset, task, split_name(row.get("DatasetName"), part) if part else row.get("DatasetName"), whole)
         if metric is None and (by_convention := benchmark_metric(name, part, beside))), (None, metric))
