@@ -310,3 +310,42 @@ def test_tight_heads_a_heading_below_and_tight_numbers_keep_their_columns() -> N
     assert got[0] == [("Models", 0, 0), ("R-1 f1", 1, 1), ("R-2 f1", 2, 2), ("R-3 f1", 3, 3)]
     assert got[1] == [("First k Sent", 0, 0), ("130.415", 1, 1), ("7.50", 2, 2), ("-5.43", 3, 3)]
     assert got[4] == [("LED", 0, 0), ("149.075", 1, 1), ("7.50", 2, 2), ("-5.43", 3, 3)]
+
+
+def test_a_caption_set_on_top_ends_at_its_short_last_line_so_the_table_below_in_the_same_font_is_read() -> None:
+    # SLCVAE's Table 1: a two-line caption in the body's font, the table right under it at the
+    # caption's own line pitch; the caption's lines used to run on into the rows (regression:
+    # the table was lost, and the next one's head rows were read as its caption).
+    box = BOXES[LEFT]
+    caption = [OrderedLine(pdf_line(text, 50.0 + 11.0 * i, box.x0, x1, size=BODY), LEFT, box, HEIGHT)
+               for i, (text, x1) in enumerate([("Table 1: Results on Daily Dialog (DD). The bottom 3 lines", box.x1),
+                                                ("are CVAE based methods.", box.x0 + 100.0)])]
+    x = box.x0
+    rows = [row_line([(x + 5, "Methods"), (x + 100, "BLEU-prec"), (x + 160, "distinct-1")], 73.0, size=BODY),
+            row_line([(x + 5, "SEQ2SEQ+BS"), (x + 100, "0.164"), (x + 160, "0.002")], 86.0, size=BODY),
+            row_line([(x + 5, "KLA+WD+SL"), (x + 100, "0.214"), (x + 160, "0.014")], 97.0, size=BODY)]
+    (table,) = find_tables([*caption, *rows, *paragraph(140.0, 2)], BODY)
+    assert table.caption == "Table 1: Results on Daily Dialog (DD). The bottom 3 lines are CVAE based methods."
+    assert [[c.text for c in row] for row in table.rows] == [
+        ["Methods", "BLEU-prec", "distinct-1"], ["SEQ2SEQ+BS", "0.164", "0.002"], ["KLA+WD+SL", "0.214", "0.014"]]
+
+
+def test_a_breve_between_numbers_from_a_misencoded_font_is_a_plus_minus_sign() -> None:
+    # CheckList's Table 4 prints "5.8 ± 1.1" in a font whose ± reads back as a breve "˘": the
+    # cells were no numbers and the table was lost (regression).
+    builder = _LineBuilder()
+    x = 10.0
+    for k, word in enumerate(["#Tests", "5.8", "˘", "1.1", "10.2", "˘", "1.8"]):
+        gap = CELL_GAP * 10.0 + 1.0 if word in ("5.8", "10.2") else 3.0
+        x += gap if k else 0.0
+        for i, char in enumerate(word):
+            builder.add(_Glyph(char, x, x + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), i == 0 and k > 0)
+            x += 5.0
+    line = builder.finish(0, cells=True)
+    assert line is not None and line.text == "#Tests 5.8 ± 1.1 10.2 ± 1.8"
+    assert [text for _, _, text in line.cells()] == ["#Tests", "5.8 ± 1.1", "10.2 ± 1.8"]
+    assert all(is_number(text) for _, _, text in line.cells()[1:])
+    word = _LineBuilder()
+    for i, char in enumerate("a˘b"):
+        word.add(_Glyph(char, 5.0 * i, 5.0 * i + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), False)
+    assert (done := word.finish(0)) is not None and done.text == "a˘b"  # a breve elsewhere stays

@@ -80,7 +80,7 @@ def split_blocks(lines: list[OrderedLine]) -> list[Block]:
 
 def _ends_block(current: list[OrderedLine], line: OrderedLine) -> bool:
     """Whether ``line`` starts a new block after the lines of ``current``."""
-    if _caption_ended(current):
+    if caption_ended(current):
         return True
     return _starts_new_block(current[-1], line) and not _caption_goes_on(current, line)
 
@@ -98,7 +98,7 @@ def _caption_goes_on(lines: list[OrderedLine], line: OrderedLine) -> bool:
     return unfinished and 0 < line.top - prev.top <= 1.45 * max(line.font_size, prev.font_size)
 
 
-def _caption_ended(lines: list[OrderedLine]) -> bool:
+def caption_ended(lines: list[OrderedLine]) -> bool:
     """A caption set in the body font, as close to the text below as its own lines are,
     ends at a short line that ends a sentence."""
     last = lines[-1].text.rstrip()

@@ -10,6 +10,7 @@ down the page) so that sorting by ``top`` is reading order within a column.
 from __future__ import annotations
 
 import ctypes
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -231,7 +232,7 @@ class _LineBuilder:
             starts.append(len(pieces))
             pieces.append(glyph.char)
             kept.append(glyph)
-        text = "".join(pieces).strip()
+        text = mend_symbols("".join(pieces).strip())
         if not text or not kept:
             return None
         hyphenated = text.endswith(("-", "\u00ad")) and len(text) > 1
@@ -318,6 +319,17 @@ CELL_GAP = 0.8
 _NUMBER_ENDS = frozenset("%)]*†‡")
 
 
+# A font whose glyph names map to the wrong characters prints "5.8 ± 1.1" as "5.8 ˘ 1.1" (a
+# breve); between two numbers the breve can be nothing else.
+_BREVE_PLUS_MINUS_RE = re.compile(r"(?<=\d)( ?)\u02d8( ?)(?=\.?\d)")
+
+
+def mend_symbols(text: str) -> str:
+    """A line's text with symbols a broken font encoding misnames put right ("5.8 ˘ 1.1" →
+    "5.8 ± 1.1")."""
+    return _BREVE_PLUS_MINUS_RE.sub(r"\1±\2", text) if "\u02d8" in text else text
+
+
 def _cell_pieces(kept: list[_Glyph], starts: list[int], pieces: list[str],
                  size: float) -> tuple[tuple[float, float, str], ...]:
     """The line cut at gaps of :data:`CELL_GAP` font sizes, and at a space before a number
@@ -335,7 +347,7 @@ def _cell_pieces(kept: list[_Glyph], starts: list[int], pieces: list[str],
     bounds = [0, *cuts, len(kept)]
     return tuple(
         (min(g.x0 for g in kept[a:b]), max(g.x1 for g in kept[a:b]),
-         "".join(pieces[starts[a]:starts[b] if b < len(kept) else len(pieces)]).strip())
+         mend_symbols("".join(pieces[starts[a]:starts[b] if b < len(kept) else len(pieces)]).strip()))
         for a, b in zip(bounds, bounds[1:])
     )
 

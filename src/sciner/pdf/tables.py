@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sciner.pdf.blocks import caption_ended
 from sciner.pdf.clean import caption_label, normalize_text
 from sciner.pdf.layout import SPANNING, OrderedLine
 
@@ -90,7 +91,8 @@ def find_tables(page: list[OrderedLine], body_size: float) -> list[Table]:
 
 def _caption_blocks(page: list[OrderedLine]) -> list[list[OrderedLine]]:
     """Each caption's lines: the line that starts it ("Table 2:", "Figure 1.") and the lines right
-    below it in the same column and font size."""
+    below it in the same column and font size, up to a short line that ends a sentence (a table
+    set under its caption is as close to it as its own lines are)."""
     blocks = []
     by_top = sorted(page, key=lambda line: line.top)
     for start in by_top:
@@ -99,6 +101,8 @@ def _caption_blocks(page: list[OrderedLine]) -> list[list[OrderedLine]]:
         block = [start]
         for line in by_top:
             last = block[-1]
+            if caption_ended(block):  # "are CVAE based methods." over the table's head row
+                break
             if (line.top > last.top and line.top - last.top <= 1.6 * last.font_size and line.column == start.column
                     and abs(line.font_size - start.font_size) <= 0.3 and caption_label(line.text) is None
                     and line.x0 >= start.x0 - 2.0 and line.x1 <= max(start.x1, last.x1) + 2.0):
