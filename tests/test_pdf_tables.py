@@ -349,3 +349,61 @@ def test_a_breve_between_numbers_from_a_misencoded_font_is_a_plus_minus_sign() -
     for i, char in enumerate("a˘b"):
         word.add(_Glyph(char, 5.0 * i, 5.0 * i + 4.5, 93.0, 100.0, 100.0, 10.0, False, False), False)
     assert (done := word.finish(0)) is not None and done.text == "a˘b"  # a breve elsewhere stays
+
+
+def test_a_group_label_across_both_columns_between_rows_in_the_body_font_does_not_end_the_table() -> None:
+    # A wide table in the body's font whose groups of rows are headed by labels as long as a
+    # line of text ("Models distilled using more unsupervised sentences (100k sentences)"): on a
+    # page set in two columns such a line across the gutter is the table's, not prose
+    # (regression: the table was read from its last group on, its head rows lost).
+    x = BOXES[SPANNING].x0
+    page = [*paragraph(20.0, 2, side=LEFT), *paragraph(20.0, 2, side=RIGHT),
+            row_line([(x + 150, "SST-2"), (x + 220, "CR"), (x + 290, "Avg")], 60.0, side=SPANNING, size=BODY)]
+    for k, label in enumerate(["Models distilled using the same number of sentences as in the train set",
+                               "Models distilled using more unsupervised sentences (100k sentences)"]):
+        top = 75.0 + 40.0 * k
+        page.append(row_line([(x + 10, label)], top, side=SPANNING, size=BODY))
+        page.append(row_line([(x + 10, f"RoBERTa {k}"), (x + 150, "92.5"), (x + 220, "92.4"), (x + 290, "82.1")],
+                             top + 13.0, side=SPANNING, size=BODY))
+    (table,) = find_tables([*page, *caption_lines("Table 4: Results of distillation.", 150.0, side=SPANNING)], BODY)
+    assert [row[0].text for row in table.rows] == [
+        "SST-2", "Models distilled using the same number of sentences as in the train set", "RoBERTa 0",
+        "Models distilled using more unsupervised sentences (100k sentences)", "RoBERTa 1"]
+    assert len(table.rows[1]) == 1  # a label whose words repeat ("the") is one cell, not a run of heads
+    # On a page in one column the same line is the text's: the table above the caption ends there.
+    one = [OrderedLine(line.line, LEFT, BOXES[SPANNING], HEIGHT) for line in page[4:]]
+    one.append(OrderedLine(row_line([(x + 10, "RoBERTa 2"), (x + 150, "90.1"), (x + 220, "90.2"), (x + 290, "80.3")],
+                                    140.0, side=SPANNING, size=BODY).line, LEFT, BOXES[SPANNING], HEIGHT))
+    caption = [OrderedLine(c.line, LEFT, BOXES[SPANNING], HEIGHT)
+               for c in caption_lines("Table 4: Results.", 160.0, side=SPANNING)]
+    (single,) = find_tables([*one, *caption], BODY)
+    assert [row[0].text for row in single.rows] == ["RoBERTa 1", "RoBERTa 2"]
+
+
+def test_a_label_ending_in_an_abbreviation_beside_times_and_marks_is_a_row_not_prose() -> None:
+    # T2R Table 2: "ELU + Random Init." beside "64 64 28.4 * 23.4 120h" (a "*" for a run that
+    # diverged, a time in hours) ended the table as a sentence of prose (regression: its head
+    # rows and first rows were lost).
+    x = BOXES[SPANNING].x0
+    page = [*paragraph(20.0, 2, side=LEFT), *paragraph(20.0, 2, side=RIGHT),
+            row_line([(x + 150, "EN-DE"), (x + 200, "EN-FR"), (x + 250, "Time")], 60.0, side=SPANNING, size=BODY)]
+    for k, (label, cells) in enumerate([("ELU + Random Init.", ["28.4", "*", "120h"]),
+                                        ("RFA + Random Init.", ["28.1", "41.7", "135h"])]):
+        page.append(row_line([(x + 10, label)], 72.0 + 12 * k, side=LEFT, size=BODY))
+        page.append(row_line([(x + 150 + 50 * i, c) for i, c in enumerate(cells)], 72.0 + 12 * k, side=SPANNING,
+                             size=BODY))
+    (table,) = find_tables([*page, *caption_lines("Table 2: Translation.", 110.0, side=SPANNING)], BODY)
+    assert [row[0].text for row in table.rows] == ["EN-DE", "ELU + Random Init.", "RFA + Random Init."]
+
+
+def test_a_group_label_amid_the_rows_set_over_three_columns_is_one_cell_not_three_heads() -> None:
+    # AAAI 4802 Table 1: "Single Granularity CNNs" centred over three columns between groups of
+    # rows was cut into a head per column (a regression: it replaced the "DBQA KBRE" heads, and
+    # every score became DBQA's).
+    x = BOXES[LEFT].x0
+    rows = [row_line([(x + 10, "Model"), (x + 80, "MAP"), (x + 120, "MRR"), (x + 160, "P@1")], 60.0),
+            row_line([(x + 10, "Arc1"), (x + 80, ".4006"), (x + 120, ".4011"), (x + 160, "22.39")], 70.0),
+            row_line([(x + 80, "Single Granularity CNNs")], 80.0),
+            row_line([(x + 10, "CNN-PKU"), (x + 80, ".8339"), (x + 120, ".8343"), (x + 160, "76.00")], 90.0)]
+    (table,) = find_tables([*caption_lines("Table 1: Results.", 40.0), *rows, *paragraph(120.0, 2)], BODY)
+    assert [[c.text for c in row] for row in table.rows][2] == ["Single Granularity CNNs"]

@@ -57,8 +57,8 @@ def is_number(text: str) -> bool:
     return bool(NUMBER_RE.match(text.strip()))
 
 
-# What a table prints in a cell with no score.
-_MISSING_CELLS = frozenset({"NA", "N/A", "n/a", "-", "–", "—"})
+# What a table prints in a cell with no score (a mark alone: "*: diverged").
+_MISSING_CELLS = frozenset({"NA", "N/A", "n/a", "-", "–", "—", "*", "†", "‡"})
 
 
 def find_tables(page: list[OrderedLine], body_size: float) -> list[Table]:
@@ -144,17 +144,28 @@ def _table_lines(page: list[OrderedLine], caption: list[OrderedLine], in_caption
         edge = caption[-1].bottom
         near = sorted((line for line in page if line.top >= edge - 1.0), key=lambda line: line.top)
     found: list[OrderedLine] = []
+    in_columns = any(line.column != SPANNING for line in page)
     for line in near:
         if any(line is mine for mine in caption) or not _in_region(line, first):
             continue
         gap = edge - line.bottom if above else line.top - edge
         if gap > _GAP_SIZES * body_size or id(line) in in_captions or (
-                _is_prose(line, first, body_size) and not _beside_numbers(line, page)):
+                _is_prose(line, first, body_size) and not _beside_numbers(line, page)
+                and not (in_columns and _group_label(line, found))):
             break
         if id(line) not in taken:
             found.append(line)
         edge = min(edge, line.top) if above else max(edge, line.bottom)
     return found
+
+
+def _group_label(line: OrderedLine, found: list[OrderedLine]) -> bool:
+    """Whether ``line``, across both columns of a page whose text is set in columns, is a
+    label over a group of a table's rows ("Models distilled using more unsupervised sentences
+    (100k sentences)" in the body's font): running text is never set across the gutter there,
+    and rows of numbers were read next to it already."""
+    return line.column == SPANNING and not line.text.rstrip().endswith(".") and any(
+        sum(is_number(text) for _, _, text in row.cells()) >= 2 for row in found)
 
 
 def _beside_lines(page: list[OrderedLine], caption: list[OrderedLine], in_captions: set[int], taken: set[int],
@@ -169,8 +180,12 @@ def _beside_lines(page: list[OrderedLine], caption: list[OrderedLine], in_captio
             and (line.x1 <= x0 - 2.0 or line.x0 >= x1 + 2.0)]
 
 
-# A cell that stands for a number not given ("-", "–", "- / -") or is an amount ("3.7M", "252K").
-_FIGURE_LIKE_RE = re.compile(r"^([-–—−/\s]+|\d+([.,]\d+)?\s?[kKmMbB])$")
+# Words a sentence repeats, never a head ("the", "of").
+_FUNCTION_WORDS = frozenset({"the", "a", "an", "of", "in", "on", "as", "and", "or", "to", "for", "with", "by", "is",
+                             "are", "from", "at"})
+# A cell that stands for a number not given ("-", "–", "- / -") or is an amount, a time or a
+# multiple ("3.7M", "252K", "135h", "12ms", "2.5x").
+_FIGURE_LIKE_RE = re.compile(r"^([-–—−/\s]+|\d+([.,]\d+)?\s?([kKmMbBhsx×]|ms|min))$")
 
 
 def _beside_numbers(line: OrderedLine, page: list[OrderedLine]) -> bool:
@@ -234,11 +249,15 @@ def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
         nearest = min(range(len(columns)), key=lambda i: abs((columns[i][0] + columns[i][1]) / 2 - middle))
         return nearest, nearest
 
-    def split(x0: float, x1: float, text: str) -> list[Cell]:
+    def split(x0: float, x1: float, text: str, heads: bool) -> list[Cell]:
         """A header cell over several columns that is one word per column, each word over its
-        column ("MNLI-m QNLI MRPC" set too tightly to be cut), as a cell per word."""
+        column ("MNLI-m QNLI MRPC" set too tightly to be cut), as a cell per word; ``heads``:
+        the cell's row is above the first row of numbers (below it, a cell alone on its row is
+        a label over a group of rows: "Single Granularity CNNs")."""
         first, last = covered(x0, x1)
         words = text.split()
+        if not heads:
+            return [Cell(normalize_text(text), first, last)]
         if last > first and len(words) == last - first + 1 and not any(is_number(w) for w in words):
             per_char, at, middles = (x1 - x0) / max(len(text), 1), x0, []
             for word in words:
@@ -247,10 +266,13 @@ def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
             columns_hit = [columns[first + i] for i in range(len(words))]
             if all(c0 - 2.0 <= m <= c1 + 2.0 for m, (c0, c1) in zip(middles, columns_hit)):
                 return [Cell(normalize_text(word), first + i, first + i) for i, word in enumerate(words)]
-        if last > first and len(words) > last - first + 1 and len(set(words)) < len(words) \
+        repeated = {w for w in words if words.count(w) > 1}
+        if last > first and len(words) > last - first + 1 and repeated - _FUNCTION_WORDS \
                 and not any(is_number(w) for w in words):
             # A run of heads set too tightly to be cut, some of them alike ("R-1 f1 R-2 f1 R-L f1
-            # BS f1 Words"): each word under the column its middle falls in, a cell per column.
+            # BS f1 Words"): each word under the column its middle falls in, a cell per column
+            # (not a label whose words alike are a sentence's: "Models distilled using the same
+            # number of sentences as in the train set" over a group of rows).
             per_char, at, groups = (x1 - x0) / max(len(text), 1), x0, {}
             for word in words:
                 middle = at + per_char * len(word) / 2
@@ -262,7 +284,9 @@ def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
                 return [Cell(normalize_text(" ".join(group)), column, column) for column, group in groups.items()]
         return [Cell(normalize_text(text), first, last)]
 
-    return [[cell for x0, x1, text in row for cell in split(x0, x1, text)] for row in rows]
+    first_numbers = next((k for k, row in enumerate(rows) if any(is_number(t) for _, _, t in row)), len(rows))
+    return [[cell for x0, x1, text in row for cell in split(x0, x1, text, k < first_numbers or len(row) > 1)]
+            for k, row in enumerate(rows)]
 
 
 def _numbers_apart(x0: float, x1: float, text: str) -> list[tuple[float, float, str]]:
