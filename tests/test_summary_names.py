@@ -11,7 +11,7 @@ import pytest
 
 from sciner.document import Paragraph, Span
 from sciner.summary.assemble import summarize_paper
-from sciner.summary.names import (CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer, is_generic, is_listed, is_run,
+from sciner.summary.names import (CLEAN_RULES, SHIPPED_GAZETTEER, Gazetteer, fold, is_generic, is_listed, is_run,
                                   paper_entities, read_folder, without_modifier)
 
 # A tagged paper whose names the gazetteer spells otherwise ("F 1" -> "F1", "BiLSTM" -> "Bi-LSTM").
@@ -358,3 +358,11 @@ def test_a_name_said_only_in_tables_and_captions_is_not_listed():
     assert found.known_as("BiDAF")["MethodName"] == ("BiDAF", 1)
     # text without kinds (CoNLL, plain text) is all annotated
     assert sorted(entity_names([tagged("BiDAF", ("MethodName", 0, 1))], ("text",))["MethodName"]) == ["BiDAF"]
+
+
+def test_a_possessive_s_folds_away_so_spellings_with_and_without_it_are_one_name():
+    """DCLR's "Spearman ’s correlation" and its "Spearman Correlation" were two metrics of the
+    paper's list (a regression); "Pearson's r" is "Pearson r"; a plural is no possessive."""
+    assert fold("Spearman ’s correlation") == fold("Spearman Correlation") == fold("Spearman's correlation")
+    assert fold("Pearson's r") == fold("Pearson r")
+    assert fold("Matthews correlation") != fold("Matthew correlation") and fold("SQuAD v1.1") == "squadv11"

@@ -519,6 +519,18 @@ def test_a_row_labelled_plus_x_adds_to_the_model_above(papers):
     assert "+ ELMo" in coref
 
 
+def test_rows_labelled_plus_x_below_a_row_that_adds_to_a_model_add_to_that_model():
+    """DCLR Table 1: the layout set the group's "BERT - base" in its first row, "BERT - base + flow",
+    and the rows below are "+ whitening", "+ Contrastive ( BT )": each is BERT-base's, not the
+    flow row's (a regression: "BERT - base + flow + Contrastive ( BT )")."""
+    rows = [row([("Models", 0), ("STS12", 1)], ("DatasetName", 1, 2)),
+            row([("BERT - base + flow", 0), ("58.40", 1)], ("MethodName", 0, 3)),
+            row([("+ whitening", 0), ("57.83", 1)]),
+            row([("+ Contrastive ( BT )", 0), ("54.26", 1)])]
+    got = [r.model for r in summarize_paper("p", rows).results]
+    assert got == ["BERT - base + flow", "BERT - base + whitening", "BERT - base + Contrastive ( BT )"]
+
+
 def test_a_proposed_name_the_paper_cites_is_a_baseline_beside_its_variants():
     """BERT post-training (NAACL 2019): "we propose a novel post-training approach on the popular
     language model BERT", which it cites ("BERT ( Devlin et al . , 2018 )"); its Table 6 lists
@@ -1325,6 +1337,20 @@ def test_heads_naming_nothing_below_data_rows_go_on_in_the_data_of_the_group_abo
                    ("BERT-Large", "Precision"): "English CoNLL 2003", ("BERT-Large", "F1"): "English CoNLL 2003"}
 
 
+def test_group_labels_in_one_cell_under_a_block_title_keep_the_title_s_data():
+    """kNN-NER Table 1 as the PDF reader now sets it: "English CoNLL 2003" over the block's heads
+    "Model Precision Recall F1", then "Base Model" and "Large Model" each one cell, group labels
+    naming no data: their rows are on CoNLL 2003 (a regression: no dataset)."""
+    rows = [row([("English CoNLL 2003", 0)], ("DatasetName", 1, 3)),
+            row([("Model", 0), ("Precision", 1), ("F1", 2)]),
+            row([("Base Model", 0)]),
+            row([("BERT-Base", 0), ("90.69", 1), ("91.32", 2)], ("MethodName", 0, 1)),
+            row([("Large Model", 0)]),
+            row([("BERT-Large", 0), ("91.54", 1), ("92.16", 2)], ("MethodName", 0, 1))]
+    got = {(r.model, r.metric): r.dataset for r in summarize_paper("p", rows).results}
+    assert set(got.values()) == {"English CoNLL 2003"} and len(got) == 4
+
+
 def test_a_metric_spelled_as_the_data_it_is_on_is_no_metric():
     """"Semantic Textual Similarity ( STS )" over the STS columns, read as a metric and as the
     data: the number is no result with the data as its metric."""
@@ -1391,6 +1417,23 @@ def test_the_metric_said_of_the_other_data_holds_for_the_data_beside_those_named
     assert said.other("fudan", ["20news", "fudan"]) == "accuracy"
     assert said.other("fudan", ["imdb", "fudan"]) is None
     assert said.other("20news", ["20news", "fudan"]) is None
+
+
+def test_a_head_cut_short_from_the_name_the_text_gives_a_metric_takes_that_metric():
+    """RCNN: the text says "The evaluation metric of the 20Newsgroups is the Macro-F1 measure .
+    The other three datasets use accuracy", its Table 2 heads "20News Fudan ACL SST": 20News
+    is 20Newsgroups cut short, so the others beside it take accuracy (a regression: no metric
+    for any of them); a version is not a word cut off ("SQuAD" is not "SQuAD v1.1")."""
+    rows = [tagged("The evaluation metric of the 20Newsgroups is the Macro-F1 measure . "
+                   "The other three datasets use accuracy as the metric . We report F1 on SQuAD v1.1 .",
+                   ("DatasetName", 5, 6), ("MetricName", 8, 9), ("MetricName", 16, 17), ("MetricName", 23, 24),
+                   ("DatasetName", 25, 27)),
+            row([("Model", 0), ("20News", 1), ("ACL", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 3)),
+            row([("RCNN", 0), ("96.49", 1), ("49.19", 2)], ("MethodName", 0, 1))]
+    got = {r.value: r.metric for r in summarize_paper("p", rows).results}
+    assert got == {"96.49": "Macro-F1", "49.19": "accuracy"}
+    said = said_metrics(rows[:1], lambda name: {})
+    assert said.metric("20news") == "Macro-F1" and said.metric("squad") is None and said.metric("20n") is None
 
 
 def test_the_metric_said_of_the_other_data_is_the_one_its_own_clause_says_so():
@@ -2057,3 +2100,16 @@ def test_a_sentence_value_of_a_metric_that_is_a_change_is_a_difference():
     p = tagged(text, ("MetricValue", 3, 5), ("MetricName", 5, 8), ("DatasetName", 9, 10))
     summary = summarize_paper("p", [p])
     assert not summary.results and [(n.value, n.reason) for n in summary.not_results] == [("12.1 %", "difference")]
+
+
+def test_a_sentence_number_printed_like_a_score_that_the_tagger_left_untagged_is_a_not_result():
+    """GPT-2: "GPT-2 answers 4.1 % of questions correctly" with "4.1 %" tagged as nothing was in
+    neither list (a regression, issue 47's no silent drop): it is an "untagged" not result; a
+    tagged value, a section number and a whole number without "%" are not."""
+    p = tagged("GPT-2 answers 4.1 % of questions correctly , 0.37 on average ( see Section 5.2 ) over 12 runs "
+               "with a dropout of 0.1 .", ("MethodName", 0, 1), ("HyperparameterName", 21, 22),
+               ("HyperparameterValue", 23, 24))
+    summary = summarize_paper("p", [p])
+    assert [(n.value, n.reason, n.place) for n in summary.not_results] == [
+        ("4.1 %", "untagged", (0, 2, 4)), ("0.37", "untagged", (0, 8, 9))]
+    assert not summary.results

@@ -55,10 +55,14 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+_POSSESSIVE = re.compile(r"(?<=\w)\s?['’]s\b")
+
+
 def fold(name: str) -> str:
-    """The key under which spellings of one name meet: the last word singular, then lower case
-    with everything but letters and digits dropped. ``fold("BERT-Base") == fold("BERTBASE")``."""
-    words = name.split()
+    """The key under which spellings of one name meet: a possessive's "'s" dropped, the last word
+    singular, then lower case with everything but letters and digits dropped. ``fold("BERT-Base")
+    == fold("BERTBASE")``, ``fold("Spearman ’s correlation") == fold("Spearman correlation")``."""
+    words = _POSSESSIVE.sub("", name).split() if "s" in name else name.split()
     if words:
         words[-1] = singular(words[-1])
     return _NOT_ALNUM.sub("", " ".join(words).lower())

@@ -95,7 +95,8 @@ class NotResult:
     "time", "setting" (a hyperparameter's value, a row label such as a threshold), "statistic"
     (a column of a table of data statistics), "bound" ("chance level < 0.0001"), "no metric"
     (nothing says what it measures), "over 100" (over 100 in a metric printed as a percentage:
-    :func:`sciner.summary.canonical.beyond_percent`); in a table also "train" (under a "Train"
+    :func:`sciner.summary.canonical.beyond_percent`), "untagged" (a sentence's number printed like
+    a score, "4.1 %", that the tagger gave no type: :func:`untagged`); in a table also "train" (under a "Train"
     head: a score on the training data), "parenthesized", "amount",
     "axis" (a figure's ticks set amid the table's rows) and "unread" (a cell the reader could not read,
     its text as the value: see :mod:`sciner.summary.tables`)."""
@@ -458,4 +459,25 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                     named["model"] = None  # "from 81.1 % to 85.8 %": 81.1 is the baseline's, not the model's
                 results.append(Result(named["task"], named["dataset"], of, text, named["model"], place,
                                       split=said_split(said), setting=said_setting(said)))
+        others.extend(untagged(p, i))
     return values, results, others
+
+
+# Words before a number that make it a reference, not a figure: "Section 5.2", "Table 3.1".
+_REFERENCES = frozenset({"section", "sections", "sec", "sec.", "§", "table", "tables", "tab.", "figure", "figures",
+                         "fig", "fig.", "eq", "eq.", "equation", "appendix", "algorithm", "chapter", "step", "line"})
+
+
+def untagged(p: Paragraph, i: int) -> list[NotResult]:
+    """The numbers of paragraph ``i`` that print like a score ("4.1 %", "0.37") and that no
+    tagged span covers: not results, "untagged" (the tagger gave the number no type), so that no
+    number that may be a score leaves the summary unaccounted for."""
+    covered = {k for s in p.spans or [] for k in range(s.start, s.end)}
+    found = []
+    for k, token in enumerate(p.tokens):
+        if k not in covered and re.fullmatch(r"\d+(?:\.\d+)?", token) and (
+                "." in token or p.tokens[k + 1:k + 2] == ["%"]) and not (
+                k and p.tokens[k - 1].lower().strip("(") in _REFERENCES):
+            end = k + 2 if p.tokens[k + 1:k + 2] == ["%"] else k + 1
+            found.append(NotResult(" ".join(p.tokens[k:end]), "untagged", (i, k, end)))
+    return found

@@ -368,12 +368,32 @@ class Said:
     by_name: dict[str, str] = field(default_factory=dict)
     others: tuple[tuple[frozenset[str], str], ...] = ()
 
+    def metric(self, name: str) -> str | None:
+        """The metric said of the data or task ``name`` (folded), or of the one name it is cut
+        from ("20news", a table's head, for the text's "20Newsgroups"; four letters at least, and
+        the names it may be cut from agree), else None."""
+        if name in self.by_name:
+            return self.by_name[name]
+        return _only({m for key, m in self.by_name.items() if _cut_from(name, key)})
+
     def other(self, name: str, siblings: Sequence[str]) -> str | None:
         """The metric said of the other data for data ``name`` (folded), where the sentence that
         says it gives ``name`` no metric of its own but one to one of its ``siblings`` (the other
-        heads of its table, folded), else None."""
+        heads of its table, folded, or names they are cut from), else None."""
         return next((metric for named, metric in self.others
-                     if name not in named and any(s in named for s in siblings if s != name)), None)
+                     if not _among(name, named) and any(_among(s, named) for s in siblings if s != name)), None)
+
+
+def _cut_from(head: str, name: str) -> bool:
+    """Whether the folded ``head`` is the folded ``name`` cut short ("20news" of "20newsgroups",
+    "fudan" of "fudanset"): four characters or more, a word of three letters or more cut off
+    (not a version: "squad" is not cut from "squadv11")."""
+    rest = name[len(head):]
+    return len(head) >= 4 and name.startswith(head) and len(rest) >= 3 and rest.isalpha()
+
+
+def _among(name: str, names: frozenset[str]) -> bool:
+    return name in names or any(_cut_from(name, other) for other in names)
 
 
 def _sentence_metrics(tokens: Sequence[str], start: int, spans: Sequence[Span], names: dict[Span, str],

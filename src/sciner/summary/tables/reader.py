@@ -421,6 +421,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
     label_end = 0  # the first column of numbers in the last data row
     group_ours = after_group = False
     group_names: dict[str, str] = {}
+    titled: dict[str, str] = {}  # the data a block title names ("English CoNLL 2003"), for its group labels
     group_text = ""
     ended: tuple[bool, dict[str, str]] = (False, {})  # the group of the rows above a block of heads
     data = [any(flags) for flags in table.numeric]
@@ -458,6 +459,7 @@ def data_rows(table: Table) -> Iterator[DataRow]:
             if seen_data and not block and not after_group:
                 ended = (group_ours, group_names)
             group_ours, group_names, group_text, after_group = False, {"DatasetName": title}, title, True
+            titled = dict(group_names)
             continue
         if len(row) == 1 and (seen_data or header.cells or block) and (row[0].first == 0 or seen_data or next_is_data):
             # A group label: "Ours", "Published", "GloVe", "Test ( all lengths )", "Chinese".
@@ -469,6 +471,8 @@ def data_rows(table: Table) -> Iterator[DataRow]:
                            and not (k == "DatasetName" and any(TRAINING.match(w) for w in text.split()))}
             if is_language(text) or is_language_pair(text):  # "Chinese", "English - Estonian"
                 group_names["DatasetName"] = text.replace(" - ", "-")
+            # ("Base Model" under the block title "English CoNLL 2003": the title's data still)
+            group_names = {**titled, **group_names}
             after_group = True
             continue
         if seen_data and not block and not after_group:
@@ -542,7 +546,10 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
     elif label_text:
         # The model rows below starting with "+" add to (not one citing prior work: whose the
         # additions are is not known).
-        base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text
+        # (of a base that adds to a model itself, its model: "BERT - base + flow" over "+ whitening",
+        # the layout having set the group's "BERT - base" in its first row, gives "BERT - base +
+        # whitening", the additions being siblings)
+        base = None if CITED.search(label_text) or label_text[:1] in "+＋" else label_text.split(" + ")[0]
     ours = group.ours and not (label_text and (CITED.search(label_text) or split_citation(label_text)[1])) \
         or bool(label_text and re.search(r"\bours\b", label_text, re.I))
     ablation = is_ablated(label.model) or bool(ABLATION_CAPTION.search(table.caption.text)) \
@@ -794,9 +801,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
             if h.first <= cell.first and cell.last <= h.last):
         heads["MetricName"] = "average"  # GLUE's "Average" over F1s, accuracies and correlations: no one of them
     metric = heads.get("MetricName") or row.get("MetricName") or caption_metric(table.caption, dataset, task, row, model) \
-        or next((table.said.by_name[fold(name)] for name in (heads.get("DatasetName"), dataset, heads.get("TaskName"),
-                                                             row.get("DatasetName"), row.get("TaskName"))
-                 if name and fold(name) in table.said.by_name), None) \
+        or next((said for name in (heads.get("DatasetName"), dataset, heads.get("TaskName"), row.get("DatasetName"),
+                                   row.get("TaskName")) if name and (said := table.said.metric(fold(name)))), None) \
         or said_other(table, header, cell, heads) \
         or side_metric(table, header, cell, side) \
         or (table.paper_metric if ("DatasetName" in heads or (dataset and table.metric_said)) and fold(
@@ -905,7 +911,7 @@ def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | Non
            and "DatasetName" in table.namer.names(h)]
     beside = tuple(h.text for h in row)  # SentEval's "MR CR SUBJ" take their suite's convention together
     metrics = {fold(m): m for h in row
-               if (m := table.said.by_name.get(fold(h.text)) or benchmark_metric(h.text, None, beside))}
+               if (m := table.said.metric(fold(h.text)) or benchmark_metric(h.text, None, beside))}
     if not metrics:
         return None
     return next(iter(metrics.values())) if len(metrics) == 1 else "average"
@@ -956,7 +962,7 @@ def side_metric(table: Table, header: Header, cell: TableCell, side: str | None)
         return None
     if side is None:
         right = fold(sides["right"])
-        starts = [h.first for h in header.cells if fold(table.said.by_name.get(fold(h.text), "")) == right]
+        starts = [h.first for h in header.cells if fold(table.said.metric(fold(h.text)) or "") == right]
         if not starts:
             return None
         side = "right" if cell.first >= min(starts) else "left"
