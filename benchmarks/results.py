@@ -228,9 +228,15 @@ def misses(headlines: list[dict[str, str]], papers: dict[str, Any], listed: bool
             print(f"    {h['paper'][:30]} table {h['table']}: {h['value']} {h['metric']} / {h['dataset']}: {read}")
 
 
+# A headline's method that says it is the paper's own whatever its name: "Our System", "Ours w/
+# transfer", "our model + TF-IDF", "This work".
+_SAYS_OWN = re.compile(r"\b(?:our|ours|this work|proposed)\b", re.I)
+
+
 def ours_agreement(rows: list[dict[str, str]], papers: dict[str, Any]) -> str:
     """Whether the headline numbers found say rightly whose they are: of those whose method is
-    the paper's own (papers.tsv's ``ours`` names it), how many a matching result marks ours; of
+    the paper's own (papers.tsv's ``ours`` names it, or the headline says "our", "ours", "this
+    work", "proposed"), how many a matching result marks ours; of
     the others (baselines, prior work), how many none marks ours."""
     own_of = {m["paper"]: m["ours"] for m in read_tsv(DEV / "papers.tsv")}
     own = [0, 0]
@@ -241,7 +247,7 @@ def ours_agreement(rows: list[dict[str, str]], papers: dict[str, Any]) -> str:
         if not both or not gold or not h["method"].strip():
             continue
         marked = any(getattr(r, "ours", False) for r in both)
-        if any(same_name(gold, part) for part in re.split(r"\s*\|\s*", h["method"])):
+        if any(same_name(gold, part) or _SAYS_OWN.search(part) for part in re.split(r"\s*\|\s*", h["method"])):
             own[0] += marked
             own[1] += 1
         else:

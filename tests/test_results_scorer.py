@@ -53,3 +53,16 @@ def test_the_nearest_miss_is_one_of_the_headlines_own_table():
 def test_a_read_name_meets_the_gold_one_when_one_holds_the_other(gold, read, same):
     from results import same_name
     assert same_name(gold, read) is same
+
+
+def test_a_headline_whose_method_says_our_counts_as_the_paper_s_own(monkeypatch):
+    """"Our System", "Ours w/ transfer": the paper's own, whatever papers.tsv names its method (a
+    regression: counted as others marked ours)."""
+    import results
+
+    monkeypatch.setattr(results, "read_tsv", lambda path: [{"paper": "p", "ours": "Latent Predictor Networks"}])
+    rows = [dict(HEADLINE, method="Our System"), dict(HEADLINE, method="BiLSTM")]
+    marked = result("91.2", "F1", "CoNLL 2003")
+    marked.ours = True
+    got = results.ours_agreement(rows, {"p": paper([marked])})
+    assert got.endswith("the paper's own marked 1/1, others left unmarked 0/1")
