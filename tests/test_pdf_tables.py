@@ -407,3 +407,26 @@ def test_a_group_label_amid_the_rows_set_over_three_columns_is_one_cell_not_thre
             row_line([(x + 10, "CNN-PKU"), (x + 80, ".8339"), (x + 120, ".8343"), (x + 160, "76.00")], 90.0)]
     (table,) = find_tables([*caption_lines("Table 1: Results.", 40.0), *rows, *paragraph(120.0, 2)], BODY)
     assert [[c.text for c in row] for row in table.rows][2] == ["Single Granularity CNNs"]
+
+
+def test_a_two_word_head_beside_another_spanning_head_is_one_name_not_a_head_per_column() -> None:
+    # AS Reader Table 2: "CNN" and "Daily Mail" each over a "valid test" pair; "Daily Mail" set
+    # so tightly that each word sat over a column was cut in two (a regression: dataset "Mail").
+    x = BOXES[LEFT].x0
+    heads = row_line([(x + 110, "CNN"), (x + 160, "Daily Mail")], 60.0)
+    heads.line.pieces = ((x + 105, x + 145, "CNN"), (x + 160, x + 210, "Daily Mail"))
+    rows = [heads, row_line([(x + 100 + 30 * i, t) for i, t in enumerate(["valid", "test", "valid", "test"])], 70.0)]
+    rows += [row_line([(x + 10, m), *[(x + 100 + 30 * i, n) for i, n in enumerate(nums)]], 80.0 + 10 * k)
+             for k, (m, nums) in enumerate([("AS Reader", ["68.6", "69.5", "75.0", "73.9"]),
+                                            ("Attentive", ["61.6", "63.0", "70.5", "69.0"])])]
+    (table,) = find_tables([*caption_lines("Table 2: Results.", 40.0), *rows, *paragraph(120.0, 2)], BODY)
+    assert cells_of(table)[0] == [("CNN", 1, 2), ("Daily Mail", 3, 4)]
+    # Two tight runs of heads each over three columns, every word over its column: six heads
+    # (GloVe's Table 3, "Size WS353 MC" beside "RG SCWS RW").
+    runs = row_line([(x + 10, "Model"), (x + 100, "Size WS353 MC"), (x + 190, "RG SCWS RW")], 60.0, side=SPANNING)
+    runs.line.pieces = ((x + 10, x + 35, "Model"), (x + 100, x + 170, "Size WS353 MC"), (x + 190, x + 260, "RG SCWS RW"))
+    body = [row_line([(x + 10, m), *[(x + 100 + 30 * i, f"{n + i}.5") for i in range(6)]], 70.0 + 10 * k,
+                     side=SPANNING) for k, (m, n) in enumerate([("SVD", 30), ("GloVe", 60)])]
+    (six,) = find_tables([*caption_lines("Table 3: Word similarity.", 40.0, side=SPANNING), runs, *body,
+                          *paragraph(120.0, 2)], BODY)
+    assert [c.text for c in six.rows[0]] == ["Model", "Size", "WS353", "MC", "RG", "SCWS", "RW"]

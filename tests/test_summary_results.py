@@ -1318,7 +1318,7 @@ def test_an_average_column_beside_data_with_no_metric_named_takes_theirs_or_is_a
     assert not [r for r in summarize_paper("p", [heads, scores]).results if r.value == "72.8"]
     said = tagged("We report accuracy on Foo and Bar .", ("MetricName", 2, 3), ("DatasetName", 4, 5), ("DatasetName", 6, 7))
     got = {(r.dataset, r.metric) for r in summarize_paper("p", [said, heads, scores]).results if r.value == "72.8"}
-    assert got == {("Average", "accuracy")}
+    assert got == {("Foo – Bar Average", "accuracy")}
 
 
 def test_heads_naming_nothing_below_data_rows_go_on_in_the_data_of_the_group_above():
@@ -2081,8 +2081,9 @@ def test_a_sentence_score_naming_no_data_takes_the_one_dataset_its_paragraph_nam
 
 @pytest.mark.parametrize(("heads", "data"), [
     (("MNLI-m", "MRPC", "CoLA"), "GLUE Average"), (("MR", "CR", "SUBJ"), "SentEval Average"),
-    (("MNLI-m", "BoolQ", "Foo"), "Average"),  # two suites: which is not known
-    (("SST-2", "IMDB", "QNLI"), "Average"),  # a benchmark of no suite beside GLUE's tasks (Linformer Table 2)
+    # two suites: which is not known; the span of the data it averages says whose
+    (("MNLI-m", "BoolQ", "Foo"), "MNLI-m – Foo Average"),
+    (("SST-2", "IMDB", "QNLI"), "SST-2 – QNLI Average"),  # a benchmark of no suite beside GLUE's (Linformer Table 2)
 ])
 def test_an_average_column_beside_one_suite_s_tasks_is_that_suite_s_average(heads, data):
     """TinyBERT Table 4: "Average" right of "MNLI-m MNLI-mm MRPC CoLA" is GLUE's average, not a
@@ -2113,3 +2114,25 @@ def test_a_sentence_number_printed_like_a_score_that_the_tagger_left_untagged_is
     assert [(n.value, n.reason, n.place) for n in summary.not_results] == [
         ("4.1 %", "untagged", (0, 2, 4)), ("0.37", "untagged", (0, 8, 9))]
     assert not summary.results
+
+
+def test_a_label_cell_ending_in_flops_is_the_label_then_an_amount():
+    """ELECTRA Table 8: "ELECTRA - Small++ 3.3e19 ( 18x )" set as one cell beside the scores: the
+    model is "ELECTRA - Small++", its FLOPs no part of its name (a regression) and no score."""
+    rows = [row([("Model", 0), ("Train FLOPs", 1), ("CoLA", 2)], ("DatasetName", 3, 4)),
+            row([("ELECTRA - Small++ 3.3e19 ( 18x )", 0), ("55.6", 2)], ("MethodName", 0, 3))]
+    summary = summarize_paper("p", rows)
+    assert [(r.model, r.value) for r in summary.results] == [("ELECTRA - Small++", "55.6")]
+    assert [n.value for n in summary.not_results] == ["3.3e19", "18x"]
+
+
+def test_an_average_column_beside_data_of_no_one_suite_is_the_average_of_their_task():
+    """DCLR Table 1: "Avg ." right of STS12 ... SICK-R, data of the task STS: the dataset is "STS
+    Avg .", not "Avg ." alone (a regression: a judge's "Avg. is not a dataset")."""
+    rows = [tagged("We report Spearman correlation on STS12 and SICK-R for the STS task .", ("MetricName", 2, 4),
+                   ("DatasetName", 5, 6), ("DatasetName", 7, 8), ("TaskName", 10, 11)),
+            row([("Models", 0), ("STS12", 1), ("SICK-R", 2), ("Avg .", 3)], ("DatasetName", 1, 2),
+                ("DatasetName", 2, 3)),
+            row([("SimCSE", 0), ("68.40", 1), ("72.23", 2), ("76.25", 3)], ("MethodName", 0, 1))]
+    got = {r.value: (r.dataset, r.task) for r in summarize_paper("p", rows).results}
+    assert got["76.25"][0] in ("STS Avg .", "STS12 – SICK-R Avg .") and got["76.25"][0] != "Avg ."

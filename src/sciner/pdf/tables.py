@@ -285,7 +285,22 @@ def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
         return [Cell(normalize_text(text), first, last)]
 
     first_numbers = next((k for k, row in enumerate(rows) if any(is_number(t) for _, _, t in row)), len(rows))
-    return [[cell for x0, x1, text in row for cell in split(x0, x1, text, k < first_numbers or len(row) > 1)]
+
+    def width(x0: float, x1: float) -> int:
+        first, last = covered(x0, x1)
+        return last - first + 1 if first > 0 else 0
+
+    def in_a_row_of_pairs(row: list[tuple[float, float, str]], i: int) -> bool:
+        """The cell and every other head of its row each over as many columns, two or more, one
+        of the others a head with fewer words than columns: "Daily Mail" beside "CNN", each over
+        its "valid test" pair, is one name ("Size WS353 MC" beside "RG SCWS RW" is six heads)."""
+        others = [(width(*other[:2]), len(other[2].split())) for j, other in enumerate(row)
+                  if j != i and width(*other[:2])]
+        own = width(*row[i][:2])
+        return own > 1 and bool(others) and all(w == own for w, _ in others) and any(n < w for w, n in others)
+
+    return [[cell for i, (x0, x1, text) in enumerate(row)
+             for cell in split(x0, x1, text, (k < first_numbers or len(row) > 1) and not in_a_row_of_pairs(row, i))]
             for k, row in enumerate(rows)]
 
 

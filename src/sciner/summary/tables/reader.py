@@ -42,7 +42,8 @@ _COUNT_LABEL = re.compile(r"^\s*(?:#|number\b|num\b|no\.)|\b(?:samples|examples|
 # A head's unit whose superscript the layout set apart ("params ×10" then "6"): the number after it is its power.
 _POWER_OF_TEN = re.compile(r"[×x]\s?10$")
 # A number and its unit: a measure (a time, a size) left of a row's scores, no label.
-_MEASURE = re.compile(r"^\s*\d[\d.,]*\s?(?:ms|s|sec|secs|h|hrs?|hours?|min|mins|days?|[kKMBGT]|x|×)\s*$")
+_MEASURE = re.compile(r"^\s*\d[\d.,]*(?:\s?(?:ms|s|sec|secs|h|hrs?|hours?|min|mins|days?|[kKMBGT]|x|×)"
+                      r"|e\d+(?:\s?\(\s?[\d.]+\s?[x×]\s?\))?)\s*$")  # "342 ms", "3.3e19 ( 18x )": FLOPs
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
@@ -787,7 +788,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # prose's one of them ("MSRP"); "Supervised" over it, "Ja-En" in the caption still say whose
         if dataset is None or header.siblings_name(dataset, cell.first, cell.last):
             # (the suite its data heads are tasks of, where they are one's: "GLUE Average")
-            suite = suite_of(tuple(h.text for h in header.cells))
+            # (else, alone, the task of those data, "STS Avg ." over STS12 ... SICK-R, or their span,
+            # "STS12 – SICK-R Avg .": an "Avg ." alone names no data)
+            suite = suite_of(tuple(h.text for h in header.cells)) or (None if unnamed else task or data_span(
+                table, header, cell))
             dataset = " ".join([*unnamed, *([suite] if suite and not any(suite in u for u in unnamed) else []),
                                 aggregate])
         elif fold(aggregate) not in fold(dataset):
@@ -915,6 +919,14 @@ def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | Non
     if not metrics:
         return None
     return next(iter(metrics.values())) if len(metrics) == 1 else "average"
+
+
+def data_span(table: Table, header: Header, cell: TableCell) -> str | None:
+    """The first and last of the data heads beside a cell's column ("STS12 – SICK-R"), None for
+    fewer than two."""
+    row = [h.text for h in header.cells if h.first > 0 and not (h.first <= cell.first and cell.last <= h.last)
+           and "DatasetName" in table.namer.names(h)]
+    return f"{row[0]} – {row[-1]}" if len(row) >= 2 else None
 
 
 def by_size(cell: TableCell, number: str, benchmark: str, metric: str) -> str:
