@@ -252,8 +252,9 @@ def _grid(rows: list[list[tuple[float, float, str]]]) -> list[list[Cell]]:
     def split(x0: float, x1: float, text: str, heads: bool) -> list[Cell]:
         """A header cell over several columns that is one word per column, each word over its
         column ("MNLI-m QNLI MRPC" set too tightly to be cut), as a cell per word; ``heads``:
-        the cell's row is above the first row of numbers (below it, a cell alone on its row is
-        a label over a group of rows: "Single Granularity CNNs")."""
+        whether the cell may be heads at all (not a cell alone on its row below the first row of
+        numbers, a label over a group of rows: "Single Granularity CNNs"; nor one of a row of
+        heads each over as many columns: "Daily Mail" beside "CNN")."""
         first, last = covered(x0, x1)
         words = text.split()
         if not heads:

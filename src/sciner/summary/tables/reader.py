@@ -911,8 +911,7 @@ def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | Non
     caption or sentence names one: the one metric those data take (said of them in the paper's
     sentences, else their benchmark's convention), "average" where they take several; None
     where none of them has one."""
-    row = [h for h in header.cells if h.first > 0 and not (h.first <= cell.first and cell.last <= h.last)
-           and "DatasetName" in table.namer.names(h)]
+    row = data_beside(table, header, cell)
     beside = tuple(h.text for h in row)  # SentEval's "MR CR SUBJ" take their suite's convention together
     metrics = {fold(m): m for h in row
                if (m := table.said.metric(fold(h.text)) or benchmark_metric(h.text, None, beside))}
@@ -921,12 +920,17 @@ def aggregate_metric(table: Table, header: Header, cell: TableCell) -> str | Non
     return next(iter(metrics.values())) if len(metrics) == 1 else "average"
 
 
+def data_beside(table: Table, header: Header, cell: TableCell) -> list[TableCell]:
+    """The heads naming data beside a cell's column (not over it, not the label column's)."""
+    return [h for h in header.cells if h.first > 0 and not (h.first <= cell.first and cell.last <= h.last)
+            and "DatasetName" in table.namer.names(h)]
+
+
 def data_span(table: Table, header: Header, cell: TableCell) -> str | None:
     """The first and last of the data heads beside a cell's column ("STS12 – SICK-R"), None for
     fewer than two."""
-    row = [h.text for h in header.cells if h.first > 0 and not (h.first <= cell.first and cell.last <= h.last)
-           and "DatasetName" in table.namer.names(h)]
-    return f"{row[0]} – {row[-1]}" if len(row) >= 2 else None
+    row = data_beside(table, header, cell)
+    return f"{row[0].text} – {row[-1].text}" if len(row) >= 2 else None
 
 
 def by_size(cell: TableCell, number: str, benchmark: str, metric: str) -> str:
