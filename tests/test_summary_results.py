@@ -964,6 +964,20 @@ def test_a_difference_head_without_letters_holds_no_scores_whatever_the_fallback
     assert ("-0.43", "difference") in {(o.value, o.reason) for o in summary.not_results}
 
 
+def test_named_of_named_entity_recognition_proposes_nothing():
+    """LR-CNN's abstract: "Chinese named entity recognition ( NER ) that applies long short - term
+    memory ( LSTM ) ... has achieved great success": "named" there names nothing, so LSTM is no
+    proposed method (a regression: every LSTM baseline row was marked ours); "a model named
+    LR-CNN" still proposes it."""
+    abstract = tagged("Chinese named entity recognition ( NER ) that applies long short - term memory ( LSTM ) "
+                      "has achieved great success .", ("TaskName", 0, 4), ("MethodName", 15, 16))
+    abstract.meta.update(kind="abstract", section="Abstract")
+    assert summarize_paper("p", [abstract]).proposed == []
+    named = tagged("We build a model named LR-CNN .", ("MethodName", 5, 6))
+    named.meta.update(kind="abstract", section="Abstract")
+    assert summarize_paper("p", [named]).proposed == ["LR-CNN"]
+
+
 def test_an_acronym_the_abstract_defines_for_a_title_phrase_is_proposed():
     """BiDAF's title has no colon ("Bi - Directional Attention Flow for Machine Comprehension");
     its abstract defines "BIDAF" for the title's phrase: BIDAF is proposed, the task's "MC" is not."""

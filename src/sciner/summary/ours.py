@@ -42,9 +42,10 @@ _CITATION_AFTER = re.compile(rf"^\s*(?:\(\s?[^()]*(?:et al|{YEAR})[^()]*\)|\[\s?
 # "Our largest model , GPT-2 , ..." and "This model , the deep averaging network ( DAN ) , ..." name
 # it too: a word or two may stand between "our" and its noun, "this model" takes an apposition.
 _PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|proposes|introduce|introduces|present|presents|"
-                      r"develop|develops|call|term|describe|describes)\b|\b(?:called|named|dubbed|our (?:[\w-]+ ){0,2}"
+                      r"develop|develops|call|term|describe|describes)\b|\b(?:called|named(?! entit)|dubbed|our (?:[\w-]+ ){0,2}"
                       r"(?:model|method|approach|system|framework|parser|architecture)s?|this (?:model|method|approach|"
                       r"network|architecture|system) ,)(?=\W|$)")
+# ("named" of "named entity recognition" names nothing.)
 # Words after which the paper names a model of its own ("which we subsequently refer to as").
 _REFER = re.compile(r"\brefer to (?:(?:this|these|it|them|the)(?: [\w-]+){0,3} )?as\b|\bwhich we (?:[\w-]+ )?"
                     r"(?:refer to as|call|denote as|name)\b|\bwe (?:[\w-]+ )?denote (?:this|it|these|them)(?: [\w-]+){0,2}"
