@@ -21,12 +21,10 @@ from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Span
 from sciner.summary.names import best_long_form, find_abbreviations, fold, mention_text
 from sciner.summary.provenance import is_ablated
-from sciner.summary.values import Result
+from sciner.summary.values import YEAR, Result
 
 # --- citations --------------------------------------------------------------------------------
 
-# A year as papers print it in a citation or a name ("2019", "2016a").
-YEAR = r"(?:19|20)\d\d[a-z]?"
 # A citation in parentheses within a text, cut from a table's row label: "GCN ( Zhang et al . ,
 # 2018 )", "BC5CDR ( Li et al . , 2016 )" (any four digits: "( 2016a )").
 CITATION = re.compile(r"\(\s?[^()]*(?:et al|\d{4}[a-z]?)[^()]*\)")
@@ -44,8 +42,7 @@ _CITATION_AFTER = re.compile(rf"^\s*(?:\(\s?[^()]*(?:et al|{YEAR})[^()]*\)|\[\s?
 _PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|proposes|introduce|introduces|present|presents|"
                       r"develop|develops|call|term|describe|describes)\b|\b(?:called|named(?! entit)|dubbed|our (?:[\w-]+ ){0,2}"
                       r"(?:model|method|approach|system|framework|parser|architecture)s?|this (?:model|method|approach|"
-                      r"network|architecture|system) ,)(?=\W|$)")
-# ("named" of "named entity recognition" names nothing.)
+                      r"network|architecture|system) ,)(?=\W|$)")  # (not the "named" of "named entity ...")
 # Words after which the paper names a model of its own ("which we subsequently refer to as").
 _REFER = re.compile(r"\brefer to (?:(?:this|these|it|them|the)(?: [\w-]+){0,3} )?as\b|\bwhich we (?:[\w-]+ )?"
                     r"(?:refer to as|call|denote as|name)\b|\bwe (?:[\w-]+ )?denote (?:this|it|these|them)(?: [\w-]+){0,2}"

@@ -355,8 +355,10 @@ def _owner(spans: Sequence[Span], tokens: Sequence[str], value: Span, label: str
     return None
 
 
-# A year in a citation between a name and its value ("BERT ( Devlin et al . , 2018 ) reaches 89 F1").
-_YEAR = re.compile(r"(?:19|20)\d\d[a-z]?")
+# A year as papers print it in a citation or a name ("2019", "2016a"); one in a citation between a name and its value
+# ("BERT ( Devlin et al . , 2018 ) reaches 89 F1") is no rival score.
+YEAR = r"(?:19|20)\d\d[a-z]?"
+_YEAR = re.compile(YEAR)
 
 
 def stated_of(spans: Sequence[Span], tokens: Sequence[str], value: Span) -> Span | None:
@@ -468,6 +470,9 @@ _REFERENCES = frozenset({"section", "sections", "sec", "sec.", "§", "table", "t
                          "fig", "fig.", "eq", "eq.", "equation", "appendix", "algorithm", "chapter", "step", "line"})
 
 
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
 def untagged(p: Paragraph, i: int) -> list[NotResult]:
     """The numbers of paragraph ``i`` that print like a score ("4.1 %", "0.37") and that no
     tagged span covers: not results, "untagged" (the tagger gave the number no type), so that no
@@ -475,7 +480,7 @@ def untagged(p: Paragraph, i: int) -> list[NotResult]:
     covered = {k for s in p.spans or [] for k in range(s.start, s.end)}
     found = []
     for k, token in enumerate(p.tokens):
-        if k not in covered and re.fullmatch(r"\d+(?:\.\d+)?", token) and (
+        if k not in covered and _PLAIN_NUMBER.fullmatch(token) and (
                 "." in token or p.tokens[k + 1:k + 2] == ["%"]) and not (
                 k and p.tokens[k - 1].lower().strip("(") in _REFERENCES):
             end = k + 2 if p.tokens[k + 1:k + 2] == ["%"] else k + 1

@@ -308,18 +308,19 @@ def table_rows(paragraphs: Sequence[Paragraph]) -> dict[tuple[object, str], list
 _SCORE_ENDING_LABEL = re.compile(r"[-+]?\d+(?:\.\d+)?\s?±\s?\d*\.?\d+|\d{2,3}\.\d{1,2}")
 
 
-# A model's training cost in FLOPs, with its multiple after it: "3.3e19", "( 18x )".
-_FLOPS_TOKEN = re.compile(r"\d+(?:\.\d+)?e\d+")
-
-
 def _label_and_score(cell: TableCell, tokens: Sequence[str]) -> list[TableCell]:
     """A cell as the layout set it, or split in two where it holds a row's label and then a
     score ("None 95.90±0.05": the label "None", the score "95.90±0.05"; "Reported 90.2") or an
     amount ("ELECTRA - Small++ 3.3e19 ( 18x )": the label, then its FLOPs)."""
     words = tokens[cell.start:cell.end]
-    at = next((k for k in range(1, len(words)) if _FLOPS_TOKEN.fullmatch(words[k])
-               and (k == len(words) - 1 or words[k + 1:] in (["(", m, ")"] for m in words[k + 2:k + 3]))), None)
-    if at is not None and any(re.search(r"[^\W\d_]", w) and not _FLOPS_TOKEN.fullmatch(w) for w in words[:at]):
+
+    def size(word: str) -> bool:  # "3.3e19": a size in scientific notation (see notation)
+        return re.fullmatch(_SCIENTIFIC, word) is not None and notation(word) == "size"
+
+    # (the size last, or before its multiple: "3.3e19 ( 18x )")
+    at = next((k for k in range(1, len(words)) if size(words[k]) and (
+        k == len(words) - 1 or (len(words) == k + 4 and words[k + 1] == "(" and words[k + 3] == ")"))), None)
+    if at is not None and any(re.search(r"[^\W\d_]", w) and not size(w) for w in words[:at]):
         return [replace(cell, end=cell.start + at, text=" ".join(words[:at])),
                 replace(cell, start=cell.start + at, text=" ".join(words[at:]))]
     if len(words) > 1 and _SCORE_ENDING_LABEL.fullmatch(words[-1]) and re.search(r"[^\W\d_]", " ".join(words[:-1])):

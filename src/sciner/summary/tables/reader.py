@@ -13,7 +13,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.summary.canonical import beyond_percent, languages_named, number_value
 from sciner.summary.names import Gazetteer, fold
-from sciner.summary.ours import CITATION, CITED, YEAR
+from sciner.summary.ours import CITATION, CITED
 from sciner.summary.provenance import (
     ABLATION_CAPTION, first_setting, head_split, is_added, is_ablated, is_setting_head, said_setting, said_split,
     short_caption, split_citation,
@@ -32,7 +32,7 @@ from sciner.summary.tables.conventions import (
     ASSUMED, USUAL, benchmark_metric, cannot_be, larger_metric, suite_of, usual_metric,
 )
 from sciner.summary.tables.namer import Namer, metric_pair
-from sciner.summary.values import TRAINING, NotResult, Result, Value
+from sciner.summary.values import TRAINING, YEAR, NotResult, Result, Value
 
 # A year in a head ("SemEval 2010"): a name's part, not a number of the body.
 _YEAR = re.compile(rf"^{YEAR}$")
@@ -42,8 +42,7 @@ _COUNT_LABEL = re.compile(r"^\s*(?:#|number\b|num\b|no\.)|\b(?:samples|examples|
 # A head's unit whose superscript the layout set apart ("params ×10" then "6"): the number after it is its power.
 _POWER_OF_TEN = re.compile(r"[×x]\s?10$")
 # A number and its unit: a measure (a time, a size) left of a row's scores, no label.
-_MEASURE = re.compile(r"^\s*\d[\d.,]*(?:\s?(?:ms|s|sec|secs|h|hrs?|hours?|min|mins|days?|[kKMBGT]|x|×)"
-                      r"|e\d+(?:\s?\(\s?[\d.]+\s?[x×]\s?\))?)\s*$")  # "342 ms", "3.3e19 ( 18x )": FLOPs
+_MEASURE = re.compile(r"^\s*\d[\d.,]*\s?(?:ms|s|sec|secs|h|hrs?|hours?|min|mins|days?|[kKMBGT]|x|×)\s*$")
 _LABEL_METRIC = re.compile(r"^(.*\S)\s*(?:\(\s*([^()]+?)\s*\)|\s-\s([A-Za-z0-9@]+))$")  # "DEP ( LAS )", "GENIA - LAS"
 
 
