@@ -492,6 +492,32 @@ def test_abstract_heading_with_figure_labels_below_it_still_opens_the_abstract()
     assert [p.section for p in out if p.kind == "body"][0] == "Abstract"
 
 
+def test_an_abstract_set_smaller_than_the_body_is_read():
+    """Regression (Mintz et al. 2009, ACL style): the abstract in 9 pt under an "Abstract"
+    heading, the body in 11 pt, was dropped as too small for text, and its 67.6 % with it."""
+    small = [line(ln.text, 0, 80.0 + 10.0 * i, x0=ln.x0, x1=ln.x1, size=8.0)
+             for i, ln in enumerate(body_lines(0, 80.0, 5))]
+    lines = [TITLE, line("Abstract", 0, 60.0, x0=150.0, x1=200.0, size=12.0, bold=True), *small,
+             line("1 Introduction", 0, 160.0, size=12.0, bold=True), *body_lines(0, 180.0, 4)]
+    out = paragraphs_from_pages([page(0, lines), page(1, body_lines(1, 60.0, 8))])
+    abstract = [p for p in out if p.section == "Abstract" and p.kind == "body"]
+    assert abstract and abstract[0].text.startswith(small[0].text.split()[0])
+
+
+def test_a_title_its_running_headers_repeat_smaller_stays_the_title():
+    """Regression (GPT-2, Paragraph Vector, ByteNet: ICML style): the title, repeated at the top of
+    every later page in small type, was dropped from page 1 as a running header, and "Abstract"
+    became the paper's title."""
+    title = line("Neural Machine Translation in Linear Time", 0, 30.0, x0=150.0, x1=460.0, size=14.0, bold=True)
+    first = page(0, [title, line("Abstract", 0, 60.0, x0=150.0, x1=200.0, size=12.0, bold=True),
+                     *body_lines(0, 80.0, 5)])
+    later = [page(n, [line("Neural Machine Translation in Linear Time", n, 30.0, x0=200.0, x1=420.0, size=9.0),
+                      *body_lines(n, 60.0, 8, start=n)]) for n in range(1, 5)]
+    out = paragraphs_from_pages([first, *later])
+    assert out[0].kind == "title" and out[0].text == "Neural Machine Translation in Linear Time"
+    assert not any("Linear Time" in p.text for p in out[1:])
+
+
 # --- issue 15: debris between and inside paragraphs -------------------------------------
 
 

@@ -1905,6 +1905,12 @@ def test_the_data_a_caption_says_results_are_on_untagged_there_is_the_data_the_p
         said = caption(f"Table 5 : Main results on {words} .", page=7)
         [result] = summarize_paper("p", [*prose, said, *rows]).results
         assert (result.dataset, result.metric) == (data, "F1")
+    # LR-CNN Table 5: "Main results on Resume NER .", "Resume" tagged nowhere: the words as
+    # written, not the paper's main data (OntoNotes)
+    main = [tagged("We evaluate on OntoNotes .", ("DatasetName", 3, 4))] * 3
+    said = caption("Table 5 : Main results on Resume NER .", page=7)
+    [result] = summarize_paper("p", [*main, said, *rows]).results
+    assert result.dataset == "Resume NER"
 
 
 def test_a_label_set_about_the_middle_of_the_rows_it_labels_is_each_of_theirs():
@@ -2150,3 +2156,45 @@ def test_an_average_column_beside_data_of_no_one_suite_is_the_average_of_their_t
             row([("SimCSE", 0), ("68.40", 1), ("72.23", 2), ("76.25", 3)], ("MethodName", 0, 1))]
     got = {r.value: (r.dataset, r.task) for r in summarize_paper("p", rows).results}
     assert got["76.25"][0] in ("STS Avg .", "STS12 – SICK-R Avg .") and got["76.25"][0] != "Avg ."
+
+
+def test_the_rows_of_a_table_of_the_paper_s_own_variations_are_its_own():
+    """Stack-Pointer Table 7 ("Parsing performance of different variations of our model ...,
+    together with the BIAF parser as the baseline"): "Basic", "Basic + gpar", "Full" and the
+    beam rows under them are the paper's own; "BiAF", a row of another table citing it ("BIAF :
+    Dozat and Manning ( 2017 )"), and a name the prose cites ("Lattice LSTM ( Zhang and Yang ,
+    2018 )" in LGN's ablation) are not; a caption of no variation marks nothing."""
+    def results(caption: str, table: str = "table 7") -> list[Result]:
+        made = [Result(task=None, dataset="English", metric="UAS", value=str(90 + k), model=model,
+                       place=(5 + k, 0, 1), table=table, caption=caption)
+                for k, model in enumerate(["BiAF", "Basic", "Basic + gpar", None, "Full", "Lattice LSTM"])]
+        made.append(Result(task=None, dataset="English", metric="UAS", value="95.7", model="BIAF",
+                           place=(2, 0, 1), table="table 1", citation="Dozat and Manning ( 2017 )"))
+        mark_ours(made, ["STACKPTR"], paragraphs=[tagged("Lattice LSTM ( Zhang and Yang , 2018 ) reads words .",
+                                                         ("MethodName", 0, 2))])
+        return made
+
+    variations = results("Table 7 : Parsing performance of different variations of our model on the test sets")
+    assert [r.ours for r in variations[:6]] == [False, True, True, True, True, False]
+    ablation = results("Table 6 : An ablation study of LGN .", table="table 6")
+    assert [r.ours for r in ablation[:6]] == [False, True, True, True, True, False]
+    assert not any(r.ours for r in results("Table 7 : Parsing performance on the test sets"))
+    ulmfit = [Result(task=None, dataset="TREC-6", metric="error", value="6.86", model="Freez", place=(3, 0, 1),
+                     table="table 7", caption="Table 7 : Validation error rates for ULMFiT with different methods")]
+    mark_ours(ulmfit, ["ULMFiT"])
+    assert ulmfit[0].ours
+
+
+def test_a_caption_s_task_right_after_one_of_its_several_datasets_is_that_one_s_only():
+    """DeBERTa Table 2: "Results on MNLI , SQuAD v1.1 and CoNLL 2003 NER development set .": NER is
+    CoNLL 2003's, not the task of the MNLI and SQuAD columns; "NER results on CoNLL 2003 and
+    OntoNotes ." gives NER to both."""
+    rows = [row([("Model", 0), ("MNLI", 1), ("SQuAD v1.1", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 4)),
+            row([("Acc", 1), ("F1", 2)], ("MetricName", 0, 1), ("MetricName", 1, 2)),
+            row([("XLNet", 0), ("90.8", 1), ("95.1", 2)], ("MethodName", 0, 1))]
+    after = caption("Table 2 : Results on MNLI , SQuAD v1.1 and CoNLL 2003 NER development set .",
+                    ("DatasetName", 5, 6), ("DatasetName", 7, 9), ("DatasetName", 10, 12), ("TaskName", 12, 13))
+    assert [r.task for r in summarize_paper("p", [after, *rows]).results] == [None, None]
+    before = caption("Table 2 : NER results on CoNLL 2003 and OntoNotes .", ("TaskName", 3, 4),
+                     ("DatasetName", 6, 8), ("DatasetName", 9, 10))
+    assert [r.task for r in summarize_paper("p", [before, *rows]).results] == ["NER", "NER"]

@@ -352,6 +352,8 @@ class BlockClassifier:
             return Kind.DROP
         if is_abstract_heading(first) and len(block.lines) == 1 and block.page == 0:
             return Kind.HEADER  # even with a figure's labels, not text, right below it
+        if self._under_abstract_heading(i):
+            return Kind.BODY  # the abstract, even set smaller than the body (9 pt under 11 pt)
         if self._looks_like_header(block) and (self._followed_by_text(i) or self._is_section_heading(block)):
             return Kind.HEADER
         if self._is_code(block) and not self._above_caption(i):
@@ -365,6 +367,15 @@ class BlockClassifier:
         if self._is_body_size(block) and len(block.lines) <= 2 and is_prose_line(block.lines[0]):
             return Kind.FRAGMENT
         return Kind.DROP
+
+    def _under_abstract_heading(self, i: int) -> bool:
+        """Block ``i`` is the prose right under page 1's one-line "Abstract" heading."""
+        if i == 0:
+            return False
+        block, heading = self.blocks[i], self.blocks[i - 1]
+        return (block.page == heading.page == 0 and block.column == heading.column and len(heading.lines) == 1
+                and is_abstract_heading(heading.lines[0].text) and len(block.lines) >= 2
+                and 0 <= block.top - heading.bottom <= 2.5 * self.body_size and is_prose_line(block.lines[0]))
 
     def _is_body_size(self, block: Block) -> bool:
         # An appendix may be set a point larger (a datasheet in 11 pt after a 10 pt paper).

@@ -108,12 +108,18 @@ def is_appendix_heading(text: str) -> bool:
     return bool(APPENDIX_RE.match(text))
 
 
+# How much larger than its running headers a first page's line must be set to be the title they
+# repeat (points).
+TITLE_LARGER = 2.0
+
+
 def remove_headers_footers(pages: list[PdfPage], edge_lines: int = 2, keep_rows: bool = False) -> list[PdfPage]:
     """Drop running headers/footers and page numbers from every page (in place; returns ``pages``).
 
     A line is a header or footer if it is among the ``edge_lines`` topmost or bottommost
     lines of its page and either (a) its text, digits ignored, recurs at the edge of
-    several pages, (b) it is a bare page number, or (c) it is venue boilerplate.
+    several pages, (b) it is a bare page number, or (c) it is venue boilerplate. A first page's
+    line set :data:`TITLE_LARGER` points larger than its repeats is the title they repeat, kept.
     ``keep_rows`` (pages read for tables): a line cut into three cells or more is a table's
     head row set at the page's top ("R-1 R-2 R-L" over several pages' tables), never (a).
     """
@@ -122,12 +128,22 @@ def remove_headers_footers(pages: list[PdfPage], edge_lines: int = 2, keep_rows:
         edge_keys.append({_edge_key(page.lines[i].text) for i in _edge_indices(page, edge_lines)})
     recurring = Counter(key for keys in edge_keys for key in keys)
     min_repeats = 2 if len(pages) <= 4 else 3
-    for page in pages:
+    # The running header's size on the pages after the first: the title it repeats is set larger on
+    # page 1 ("Language Models are Unsupervised Multitask Learners" in ICML's style), and stays.
+    later_size: dict[str, float] = {}
+    for page in pages[1:]:
+        for i in _edge_indices(page, edge_lines):
+            key = _edge_key(page.lines[i].text)
+            later_size[key] = max(later_size.get(key, 0.0), page.lines[i].font_size)
+    for number, page in enumerate(pages):
         drop = set()
         for i in _edge_indices(page, edge_lines):
             text = page.lines[i].text
+            key = _edge_key(text)
+            if number == 0 and key in later_size and page.lines[i].font_size >= later_size[key] + TITLE_LARGER:
+                continue
             if (
-                (recurring[_edge_key(text)] >= min_repeats and not (keep_rows and len(page.lines[i].cells()) >= 3))
+                (recurring[key] >= min_repeats and not (keep_rows and len(page.lines[i].cells()) >= 3))
                 or _PAGE_NUMBER_RE.match(text)
                 or _EDGE_BOILERPLATE_RE.search(text)
             ):

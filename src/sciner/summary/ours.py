@@ -9,7 +9,9 @@ results are its own; and the patterns of a citation, for here and for the table 
   such a row ("w/o attention"), or whose sentence says it is the paper's ("our model achieves
   88.5 F1", "we obtain 71.3 F1");
 * :func:`own_row_names`: the names of rows labelled as the paper's own ("Our X", "X ( ours )");
-* :func:`mark_ablations`: the rows "M + X" under the paper's own row M, ablations of it.
+* :func:`mark_ablations`: the rows "M + X" under the paper's own row M, ablations of it;
+* :func:`mark_variant_tables`: the rows of a table whose caption says it varies the paper's own
+  method ("variations of our model", "ablation").
 """
 
 from __future__ import annotations
@@ -347,6 +349,47 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
     for r in results:  # a row taking a part away ("w/o attention") in a table of the paper's own rows
         if r.table in own_tables and r.model and is_ablated(r.model) and not cites(r):
             r.ours = True
+    mark_variant_tables(results, ours, paragraphs)
+
+
+# A caption that says its table varies the paper's own method: "Parsing performance of different
+# variations of our model ...", "Ablation study on ...", "Validation error rates for ULMFiT with
+# different methods to fine-tune ..." (the proposed name before "with different": see
+# :func:`mark_variant_tables`).
+_VARIANT_CAPTION = re.compile(r"\bablat\w*|\b(?:variations?|variants?|versions?|configurations?) of (?:our|the "
+                              r"proposed)\b|\bour (?:[\w-]+ ){0,2}(?:model|method|approach|system|network|parser)s? "
+                              r"(?:with|under|using) (?:different|various)\b")
+
+
+def mark_variant_tables(results: Sequence[Result], ours: Sequence[str], paragraphs: Sequence[Paragraph] = ()) -> None:
+    """In a table whose caption says it varies the paper's own method (:data:`_VARIANT_CAPTION`,
+    or a proposed name followed by "with different" ...), mark each row its own but a row citing
+    prior work, a row whose name or first word the paper cites ("BERT BASE" in MobileBERT's
+    ablation, "Lattice LSTM ( Zhang and Yang , 2018 )"), a row whose first word starts a citing row
+    of its tables ("BIAF : re - impl" beside "BIAF : Dozat and Manning ( 2017 )") and a row the
+    caption calls the baseline ("together with the BIAF parser as the baseline"): the rows vary that method (Stack-Pointer's "Basic", "+gpar", "Full" at two beam
+    sizes; ULMFiT's "Freez", "Discr")."""
+    proposed = [re.escape(n.lower()) for n in ours if len(fold(n)) >= 3]
+    said = re.compile(rf"\b(?:{'|'.join(proposed)}) (?:with|under|using) (?:different|various)\b") if proposed else None
+    tables = {r.table for r in results if r.table and r.caption and (
+        _VARIANT_CAPTION.search(r.caption.lower()) or (said and said.search(r.caption.lower())))}
+    if not tables:
+        return
+    rows = [r for r in results if r.table in tables and not r.ours and not cites(r)]
+    cited = cited_names(paragraphs, list({n for r in rows if r.model for n in (r.model, _first_word(r.model))}))
+    theirs = {fold(_first_word(r.model)) for r in results if r.table and r.model and cites(r)}
+    for r in rows:
+        caption = fold(r.caption or "")
+        first = _first_word(r.model or "")
+        if r.model and (r.model in cited or first in cited or fold(first) in theirs
+                        or ("baseline" in caption and fold(first) in caption)):
+            continue
+        r.ours = True
+
+
+def _first_word(model: str) -> str:
+    """A row label's first word: "NeuralCRF ( Lample et al . )" -> "NeuralCRF"."""
+    return re.split(r"[\s,(]+", model.strip())[0]
 
 
 def mark_below_citing(results: Sequence[Result], paragraphs: Sequence[Paragraph]) -> None:
@@ -360,20 +403,17 @@ def mark_below_citing(results: Sequence[Result], paragraphs: Sequence[Paragraph]
         if r.table and r.model:
             by_table.setdefault(r.table, []).append(r)
 
-    def first(model: str) -> str:
-        return re.split(r"[\s,(]+", model.strip())[0]
-
     below: list[Result] = []
     for rows in by_table.values():
         citing = [r for r in rows if cites(r)]
         if len({r.place[0] for r in citing}) < 2 or any(r.ours for r in rows):
             continue
         last = max(r.place[0] for r in citing)
-        theirs = {fold(first(r.model or "")) for r in citing}
-        below += [r for r in rows if r.place[0] > last and not cites(r) and fold(first(r.model or "")) not in theirs]
-    cited = cited_names(paragraphs, list({first(r.model or "") for r in below})) if below else set()  # one pass
+        theirs = {fold(_first_word(r.model or "")) for r in citing}
+        below += [r for r in rows if r.place[0] > last and not cites(r) and fold(_first_word(r.model or "")) not in theirs]
+    cited = cited_names(paragraphs, list({_first_word(r.model or "") for r in below})) if below else set()  # one pass
     for r in below:
-        if first(r.model or "") not in cited:
+        if _first_word(r.model or "") not in cited:
             r.ours = True
 
 

@@ -237,17 +237,21 @@ _RESULTS_ON = re.compile(rf"(?:^|\s)(?:{_RESULT_NOUNS})\son(?:\sthe)?$")
 def _results_on(tokens: Sequence[str], known: Known) -> str | None:
     """The data a caption's first sentence says its results are on, in words the model left
     untagged there but the paper tags as data elsewhere ("Main results on resume NER ." with
-    "resume" tagged in the prose): the paper's name for it; None when it says none so."""
+    "resume" tagged in the prose): the paper's name for it; words the paper never tags at all,
+    capitalized, as written ("Main results on Resume NER ."); None when it says none so."""
     end = next((k for k, w in enumerate(tokens) if w == "." and k > 3), len(tokens))
     for k in range(2, end):
         if not _RESULTS_ON.search(" ".join(tokens[max(0, k - 3):k]).lower()):
             continue
         words = list(itertools.takewhile(lambda w: re.search(r"\w", w) and w.lower() not in _AFTER_DATA,
                                          tokens[k:end]))
-        for n in range(min(len(words), 4), 0, -1):
-            kinds = known(" ".join(words[:n]))
+        found = [(n, known(" ".join(words[:n]))) for n in range(min(len(words), 4), 0, -1)]
+        for n, kinds in found:
             if kinds and max(kinds, key=lambda t: kinds[t][1]) == "DatasetName":
                 return kinds["DatasetName"][0]
+        if words and not any(kinds for _, kinds in found) and words[0][:1].isupper() \
+                and words[0].lower() not in _NOT_DATA_WORDS and len(words) <= 3:
+            return " ".join(words)
         return None
     return None
 

@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from sciner.document import Paragraph
@@ -117,6 +118,16 @@ class Table:
 
     def not_result(self, cell: TableCell, number: str, reason: str) -> NotResult:
         return NotResult(number, reason, (cell.paragraph, cell.start, cell.end), self.label)
+
+    @cached_property
+    def caption_task(self) -> str | None:
+        """The caption's one task, the task of every score no head, label or group gives one: not
+        where the caption names several datasets and the task right after one of them ("Results on
+        MNLI , SQuAD v1.1 , ... , CoNLL 2003 NER development set": NER is CoNLL 2003's column's)."""
+        task = self.caption.names.get("TaskName")
+        if task and any(fold(data) + fold(task) in fold(self.caption.text) for data in self.caption.several):
+            return None
+        return task
 
 
 @dataclass(frozen=True)
@@ -743,7 +754,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     # SentEval's columns, "Multi" over "Multi-NLI", is no task of the scores)
     task = next((t for t in (heads.get("TaskName"), row.get("TaskName"), group.names.get("TaskName"))
                  if t and (fold(t) in table.namer.prose_tasks or is_language(t))), None) \
-        or table.caption.names.get("TaskName")
+        or table.caption_task
     side = None if table.right_from is None else "right" if cell.first >= table.right_from else "left"
     # (a name that says how the score was got, "Semi-supervised" or "Single model", is no data:
     # the next source says it)
