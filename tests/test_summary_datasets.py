@@ -20,6 +20,10 @@ from helpers.papers import caption, row, tagged
     ("SQuAD", False), ("Wikipedia", False), ("RACE Middle", False), ("Multi-NLI", False), ("Test - Time", False),
     # a variation: data added to the training, a part taken away; "+ ve" is the positive class
     ("+ ANLI ( 52k )", True), ("w/ SNLI", True), ("w/o CRF", True), ("+ ve class", False),
+    # a setting and its count (Sennrich et al.'s "Ens-8" column, DAN's "Pos 1" and "Pos 2"), not a
+    # dataset with a number in its name
+    ("Ens-8", True), ("Pos 2", True), ("Beam 5", True), ("5-way 1-shot", True), ("10-shot", True),
+    ("SST-2", False), ("CoNLL 2003", False), ("WMT 14", False),
 ])
 def test_a_name_that_says_how_a_score_was_got_is_a_setting(text, setting):
     assert names_setting(text) is setting

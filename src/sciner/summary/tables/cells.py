@@ -126,8 +126,14 @@ def names_setting(text: str) -> bool:
     ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500"), a
     variation ("+ ANLI ( 52k )", "w/o CRF"), a granularity ("Sentence - Level")."""
     key = fold(ENUMERATOR.sub("", text))
-    return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(re.fullmatch(r"top\d+", key)) \
+    return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(_COUNTED_SETTING.fullmatch(key)) \
         or bool(_SPLIT_PART.fullmatch(key)) or bool(_VARIATION.match(text)) or bool(re.fullmatch(r"[a-z]+level", key))
+
+
+# A setting with its count, folded: a cut-off ("Top 500"), an ensemble ("Ens-8"), a beam, a sentence
+# position ("Pos 2"), shots and ways ("5-way 1-shot"), layers, epochs.
+_COUNTED_SETTING = re.compile(r"(?:top|ens|ensemble|beam|pos|position|layer|layers|epoch|epochs)\d+|"
+                              r"\d+(?:shot|shots|way|ways|layer|layers|epoch|epochs)(?:\d+(?:shot|shots))?")
 
 
 # A name that adds or takes away something ("+ ANLI ( 52k )": data added to the training; "w/o CRF"):
