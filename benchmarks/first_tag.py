@@ -12,7 +12,7 @@ first line). Each size is tagged by three whole processes, in turn, --repeat tim
 - ``torch``: the torch network only, as before NumPy ran deep models (``--precision`` auto: bf16
   where the CPU has it natively);
 - ``shipped``: what ``sciner predict`` does now (NumPy up to ``SMALL_CALL_WORDS`` words, torch
-  above, with the NumPy network loaded first).
+  above, with the NumPy network loaded first; on a CPU without native bf16, NumPy at every size).
 
 Prints the CPU, the load average, each median wall second and whether the outputs of the three
 are byte-identical (fp32 NumPy against bf16 torch may differ in a few tags).

@@ -174,6 +174,7 @@ def test_the_default_model_runs_small_calls_in_numpy_and_large_ones_in_torch(par
     from sciner.inference.torch_network import TorchNetwork
     from sciner.model.batching import BATCH_SUBWORDS
 
+    monkeypatch.setattr(choose, "native_bf16_flags", lambda: True)  # a CPU where torch runs bf16 natively
     tagger = Tagger.load("default", precision="fp32")
     assert isinstance(tagger.network, NumpyNetwork) and "w" not in vars(tagger.network)  # headers read, no array
     small = tagger.tag(paragraphs[:2])
@@ -189,6 +190,26 @@ def test_the_default_model_runs_small_calls_in_numpy_and_large_ones_in_torch(par
     monkeypatch.setattr(choose, "SMALL_CALL_WORDS", 10**6)
     np.testing.assert_allclose(tagger.log_probs(paragraphs[:1])[0], mine[0], atol=LOG_PROBS_APART)
     np.testing.assert_allclose(mine[0], torchs[0], atol=0)  # the large call was the torch network's
+
+
+@pytest.mark.parametrize(("flags", "device", "numpy_only"), [
+    (False, "auto", True), (False, "cpu", True), (True, "auto", False), (None, "auto", False)])
+def test_without_native_bf16_the_default_model_runs_every_call_in_numpy(monkeypatch, flags, device, numpy_only):
+    """On a CPU without native bfloat16 (AVX2 only) torch would run fp32 too, slower than NumPy on
+    the 2022 file (0.82x its time, same tags) and after its import: NumPy takes every call; where
+    torch runs bf16 natively, or the flags cannot be read, large calls still load torch. A
+    machine with an NVIDIA driver keeps torch for large calls under device auto (CUDA)."""
+    monkeypatch.setattr(choose, "native_bf16_flags", lambda: flags)
+    monkeypatch.setattr(choose.shutil, "which", lambda name: None)
+    tagger = Tagger.load("default", device=device)
+    assert (tagger.networks.load_large is None) is numpy_only
+    assert (choose.back_ends(None, device=device) == "NumPy fp32") is numpy_only
+    if numpy_only:
+        monkeypatch.setattr(choose, "SMALL_CALL_WORDS", 0)
+        tagger.tag([["We", "use", "BERT", "."]])
+        assert tagger.networks.large is None and isinstance(tagger.networks.for_call(10**6), NumpyNetwork)
+    monkeypatch.setattr(choose.shutil, "which", lambda name: "/usr/bin/nvidia-smi")
+    assert choose.fp32_cpu_only("auto") is False and choose.fp32_cpu_only("cpu") is (flags is False)
 
 
 def test_a_weight_missing_is_one_line_at_the_first_call(tmp_path, layered_model):
@@ -270,6 +291,7 @@ def test_threads_reach_the_torch_network_a_large_call_loads(monkeypatch):
     from sciner.inference.predict import TagOptions, Tagging
     from threadpoolctl import threadpool_info, threadpool_limits
 
+    monkeypatch.setattr(choose, "native_bf16_flags", lambda: True)  # a CPU where torch runs bf16 natively
     before, torch_before = {p["prefix"]: p["num_threads"] for p in threadpool_info()}, torch.get_num_threads()
     try:
         tagger = Tagging(TagOptions(model="default", threads=1, precision="fp32")).tagger()
@@ -306,11 +328,12 @@ def layered_model(request, tmp_path_factory, tiny_encoder_dir):
     return folder
 
 
-def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragraphs):
+def test_transformer_layers_in_numpy_are_the_torch_paths(layered_model, paragraphs, monkeypatch):
     from sciner.inference.torch_network import TorchNetwork
     from sciner.model.heads import head_spec
     from sciner.model.store import load_model, load_model_meta
 
+    monkeypatch.setattr(choose, "native_bf16_flags", lambda: True)  # a CPU where torch runs bf16 natively
     cfg, meta, directory = load_model_meta(layered_model)
     ours = Tagger(Networks(head_spec(cfg.model.head).numpy_class()(cfg, directory)), meta, directory)
     assert len(ours.network.layers) == cfg.model.num_layers

@@ -6,6 +6,7 @@ timings behind its policy are in ``docs/benchmarks.md`` ("NumPy or torch").
 from __future__ import annotations
 
 import functools
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +23,9 @@ from sciner.model.store import is_onnx, load_model_meta
 # --precision is auto or fp32: the fast model's one. Deeper ones run in torch but for small calls:
 # NumPy's start-up is shorter (no torch to import), torch's layers faster on long inputs.
 MAX_LAYERS = 1
-# The small calls of a deeper model (the default's six layers) that NumPy runs: at most this many
-# words. Importing torch and building its network takes longer than NumPy's six layers take on them;
+# The small calls of a deeper model (the default's six layers) that NumPy runs where torch would
+# run bf16 natively (elsewhere NumPy runs them all: fp32_cpu_only): at most this many words.
+# Importing torch and building its network takes longer than NumPy's six layers take on them;
 # the crossing depends on the CPU (docs/benchmarks.md, "NumPy or torch").
 SMALL_CALL_WORDS = 4000
 
@@ -72,8 +74,9 @@ def load_networks(path: str | Path | None, precision: str = "auto",
 
     A model whose head has a NumPy network, on a plain BERT encoder, runs in NumPy, fp32, on the
     CPU unless ``precision`` (bf16, int8) or ``device`` (cuda) asks for torch: every call where it
-    keeps few layers (:func:`runs_in_numpy`), else calls of at most :data:`SMALL_CALL_WORDS`
-    words, the first larger one loading its torch network (``precision`` and ``device`` as asked).
+    keeps few layers (:func:`runs_in_numpy`) or where torch could only run fp32 on the CPU
+    (:func:`fp32_cpu_only`), else calls of at most :data:`SMALL_CALL_WORDS` words, the first
+    larger one loading its torch network (``precision`` and ``device`` as asked).
     """
     if precision not in PRECISIONS:
         raise ModelError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
@@ -88,10 +91,34 @@ def load_networks(path: str | Path | None, precision: str = "auto",
         numpy_class = head_spec(cfg.model.head).numpy_class()
         if numpy_class is not None and bert_layers(cfg.model.encoder):
             small = numpy_class.load(cfg, directory, meta.get("type_bias") or {})
-            large = None if runs_in_numpy(cfg.model.num_layers) else functools.partial(_torch, path, precision, device)
+            large = None if runs_in_numpy(cfg.model.num_layers) or fp32_cpu_only(device) \
+                else functools.partial(_torch, path, precision, device)
             return Networks(small, large), meta, directory
     network, meta, directory = _load_torch(path, precision, device)
     return Networks(network), meta, directory
+
+
+def fp32_cpu_only(device: str = "auto") -> bool:
+    """Whether torch could only run here in fp32 on the CPU: ``device`` is the CPU, or no NVIDIA
+    driver is installed; and the CPU does not compute bfloat16 natively (no AVX512-BF16 nor AMX
+    in /proc/cpuinfo). Then a deep model runs in NumPy in calls of every size: on an AVX2-only
+    CPU the default model tagged the 2022 test file in 0.82x torch fp32's time, same tags, and
+    spared torch's import (docs/benchmarks.md, "NumPy or torch"). Where the flags cannot be read
+    (no /proc/cpuinfo), False: torch decides as before."""
+    cpu = device == "cpu" or not (Path("/proc/driver/nvidia/version").exists() or shutil.which("nvidia-smi"))
+    return cpu and native_bf16_flags() is False
+
+
+@functools.cache
+def native_bf16_flags() -> bool | None:
+    """Whether this CPU computes bfloat16 natively (avx512_bf16 or amx_bf16 among its flags),
+    read from /proc/cpuinfo without importing torch; None where there is none to read."""
+    try:
+        info = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    flags = {f for line in info.splitlines() if line.startswith("flags") for f in line.split(":", 1)[-1].split()}
+    return bool(flags & {"avx512_bf16", "amx_bf16"}) if flags else None
 
 
 def back_ends(path: str | Path | None, precision: str = "auto", device: str = "auto") -> str:
@@ -104,7 +131,7 @@ def back_ends(path: str | Path | None, precision: str = "auto", device: str = "a
     if precision in ("auto", "fp32") and device in ("auto", "cpu"):
         cfg, _, _ = load_model_meta(path)
         if head_spec(cfg.model.head).numpy_class() is not None and bert_layers(cfg.model.encoder):
-            if runs_in_numpy(cfg.model.num_layers):
+            if runs_in_numpy(cfg.model.num_layers) or fp32_cpu_only(device):
                 return "NumPy fp32"
             return f"NumPy fp32 up to {SMALL_CALL_WORDS} words, {torch_side} above"
     return torch_side
