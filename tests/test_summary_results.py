@@ -2198,3 +2198,17 @@ def test_a_caption_s_task_right_after_one_of_its_several_datasets_is_that_one_s_
     before = caption("Table 2 : NER results on CoNLL 2003 and OntoNotes .", ("TaskName", 3, 4),
                      ("DatasetName", 6, 8), ("DatasetName", 9, 10))
     assert [r.task for r in summarize_paper("p", [before, *rows]).results] == ["NER", "NER"]
+
+
+def test_numbers_under_a_heading_of_hyper_parameters_read_into_a_table_are_settings():
+    """FreeLB's appendix: "A.2 HYPER - PARAMETERS" over "MNLI QNLI CoLA" and rows "m 2 2 3", read as
+    one table with no caption: settings, not scores on the data (nor CoLA's Matthews correlation);
+    a caption's sentence about hyperparameters run into the heads leaves the scores scores."""
+    body = [row([("MNLI", 1), ("QNLI", 2), ("CoLA", 3)], ("DatasetName", 0, 1), ("DatasetName", 1, 2),
+                ("DatasetName", 2, 3), table="table 6"),
+            row([("m", 0), ("2", 1), ("2", 2), ("3", 3)], table="table 6")]
+    heading = row([("A.2 HYPER - PARAMETERS", 0)], table="table 6")
+    paper = summarize_paper("p", [heading, *body])
+    assert not paper.results and {n.reason for n in paper.not_results if n.table} == {"setting"}
+    prose = row([("runs with the same hyperparameter but different random seeds", 0)], table="table 6")
+    assert len(summarize_paper("p", [prose, *body]).results) == 3

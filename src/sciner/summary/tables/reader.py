@@ -718,6 +718,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # its caption says holds results: "R-1 f1" beside "Samples" and "Words" in "Comparing
         # BART performance ...").
         return Found(others=(table.not_result(cell, number, "statistic"),))
+    if "MetricName" not in heads and any(_HYPERPARAMETERS.fullmatch(h.text) for h in header.cells):
+        # "A.2 HYPER - PARAMETERS" read as the table's top head (FreeLB's appendix, no caption): its
+        # numbers under the data's names are settings, "m 2 2 2 3", not scores on the data
+        return Found(others=(table.not_result(cell, number, "setting"),))
     if "MetricName" not in heads and "MetricName" not in row and (why := caption_reason(table.caption.text)):
         # "The detailed model settings of a few models", "Dataset statistics": no scores, no metric over them
         return Found(others=(table.not_result(cell, number, why),))
@@ -958,6 +962,10 @@ def by_size(cell: TableCell, number: str, benchmark: str, metric: str) -> str:
 
 
 # Heads over a column of scores on the training data (folded): "Train", "Train Acc", "Training accuracy".
+# A head that is a heading of hyper-parameters, numbered or not ("A.2 HYPER - PARAMETERS",
+# "Hyperparameter settings"), not prose that mentions them.
+_HYPERPARAMETERS = re.compile(r"\s*(?:[A-Z]?\d*(?:\.\d+)*\s+)?hyper\s?-?\s?parameters?(?:\s(?:settings|values|used))?\s*",
+                              re.I)
 _TRAIN_HEADS = frozenset({"train", "training", "trainacc", "trainaccuracy", "trainingaccuracy", "trainppl",
                           "trainperplexity", "trainingperplexity", "trainset", "trainingset", "trainf1", "trainloss"})
 # Words that name a metric in a caption ("Spearman ’s correlation ρ is reported").
