@@ -2212,3 +2212,16 @@ def test_numbers_under_a_heading_of_hyper_parameters_read_into_a_table_are_setti
     assert not paper.results and {n.reason for n in paper.not_results if n.table} == {"setting"}
     prose = row([("runs with the same hyperparameter but different random seeds", 0)], table="table 6")
     assert len(summarize_paper("p", [prose, *body]).results) == 3
+
+
+def test_a_table_its_caption_opens_as_statistics_holds_no_scores_whatever_heads_it():
+    """AdaPU Table 4: "Statistic information of the extended dictionary": the dictionary's size,
+    precision and recall are statistics of it, not a system's scores; "Results ..." keeps them."""
+    rows = [row([("Type", 0), ("Size", 1), ("Precision", 2), ("Recall", 3)], ("MetricName", 2, 3),
+                ("MetricName", 3, 4), table="table 4"),
+            row([("PER", 0), ("10,159", 1), ("89.65", 2), ("19.08", 3)], table="table 4")]
+    said = caption("Table 4 : Statistic information of the extended dictionary .", page=7)
+    paper = summarize_paper("p", [said, *rows])
+    assert not paper.results and {n.reason for n in paper.not_results if n.table} <= {"statistic", "count"}
+    said = caption("Table 4 : Results of the extended dictionary .", page=7)
+    assert {r.value for r in summarize_paper("p", [said, *rows]).results} == {"89.65", "19.08"}

@@ -722,6 +722,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # "A.2 HYPER - PARAMETERS" read as the table's top head (FreeLB's appendix, no caption): its
         # numbers under the data's names are settings, "m 2 2 2 3", not scores on the data
         return Found(others=(table.not_result(cell, number, "setting"),))
+    if _STATISTICS_FIRST.match(table.caption.text):
+        # "Table 4 : Statistic information of the extended dictionary": its precision and recall
+        # are the dictionary's, statistics, whatever heads them
+        return Found(others=(table.not_result(cell, number, "statistic"),))
     if "MetricName" not in heads and "MetricName" not in row and (why := caption_reason(table.caption.text)):
         # "The detailed model settings of a few models", "Dataset statistics": no scores, no metric over them
         return Found(others=(table.not_result(cell, number, why),))
@@ -962,6 +966,9 @@ def by_size(cell: TableCell, number: str, benchmark: str, metric: str) -> str:
 
 
 # Heads over a column of scores on the training data (folded): "Train", "Train Acc", "Training accuracy".
+# A caption whose first word says its table holds statistics ("Table 4 : Statistic information of
+# the extended dictionary", "Statistics of the datasets").
+_STATISTICS_FIRST = re.compile(r"\s*(?:Table\s+\S+\s*:\s*)?(?:statistics?|statistical information)\b", re.I)
 # A head that is a heading of hyper-parameters, numbered or not ("A.2 HYPER - PARAMETERS",
 # "Hyperparameter settings"), not prose that mentions them.
 _HYPERPARAMETERS = re.compile(r"\s*(?:[A-Z]?\d*(?:\.\d+)*\s+)?hyper\s?-?\s?parameters?(?:\s(?:settings|values|used))?\s*",
