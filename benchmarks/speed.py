@@ -75,9 +75,13 @@ def cpu_name() -> str:
     fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
     fields = {k.strip(): v.strip() for k, v in fields.items()}
     flags = set(fields.get("flags", "").split())
-    kind = "AVX512-BF16" if "avx512_bf16" in flags else "AVX2" if "avx2" in flags else "no AVX2"
+    kind = "AMX" if "amx_bf16" in flags else "AVX512-BF16" if "avx512_bf16" in flags \
+        else "AVX2" if "avx2" in flags else "no AVX2"
+    from sciner.inference.choose import native_bf16_flags  # what the tagger decides its back ends on
+
+    native = {True: "yes", False: "no", None: "not known"}[native_bf16_flags()]
     return (f"{fields.get('model name', platform.processor() or 'unknown')} (family {fields.get('cpu family', '?')} "
-            f"model {fields.get('model', '?')}), {kind}, {os.cpu_count()} cores")
+            f"model {fields.get('model', '?')}), {kind}, native bf16: {native}, {os.cpu_count()} cores")
 
 
 def untrained_spacy(folder: Path) -> Path:
