@@ -367,8 +367,9 @@ def mark_variant_tables(results: Sequence[Result], ours: Sequence[str], paragrap
     prior work, a row whose name or first word the paper cites ("BERT BASE" in MobileBERT's
     ablation, "Lattice LSTM ( Zhang and Yang , 2018 )"), a row whose first word starts a citing row
     of its tables ("BIAF : re - impl" beside "BIAF : Dozat and Manning ( 2017 )") and a row the
-    caption calls the baseline ("together with the BIAF parser as the baseline"): the rows vary that method (Stack-Pointer's "Basic", "+gpar", "Full" at two beam
-    sizes; ULMFiT's "Freez", "Discr")."""
+    caption calls the baseline ("together with the BIAF parser as the baseline"): the rows vary
+    that method (Stack-Pointer's "Basic", "+gpar", "Full" at two beam sizes; ULMFiT's "Freez",
+    "Discr")."""
     proposed = [re.escape(n.lower()) for n in ours if len(fold(n)) >= 3]
     said = re.compile(rf"\b(?:{'|'.join(proposed)}) (?:with|under|using) (?:different|various)\b") if proposed else None
     tables = {r.table for r in results if r.table and r.caption and (
@@ -410,7 +411,8 @@ def mark_below_citing(results: Sequence[Result], paragraphs: Sequence[Paragraph]
             continue
         last = max(r.place[0] for r in citing)
         theirs = {fold(_first_word(r.model or "")) for r in citing}
-        below += [r for r in rows if r.place[0] > last and not cites(r) and fold(_first_word(r.model or "")) not in theirs]
+        below += [r for r in rows
+                  if r.place[0] > last and not cites(r) and fold(_first_word(r.model or "")) not in theirs]
     cited = cited_names(paragraphs, list({_first_word(r.model or "") for r in below})) if below else set()  # one pass
     for r in below:
         if _first_word(r.model or "") not in cited:

@@ -656,6 +656,17 @@ _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|score
                            re.I)
 
 
+# A caption whose first word says its table holds statistics ("Table 4 : Statistic information of
+# the extended dictionary", "Statistics of the datasets").
+_STATISTICS_FIRST = re.compile(r"\s*(?:Table\s+\S+\s*:\s*)?(?:statistics?|statistical information)\b", re.I)
+
+
+def opens_as_statistics(text: str) -> bool:
+    """Whether a caption's first word says its table holds statistics, whatever heads them: its
+    precision and recall are those of the data ("Statistic information of the extended dictionary")."""
+    return bool(_STATISTICS_FIRST.match(text))
+
+
 def caption_reason(text: str) -> str | None:
     """Why the numbers of a table with this caption are no scores where no head names their
     metric: "setting" ("The detailed model settings of a few models", "Hyperparameters for
