@@ -79,6 +79,9 @@ def test_settings_ablations_and_short_captions():
     assert said_setting("zero-shot and 5-shot") is None
     assert is_ablated("w/o CRF") and is_ablated("- char embeddings") and is_ablated("without attention")
     assert not is_ablated("-0.5") and not is_ablated("BERT")
+    # BiDAF's and ULMFiT's ablations say "No char embedding", "No LM fine-tuning"; "None" and "No ." do not
+    assert is_ablated("No char embedding") and is_ablated("No LM fine - tuning")
+    assert not is_ablated("None") and not is_ablated("No . of layers") and not is_ablated("Normal")
     assert short_caption("Table 2 : " + "word " * 60).endswith("…") and short_caption("") is None
 
 

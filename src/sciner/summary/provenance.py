@@ -18,7 +18,7 @@ _SAID_SPLIT = re.compile(r"\b(test|testing|dev|development|validation|val)\s*(?:
                          r"portion|partition)\b|\b(?:on|the)\s+(test|dev|development|validation)\b", re.I)
 _SHOT = re.compile(r"\b(\d+|zero|one|few|two|three|four|five|ten)\s*-?\s*shots?\b", re.I)
 # A row label that varies a method: "w/o X", "without X", "minus X", "- X", "−X" (not a negative number).
-_ABLATED = re.compile(r"^\s*(?:w\s*/\s*o\b|without\b|minus\b|[-−–]\s*(?=[^\d\s.]))", re.I)
+_ABLATED = re.compile(r"^\s*(?:w\s*/\s*o\b|without\b|minus\b|no\s+(?=[A-Za-z])|[-−–]\s*(?=[^\d\s.]))", re.I)
 _ADDED = re.compile(r"^\s*[+＋]\s*(?=\S)")
 ABLATION_CAPTION = re.compile(r"\bablat", re.I)
 # Heads over a column of row labels that say the labels are settings.
@@ -67,7 +67,7 @@ def is_setting_head(text: str) -> bool:
 
 def is_ablated(label: str | None) -> bool:
     """Whether a row's label removes a part ("w/o CRF", "- pretraining", "without attention",
-    "minus X")."""
+    "minus X", "No char embedding")."""
     return bool(label and _ABLATED.match(label))
 
 
