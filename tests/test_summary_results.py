@@ -2225,3 +2225,16 @@ def test_a_table_its_caption_opens_as_statistics_holds_no_scores_whatever_heads_
     assert not paper.results and {n.reason for n in paper.not_results if n.table} <= {"statistic", "count"}
     said = caption("Table 4 : Results of the extended dictionary .", page=7)
     assert {r.value for r in summarize_paper("p", [said, *rows]).results} == {"89.65", "19.08"}
+
+
+def test_a_row_citing_the_paper_s_own_report_is_its_own_where_the_caption_says_our():
+    """R-NET Table 2, "The performance of our R - NET and competing approaches": the row "R - NET (
+    Wang et al . , 2017 )" cites the authors' own report and is the paper's; a citing row the
+    caption does not call "our" stays another's."""
+    def result(model: str, citation: str) -> Result:
+        return Result(task=None, dataset="SQuAD", metric="EM", value="72.3", model=model, place=(9, 0, 1),
+                      table="table 2", citation=citation,
+                      caption="Table 2 : The performance of our R - NET and competing approaches on SQuAD .")
+    ours, theirs = result("R - NET", "Wang et al . , 2017"), result("BiDAF", "Seo et al . , 2016")
+    mark_ours([ours, theirs], ["R-NET"])
+    assert ours.ours and not theirs.ours

@@ -317,6 +317,8 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
             r.ours = True
         elif r.table is None and paragraphs and said_ours(paragraphs[r.place[0]], r.place[1], r.place[2]):
             r.ours = True
+        elif r.table and r.model and cites(r) and said_our_row(r):
+            r.ours = True  # "R - NET ( Wang et al . , 2017 )" under "The performance of our R - NET and ...": a self-citation
         model = fold(r.model or "")
         if r.ours or not model or cites(r):
             continue
@@ -391,6 +393,19 @@ def mark_variant_tables(results: Sequence[Result], ours: Sequence[str], paragrap
 def _first_word(model: str) -> str:
     """A row label's first word: "NeuralCRF ( Lample et al . )" -> "NeuralCRF"."""
     return re.split(r"[\s,(]+", model.strip())[0]
+
+
+def said_our_row(result: Result) -> bool:
+    """Whether the caption of a result's table says "our" right before the name of its row, its
+    citation left out ("The performance of our R - NET and competing approaches" over "R - NET (
+    Wang et al . , 2017 )": the paper citing its own earlier report)."""
+    name = fold(CITATION.sub(" ", result.model or ""))
+    caption = (result.caption or "").lower()
+    return len(name) >= 3 and any(fold(m.group(1)).startswith(name) for m in _OUR_NAME.finditer(caption))
+
+
+# "our" and the words after it in a caption ("our r - net and competing ...").
+_OUR_NAME = re.compile(r"\bour ((?:\S+ ){0,4}\S+)")
 
 
 def mark_below_citing(results: Sequence[Result], paragraphs: Sequence[Paragraph]) -> None:
