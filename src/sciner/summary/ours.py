@@ -395,6 +395,10 @@ def _first_word(model: str) -> str:
     return re.split(r"[\s,(]+", model.strip())[0]
 
 
+# "our" and the words after it in a caption ("our r - net and competing ...").
+_OUR_NAME = re.compile(r"\bour ((?:\S+ ){0,4}\S+)")
+
+
 def said_our_row(result: Result) -> bool:
     """Whether the caption of a result's table says "our" right before the name of its row, its
     citation left out ("The performance of our R - NET and competing approaches" over "R - NET (
@@ -403,9 +407,6 @@ def said_our_row(result: Result) -> bool:
     caption = (result.caption or "").lower()
     return len(name) >= 3 and any(fold(m.group(1)).startswith(name) for m in _OUR_NAME.finditer(caption))
 
-
-# "our" and the words after it in a caption ("our r - net and competing ...").
-_OUR_NAME = re.compile(r"\bour ((?:\S+ ){0,4}\S+)")
 
 
 def mark_below_citing(results: Sequence[Result], paragraphs: Sequence[Paragraph]) -> None:

@@ -10,6 +10,7 @@ import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
@@ -21,6 +22,11 @@ from sciner.summary.values import TRAINING, sentence_ranges, trained_on
 
 # A word citing a table ("Table 3", "Tab. 3", "Tables 2 and 3").
 _CITES = re.compile(r"^tab(?:le|\.)?s?$", re.I)
+
+
+# A caption whose first word says its table holds statistics ("Table 4 : Statistic information of
+# the extended dictionary", "Statistics of the datasets").
+_STATISTICS_FIRST = re.compile(r"\s*(?:Table\s+\S+\s*:\s*)?(?:statistics?|statistical information)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,12 @@ class Caption:
     # (:func:`said_metrics`: "TriviaQA , Hyperpartisan metrics are F1 , WikiHop and IMDB use
     # accuracy"), by folded name: over the paper's prose for this table's columns.
     said: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def opens_as_statistics(self) -> bool:
+        """Whether the caption's first word says its table holds statistics, whatever heads them: its
+        precision and recall are those of the data ("Statistic information of the extended dictionary")."""
+        return bool(_STATISTICS_FIRST.match(self.text))
 
 
 def caption_of(paragraphs: Sequence[Paragraph], page: object, label: str) -> int | None:
@@ -245,12 +257,14 @@ def _results_on(tokens: Sequence[str], known: Known) -> str | None:
             continue
         words = list(itertools.takewhile(lambda w: re.search(r"\w", w) and w.lower() not in _AFTER_DATA,
                                          tokens[k:end]))
-        found = [(n, known(" ".join(words[:n]))) for n in range(min(len(words), 4), 0, -1)]
-        for n, kinds in found:
+        tagged = False  # whether the paper tags any of the words' starts as anything
+        for n in range(min(len(words), 4), 0, -1):
+            kinds = known(" ".join(words[:n]))
             if kinds and max(kinds, key=lambda t: kinds[t][1]) == "DatasetName":
                 return kinds["DatasetName"][0]
-        if words and not any(kinds for _, kinds in found) and words[0][:1].isupper() \
-                and words[0].lower() not in _NOT_DATA_WORDS and len(words) <= 3:
+            tagged = tagged or bool(kinds)
+        if words and not tagged and words[0][:1].isupper() and words[0].lower() not in _NOT_DATA_WORDS \
+                and len(words) <= 3:
             return " ".join(words)
         return None
     return None
@@ -654,17 +668,6 @@ _TIME_CAPTION = re.compile(r"^\s*(?:the\s)?(?:time costs?|running times?|run\s?t
                            r"speed|latency|throughput)\b", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
                            re.I)
-
-
-# A caption whose first word says its table holds statistics ("Table 4 : Statistic information of
-# the extended dictionary", "Statistics of the datasets").
-_STATISTICS_FIRST = re.compile(r"\s*(?:Table\s+\S+\s*:\s*)?(?:statistics?|statistical information)\b", re.I)
-
-
-def opens_as_statistics(text: str) -> bool:
-    """Whether a caption's first word says its table holds statistics, whatever heads them: its
-    precision and recall are those of the data ("Statistic information of the extended dictionary")."""
-    return bool(_STATISTICS_FIRST.match(text))
 
 
 def caption_reason(text: str) -> str | None:

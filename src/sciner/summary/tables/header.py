@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
@@ -56,6 +57,12 @@ class Header:
     namer: Namer
     caption: Caption
     statistics: bool = False
+
+    @cached_property
+    def hyperparameters(self) -> bool:
+        """Whether a head is a heading of hyper-parameters ("A.2 HYPER - PARAMETERS" read as the
+        table's top head): the numbers under the heads are settings."""
+        return any(_HYPERPARAMETERS.fullmatch(h.text) for h in self.cells)
 
     def row_kind(self, head: TableCell, named: bool = False) -> str | None:
         """The type most heads of ``head``'s row name (two at least, and more than half of its
@@ -232,6 +239,10 @@ class Header:
         return Column(names, reason, unnamed)
 
 
+# A head that is a heading of hyper-parameters, numbered or not ("A.2 HYPER - PARAMETERS",
+# "Hyperparameter settings"), not prose that mentions them.
+_HYPERPARAMETERS = re.compile(r"\s*(?:[A-Z]?\d*(?:\.\d+)*\s+)?hyper\s?-?\s?parameters?"
+                              r"(?:\s(?:settings|values|used))?\s*", re.I)
 # Words of running text, seldom of a table's heads.
 _FUNCTION_WORDS = frozenset({"the", "of", "for", "and", "between", "to", "in", "is", "are", "we", "our", "that", "which",
                              "with", "this", "these", "from", "by", "as", "be", "was", "were", "it", "its", "a", "an"})

@@ -20,8 +20,8 @@ from sciner.summary.provenance import (
     short_caption, split_citation,
 )
 from sciner.summary.tables.caption import (
-    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, citing_sentences, opens_as_statistics,
-    read_caption, said_metrics,
+    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, citing_sentences, read_caption,
+    said_metrics,
 )
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
@@ -718,11 +718,11 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         # its caption says holds results: "R-1 f1" beside "Samples" and "Words" in "Comparing
         # BART performance ...").
         return Found(others=(table.not_result(cell, number, "statistic"),))
-    if "MetricName" not in heads and any(_HYPERPARAMETERS.fullmatch(h.text) for h in header.cells):
+    if "MetricName" not in heads and header.hyperparameters:
         # "A.2 HYPER - PARAMETERS" read as the table's top head (FreeLB's appendix, no caption): its
         # numbers under the data's names are settings, "m 2 2 2 3", not scores on the data
         return Found(others=(table.not_result(cell, number, "setting"),))
-    if opens_as_statistics(table.caption.text):
+    if table.caption.opens_as_statistics:
         # "Table 4 : Statistic information of the extended dictionary": its precision and recall
         # are the dictionary's, statistics, whatever heads them
         return Found(others=(table.not_result(cell, number, "statistic"),))
@@ -965,10 +965,6 @@ def by_size(cell: TableCell, number: str, benchmark: str, metric: str) -> str:
     return larger if value == max(pair) else smaller
 
 
-# A head that is a heading of hyper-parameters, numbered or not ("A.2 HYPER - PARAMETERS",
-# "Hyperparameter settings"), not prose that mentions them.
-_HYPERPARAMETERS = re.compile(r"\s*(?:[A-Z]?\d*(?:\.\d+)*\s+)?hyper\s?-?\s?parameters?"
-                              r"(?:\s(?:settings|values|used))?\s*", re.I)
 # Heads over a column of scores on the training data (folded): "Train", "Train Acc", "Training accuracy".
 _TRAIN_HEADS = frozenset({"train", "training", "trainacc", "trainaccuracy", "trainingaccuracy", "trainppl",
                           "trainperplexity", "trainingperplexity", "trainset", "trainingset", "trainf1", "trainloss"})
