@@ -58,6 +58,7 @@ import re
 import sys
 import tempfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -236,25 +237,25 @@ _SAYS_OWN = re.compile(r"\b(?:our|ours|this work|proposed)\b", re.I)
 def ours_agreement(rows: list[dict[str, str]], papers: dict[str, Any]) -> str:
     """Whether the headline numbers found say rightly whose they are: of those whose method is
     the paper's own (papers.tsv's ``ours`` names it, or the headline says "our", "ours", "this
-    work", "proposed"), how many a matching result marks ours; of
-    the others (baselines, prior work), how many none marks ours."""
+    work", "proposed"), how many a matching result marks ours, and how many are said to be
+    another's (``ours`` False, a wrong claim; None says nothing); of the others (baselines,
+    prior work), how many none marks ours, and how many are said to be another's."""
     own_of = {m["paper"]: m["ours"] for m in read_tsv(DEV / "papers.tsv")}
-    own = [0, 0]
-    theirs = [0, 0]
+    own = [0, 0, 0]  # marked ours, said another's, all
+    theirs = [0, 0, 0]  # not marked ours, said another's, all
     for h in rows:
         both = [r for r in papers[h["paper"]].results if hit(h, r)]
         gold = own_of.get(h["paper"], "").strip()
         if not both or not gold or not h["method"].strip():
             continue
         marked = any(getattr(r, "ours", False) for r in both)
+        said_not = not marked and any(getattr(r, "ours", None) is False for r in both)
         if any(same_name(gold, part) or _SAYS_OWN.search(part) for part in re.split(r"\s*\|\s*", h["method"])):
-            own[0] += marked
-            own[1] += 1
+            own = [own[0] + marked, own[1] + said_not, own[2] + 1]
         else:
-            theirs[0] += not marked
-            theirs[1] += 1
-    return (f"ours on the headlines found: the paper's own marked {own[0]}/{own[1]}, "
-            f"others left unmarked {theirs[0]}/{theirs[1]}")
+            theirs = [theirs[0] + (not marked), theirs[1] + said_not, theirs[2] + 1]
+    return (f"ours on the headlines found: the paper's own marked {own[0]}/{own[2]} (said another's: {own[1]}), "
+            f"others left unmarked {theirs[0]}/{theirs[2]} (said another's: {theirs[1]})")
 
 
 _NUMERIC_CELL = re.compile(r"[-+−±]?\s?\.?\d[\d\s.,%±()+/\-−–*†‡§¶♣♦♠♥\[\]×]*")
@@ -279,9 +280,29 @@ def numeric_cells(paper: Any) -> list[tuple[int, int, int, str]]:
     return found
 
 
-def accounting(headlines: list[dict[str, str]], papers: dict[str, Any], split_of: dict[str, str]) -> None:
-    """No silent drop: headline numbers in neither list; table-body cells no reading covers;
-    papers with tables and no result."""
+def text_layer(pdf: Path | None) -> str | None:
+    """The text of a PDF's text layer, all pages (pypdfium2), or None where there is no PDF."""
+    if pdf is None or not pdf.is_file():
+        return None
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(str(pdf))
+    try:
+        return "\n".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
+    finally:
+        document.close()
+
+
+def in_text_layer(value: str, text: str) -> bool:
+    """Whether a number the paper reports is printed anywhere in its text layer."""
+    return any(same_value(value, t) for t in re.findall(r"\d*\.?\d+", text))
+
+
+def accounting(headlines: list[dict[str, str]], papers: dict[str, Any], split_of: dict[str, str],
+               pdf_of: Callable[[str], Path | None] = lambda doc: None) -> None:
+    """No silent drop: headline numbers in neither list (and of those, how many the PDF's text
+    layer does not print at all: a figure's, out of a text reader's reach); table-body cells no
+    reading covers; papers with tables and no result."""
     print("\n== no silent drop")
     for split in ("tune", "report"):
         rows = [h for h in headlines if h["split"] == split and h["paper"] in papers and h["value"]]
@@ -305,6 +326,13 @@ def accounting(headlines: list[dict[str, str]], papers: dict[str, Any], split_of
             if numeric and not any(paper.paragraphs[r.place[0]].meta.get("cells") for r in paper.results):
                 empty.append(doc)
         print(f"{split}: headline numbers in neither results nor not_results: {len(silent)}/{len(rows)}")
+        texts = {doc: text_layer(pdf_of(doc)) for doc in {h["paper"] for h in silent}}
+        unprinted = [h for h in silent
+                     if texts[h["paper"]] is not None and not in_text_layer(h["value"], texts[h["paper"]])]
+        unknown = sum(texts[h["paper"]] is None for h in silent)
+        if silent:
+            print(f"  of those, printed nowhere in the PDF's text layer (a figure's): {len(unprinted)}"
+                  + (f"; PDF not found for {unknown}" if unknown else ""))
         for h in silent[:8] if split == "tune" else []:  # report papers: counts only
             print(f"    {h['paper'][:32]} table {h['table']}: {h['value']} ({h['dataset']} / {h['metric']})")
         print(f"  table-body number cells covered by no result, value or not_result: {uncovered}/{cells}")
@@ -413,7 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     recall(headlines, papers)
     misses(headlines, papers, args.misses)
     misses(headlines, papers, False, "report")
-    accounting(headlines, papers, split_of)
+    accounting(headlines, papers, split_of, lambda doc: next(
+        (p for p in ([data / "pdfs" / f"{doc}.pdf"] + ([args.pdfs / f"{doc}.pdf"] if args.pdfs else [])) if p.is_file()), None))
     ours_recall(manifest, papers)
     if args.draw:
         split_docs = sorted(d for d in papers if args.split in (split_of.get(d), "all"))

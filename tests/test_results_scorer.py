@@ -65,4 +65,17 @@ def test_a_headline_whose_method_says_our_counts_as_the_paper_s_own(monkeypatch)
     marked = result("91.2", "F1", "CoNLL 2003")
     marked.ours = True
     got = results.ours_agreement(rows, {"p": paper([marked])})
-    assert got.endswith("the paper's own marked 1/1, others left unmarked 0/1")
+    assert got.endswith("the paper's own marked 1/1 (said another's: 0), others left unmarked 0/1 (said another's: 0)")
+
+
+def test_a_headline_of_the_paper_s_own_said_to_be_another_s_is_counted_apart(monkeypatch):
+    """``ours`` False on the paper's own number is a wrong claim, counted; None claims nothing."""
+    import results
+
+    monkeypatch.setattr(results, "read_tsv", lambda path: [{"paper": "p", "ours": "Latent Predictor Networks"}])
+    rows = [dict(HEADLINE, method="Our System")]
+    said = result("91.2", "F1", "CoNLL 2003")
+    said.ours = False
+    assert "the paper's own marked 0/1 (said another's: 1)" in results.ours_agreement(rows, {"p": paper([said])})
+    said.ours = None
+    assert "the paper's own marked 0/1 (said another's: 0)" in results.ours_agreement(rows, {"p": paper([said])})

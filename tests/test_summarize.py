@@ -250,7 +250,7 @@ def test_cli_json(cli, tiny, tmp_path):
                     "surface": ["Bidirectional Encoder Representations from Transformers", "BERT"]}
     assert {"type": "HyperparameterValue", "value": "5e-5", "of": "learning rate", "paragraph": 1} in a["values"]
     assert a["results"] == [{"task": None, "dataset": "SQuAD", "metric": "F1", "value": "93.2", "model": "BERT",
-                             "ours": False, "table": None, "paragraph": 1, "caption": None, "header": None,
+                             "ours": None, "table": None, "paragraph": 1, "caption": None, "header": None,
                              "split": None, "setting": None, "ablation": False, "citation": None}]
     corpus = summary["corpus"]
     assert corpus["papers"] == 2

@@ -83,7 +83,7 @@ def test_the_csv_and_the_page_keep_ours_proposed_and_the_not_results_with_their_
     rows = list(csv.DictReader(io.StringIO(render_csv([summary], corpus_table([summary])))))
     assert [r["record"] for r in rows] == ["paper", "entity", "proposed", "value", "result", "result", "not_result"]
     assert rows[2]["name"] == "BERT"
-    assert [r["ours"] for r in rows if r["record"] == "result"] == ["1", "0"]
+    assert [r["ours"] for r in rows if r["record"] == "result"] == ["1", ""]
     assert (rows[-1]["value"], rows[-1]["reason"], rows[-1]["table"], rows[-1]["paragraph"]) == \
         ("+1.2", "difference", "table 7", "2")
     page = render_html([summary], corpus_table([summary]))

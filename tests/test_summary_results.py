@@ -238,7 +238,7 @@ def test_settings_counts_and_lists_in_sentences():
     ]
     summary = summarize_paper("p", paragraphs)
     assert [(r.model, r.value, r.ours) for r in summary.results] == [(None, "0.23", True), ("FooNet", "68.2", True),
-                                                                     ("BarNet", "66.2", False)]
+                                                                     ("BarNet", "66.2", None)]
     assert {(n.value, n.reason) for n in summary.not_results} == {("0.001", "setting"), ("620", "count"),
                                                                   ("0.0001", "bound"), ("1.5 -", "difference"),
                                                                   ("2", "difference"), ("2.0", "difference")}
@@ -902,6 +902,25 @@ def test_a_row_citing_prior_work_gives_the_model_and_the_citation_apart_and_is_n
         ("BiLSTM", "Lample et al . , 2016", False), ("CNN", "22", False), ("Ours-Net", None, True)]
 
 
+def test_a_result_is_another_s_where_the_paper_cites_it_and_not_told_where_it_does_not():
+    """``ours`` False only on the paper's word: a row citing prior work, a row named (bare of its
+    size) as the prose cites ("BERT LARGE", "BERT ( Devlin et al . , 2019 )"), a row adding
+    nothing to a citing row's first word ("BIAF re - impl"), a sentence citing before its value;
+    None (not told) for the rest: an uncited "CRF", a "BIAF + char" adding to the cited one, a
+    sentence naming no citation."""
+    prose = bracketed("We compare with [BERT|MethodName] ( Devlin et al . , 2019 ) .")
+    head = row([("Model", 0), ("F1", 1)], ("MetricName", 1, 2))
+    rows = [row([("BIAF ( Dozat and Manning , 2017 )", 0), ("90.9", 1)]), row([("BIAF re - impl", 0), ("90.1", 1)]),
+            row([("BIAF + char", 0), ("90.4", 1)]), row([("BERT LARGE", 0), ("91.0", 1)]),
+            row([("CRF", 0), ("88.0", 1)])]
+    theirs = bracketed("The model of Lee et al . ( 2017 ) reaches [67.2|MetricValue] [F1|MetricName] on "
+                       "[SQuAD|DatasetName] .")
+    plain = bracketed("A [CNN|MethodName] reaches [61.0|MetricValue] [F1|MetricName] on [SQuAD|DatasetName] .")
+    got = {r.value: r.ours for r in summarize_paper("p", [prose, head, *rows, theirs, plain]).results}
+    assert got == {"90.9": False, "90.1": False, "90.4": None, "91.0": False, "88.0": None, "67.2": False,
+                   "61.0": None}
+
+
 def test_rows_below_every_row_citing_prior_work_are_the_paper_s_own():
     """Two rows citing prior work, then rows citing none: those are the paper's own, set under
     the work it compares with; not a row whose first word a citing row starts with (the cited
@@ -913,8 +932,8 @@ def test_rows_below_every_row_citing_prior_work_are_the_paper_s_own():
              row([("CoVe , First Layer", 0), ("88.0", 1)])]
     prose = bracketed("We compare with [CoVe|MethodName] ( McCann et al . , 2017 ) .")
     got = {r.model: r.ours for r in summarize_paper("p", [prose, head, *cited, *below]).results}
-    assert got == {"BiLSTM": False, "NeuralCRF": False, "Structured Attention": True, "CoVe , First Layer": False}
-    assert [r.ours for r in summarize_paper("p", [prose, head, cited[0], *below]).results] == [False] * 4
+    assert got == {"BiLSTM": False, "NeuralCRF": False, "Structured Attention": True, "CoVe , First Layer": None}
+    assert [r.ours for r in summarize_paper("p", [prose, head, cited[0], *below]).results] == [False, None, None, None]
     assert not [r for r in summarize_paper("p", [prose, head, *below, *cited]).results if r.ours]  # none below
 
 
@@ -1003,7 +1022,7 @@ def test_a_short_form_of_several_words_defined_for_a_proposed_name_marks_its_row
     summary = summarize_paper("p", [title, abstract, caption("Table 2 : Accuracy on CNN .", ("MetricName", 3, 4),
                                                              ("DatasetName", 5, 6)), *rows])
     assert summary.proposed == ["Attention Sum Reader", "AS Reader"]
-    assert {(r.value, r.ours) for r in summary.results} == {("75.4", True), ("69.4", False)}
+    assert {(r.value, r.ours) for r in summary.results} == {("75.4", True), ("69.4", None)}
 
 
 def test_a_title_that_is_a_name_is_proposed_with_the_initials_the_paper_uses():
@@ -1086,7 +1105,7 @@ def test_rows_labelled_as_the_paper_s_own_and_its_ablations_are_ours():
             row([("w/o attention", 0), ("70.0", 1)], table="table 6")]
     summary = summarize_paper("p", rows)
     assert [(r.value, r.ours) for r in summary.results] == [("80.1", False), ("86.1", True), ("61.1", True),
-                                                           ("84.0", True), ("70.0", False)]
+                                                           ("84.0", True), ("70.0", None)]
     assert summary.proposed == ["Shortcut-Stacked Encoder"]
 
 
@@ -1104,11 +1123,11 @@ ULMFIT = (("MetricName", "error"), ("MetricValue", "7.64"), ("MetricValue", "4.6
     ("Dai and Le ( 2015 ) only achieves an error of 7.64 vs. 4.6 for our method on IMDb .", ULMFIT, "7.64", False),
     ("our single model achieves 84.6 F1 , better than the best published F1 score of 81.8 .",
      (("MetricValue", "84.6"), ("MetricName", "F1"), ("MetricName", "F1 score"), ("MetricValue", "81.8")), "81.8",
-     False),
+     None),
     ("we find that the DRecNN obtains 41.7 % accuracy .",
-     (("MethodName", "DRecNN"), ("MetricValue", "41.7 %"), ("MetricName", "accuracy")), "41.7 %", False),
+     (("MethodName", "DRecNN"), ("MetricValue", "41.7 %"), ("MetricName", "accuracy")), "41.7 %", None),
     ("We fine - tune BERT on SQuAD and reach 88.5 F1 .",
-     (("MethodName", "BERT"), ("DatasetName", "SQuAD"), ("MetricValue", "88.5"), ("MetricName", "F1")), "88.5", False),
+     (("MethodName", "BERT"), ("DatasetName", "SQuAD"), ("MetricValue", "88.5"), ("MetricName", "F1")), "88.5", None),
 ])
 def test_a_sentence_saying_a_score_is_the_paper_s_own(sentence, names, value, ours):
     """Sentences of TagLM, the TriviaQA paper, ESIM, ULMFiT, QANet and DAN: "our model" or "we"
@@ -1598,8 +1617,8 @@ def test_a_power_of_two_under_heads_naming_no_metric_nor_data_is_a_setting():
 @pytest.mark.parametrize(("caption_text", "ours"), [
     ("Table 2 : Bits per character of our best model on text8 .", True),
     ("Table 2 : Evaluation of FooNet on text8 .", True),
-    ("Table 2 : Comparison of our best model with previous work on text8 .", False),
-    ("Table 2 : Bits per character on text8 .", False)])
+    ("Table 2 : Comparison of our best model with previous work on text8 .", None),
+    ("Table 2 : Bits per character on text8 .", None)])
 def test_a_table_naming_no_model_is_the_one_its_caption_says_is_the_paper_s_own(caption_text, ours):
     """A table whose rows name no model (only sizes or settings) holds the results of the model
     its caption names as the paper's own ("our best model", the proposed FooNet), unless the
@@ -1624,7 +1643,7 @@ def test_a_column_head_naming_the_proposed_method_marks_its_results_and_not_its_
 
     results = [result("77.2", "ERNIE 1.0 BASE > Dev"), result("79.7", "ERNIE 2.0 BASE > Dev")]
     mark_ours(results, ["ERNIE 2.0"])
-    assert [r.ours for r in results] == [False, True]
+    assert [r.ours for r in results] == [None, True]
 
 
 @pytest.mark.parametrize(("text", "names", "proposed"), [
@@ -2027,9 +2046,9 @@ def test_a_label_under_a_models_head_that_the_paper_calls_a_method_stays_the_mod
 @pytest.mark.parametrize(("proposed", "model", "ours"), [
     ("lattice LSTM", "Lattice", True),  # the first word of the name, alone
     ("kNN-NER", "BERT - Base+kNN", True),  # a coined first part added to a model
-    ("kNN-NER", "BERT - Base", False),
-    ("Lattice CNNs", "Char+Lattice", False),  # a plain word added: another's combination
-    ("RNN Encoder-Decoder", "RNN", False),  # the first word alone, under five letters
+    ("kNN-NER", "BERT - Base", None),
+    ("Lattice CNNs", "Char+Lattice", None),  # a plain word added: another's combination
+    ("RNN Encoder-Decoder", "RNN", None),  # the first word alone, under five letters
 ])
 def test_a_row_naming_the_proposed_method_by_its_first_word_is_ours(proposed, model, ours):
     """LatticeLSTM's rows "Lattice" (the paper proposes "lattice LSTM"), kNN-NER's "BERT - Base+kNN"."""

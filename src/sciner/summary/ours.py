@@ -352,6 +352,39 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
         if r.table in own_tables and r.model and is_ablated(r.model) and not cites(r):
             r.ours = True
     mark_variant_tables(results, ours, paragraphs)
+    mark_theirs(results, paragraphs)
+
+
+def mark_theirs(results: Sequence[Result], paragraphs: Sequence[Paragraph] = ()) -> None:
+    """Of the results not marked the paper's own, mark another's (``ours`` False) each the paper
+    says is prior work: its row's label ends in a citation (:func:`cites`); its model, bare of
+    its size ("BERT LARGE"), is a name the paper cites in its text ("BERT ( Devlin et al . ,
+    2019 )") or a citing row of any table gives ("BIAF ( Dozat and Manning , 2017 )"); its model adds nothing to a name a citing row of its table starts with ("BIAF :
+    re - impl" beside "BIAF : Dozat and Manning ( 2017 )"); or its sentence cites before the
+    value ("the model of Lee et al . ( 2017 ) reaches 67.2"). The rest stay None: the paper does
+    not say whose they are, and a reader is not told they are another's."""
+    open_ = [r for r in results if not r.ours]
+    citing = [r for r in results if r.table and r.model and cites(r)]
+    theirs = {(r.table, fold(_first_word(r.model or ""))) for r in citing}
+    named = {fold(r.model or "") for r in citing}  # a name a citing row of any table gives
+    cited = {fold(n) for n in cited_names(paragraphs, list({n for r in open_ if r.model
+                                                           for n in (r.model, _bare(r.model))}))}
+    for r in open_:
+        model = r.model or ""
+        r.ours = False if cites(r) or (model and (fold(model) in cited or fold(_bare(model)) in cited or (
+            fold(model) in named) or ("+" not in model and (r.table, fold(_first_word(model))) in theirs))) or (
+            r.table is None and paragraphs and _cites_before(paragraphs[r.place[0]], r.place[1])) else None
+
+
+def _bare(model: str) -> str:
+    """A model's name without its size, the spaces of its words kept: "BERT LARGE" -> "BERT"."""
+    return " ".join(_SIZES.sub(" ", model.lower()).split()) if _SIZES.search(model.lower()) else model
+
+
+def _cites_before(p: Paragraph, start: int) -> bool:
+    """Whether the sentence of ``p`` holding the value at ``start`` cites prior work before it."""
+    begin = next((a for a, b in sentence_ranges(p.tokens, p.tags or []) if a <= start < b), 0)
+    return CITED.search(" ".join(p.tokens[begin:start])) is not None
 
 
 # A caption that says its table varies the paper's own method: "Parsing performance of different

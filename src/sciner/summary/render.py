@@ -25,9 +25,9 @@ from sciner.summary.values import Result
 from sciner.tokenize import detokenize
 
 # One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "proposed"
-# (``name``: a method the paper proposes), "value", "result" (``ours``: 1 for the paper's own, else 0)
-# or "not_result" (a number that is no result, ``reason``: why); a column a record has nothing for
-# is empty. ``paragraph`` counts from 0, as in the JSON.
+# (``name``: a method the paper proposes), "value", "result" (``ours``: 1 for the paper's own, 0 for
+# another's, empty where the paper does not say) or "not_result" (a number that is no result,
+# ``reason``: why); a column a record has nothing for is empty. ``paragraph`` counts from 0, as in the JSON.
 CSV_COLUMNS = ("record", "doc", "type", "name", "mentions", "surface", "value", "of", "task", "dataset", "metric",
                "model", "ours", "reason", "page", "table", "paragraph", "caption", "header", "split", "setting",
                "ablation", "citation")
@@ -81,9 +81,10 @@ def render_csv(papers: Sequence[PaperSummary], corpus: dict[str, Any]) -> str:
         for r in (r.readable() for r in paper.results):
             writer.writerow({"record": "result", "doc": paper.doc, "value": r.value, "task": r.task or "",
                              "dataset": r.dataset or "", "metric": r.metric or "", "model": r.model or "",
-                             "ours": int(r.ours), **source_of(paper, r.place), "paragraph": r.place[0],
-                             "caption": r.caption or "", "header": r.header or "", "split": r.split or "",
-                             "setting": r.setting or "", "ablation": int(r.ablation), "citation": r.citation or ""})
+                             "ours": "" if r.ours is None else int(r.ours), **source_of(paper, r.place),
+                             "paragraph": r.place[0], "caption": r.caption or "", "header": r.header or "",
+                             "split": r.split or "", "setting": r.setting or "", "ablation": int(r.ablation),
+                             "citation": r.citation or ""})
         for n in paper.not_results:
             writer.writerow({"record": "not_result", "doc": paper.doc, "value": n.value, "reason": n.reason,
                              **source_of(paper, n.place), **({"table": n.table} if n.table else {}),

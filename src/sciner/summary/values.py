@@ -52,7 +52,9 @@ class Result:
     value: str
     model: str | None
     place: Place
-    ours: bool = False  # the paper's own method (see :func:`sciner.summary.ours.mark_ours`)
+    # True: the paper's own method; False: another's, the paper cites it; None: the paper does not
+    # tell (see :func:`sciner.summary.ours.mark_ours` and :func:`~sciner.summary.ours.mark_theirs`)
+    ours: bool | None = None
     table: str | None = None  # the table it was read off ("table 2"), None for a sentence
     caption: str | None = None  # its table's caption, cut short
     header: str | None = None  # the heads over its column, top to bottom ("WMT14 En-De > BLEU")

@@ -885,7 +885,7 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     # method the model once tagged as one, "NBSVM"; not "multi-task")
     task = task if task and table.namer.mainly_task(task) and not names_setting(task) else None
     return Found((Value("MetricValue", number, metric, place),),
-                 (Result(task, dataset, metric, number, model, place, label.ours, table.label, **found,
+                 (Result(task, dataset, metric, number, model, place, label.ours or None, table.label, **found,
                          citation=citation),))
 
 
