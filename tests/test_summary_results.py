@@ -1065,6 +1065,19 @@ def test_our_model_and_this_model_in_apposition_name_the_proposed_method(text, s
     assert summarize_paper("p", [p]).proposed == proposed
 
 
+@pytest.mark.parametrize(("text", "spans", "proposed"), [
+    ("We propose MaLSTM , a siamese adaptation of our LSTM .", [(2, 3), (9, 10)], ["MaLSTM"]),  # a coined word's tail
+    ("We propose PRGC . Our PRGC Random beats it .", [(2, 3), (5, 7)], ["PRGC", "PRGC Random"]),  # a variant
+])
+def test_a_name_that_ends_a_coined_word_of_another_proposed_name_is_not_proposed(text, spans, proposed):
+    """The Manhattan LSTM paper's "MaLSTM" adapts the "LSTM" its body also calls "our LSTM": rows
+    of another's "Dependency Tree - LSTM" are not its own. A name begun by another ("PRGC" of
+    "PRGC Random") stays."""
+    p = tagged(text, *[("MethodName", a, b) for a, b in spans])
+    p.meta.update(kind="abstract", section="Abstract")
+    assert summarize_paper("p", [p]).proposed == proposed
+
+
 def test_a_title_naming_its_method_before_a_colon_and_names_cited_as_prior_work():
     """ELECTRA's title names it before a colon, untagged; its abstract's "we propose" sentence also
     names RoBERTa, which it cites, and GAN: only ELECTRA and its variant are proposed. Without
