@@ -96,7 +96,9 @@ def test_a_line_is_cut_into_cells_at_wide_gaps_and_between_two_numbers() -> None
                                            ("92.22 ± 0.10", True), ("86.2*", True), ("392k", False), ("-", False),
                                            ("BERT", False), ("12 layers", False), (".58", True), (".17/.16", True),
                                            ("65.5 (64.4)", True), ("83.1 (±0.3)", True), ("(a)", False),
-                                           ("- / -", False)])
+                                           ("- / -", False), ("0.31,0.59", True),  # a list of decimals
+                                           ("0.98(1),0.08(5.5),0.13(20.5)", True), ("A,N", False),
+                                           ("0.31,", False)])
 def test_a_number_is_what_tables_print_as_one(text: str, expected: bool) -> None:
     assert is_number(text) is expected
 
@@ -123,6 +125,17 @@ def test_a_table_of_bracketed_and_leading_dot_numbers_is_read() -> None:
     (table,) = find_tables([*rows, *caption_lines("Table 3: Results.", 110.0)], BODY)
     assert [c.text for c in table.rows[1]] == ["BERT", "65.5 (64.4)", "84.5 (84.0)"]
     assert [c.text for c in table.rows[2]] == ["SAE", ".17/.16", ".52/.54"]
+
+
+def test_a_table_whose_cells_list_decimals_is_read() -> None:
+    """The phrase-generation paper's Table 6 ("0.31,0.59": an adjective's and a noun's accuracy in
+    one cell): its rows were no table, and the text layer's numbers were lost (a regression)."""
+    x = BOXES[LEFT].x0
+    rows = [row_line([(x + 10, "Input"), (x + 60, "Output"), (x + 110, "cbow"), (x + 160, "count")], 70.0),
+            row_line([(x + 10, "AN(En)"), (x + 60, "A,N(It)"), (x + 110, "0.31,0.59"), (x + 160, "0.24,0.54")], 80.0),
+            row_line([(x + 10, "AN(It)"), (x + 60, "A,N(En)"), (x + 110, "0.50,0.62"), (x + 160, "0.28,0.48")], 90.0)]
+    (table,) = find_tables([*rows, *caption_lines("Table 6: Accuracy of phrase translation.", 110.0)], BODY)
+    assert [c.text for c in table.rows[1]] == ["AN(En)", "A,N(It)", "0.31,0.59", "0.24,0.54"]
 
 
 def test_row_labels_in_the_body_font_beside_number_lines_are_table_rows_not_prose() -> None:

@@ -52,9 +52,17 @@ class Table:
     anchor: OrderedLine = field(repr=False, compare=False)  # the caption's first line
 
 
+# A cell listing figures, one for each part of what its column measures ("0.31,0.59": the
+# accuracy on a phrase's adjective and on its noun; "0.98(1),0.08(5.5)": each with its rank);
+# decimals only, so that "1,234" stays one figure.
+_DECIMAL = rf"[-+−]?(\d+\.\d+|\.\d+)\s?%?(\s?\(\s?{_FIGURE}\s?\))?"
+NUMBER_LIST_RE = re.compile(rf"^{_DECIMAL}(\s?[,;]\s?{_DECIMAL})+$")
+
+
 def is_number(text: str) -> bool:
-    """True when a cell's text is a number as tables print one (see :data:`NUMBER_RE`)."""
-    return bool(NUMBER_RE.match(text.strip()))
+    """True when a cell's text is a number as tables print one (see :data:`NUMBER_RE`), or a
+    list of decimals (:data:`NUMBER_LIST_RE`)."""
+    return bool(NUMBER_RE.match(text.strip()) or NUMBER_LIST_RE.match(text.strip()))
 
 
 # What a table prints in a cell with no score (a mark alone: "*: diverged").
