@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import sciner
-from helpers.index_versions import as_schema_2
+from helpers.index_versions import as_schema_2, as_schema_3
 from helpers.papers import bracketed, caption, row, tagged, write_corpus
 from sciner.errors import InputFormatError
 from sciner.formats.jsonl import write_jsonl
@@ -141,6 +141,26 @@ def test_an_index_of_schema_2_is_upgraded_by_the_writer_and_answers_as_before(in
         assert ix.sql("PRAGMA foreign_key_check").rows == []
     again = sciner.index_files([indexed.parent / "papers"], indexed, show_progress=False, gazetteers=False)
     assert again.unchanged == 1  # indexed without reading options: the stored hash is the plain one
+
+
+def test_an_index_of_schema_3_is_upgraded_so_that_ours_says_three_things(indexed: Path) -> None:
+    """Schema 4: ``results.ours`` is 1 (the paper's own), 0 (another's, the paper cites it) or
+    NULL (not said). A version-3 file, whose 0 said only "not marked", opens after one `sciner
+    index` run with those 0s NULL and the column nullable; its papers indexed again say 0 where
+    the paper cites."""
+    with sciner.Index(indexed) as ix:
+        assert ix.sql("SELECT model, ours FROM results WHERE value = '85.8'").rows == [("BiDAF", None)]
+    as_schema_3(indexed)
+    with sqlite3.connect(indexed) as con:
+        assert con.execute("SELECT DISTINCT ours FROM results ORDER BY ours").fetchall() == [(0,), (1,)]
+    with pytest.raises(InputFormatError, match="run.*sciner index"):
+        sciner.Index(indexed)
+    sciner.index_files([], indexed, show_progress=False)
+    with sciner.Index(indexed) as ix:
+        assert ix.sql("PRAGMA user_version").rows == [(schema.SCHEMA_VERSION,)]
+        assert ix.sql("SELECT DISTINCT ours FROM results ORDER BY ours").rows == [(None,), (1,)]
+        assert next(r for r in ix.sql("PRAGMA table_info(results)").rows if r[1] == "ours")[3] == 0  # nullable
+        assert ix.sql("PRAGMA foreign_key_check").rows == []
 
 
 def test_docs_list_every_table_and_column_of_the_schema() -> None:

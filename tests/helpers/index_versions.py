@@ -8,9 +8,23 @@ from pathlib import Path
 from sciner.tokenize import tokenize
 
 
+def as_schema_3(path: Path) -> None:
+    """Make the index ``path`` what schema 3 wrote: ``results.ours`` NOT NULL, 0 for every result
+    not marked the paper's own, user_version 3."""
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("UPDATE results SET ours = 0 WHERE ours IS NULL")
+    con.execute("PRAGMA writable_schema = ON")
+    con.execute("UPDATE sqlite_master SET sql = replace(sql, ' ours INTEGER,', ' ours INTEGER NOT NULL DEFAULT 0,') "
+                "WHERE name = 'results'")
+    con.execute("PRAGMA writable_schema = OFF")
+    con.execute("PRAGMA user_version = 3")
+    con.close()
+
+
 def as_schema_2(path: Path) -> None:
     """Make the index ``path`` what schema 2 wrote: no table, column, foreign key or index that
     version 3 added, text as tokens joined by spaces, user_version 2."""
+    as_schema_3(path)
     con = sqlite3.connect(path, isolation_level=None)
     for table in ("not_results", "proposed", "table_cells"):
         con.execute(f"DROP TABLE {table}")

@@ -157,9 +157,10 @@ class Index:
         FROM best JOIN results r ON r.id = best.id JOIN papers p ON p.id = r.paper_id
              JOIN paragraphs g ON g.id = r.paragraph_id
         ORDER BY best.metric_canon, best.dataset_canon, best.score DESC, r.id"""
-        return [LeaderboardRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bool(row[7]), row[8], row[9],
-                               row[10], row[11], row[12], row[13], row[14], bool(row[15]), row[16], row[17], row[18],
-                               row[19], row[20], bool(row[21]), row[22]) for row in self._all(sql, params)]
+        return [LeaderboardRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6],
+                               None if row[7] is None else bool(row[7]), row[8], row[9], row[10], row[11], row[12],
+                               row[13], row[14], bool(row[15]), row[16], row[17], row[18], row[19], row[20],
+                               bool(row[21]), row[22]) for row in self._all(sql, params)]
 
     def results_notes(self, dataset: str | None = None, metric: str | None = None, task: str | None = None,
                       ours: bool = False, model: str | None = None, all_results: bool = False,

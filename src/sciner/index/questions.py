@@ -35,7 +35,7 @@ class LeaderboardRow:
     dataset: str | None
     task: str | None
     model: str | None
-    ours: bool
+    ours: bool | None  # the paper's own (True), another's (False), not said (None)
     paper: str
     title: str | None
     paper_id: int

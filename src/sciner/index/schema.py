@@ -18,7 +18,7 @@ from sciner.errors import FileSystemError, InputFormatError
 
 # "SCNR": tells a sciner index from any other SQLite file.
 APPLICATION_ID = 0x53434E52
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # Seconds a writer or reader waits for another process's lock before the one-line error.
 BUSY_TIMEOUT_S = 5.0
 
@@ -198,7 +198,7 @@ CREATE TABLE results (
   metric TEXT, metric_key TEXT,
   value TEXT NOT NULL, number REAL,
   model TEXT, model_key TEXT,
-  ours INTEGER NOT NULL DEFAULT 0,     -- 1 when summarize marks it the paper's own method
+  ours INTEGER,                        -- 1: the paper's own method, 0: another's (the paper cites it), NULL: not said
   lower_is_better INTEGER NOT NULL DEFAULT 0,
 RESULT_COLUMNS
 );
@@ -271,9 +271,19 @@ def _remake(con: sqlite3.Connection, table: str) -> None:
         con.execute(statement)
 
 
+def _ours_three_ways(con: sqlite3.Connection) -> None:
+    """Version 3 -> 4: a result's ``ours`` says another's (0) only where the paper cites it, and
+    NULL where the paper does not say (the column made nullable, the table remade, rows kept):
+    a version-3 0 said only "not marked the paper's own", so it becomes NULL until its paper is
+    indexed again."""
+    _remake(con, "results")
+    con.execute("UPDATE results SET ours = NULL WHERE ours = 0")
+
+
 # schema version n -> the function that upgrades a version-n file to n + 1. A file older than
 # the oldest step is refused: index its papers again.
-UPGRADES: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_provenance, 2: _add_paper_records}
+UPGRADES: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_provenance, 2: _add_paper_records,
+                                                             3: _ours_three_ways}
 
 
 def connect(path: str | Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:

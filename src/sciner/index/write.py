@@ -261,8 +261,8 @@ class IndexWriter:
                 "ablation, dataset_canon, metric_canon) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(paper, para_ids[i], task, _key(task), dataset, _key(dataset), metric, _key(metric), value, number,
-                  model, _key(model), int(bool(ours)), int(lower_is_better(metric)), table, caption, header, split, setting,
-                  int(ablation), dataset_key(dataset), metric_key(metric))
+                  model, _key(model), None if ours is None else int(ours), int(lower_is_better(metric)), table,
+                  caption, header, split, setting, int(ablation), dataset_key(dataset), metric_key(metric))
                  for i, task, dataset, metric, value, number, model, ours, table, caption, header, split, setting,
                  ablation in rows.results])
             self.con.executemany(
