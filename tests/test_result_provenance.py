@@ -29,7 +29,8 @@ SAME_DATASET = [("CoNLL-2003", "CoNLL 2003 NER"), ("CoNLL03", "CoNLL-2003"), ("S
                 ("WMT14 En-De", "WMT 2014 English-German"), ("the Penn Treebank", "Penn Treebank"),
                 ("SemEval–2010 Task 8", "SemEval-2010 task 8")]
 OTHER_DATASET = [("SST-2", "SST-5"), ("SQuAD1.1", "SQuAD2.0"), ("CoNLL-2003", "CoNLL-2012"), ("WMT14 En-De", "WMT14 En-Fr"),
-                 ("MNLI-m", "MNLI-mm"), ("CoNLL-2003 English", "CoNLL-2003 German")]
+                 ("MNLI-m", "MNLI-mm"), ("CoNLL-2003 English", "CoNLL-2003 German"),
+                 ("NYT", "NYT*")]  # NYT* marks the partial-match variant
 
 
 @pytest.mark.parametrize(("a", "b"), SAME_METRIC)

@@ -457,6 +457,22 @@ def test_a_head_tagged_as_a_method_amid_dataset_heads_is_a_dataset():
         ("SST-2", "TinyBERT"), ("MNLI-mm", "TinyBERT"), ("QQP", "TinyBERT")]
 
 
+def test_a_starred_dataset_head_beside_the_same_name_unstarred_is_its_variant():
+    """PRGC Table 3: "NYT *" and "WebNLG *" (the partial-match versions) beside "NYT" and
+    "WebNLG": the star names the variant; a star with no unstarred sibling is a mark, dropped."""
+    def datasets(heads: list[str]) -> list[str | None]:
+        cells = [(h, k + 1) for k, h in enumerate(heads)]
+        spans = [("DatasetName", sum(len(h.split()) for h in heads[:k]), sum(len(h.split()) for h in heads[:k]) + 1)
+                 for k in range(len(heads))]
+        rows = [row(cells, *spans), row([("Model", 0)] + [("F1", k + 1) for k in range(len(heads))]),
+                row([("PRGC", 0)] + [(v, k + 1) for k, v in enumerate(["92.6", "93.9", "91.8", "89.4"][:len(heads)])],
+                    ("MethodName", 0, 1))]
+        return [r.dataset for r in summarize_paper("p", rows).results]
+
+    assert datasets(["NYT *", "WebNLG *", "NYT", "WebNLG"]) == ["NYT*", "WebNLG*", "NYT", "WebNLG"]
+    assert datasets(["NYT *", "WebNLG"]) == ["NYT", "WebNLG"]
+
+
 def test_a_head_tagged_as_a_task_amid_dataset_heads_is_a_dataset():
     """InferSent Table 4: "SST" tagged as a task between "MR", "CR" and "TREC", tagged as data."""
     rows = [row([("Model", 0), ("MR", 1), ("CR", 2), ("SST", 3), ("TREC", 4)],

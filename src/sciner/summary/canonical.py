@@ -114,6 +114,8 @@ def dataset_key(name: str | None) -> str | None:
         if word in _DATASET_FILLER and len(words) > 1:
             continue
         out.append(word)
+    if re.search(r"\w\s?[*∗⋆]$", text.strip()):
+        out.append("*")  # "NYT*": a variant of NYT (its partial-match annotation), a board of its own
     return " ".join(out) or text.strip()
 
 
