@@ -331,8 +331,11 @@ def accounting(headlines: list[dict[str, str]], papers: dict[str, Any], split_of
                      if texts[h["paper"]] is not None and not in_text_layer(h["value"], texts[h["paper"]])]
         unknown = sum(texts[h["paper"]] is None for h in silent)
         if silent:
+            said_lost = [h for h in silent if h["table"].strip() not in ("", "text") and re.search(
+                rf"\btable {re.escape(h['table'].strip())}\b", " ".join(papers[h["paper"]].warnings))]
             print(f"  of those, printed nowhere in the PDF's text layer (a figure's): {len(unprinted)}"
-                  + (f"; PDF not found for {unknown}" if unknown else ""))
+                  + (f"; PDF not found for {unknown}" if unknown else "")
+                  + f"; in a table whose rows the reader says the PDF lost: {len(said_lost)}")
         for h in silent[:8] if split == "tune" else []:  # report papers: counts only
             print(f"    {h['paper'][:32]} table {h['table']}: {h['value']} ({h['dataset']} / {h['metric']})")
         print(f"  table-body number cells covered by no result, value or not_result: {uncovered}/{cells}")

@@ -79,3 +79,12 @@ def test_a_headline_of_the_paper_s_own_said_to_be_another_s_is_counted_apart(mon
     assert "the paper's own marked 0/1 (said another's: 1)" in results.ours_agreement(rows, {"p": paper([said])})
     said.ours = None
     assert "the paper's own marked 0/1 (said another's: 0)" in results.ours_agreement(rows, {"p": paper([said])})
+
+
+def test_a_number_is_in_the_text_layer_as_any_spelling_of_its_value():
+    """The silent-drop check asks whether a PDF prints a headline number at all ("85.20" for 85.2)."""
+    import results
+
+    assert results.in_text_layer("85.2", "BERT 85.20 90.1")
+    assert results.in_text_layer("0.59", "A,N (It) 0.31,0.59 0.24,0.54")
+    assert not results.in_text_layer("85.2", "BERT 85.3 852")
