@@ -24,6 +24,10 @@ from helpers.papers import caption, row, tagged
     # dataset with a number in its name
     ("Ens-8", True), ("Pos 2", True), ("Beam 5", True), ("5-way 1-shot", True), ("10-shot", True),
     ("SST-2", False), ("CoNLL 2003", False), ("WMT 14", False),
+    # the size of a model's training data (Hill et al.'s "70 m sents", C-PHRASE's "2.8 Billion words")
+    # and a split with its "set" (R-NET's "Dev Set", "TestSet"), not the data measured on
+    ("70 m sents", True), ("2.8 Billion words", True), ("6.1 TB", True), ("Test Set", True), ("TestSet", True),
+    ("Dev Set", True), ("1B Word", False), ("20 Newsgroups", False), ("WikiText-103", False),
 ])
 def test_a_name_that_says_how_a_score_was_got_is_a_setting(text, setting):
     assert names_setting(text) is setting

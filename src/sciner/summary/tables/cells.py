@@ -124,16 +124,24 @@ def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
     ("Dev", "Test - Std"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
     ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500"), a
-    variation ("+ ANLI ( 52k )", "w/o CRF"), a granularity ("Sentence - Level")."""
+    variation ("+ ANLI ( 52k )", "w/o CRF"), a granularity ("Sentence - Level"), the size of the
+    training data ("70 m sents")."""
     key = fold(ENUMERATOR.sub("", text))
     return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(_COUNTED_SETTING.fullmatch(key)) \
-        or bool(_SPLIT_PART.fullmatch(key)) or bool(_VARIATION.match(text)) or bool(re.fullmatch(r"[a-z]+level", key))
+        or bool(_SPLIT_PART.fullmatch(key)) or bool(_VARIATION.match(text)) or bool(re.fullmatch(r"[a-z]+level", key)) \
+        or bool(_DATA_SIZE.fullmatch(text.strip()))
 
 
 # A setting with its count, folded: a cut-off ("Top 500"), an ensemble ("Ens-8"), a beam, a sentence
 # position ("Pos 2"), shots and ways ("5-way 1-shot"), layers, epochs.
 _COUNTED_SETTING = re.compile(r"(?:top|ens|ensemble|beam|pos|position|layer|layers|epoch|epochs)\d+|"
-                              r"\d+(?:shot|shots|way|ways|layer|layers|epoch|epochs)(?:\d+(?:shot|shots))?")
+                              r"\d+(?:shot|shots|way|ways|layer|layers|epoch|epochs)(?:\d+(?:shot|shots))?|"
+                              # a split named with its "set" ("TestSet", "Dev Set")
+                              r"(?:test|dev|development|validation|valid|val|train|training)sets?")
+# The size of the data a model was trained on ("70 m sents", "2.8 Billion words", "6.1 TB"), in
+# plural ("1B Word" is a benchmark's name).
+_DATA_SIZE = re.compile(r"\d+(?:[.,]\d+)?\s?(?:k|m|b|thousand|million|billion)?\s?(?:words|sents|sentences|tokens|"
+                        r"docs|documents|pairs|examples|tb|gb|mb)", re.I)
 
 
 # A name that adds or takes away something ("+ ANLI ( 52k )": data added to the training; "w/o CRF"):
