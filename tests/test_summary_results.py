@@ -473,6 +473,23 @@ def test_a_starred_dataset_head_beside_the_same_name_unstarred_is_its_variant():
     assert datasets(["NYT *", "WebNLG"]) == ["NYT", "WebNLG"]
 
 
+@pytest.mark.parametrize(("words", "tasks"), [
+    ("Ablation over the pre - training tasks : next sentence prediction .", [None, None]),
+    ("Results on the next sentence prediction task .", ["NSP", "NSP"]),  # the paper's one name for it
+])
+def test_the_task_an_ablation_takes_away_is_not_the_task_of_its_scores(words, tasks):
+    """BERT Table 5 ("Ablation over the pre-training tasks ..."): the caption's task is what the
+    rows take away ("No NSP"), not what the scores measure (MNLI); a caption of results on a task
+    gives every score that task, an ablated row included."""
+    prose = tagged("The next sentence prediction ( NSP ) task helps .", ("TaskName", 1, 4), ("TaskName", 5, 6))
+    start = words.split().index("next") + 3
+    rows = [caption(f"Table 2 : {words}", ("TaskName", start, start + 3)),
+            row([("Model", 0), ("MNLI", 1)], ("DatasetName", 1, 2)),
+            row([("BERT", 0), ("84.4", 1)], ("MethodName", 0, 1)),
+            row([("No NSP", 0), ("83.9", 1)], ("TaskName", 1, 2))]
+    assert [r.task for r in summarize_paper("p", [prose, *rows]).results] == tasks
+
+
 def test_a_head_tagged_as_a_task_amid_dataset_heads_is_a_dataset():
     """InferSent Table 4: "SST" tagged as a task between "MR", "CR" and "TREC", tagged as data."""
     rows = [row([("Model", 0), ("MR", 1), ("CR", 2), ("SST", 3), ("TREC", 4)],
