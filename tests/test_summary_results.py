@@ -987,6 +987,18 @@ def test_a_caption_of_two_tables_side_by_side_names_the_data_of_each():
     assert {r.dataset for r in summarize_paper("p", [left_right] + one_table).results} == {None}
 
 
+def test_a_caption_of_two_tables_side_by_side_gives_its_task_to_the_side_naming_it():
+    """Skip-Thought Table 3 ("Left : ... SICK semantic relatedness subtask . Right : ... Microsoft
+    Paraphrase Corpus"): the task is the left table's, not the paraphrase scores' on the right."""
+    prose = tagged("We evaluate on semantic relatedness .", ("TaskName", 3, 5))
+    rows = [row([("Method", 0), ("F1", 1)]), row([("Method", 2), ("Acc", 3)]),
+            row([("LSTM", 0), ("0.28", 1)], ("MethodName", 0, 1)), row([("RAE", 2), ("76.8", 3)], ("MethodName", 0, 1))]
+    left_right = caption("Table 2 : Left : semantic relatedness on SICK . Right : results on MSRP .",
+                         ("TaskName", 5, 7), ("DatasetName", 8, 9), ("DatasetName", 14, 15))
+    assert [(r.dataset, r.task) for r in summarize_paper("p", [prose, left_right] + rows).results] == [
+        ("SICK", "semantic relatedness"), ("MSRP", None)]
+
+
 def test_two_dataset_names_joined_before_dataset_in_a_caption_are_one_dataset():
     """"on the CNN and Daily Mail dataset": one dataset; "on the WN18 and FB15k datasets": two, so
     the caption gives its table none."""

@@ -62,6 +62,13 @@ class Caption:
     # (:func:`said_metrics`: "TriviaQA , Hyperpartisan metrics are F1 , WikiHop and IMDB use
     # accuracy"), by folded name: over the paper's prose for this table's columns.
     said: dict[str, str] = field(default_factory=dict)
+    # The one task each side names, alike ("Left : ... SICK semantic relatedness ... Right : ...").
+    task_sides: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def divided(self) -> bool:
+        """Whether the caption says which of its words are of the left table and which of the right."""
+        return bool(self.sides or self.metric_sides or self.task_sides)
 
     @cached_property
     def opens_as_statistics(self) -> bool:
@@ -129,7 +136,8 @@ def read_caption(paragraphs: Sequence[Paragraph], page: object, label: str, know
         by_name, default = {}, None
     return Caption(one, by_name, default, legend, " ".join(p.tokens), _sides(p, named), _said_pair(p),
                    bracketed_score(p.tokens), _sides(p, named, "MetricName"), frozenset(names.get("DatasetName", ())),
-                   _symbols(p, metrics), said_metrics([p], known, captions=True).by_name)
+                   _symbols(p, metrics), said_metrics([p], known, captions=True).by_name,
+                   _sides(p, named, "TaskName"))
 
 
 # The words before what a caption's key says a mark or short form stands for ("“ MTL ” stands
