@@ -9,6 +9,7 @@ import pytest
 
 from sciner.pdf.clean import (
     WordCounts,
+    caption_label,
     is_appendix_heading,
     is_caption,
     is_references_heading,
@@ -97,9 +98,17 @@ def test_ligatures_and_spacing_accents_are_normalised():
 # --- line-level predicates ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["Figure 3: Overview of the model.", "Table 2. Results", "Fig. 1: x", "TABLE 4: scores"])
+@pytest.mark.parametrize("text", ["Figure 3: Overview of the model.", "Table 2. Results", "Fig. 1: x", "TABLE 4: scores",
+                                  "Table D.1: Correlations of all metrics", "Table A1: Hyper-parameters"])
 def test_captions_are_recognised(text):
+    """An appendix's tables numbered with their letter too (CTC's "Table D.1": its rows were lost, a regression)."""
     assert is_caption(text)
+
+
+@pytest.mark.parametrize(("text", "label"), [("Table D.1: Correlations", "table D.1"), ("Table A1: x", "table A1"),
+                                             ("Figure 3.2: y", "figure 3.2"), ("In Table D.1 we", None)])
+def test_a_caption_s_label_keeps_its_appendix_letter(text, label):
+    assert caption_label(text) == label
 
 
 @pytest.mark.parametrize("text", ["Figure 3 shows the model.", "Tables are dropped.", "In Table 2, we report"])

@@ -28,6 +28,8 @@ from helpers.papers import caption, row, tagged
     # and a split with its "set" (R-NET's "Dev Set", "TestSet"), not the data measured on
     ("70 m sents", True), ("2.8 Billion words", True), ("6.1 TB", True), ("Test Set", True), ("TestSet", True),
     ("Dev Set", True), ("1B Word", False), ("20 Newsgroups", False), ("WikiText-103", False),
+    # a granularity of a metric's correlation (CTC's appendix tables), not the data
+    ("Sample-Level Correlations", True), ("System - Level Correlations", True),
 ])
 def test_a_name_that_says_how_a_score_was_got_is_a_setting(text, setting):
     assert names_setting(text) is setting

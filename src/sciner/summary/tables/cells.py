@@ -124,12 +124,12 @@ def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
     ("Dev", "Test - Std"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
     ("Semi-supervised"), an optimizer ("Adam"), a condition ("Without"), a cut-off ("Top 500"), a
-    variation ("+ ANLI ( 52k )", "w/o CRF"), a granularity ("Sentence - Level"), the size of the
-    training data ("70 m sents")."""
+    variation ("+ ANLI ( 52k )", "w/o CRF"), a granularity ("Sentence - Level", "Sample-Level
+    Correlations"), the size of the training data ("70 m sents")."""
     key = fold(ENUMERATOR.sub("", text))
     return key in SPLITS or key in SETTING_HEADS or key in _SETTING_WORDS or bool(_COUNTED_SETTING.fullmatch(key)) \
-        or bool(_SPLIT_PART.fullmatch(key)) or bool(_VARIATION.match(text)) or bool(re.fullmatch(r"[a-z]+level", key)) \
-        or bool(_DATA_SIZE.fullmatch(text.strip()))
+        or bool(_SPLIT_PART.fullmatch(key)) or bool(_VARIATION.match(text)) \
+        or bool(re.fullmatch(r"[a-z]+level(?:correlations?|scores?)?", key)) or bool(_DATA_SIZE.fullmatch(text.strip()))
 
 
 # A setting with its count, folded: a cut-off ("Top 500"), an ensemble ("Ens-8"), a beam, a sentence
