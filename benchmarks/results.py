@@ -444,8 +444,11 @@ def main(argv: list[str] | None = None) -> int:
     recall(headlines, papers)
     misses(headlines, papers, args.misses)
     misses(headlines, papers, False, "report")
-    accounting(headlines, papers, split_of, lambda doc: next(
-        (p for p in ([data / "pdfs" / f"{doc}.pdf"] + ([args.pdfs / f"{doc}.pdf"] if args.pdfs else [])) if p.is_file()), None))
+    def pdf_of(doc: str) -> Path | None:
+        places = [data / "pdfs" / f"{doc}.pdf"] + ([args.pdfs / f"{doc}.pdf"] if args.pdfs else [])
+        return next((p for p in places if p.is_file()), None)
+
+    accounting(headlines, papers, split_of, pdf_of)
     ours_recall(manifest, papers)
     if args.draw:
         split_docs = sorted(d for d in papers if args.split in (split_of.get(d), "all"))

@@ -98,8 +98,8 @@ def test_ligatures_and_spacing_accents_are_normalised():
 # --- line-level predicates ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["Figure 3: Overview of the model.", "Table 2. Results", "Fig. 1: x", "TABLE 4: scores",
-                                  "Table D.1: Correlations of all metrics", "Table A1: Hyper-parameters"])
+@pytest.mark.parametrize("text", ["Figure 3: Overview of the model.", "Table 2. Results", "Fig. 1: x",
+                                  "TABLE 4: scores", "Table D.1: Correlations of all metrics", "Table A1: Hyper-parameters"])
 def test_captions_are_recognised(text):
     """An appendix's tables numbered with their letter too (CTC's "Table D.1": its rows were lost, a regression)."""
     assert is_caption(text)

@@ -364,12 +364,8 @@ def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[st
 
 def mark_theirs(results: Sequence[Result], paragraphs: Sequence[Paragraph] = ()) -> None:
     """Of the results not marked the paper's own, mark another's (``ours`` False) each the paper
-    says is prior work: its row's label ends in a citation (:func:`cites`); its model, bare of
-    its size ("BERT LARGE"), is a name the paper cites in its text ("BERT ( Devlin et al . ,
-    2019 )") or a citing row of any table gives ("BIAF ( Dozat and Manning , 2017 )"); its model adds nothing to a name a citing row of its table starts with ("BIAF :
-    re - impl" beside "BIAF : Dozat and Manning ( 2017 )"); or its sentence cites before the
-    value ("the model of Lee et al . ( 2017 ) reaches 67.2"). The rest stay None: the paper does
-    not say whose they are, and a reader is not told they are another's."""
+    says is prior work (:func:`_said_theirs`); the rest stay None: the paper does not say whose
+    they are, and a reader is not told they are another's."""
     open_ = [r for r in results if not r.ours]
     citing = [r for r in results if r.table and r.model and cites(r)]
     theirs = {(r.table, fold(_first_word(r.model or ""))) for r in citing}
@@ -377,10 +373,23 @@ def mark_theirs(results: Sequence[Result], paragraphs: Sequence[Paragraph] = ())
     cited = {fold(n) for n in cited_names(paragraphs, list({n for r in open_ if r.model
                                                            for n in (r.model, _bare(r.model))}))}
     for r in open_:
-        model = r.model or ""
-        r.ours = False if cites(r) or (model and (fold(model) in cited or fold(_bare(model)) in cited or (
-            fold(model) in named) or ("+" not in model and (r.table, fold(_first_word(model))) in theirs))) or (
-            r.table is None and paragraphs and _cites_before(paragraphs[r.place[0]], r.place[1])) else None
+        r.ours = False if _said_theirs(r, cited | named, theirs, paragraphs) else None
+
+
+def _said_theirs(r: Result, cited: set[str], theirs: set[tuple[str | None, str]],
+                 paragraphs: Sequence[Paragraph]) -> bool:
+    """Whether the paper says a result is prior work: its row's label ends in a citation
+    (:func:`cites`); its model, bare of its size ("BERT LARGE"), is one of the ``cited`` names (the
+    text cites it, "BERT ( Devlin et al . , 2019 )", or a citing row of a table gives it, "BIAF (
+    Dozat and Manning , 2017 )"); its model adds nothing to the first word of a citing row of its
+    table (``theirs``: "BIAF re - impl" beside "BIAF ( Dozat and Manning , 2017 )"); or its
+    sentence cites before the value ("the model of Lee et al . ( 2017 ) reaches 67.2")."""
+    model = r.model or ""
+    if cites(r) or (model and (fold(model) in cited or fold(_bare(model)) in cited)):
+        return True
+    if model and "+" not in model and (r.table, fold(_first_word(model))) in theirs:
+        return True
+    return r.table is None and bool(paragraphs) and _cites_before(paragraphs[r.place[0]], r.place[1])
 
 
 def _bare(model: str) -> str:

@@ -27,7 +27,8 @@ from sciner.tokenize import detokenize
 # One row per record; ``record`` says which: "paper" (``name``: its title), "entity", "proposed"
 # (``name``: a method the paper proposes), "value", "result" (``ours``: 1 for the paper's own, 0 for
 # another's, empty where the paper does not say) or "not_result" (a number that is no result,
-# ``reason``: why); a column a record has nothing for is empty. ``paragraph`` counts from 0, as in the JSON.
+# ``reason``: why); a column a record has nothing for is empty. ``paragraph`` counts from 0, as in
+# the JSON.
 CSV_COLUMNS = ("record", "doc", "type", "name", "mentions", "surface", "value", "of", "task", "dataset", "metric",
                "model", "ours", "reason", "page", "table", "paragraph", "caption", "header", "split", "setting",
                "ablation", "citation")

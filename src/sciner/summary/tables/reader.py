@@ -761,10 +761,10 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         model = heads["MethodName"]
         if label_text and "DatasetName" not in row and "TaskName" not in row:
             row = {**row, "DatasetName": label_text}
-    # (a task a head, label or group names that the paper's text never tags as one, "Transfer" over
-    # SentEval's columns, "Multi" over "Multi-NLI", is no task of the scores)
     side = None if table.right_from is None else "right" if cell.first >= table.right_from else "left"
-    # (a caption of two tables side by side gives its task to the side that names it only)
+    # (a task a head, label or group names that the paper's text never tags as one, "Transfer" over
+    # SentEval's columns, "Multi" over "Multi-NLI", is no task of the scores; a caption of two
+    # tables side by side gives its task to the side that names it only)
     task = next((t for t in (heads.get("TaskName"), row.get("TaskName"), group.names.get("TaskName"))
                  if t and (fold(t) in table.namer.prose_tasks or is_language(t))), None) \
         or (table.caption.task_sides.get(side or "") if table.caption.divided else table.caption_task)
