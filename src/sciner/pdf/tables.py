@@ -62,7 +62,8 @@ NUMBER_LIST_RE = re.compile(rf"^{_DECIMAL}(\s?[,;]\s?{_DECIMAL})+$")
 def is_number(text: str) -> bool:
     """True when a cell's text is a number as tables print one (see :data:`NUMBER_RE`), or a
     list of decimals (:data:`NUMBER_LIST_RE`)."""
-    return bool(NUMBER_RE.match(text.strip()) or NUMBER_LIST_RE.match(text.strip()))
+    text = text.strip()
+    return bool(NUMBER_RE.match(text) or NUMBER_LIST_RE.match(text))
 
 
 # What a table prints in a cell with no score (a mark alone: "*: diverged").

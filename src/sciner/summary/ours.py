@@ -172,7 +172,10 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
             spelled[fold(n)] = n
     names = [n for n in dict.fromkeys(spelled[fold(n)] for n in found)
              if len(fold(n)) >= 3 and n != n.lower()]  # not "fine-tuning"
-    names = _whole(names)
+    # A part of another proposed name ("GCN" of "AGGCN", "Multi" of "Multi-LexSum") is not one; a
+    # name is not a part of its sized variant ("ELECTRA" of "ELECTRA-Large").
+    names = [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) and not _SIZES.fullmatch(
+        fold(m).removeprefix(fold(n))) for m in names)]
     # The title's name where none of those is part of it ("Weighted Transformer" keeps its spelling),
     # then the variants the body names as its own.
     names += [n for n in title_name(paragraphs) if not any(fold(m) in fold(n) for m in names)]
@@ -181,13 +184,6 @@ def proposed_methods(paragraphs: Sequence[Paragraph], name_of: Callable[[Paragra
     # Nor the tail of a coined word another names ("LSTM" of "MaLSTM": the architecture it adapts).
     return [n for n in names if not any(re.fullmatch(r"\w+", m) and fold(m).endswith(fold(n)) and fold(m) != fold(n)
                                         for m in names)]
-
-
-def _whole(names: Sequence[str]) -> list[str]:
-    """The names that are no part of another ("GCN" of "AGGCN", "Multi" of "Multi-LexSum" are not
-    the paper's names); a name is not a part of its sized variant ("ELECTRA" of "ELECTRA-Large")."""
-    return [n for n in names if not any(fold(n) != fold(m) and fold(n) in fold(m) and not _SIZES.fullmatch(
-        fold(m).removeprefix(fold(n))) for m in names)]
 
 
 def short_names(paragraphs: Sequence[Paragraph], proposed: Sequence[str]) -> list[str]:

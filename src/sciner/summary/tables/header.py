@@ -229,7 +229,8 @@ class Header:
             if nameless and (kind := self.row_kind(head)) is not None:
                 named = {kind: ENUMERATOR.sub("", text)}  # "I-VILA" beside "GROBID CRF" and "RoBERTa": a method too
             data = named.get("DatasetName")
-            if data and re.fullmatch(rf"{re.escape(data)}\s?[*∗⋆]", text.strip()) \
+            if data and text.rstrip()[-1:] in ("*", "∗", "⋆") \
+                    and re.fullmatch(rf"{re.escape(data)}\s?[*∗⋆]", text.strip()) \
                     and any(h.text.strip() == data for h in self.cells if h is not head):
                 named = {**named, "DatasetName": f"{data}*"}  # "NYT *" beside "NYT": the variant its star marks
             if named:
