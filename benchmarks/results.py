@@ -3,7 +3,7 @@
 The hand-made development set ``benchmarks/results_dev/``:
 
 * ``papers.tsv``: its papers: the 25 shared PDFs (../shared/data/pdfs), 93 more (set ``fetched``)
-  and two later sets, ``fetched2`` and ``fetched3``, annotated by people who saw neither the
+  and three later sets, ``fetched2``, ``fetched3`` and ``fetched4``, annotated by people who saw neither the
   reader's code nor its output, from public GitHub repositories that carry NLP papers (the repository, commit, path
   and SHA-256 of each, so they can be fetched again: ``python benchmarks/results_dev/fetch_pdfs.py
   DIR``), each with its split, title, venue and year, and the names of the method it proposes
@@ -13,8 +13,8 @@ The hand-made development set ``benchmarks/results_dev/``:
   looked at.
 * The split is by paper: the first 25 papers 12 tune / 13 report (``random.Random(31)``), the
   93 more 46 tune / 47 report (``random.Random(47)`` over their sorted stems), ``fetched2`` by the
-  parity of crc32 of the stem (even: tune), ``fetched3`` by the place of the stem's SHA-256 among
-  theirs, sorted (even: tune), each drawn before any output was seen. Only tune
+  parity of crc32 of the stem (even: tune), ``fetched3`` and ``fetched4`` by the place of the stem's
+  SHA-256 among theirs, sorted (even: tune), each drawn before any output was seen. Only tune
   papers are looked at while changing the reader; report papers are measured, never tuned on.
 
 Measures, per split:
@@ -40,7 +40,7 @@ Measures, per split:
    reports, its metric is right, and its dataset and model are right where given.
 
     python benchmarks/results.py [--tagged DIR] [--pdfs DIR] [--misses] [--draw NAME] [--split report|tune|all] [-n 40]
-              [--only tune|report] [--set shared|fetched|fetched2|fetched3]
+              [--only tune|report] [--set shared|fetched|fetched2|fetched3|fetched4]
 
 ``--tagged DIR`` reads ``DIR/<paper>.jsonl`` where it exists (tag once: ``sciner predict PDFS
 -o DIR/ --to jsonl --include tables,captions``); the other papers are tagged here with the
@@ -423,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="list each tune headline number missed")
     parser.add_argument("--only", default="all", choices=("tune", "report", "all"),
                         help="read and score only this split's papers (tune while changing the reader)")
-    parser.add_argument("--set", default="all", choices=("shared", "fetched", "fetched2", "fetched3", "all"),
+    parser.add_argument("--set", default="all", choices=("shared", "fetched", "fetched2", "fetched3", "fetched4", "all"),
                         help="read and score only the papers of this set (papers.tsv's set column)")
     args = parser.parse_args(argv)
     data = args.data or data_root()
