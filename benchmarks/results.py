@@ -335,7 +335,8 @@ def accounting(headlines: list[dict[str, str]], papers: dict[str, Any], split_of
                 rf"\btable {re.escape(h['table'].strip())}\b", " ".join(papers[h["paper"]].warnings))]
             print(f"  of those, printed nowhere in the PDF's text layer (a figure's): {len(unprinted)}"
                   + (f"; PDF not found for {unknown}" if unknown else "")
-                  + f"; in a table whose rows the reader says the PDF lost: {len(said_lost)}")
+                  + f"; in a table the reader says the PDF lost, or that the text cites and no table read is: "
+                    f"{len(said_lost)}")
         for h in silent[:8] if split == "tune" else []:  # report papers: counts only
             print(f"    {h['paper'][:32]} table {h['table']}: {h['value']} ({h['dataset']} / {h['metric']})")
         print(f"  table-body number cells covered by no result, value or not_result: {uncovered}/{cells}")

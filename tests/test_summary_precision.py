@@ -311,3 +311,134 @@ def test_a_table_of_times_and_a_granularity_head_give_no_scores_and_no_task():
              row([("Model", 0), ("SST-2", 1)], ("DatasetName", 1, 2)),
              row([("RoBERTa large", 0), ("96.5", 1)], ("MethodName", 0, 2))]
     assert [(r.value, r.task) for r in summarize_paper("p", level).results] == [("96.5", None)]
+
+
+# Cases seen in the fetched4 tune papers (session 62): tables of layouts the reader had not met.
+
+
+def spanning(cells: list[tuple[str, int, int]], *entities: tuple[str, int, int]) -> Paragraph:
+    """A table row whose cells may span columns: (text, first column, last column)."""
+    tokens: list[str] = []
+    spans = []
+    for text, first, last in cells:
+        spans.append([len(tokens), len(tokens) + len(text.split()), first, last])
+        tokens += text.split()
+    return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
+                     meta={"kind": "table", "page": 7, "table": "table 2", "cells": spans})
+
+
+def test_the_ticks_of_plots_set_under_a_table_are_an_axis_whatever_columns_they_were_given():
+    """FLASH Table 3 above Figure 7: "0 2 4 6 8" four times in one line, their columns overlapping,
+    and "-2.8" "-3.0" "-3.2" each a line of its own: ticks, no perplexities; one score on a line
+    of its own, away from its label, stays a score."""
+    ticks = [("0", 1), ("2", 1), ("4", 2), ("6", 2), ("8", 3), ("0", 3), ("2", 4), ("4", 4), ("6", 5), ("8", 5)]
+    paragraphs = [row([("Model", 0), ("PPL", 1)]), row([("FLASH", 0), ("41.07", 1)], ("MethodName", 0, 1)),
+                  row([("-2.8", 1)]), row([("-3.0", 1)]), row([("-3.2", 1)]), row(ticks),
+                  row([("Transformer", 0)], ("MethodName", 0, 1)), row([("43.27", 1)]),
+                  caption("Table 2 : Auto - regressive language models on the PG-19 dataset .",
+                          ("DatasetName", 8, 9))]
+    summary = summarize_paper("p", paragraphs)
+    assert [r.value for r in summary.results] == ["41.07", "43.27"]
+    assert {"-2.8", "-3.0", "-3.2", "0", "2"} <= {n.value for n in summary.not_results if n.reason == "axis"}
+
+
+def test_heads_under_a_method_over_rows_of_tasks_name_the_model_not_the_data():
+    """End-To-End Memory Networks Table 1: "PE LS RN" under "MemN2N" over rows "2 : 2 supporting
+    facts" under "Task": the column is a variant of the model, not a dataset; a "Failed tasks"
+    row counts tasks."""
+    paragraphs = [spanning([("Baseline", 1, 1), ("MemN2N", 2, 3)], ("MethodName", 1, 2)),
+                  spanning([("Task", 0, 0), ("LSTM", 1, 1), ("PE LS", 2, 2), ("PE LS RN", 3, 3)],
+                           ("MethodName", 1, 2)),
+                  spanning([("2 : 2 supporting facts", 0, 0), ("80.0", 1, 1), ("12.8", 2, 2), ("8.3", 3, 3)]),
+                  spanning([("Failed tasks ( err . > 5 % )", 0, 0), ("20", 1, 1), ("12", 2, 2), ("11", 3, 3)]),
+                  caption("Table 2 : Test error rates ( % ) on the 20 QA tasks .", ("MetricName", 3, 6))]
+    summary = summarize_paper("p", paragraphs)
+    got = {(r.value, r.model, r.dataset) for r in summary.results}
+    assert ("12.8", "MemN2N PE LS", None) in got and ("8.3", "MemN2N PE LS RN", None) in got
+    assert {"20", "12", "11"} <= {n.value for n in summary.not_results if n.reason == "count"}
+
+
+def test_labels_under_a_dataset_beside_heads_of_runs_are_the_data_s_parts():
+    """A SemEval system's Table 2: "STS2016 | 1st run | 2nd run", rows "headlines",
+    "plagiarism": the runs are settings, the rows parts of the data, no model's names."""
+    paragraphs = [row([("STS2016", 0), ("1st run", 1), ("2nd run", 2)], ("DatasetName", 0, 1)),
+                  row([("headlines", 0), ("0.7946", 1), ("0.7871", 2)]),
+                  row([("plagiarism", 0), ("0.8154", 1), ("0.7989", 2)]),
+                  caption("Table 2 : Pearson ’s r on all five test sets .", ("MetricName", 3, 6))]
+    summary = summarize_paper("p", paragraphs)
+    assert {(r.value, r.dataset, r.model) for r in summary.results} >= {("0.7946", "STS2016 headlines", None),
+                                                                         ("0.7989", "STS2016 plagiarism", None)}
+
+
+def test_a_table_of_the_data_lists_each_one_s_metric_for_the_results_tables():
+    """MC-BERT: Table 2 lists "Metric" per dataset ("cMedIR ... PAIR"); Table 3's heads name only
+    the data; a header row the PDF reader set amid the text, tagged as one metric "Precision
+    Rrecall F1", is no metric of the paper."""
+    stats = [row([("Dataset", 0), ("Train", 1), ("Metric", 2)], table="table 1"),
+             row([("cMedQA", 0), ("49,719", 1), ("F1", 2)], table="table 1"),
+             row([("cMedIR", 0), ("80,000", 1), ("PAIR", 2)], table="table 1")]
+    scores = [row([("Model", 0), ("cMedQA", 1), ("cMedIR", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 3)),
+              row([("MC - BERT", 0), ("82.3", 1), ("2.04", 2)], ("MethodName", 0, 3))]
+    paragraphs = [*stats, caption("Table 1 : Statistics .", page=7), *scores,
+                  caption("Table 2 : MC - BERT results on different tasks .", ("MethodName", 3, 6)),
+                  tagged("Model Precision Rrecall F1", ("MetricName", 1, 4))]
+    summary = summarize_paper("p", paragraphs)
+    assert {(r.value, r.metric) for r in summary.results} == {("82.3", "F1"), ("2.04", "PAIR")}
+
+
+def test_a_row_of_heads_saying_it_names_the_metric_gives_it_to_every_column():
+    """DRRN Table 2: "Eval metric | Average reward" over "hidden dimension | 20 | 50 | 100" and the
+    rows of rewards: each column's metric is "Average reward"; the dimensions are settings."""
+    paragraphs = [spanning([("Eval metric", 0, 0), ("Average reward", 2, 2)]),
+                  spanning([("hidden dimension", 0, 0), ("20", 1, 1), ("50", 2, 2), ("100", 3, 3)]),
+                  spanning([("DRRN", 0, 0), ("17.1", 1, 1), ("18.3", 2, 2), ("18.2", 3, 3)], ("MethodName", 0, 1)),
+                  caption("Table 2 : The final average rewards on Saving John .")]
+    summary = summarize_paper("p", paragraphs)
+    assert {(r.value, r.metric) for r in summary.results} == {("17.1", "Average reward"), ("18.3", "Average reward"),
+                                                              ("18.2", "Average reward")}
+    assert {("20", "setting"), ("100", "setting")} <= {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_a_dataset_s_name_split_over_two_heads_is_one_head():
+    """Teaching Machines to Read Table 5: "CNN | Daily | Mail", the text tagging "Daily Mail": the
+    last two columns are Daily Mail's, not "Daily"'s and "Mail"'s."""
+    paragraphs = [tagged("We evaluate on the CNN and Daily Mail datasets .", ("DatasetName", 4, 5),
+                         ("DatasetName", 6, 8)),
+                  row([("CNN", 1), ("Daily", 2), ("Mail", 3)], ("DatasetName", 0, 1)),
+                  row([("Attentive Reader", 0), ("63.0", 1), ("69.0", 2), ("68.0", 3)], ("MethodName", 0, 2)),
+                  caption("Table 2 : Accuracy of all the models .", ("MetricName", 3, 4))]
+    summary = summarize_paper("p", paragraphs)
+    assert {(r.value, r.dataset) for r in summary.results} == {("63.0", "CNN"), ("69.0", "Daily Mail"),
+                                                               ("68.0", "Daily Mail")}
+
+
+def test_a_speed_up_in_a_sentence_is_no_score():
+    """FLASH's abstract: "4.8× on C4": a multiple, no perplexity."""
+    paragraphs = [tagged("FLASH reaches a perplexity speedup of 4.8× on C4 .", ("MethodName", 0, 1),
+                         ("MetricName", 3, 4), ("MetricValue", 6, 7), ("DatasetName", 8, 9))]
+    summary = summarize_paper("p", paragraphs)
+    assert not summary.results and ("4.8×", "amount") in {(n.value, n.reason) for n in summary.not_results}
+
+
+@pytest.mark.parametrize(("head", "setting"), [("1st run", True), ("Run 2", True), ("second run", True),
+                                                ("Run", False), ("Runtime", False)])
+def test_a_submitted_run_is_a_setting(head, setting):
+    from sciner.summary.tables.cells import names_setting
+    assert names_setting(head) is setting
+
+
+def test_a_pdf_s_paper_citing_tables_no_table_read_carries_says_so():
+    """A paper whose text cites "Table 6" and "Tables 2 and 3", with Table 2 read: the other two
+    are said, in the warnings; a text's paper (no page) says nothing of its tables."""
+    text = tagged("Table 6 shows the results ; see also Tables 2 and 3 .")
+    text.meta["page"] = 4
+    paragraphs = [text, row([("Model", 0), ("F1", 1)]), row([("Ours", 0), ("90.1", 1)])]
+    assert "2 tables the text cites that no table read is labelled (table 6, table 3)" in \
+        summarize_paper("p", paragraphs).warnings
+    assert summarize_paper("p", [tagged("Table 6 shows the results .")]).warnings == []
+
+
+def test_a_perplexity_abbreviated_heads_its_column():
+    """End-To-End Memory Networks Table 2: "Valid ." over "perp .": a metric head, no count."""
+    from sciner.summary.tables.cells import metric_like
+    assert metric_like("perp .") == "perp ." and metric_like("Test") is None

@@ -12,8 +12,8 @@ from sciner.document import Paragraph
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ablations, mark_ours, own_row_names, proposed_methods
 from sciner.summary.tables.caption import evaluated_dataset
-from sciner.summary.tables.cells import is_language
-from sciner.summary.tables.reader import lost_tables, read_tables, silent_tables
+from sciner.summary.tables.cells import is_language, metric_like
+from sciner.summary.tables.reader import lost_tables, read_tables, silent_tables, unfound_tables
 from sciner.summary.values import NotResult, Result, Value, read_sentences
 
 # The corpus table's columns and the entity type each counts.
@@ -57,7 +57,7 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     values, results, others = read_sentences(paragraphs, names.name_of, names.known_as)
     metrics = [e for e in names.read if e.type == "MetricName"]
     in_tables = read_tables(paragraphs, names.known_as, gazetteer,
-                            paper_metric=metrics[0].name if len(metrics) == 1 else None,
+                            paper_metric=metrics[0].name if len(metrics) == 1 and not _heads_run(metrics[0].name) else None,
                             paper_dataset=main_dataset(names.read, evaluated_dataset(paragraphs, names.known_as)))
     values = sorted(values + in_tables[0], key=lambda v: v.place)
     results = sorted(results + in_tables[1], key=lambda r: r.place)
@@ -66,8 +66,15 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     mark_ours(results, proposed, cited_names(paragraphs, proposed), paragraphs)
     proposed += [n for n in own_row_names(results) if fold(n) not in {fold(m) for m in proposed}]
     mark_ablations(results)
-    warnings = [w for w in (silent_tables(paragraphs, results, others), lost_tables(paragraphs)) if w]
+    warnings = [w for w in (silent_tables(paragraphs, results, others), lost_tables(paragraphs),
+                            unfound_tables(paragraphs)) if w]
     return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed, warnings)
+
+
+def _heads_run(name: str) -> bool:
+    """Whether a metric's name is a run of table heads, two metrics at least ("Precision Rrecall
+    F1", a header row the PDF reader set amid the text): no one metric of the paper."""
+    return sum(len(word) > 1 and bool(metric_like(word)) for word in name.split()) >= 2  # not "Pearson r"
 
 
 def main_dataset(entities: Sequence[Entity], evaluated: str | None = None) -> str | None:

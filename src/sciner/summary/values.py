@@ -98,8 +98,9 @@ class NotResult:
     (a column of a table of data statistics), "bound" ("chance level < 0.0001"), "no metric"
     (nothing says what it measures), "over 100" (over 100 in a metric printed as a percentage:
     :func:`sciner.summary.canonical.beyond_percent`), "untagged" (a sentence's number printed like
-    a score, "4.1 %", that the tagger gave no type: :func:`untagged`); in a table also "train" (under a "Train"
-    head: a score on the training data), "parenthesized", "amount",
+    a score, "4.1 %", that the tagger gave no type: :func:`untagged`), "amount" (a multiple, "4.8×", or
+    in a table a count or size, "335 M"); in a table also "train" (under a "Train"
+    head: a score on the training data), "parenthesized",
     "axis" (a figure's ticks set amid the table's rows) and "unread" (a cell the reader could not read,
     its text as the value: see :mod:`sciner.summary.tables`)."""
 
@@ -392,6 +393,8 @@ def stated_of(spans: Sequence[Span], tokens: Sequence[str], value: Span) -> Span
     return None if rivals or compared else before[-1]
 
 
+# A multiple ("4.8×", "12.1 x"): how many times faster or smaller, no score.
+_MULTIPLE = re.compile(r"\d+(?:\.\d+)?\s?[×x]")
 # Words after a value that name whose it is ("93.55 F1 for our CharLSTM parser"), what else
 # may stand between, and words between a name and a value that set another against it.
 _NAMING = frozenset({"for", "with", "using", "by"})
@@ -439,7 +442,8 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                 reason = not_a_score(p.tokens, pair.value, spans) or (
                     None if of is not None and not re.fullmatch(r"[a-z]", of) else "no metric") or (
                     "difference" if of and _GAIN_NOUNS & {w.rstrip("s") for w in of.lower().split()} else None) or (
-                    "over 100" if beyond_percent(of, text) else None)
+                    "over 100" if beyond_percent(of, text) else None) or (
+                    "amount" if _MULTIPLE.fullmatch(text) else None)  # "4.8×": a speed-up, no score
                 if reason is not None:
                     others.append(NotResult(text, reason, place))
                     continue

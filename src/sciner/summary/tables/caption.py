@@ -16,7 +16,7 @@ from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
 from sciner.pdf.clean import caption_label
 from sciner.summary.names import cut_from_word, fold
-from sciner.summary.tables.cells import Known, is_language, is_language_pair, metric_like
+from sciner.summary.tables.cells import Known, TableCell, is_language, is_language_pair, metric_like
 from sciner.summary.tables.conventions import benchmark_metric
 from sciner.summary.values import TRAINING, sentence_ranges, trained_on
 
@@ -545,6 +545,31 @@ def said_metrics(paragraphs: Sequence[Paragraph], known: Known, captions: bool =
             last = metrics
     return Said({key: metric for key, metrics in given.items() if key and len(metrics) == 1
                  and metric_like(metric := next(iter(metrics.values())))}, tuple(others))
+
+
+def listed_metrics(tables: dict[tuple[object, str], list[list[TableCell]]]) -> dict[str, str]:
+    """The metric a table of the data lists for each of them, by its folded name: the words
+    under a "Metric" head beside the row's first cell ("cMedQANER | 1,673 | 175 | NER | F1"
+    under "Dataset | Train | Dev | Task | Metric"); a name listed with two metrics ("F1a / EM",
+    or on two rows) gets none."""
+    given: dict[str, set[str]] = {}
+    for rows in tables.values():
+        column = None
+        for row in rows:
+            head = next((c for c in row[1:] if fold(c.text) in _METRIC_COLUMN), None)
+            if head is not None:
+                column = (head.first, head.last)
+                continue
+            if column is None or len(row) < 2:
+                continue
+            cell = next((c for c in row[1:] if c.first <= column[1] and column[0] <= c.last), None)
+            if cell is not None and re.search(r"[A-Za-z]", cell.text) and len(cell.text.split()) <= 4 \
+                    and not re.search(r"[/,&]|\band\b", cell.text) and fold(row[0].text):  # "PAIR" too; one metric
+                given.setdefault(fold(row[0].text), set()).add(cell.text.strip())
+    return {name: next(iter(metrics)) for name, metrics in given.items() if len(metrics) == 1}
+
+
+_METRIC_COLUMN = frozenset({"metric", "metrics", "evalmetric", "evaluationmetric", "measure"})
 
 
 def _datasets(p: Paragraph, spans: Sequence[Span], known: Known) -> set[str]:

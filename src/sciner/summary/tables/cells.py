@@ -52,7 +52,7 @@ _BODY_AMOUNT = re.compile(r"^\.?\d+(?:[.,]\d+)?\s?(?:[kKmMbBGT]|x|×)$")
 _METRIC_HEAD = re.compile(
     r"^(?:bleu\d?|sacrebleu|chrf\d*|meteor|cider|ter|rouge(?:1|2|l|lsum)?|r(?:1|2|l)(?:f1?)?|rouge\w*f1?|em|exactmatch|"
     r"ravg|rougeavg|f|f1|f05|f2|microf1|macrof1|mf1|weightedf1|avgf1|averagef1|conllf1|p|r|prec|precision|rec|recall|acc|accuracy|"
-    r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perplexity|"
+    r"mcc|auc|rocauc|prauc|map|mrr|ndcg\d*|hits\d+|p\d+|r\d+|recall\d+|precision\d+|uas|las|ppl|perp|perplexity|"
     r"wer|cer|err|error|errorrate|bertscore|bs|bsf1|spearman|pearson|kendall|kappa|fleiss|corr|correlation|"
     r"matthews?|(?:pearson|spearman|matthews?|kendall)s?(?:corr|correlation|r|rho|tau)|"
     r"lr|lp|lf1|ur|up|uf1|sacc|exec|execacc|bits|bpc|bpb|ent|humaneval|cov|coverage|ucm|lcm|"
@@ -66,6 +66,7 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:^|\s)(?:std\.?|stdev|s\.d\.|sd|σ|variance|var\.?|deviation)(?:\s|$)", re.I), "deviation"),
     (re.compile(r"(?:^|\s)p(?:\s?-\s?value|\s?<|\s?val)", re.I), "p-value"),
     (re.compile(r"^(?:#|n$|num\b|number\b|count\b|no\.\s|size\b)|(?:#\s?\w+|\bcount|\bsize|\s#)$|\bnumber of\b|"
+                r"\b(?:failed|solved|passed)\s(?:tasks|tests|cases)\b|"  # "Failed tasks ( err . > 5 % )"
                 r"(?:^|\s)(?:words|tokens|sents?|sentences|docs|documents|examples|samples|pairs|queries|papers|"
                 r"instances|types|classes|labels|vocab|mentions|entities|relations|citations|length|len\.?)"
                 r"(?:\s|$|\()", re.I), "count"),
@@ -133,9 +134,11 @@ def names_setting(text: str) -> bool:
 
 
 # A setting with its count, folded: a cut-off ("Top 500"), an ensemble ("Ens-8"), a beam, a sentence
-# position ("Pos 2"), shots and ways ("5-way 1-shot"), layers, epochs.
-_COUNTED_SETTING = re.compile(r"(?:top|ens|ensemble|beam|pos|position|layer|layers|epoch|epochs)\d+|"
+# position ("Pos 2"), shots and ways ("5-way 1-shot"), layers, epochs, runs.
+_COUNTED_SETTING = re.compile(r"(?:top|ens|ensemble|beam|pos|position|layer|layers|epoch|epochs|run|seed|trial)\d+|"
                               r"\d+(?:shot|shots|way|ways|layer|layers|epoch|epochs)(?:\d+(?:shot|shots))?|"
+                              # a run of several submitted or repeated ("1st run", "Run 2", "second run")
+                              r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth)(?:run|submission|seed|trial)|"
                               # a split named with its "set" ("TestSet", "Dev Set")
                               r"(?:test|dev|development|validation|valid|val|train|training)sets?")
 # The size of the data a model was trained on ("70 m sents", "2.8 Billion words", "6.1 TB"), in
@@ -345,7 +348,7 @@ def _label_and_score(cell: TableCell, tokens: Sequence[str]) -> list[TableCell]:
 
 def row_reason(label: str) -> str | None:
     """Why the numbers of a row with this label are no scores: a row of shares ("Proportion"), of
-    settings ("% of training set"), of counts ("# sentences", "training sentence #"), of
+    settings ("% of training set", "hidden dimension"), of counts ("# sentences", "training sentence #"), of
     differences ("∆ : Ours - Best Previous"), else None; what the label says in parentheses is
     the label's own ("twitter ( 19.7B words )": a corpus and its size)."""
     label = re.sub(r"\([^()]*\)", " ", label).strip()  # "twitter ( 19.7B words )": of the label, not its row
@@ -356,6 +359,8 @@ def row_reason(label: str) -> str | None:
     reason = not_score_head(label) if label else None
     if reason == "difference" and re.match(r"\s*(?:Δ|∆|δ|diff\b|difference|gain|improvement|impr\b)", label, re.I):
         return reason  # "∆ : Ours - Best Previous +2.69 +0.90 ..."
+    if reason == "setting" and label.strip() and not re.match(r"\s*(?:k|λ|α|β|γ|τ|n)\s*$", label):
+        return reason  # "hidden dimension | 20 | 50 | 100", "beam size | 1 | 5": the settings the columns are run with
     return reason if reason in ("count", "time", "size", "deviation") else None
 
 

@@ -12,7 +12,7 @@ from functools import cached_property
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
-    AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, is_language, metric_like, names_setting,
+    AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, SPLITS, Known, TableCell, is_language, metric_like, names_setting,
     not_score_head, says_nothing,
 )
 from sciner.summary.tables.namer import Namer, metric_pair
@@ -122,6 +122,23 @@ class Header:
                 return self.namer.names(head).get("DatasetName")
         return None
 
+    def metric_row(self, paragraph: int) -> bool:
+        """Whether a row of heads says in its first cell that it names the metric, with one head
+        beside it ("Eval metric | Average reward" over the scores; not "Metric | PersonaChat |
+        TopicalChat" over rows of metrics)."""
+        row = [h for h in self.cells if h.paragraph == paragraph]
+        return len(row) == 2 and row[0].first == 0 and fold(row[0].text) in _METRIC_KEYS
+
+    def parts_over(self, cell: TableCell) -> str | None:
+        """The data the lowest head over a label cell's column names, where every other head
+        of the header names a run ("STS2016" over "headlines", "1st run 2nd run" right of it):
+        the labels are the data's parts; else None."""
+        over = [h for h in self.cells if h.first <= cell.first and cell.last <= h.last]
+        others = [h for h in self.cells if h.first > cell.last]
+        if not over or not others or not all(_RUN.fullmatch(fold(h.text)) for h in others):
+            return None
+        return self.namer.names(over[-1]).get("DatasetName")
+
     def aggregate(self, first: int, last: int) -> str | None:
         """The head over these columns that names an aggregate ("Average", "Avg .", "All",
         "Overall") of a row of heads two others of which name data ("MR CR SUBJ ... Average",
@@ -156,7 +173,8 @@ class Header:
         """The names the heads over these columns give (top to bottom: the lowest of a type
         wins, a sub-metric under a wider metric head is qualified by it), why its numbers are
         no scores, and its heads that name nothing."""
-        above = [head for head in self.cells if head.first <= last and first <= head.last]
+        above = [head for head in self.cells if head.first <= last and first <= head.last or (
+            head.first > 0 and first > 0 and self.metric_row(head.paragraph))]  # "Eval metric | Average reward": all
         joined: dict[TableCell, str] = {}  # "S2ORC-" over "SCIBERT": one head, "S2ORC-SCIBERT"
         for upper, lower in zip(above, above[1:]):
             if re.search(r"[-–]$", upper.text) and (upper.first, upper.last) == (lower.first, lower.last):
@@ -189,6 +207,8 @@ class Header:
             elif text == "B" and any(re.match(r"(?:MUC|CEAF)", h.text) for h in self.cells
                                      if h.paragraph == head.paragraph):
                 named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
+            elif head.first > 0 and self.metric_row(head.paragraph):
+                named = {"MetricName": text}  # "Average reward" right of "Eval metric", over other heads
             else:
                 named = self.namer.names(head)
                 if len(named) == 1 and set(named) <= {"MethodName", "TaskName"} \
@@ -253,6 +273,12 @@ _FUNCTION_WORDS = frozenset({"the", "of", "for", "and", "between", "to", "in", "
                              "with", "this", "these", "from", "by", "as", "be", "was", "were", "it", "its", "a", "an"})
 
 
+# A run of several submitted or repeated ("1st run", "Run 2", "second run"), folded.
+_RUN = re.compile(r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth)(?:run|submission)|(?:run|submission)\d+")
+# What the first cell of a row of heads says where the row's other heads are metrics.
+_METRIC_KEYS = frozenset({"metric", "metrics", "evalmetric", "evaluationmetric", "measure", "measures"})
+
+
 def is_prose(text: str) -> bool:
     """Whether a head row reads as a line of running text: seven words or more, three of them
     words such as "the", "of", "and" ("between all pairs of words evaluated for the different
@@ -273,8 +299,9 @@ def counts_heads(cells: Sequence[TableCell]) -> bool:
 def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
     """A head row with the words of one head that the layout set in two columns joined again: a
     head of one word in lower case continues the head left of it where the two are a name the
-    paper tags or a metric, one in capitals where the two are a metric ("Citation" "prediction":
-    one head "Citation prediction" over both columns; "CEAF" "φ4"; "Exact" "Match"; not "Dev"
+    paper tags or a metric, one in capitals where the two are a metric or data the paper tags
+    and neither alone is a name ("Citation" "prediction": one head "Citation prediction" over both
+    columns; "CEAF" "φ4"; "Exact" "Match"; "Daily" "Mail"; not "Dev"
     "layers", two heads; not "r" "ρ", whose "ρ" folds to nothing)."""
     joined: list[TableCell] = []
     for cell in row:
@@ -282,7 +309,10 @@ def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
         version = bool(re.fullmatch(r"v\d+(?:\.\d+)+", words)) and bool(joined) \
             and bool(re.search(r"[A-Za-z]{2}", joined[-1].text)) and not metric_like(joined[-1].text)
         if joined and (re.fullmatch(r"[^\W\d_]\w*", words) or version) and joined[-1].first > 0 \
-                and (words[0].islower() or metric_like(f"{joined[-1].text} {words}")) \
+                and fold(joined[-1].text) not in SPLITS \
+                and (words[0].islower() or metric_like(f"{joined[-1].text} {words}")
+                     or ("DatasetName" in known(f"{joined[-1].text} {words}")
+                         and not known(words) and not known(joined[-1].text))) \
                 and joined[-1].end == cell.start and joined[-1].last + 1 == cell.first \
                 and fold(both := f"{joined[-1].text} {words}") != fold(joined[-1].text) \
                 and (known(both) or metric_like(both) or version):

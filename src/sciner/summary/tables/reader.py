@@ -20,8 +20,8 @@ from sciner.summary.provenance import (
     short_caption, split_citation,
 )
 from sciner.summary.tables.caption import (
-    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, citing_sentences, read_caption,
-    said_metrics,
+    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, citing_sentences, listed_metrics,
+    read_caption, said_metrics,
 )
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
@@ -189,12 +189,15 @@ def read_tables(paragraphs: Sequence[Paragraph], known: Known, gazetteer: Gazett
     namer = Namer(paragraphs, known, gazetteer or Gazetteer.empty())
     found = Found()
     said = said_metrics(paragraphs, known)
+    tables = table_rows(paragraphs)
+    # (the metric a table of the data lists for each, where no sentence gives it one)
+    said = Said({**listed_metrics(tables), **said.by_name}, said.others)
     metric_said = bool(paper_metric) and fold(paper_metric or "") in {fold(m) for m in said.by_name.values()}
     # What one caption says the brackets hold holds for the paper's other tables ("Table 3: ...
     # The average score of 10 independent runs is depicted in brackets"; "Table 4: Results on DRCD").
     bracketed = next((b for p in paragraphs if p.meta.get("kind") == "caption" and (b := bracketed_score(p.tokens))),
                      None)
-    for (page, label), rows in table_rows(paragraphs).items():
+    for (page, label), rows in tables.items():
         caption = read_caption(paragraphs, page, label, known)
         if caption.bracketed is None and bracketed is not None:
             caption = replace(caption, bracketed=bracketed)
@@ -258,10 +261,10 @@ def evenly_spaced(rows: Sequence[Sequence[TableCell]], least: int = 4) -> list[T
         if id(cell) not in worth:
             numbers = cell_numbers(cell.text)
             worth[id(cell)] = None if len(numbers) != 1 or numbers[0].why is not None or not re.fullmatch(
-                r"\d+(?:\.\d+)?", numbers[0].number) else float(numbers[0].number)
+                r"[-−]?\d+(?:\.\d+)?", numbers[0].number) else float(numbers[0].number.replace("−", "-"))
         return worth[id(cell)]
 
-    def runs(cells: Sequence[TableCell]) -> list[TableCell]:
+    def runs(cells: Sequence[TableCell], least: int = least) -> list[TableCell]:
         found: list[TableCell] = []
         start = 0
         while start < len(cells):
@@ -281,6 +284,12 @@ def evenly_spaced(rows: Sequence[Sequence[TableCell]], least: int = 4) -> list[T
 
     ticks = [c for row in rows for c in runs([c for c in row if plain(c) is not None
                                                 and all(o is c or o.last < c.first or o.first > c.last for o in row)])]
+    # (a row of plain numbers only, in reading order, whatever columns the layout gave them:
+    # "0 2 4 6 8 0 2 4 6 8", the ticks of four plots side by side)
+    ticks += [c for row in rows if len(row) >= 2 * least and all(plain(c) is not None for c in row) for c in runs(row)]
+    # (rows of one number each, no label, three at least in a row evenly spaced: "-2.8" "-3.0"
+    # "-3.2" up a plot's side; not a row's score set on a line of its own, away from its label)
+    ticks += runs([row[0] for row in rows if len(row) == 1 and plain(row[0]) is not None], least=3)
     columns: dict[int, list[TableCell]] = {}
     for row in rows:
         for cell in row:
@@ -342,6 +351,34 @@ def lost_tables(paragraphs: Sequence[Paragraph]) -> str | None:
     if not lost:
         return None
     return f"{len(lost)} table{'s' if len(lost) > 1 else ''} whose rows the PDF's text layer lost ({', '.join(lost)})"
+
+
+def unfound_tables(paragraphs: Sequence[Paragraph]) -> str | None:
+    """What to say of a PDF's paper whose text cites tables ("Table 6 shows", "in Tables 2 and
+    3") that no table read carries the label of, nor a caption says the PDF lost: "2 tables the
+    text cites that no table read is labelled (table 1, table 3)"; None when none, or when the
+    paragraphs are no PDF's (no page: a text's tables are not read)."""
+    if not any(p.meta.get("page") for p in paragraphs):
+        return None
+    have = {p.meta["table"].lower() for p in paragraphs if p.meta.get("cells") and isinstance(p.meta.get("table"), str)}
+    have |= {" ".join(p.tokens[:2]).lower() for p in paragraphs if p.meta.get("table_body") == "missing"}
+    cited: dict[str, None] = {}
+    for p in paragraphs:
+        if p.meta.get("kind") in ("caption", "table") or p.meta.get("cells"):
+            continue
+        for match in _CITED_TABLES.finditer(" ".join(p.tokens)):
+            for number in re.findall(_TABLE_NUMBER, match.group(1)):
+                cited.setdefault(f"table {number.lower()}")
+    missing = [label for label in cited if label not in have]
+    if not missing:
+        return None
+    return f"{len(missing)} table{'s' if len(missing) > 1 else ''} the text cites that no table read is labelled " \
+           f"({', '.join(missing)})"
+
+
+# "Table 6", "Tables 2 and 3", "Table A1" as the text cites them.
+_TABLE_NUMBER = r"(?:[A-Z]\.?)?\d+(?:\.\d+)?"
+_CITED_TABLES = re.compile(rf"\bTables?\s+({_TABLE_NUMBER}(?:\s*(?:,|and|&)\s*{_TABLE_NUMBER})*)\b")
 
 
 def centered_labels(rows: list[list[TableCell]]) -> list[list[TableCell]]:
@@ -554,6 +591,10 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
               if (cell.last < first_number or (cell.last == first_number and k < first_at))
               and not says_nothing(text) and not _MEASURE.match(text)]
     label = read_label(table, header, labels)
+    if label.model and labels and (whole := header.parts_over(labels[0])):
+        # "headlines" under "STS2016", the other heads runs ("1st run"): the row is a part of the
+        # data, the model the table's one
+        label = replace(label, model=None, names={**label.names, "TypedDataset": f"{whole} {label.model}"})
     label_text = label.model
     if label_text and re.match(r"[+＋]\s", label_text) and base:
         label_text = f"{base} {label_text}"  # "+ D&M" under "LISA": "LISA + D&M"
@@ -612,7 +653,7 @@ class RowLabel:
     # the label names a model, whatever the heads over the columns name: it cites prior work
     # ("Lample et al . ( 2016 )") or varies a model ("w/o SOP", "+ CRF")
     method: bool = False
-    lists_data: bool = False  # the label is under a "Dataset" column: the rows list the data
+    lists_data: bool = False  # the label is under a "Dataset" or "Task" column: the rows list the data
     ablation: bool = False  # the row varies the paper's own method ("w/o X")
 
 
@@ -640,7 +681,7 @@ def read_label(table: Table, header: Header, labels: Sequence[TableCell]) -> Row
             typed.setdefault("DatasetName", []).append(data)  # "SQuAD2.0" over the models: their data
             model_cells.append(cell)
             continue
-        listed = listed or kind == "DatasetName"
+        listed = listed or kind in ("DatasetName", "TaskName")
         if kind in ("DatasetName", "TaskName"):  # "SQuAD" under "TASK" is still the data it names
             named = table.namer.names(cell, "label")
             kind = next((k for k in ("DatasetName", "TaskName") if k in named), kind)
@@ -776,10 +817,14 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
     aspects = [u for u in column.unnamed if names_aspect(u)]  # "Relation" over "P R F1": the metric's
     unnamed = [u for u in column.unnamed if not metric_like(u) and not names_setting(u) and u not in aspects]
     if label.lists_data or ("MethodName" in column.names and "DatasetName" in row):
-        # A "Dataset" column lists the data, or the label names the data and a head the method
-        # over the column: a head over the column qualifies the model ("Sent2Vec Unigrams" over
-        # "Tweets Model"), only the row's language the data
+        # A "Dataset" or "Task" column lists the data, or the label names the data and a head the
+        # method over the column: a head over the column qualifies the model ("Sent2Vec Unigrams"
+        # over "Tweets Model", "PE LS RN" under "MemN2N" over rows of tasks), only the row's
+        # language the data
+        qualifiers = [u for u in unnamed if u not in label.languages]
         unnamed = [u for u in unnamed if u in label.languages]
+        if label.lists_data and qualifiers and "MethodName" in column.names and model == heads.get("MethodName"):
+            model = " ".join(dict.fromkeys([*([model] if model else []), *qualifiers]))
     if task and is_language(task):  # "Chinese" over a column: the data, not a task
         unnamed, task = [task, *unnamed], table.caption.names.get("TaskName")
     if task and is_language_pair(task):
