@@ -121,6 +121,11 @@ def names_aspect(text: str) -> bool:
 _SPLIT_PART = re.compile(r"(?:test|dev|val)(?:dev|std|standard|p|u|public|unreleased)")
 
 
+def is_run(text: str) -> bool:
+    """Whether a head names one run of several ("1st run", "Run 2"): a setting of the scores."""
+    return bool(re.fullmatch(_RUN, fold(text)))
+
+
 def names_setting(text: str) -> bool:
     """Whether a name says how a score was got, not the data it was measured on: a split
     ("Dev", "Test - Std"), a setting head ("Single model", "Base", "Extra Hard"), a training regime
@@ -133,12 +138,12 @@ def names_setting(text: str) -> bool:
         or bool(re.fullmatch(r"[a-z]+level(?:correlations?|scores?)?", key)) or bool(_DATA_SIZE.fullmatch(text.strip()))
 
 
+# One run of several submitted or repeated, folded ("1st run", "Run 2", "second run").
+_RUN = r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth)(?:run|submission|seed|trial)|(?:run|submission|seed|trial)\d+"
 # A setting with its count, folded: a cut-off ("Top 500"), an ensemble ("Ens-8"), a beam, a sentence
 # position ("Pos 2"), shots and ways ("5-way 1-shot"), layers, epochs, runs.
-_COUNTED_SETTING = re.compile(r"(?:top|ens|ensemble|beam|pos|position|layer|layers|epoch|epochs|run|seed|trial)\d+|"
+_COUNTED_SETTING = re.compile(rf"(?:top|ens|ensemble|beam|pos|position|layer|layers|epoch|epochs)\d+|{_RUN}|"
                               r"\d+(?:shot|shots|way|ways|layer|layers|epoch|epochs)(?:\d+(?:shot|shots))?|"
-                              # a run of several submitted or repeated ("1st run", "Run 2", "second run")
-                              r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth)(?:run|submission|seed|trial)|"
                               # a split named with its "set" ("TestSet", "Dev Set")
                               r"(?:test|dev|development|validation|valid|val|train|training)sets?")
 # The size of the data a model was trained on ("70 m sents", "2.8 Billion words", "6.1 TB"), in

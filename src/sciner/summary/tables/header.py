@@ -12,7 +12,7 @@ from functools import cached_property
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
-    AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, SPLITS, Known, TableCell, is_language, metric_like, names_setting,
+    AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, is_language, is_run, metric_like, names_setting,
     not_score_head, says_nothing,
 )
 from sciner.summary.tables.namer import Namer, metric_pair
@@ -122,12 +122,16 @@ class Header:
                 return self.namer.names(head).get("DatasetName")
         return None
 
-    def metric_row(self, paragraph: int) -> bool:
-        """Whether a row of heads says in its first cell that it names the metric, with one head
-        beside it ("Eval metric | Average reward" over the scores; not "Metric | PersonaChat |
-        TopicalChat" over rows of metrics)."""
-        row = [h for h in self.cells if h.paragraph == paragraph]
-        return len(row) == 2 and row[0].first == 0 and fold(row[0].text) in _METRIC_KEYS
+    @cached_property
+    def metric_rows(self) -> frozenset[int]:
+        """The rows of heads (paragraphs) that say in their first cell that they name the metric,
+        with one head beside it ("Eval metric | Average reward" over the scores; not "Metric |
+        PersonaChat | TopicalChat" over rows of metrics)."""
+        rows: dict[int, list[TableCell]] = {}
+        for head in self.cells:
+            rows.setdefault(head.paragraph, []).append(head)
+        return frozenset(k for k, row in rows.items()
+                         if len(row) == 2 and row[0].first == 0 and fold(row[0].text) in _METRIC_KEYS)
 
     def parts_over(self, cell: TableCell) -> str | None:
         """The data the lowest head over a label cell's column names, where every other head
@@ -135,7 +139,7 @@ class Header:
         the labels are the data's parts; else None."""
         over = [h for h in self.cells if h.first <= cell.first and cell.last <= h.last]
         others = [h for h in self.cells if h.first > cell.last]
-        if not over or not others or not all(_RUN.fullmatch(fold(h.text)) for h in others):
+        if not over or not others or not all(is_run(h.text) for h in others):
             return None
         return self.namer.names(over[-1]).get("DatasetName")
 
@@ -174,7 +178,7 @@ class Header:
         wins, a sub-metric under a wider metric head is qualified by it), why its numbers are
         no scores, and its heads that name nothing."""
         above = [head for head in self.cells if head.first <= last and first <= head.last or (
-            head.first > 0 and first > 0 and self.metric_row(head.paragraph))]  # "Eval metric | Average reward": all
+            head.first > 0 and first > 0 and head.paragraph in self.metric_rows)]  # "Eval metric | Average reward": all
         joined: dict[TableCell, str] = {}  # "S2ORC-" over "SCIBERT": one head, "S2ORC-SCIBERT"
         for upper, lower in zip(above, above[1:]):
             if re.search(r"[-–]$", upper.text) and (upper.first, upper.last) == (lower.first, lower.last):
@@ -207,7 +211,7 @@ class Header:
             elif text == "B" and any(re.match(r"(?:MUC|CEAF)", h.text) for h in self.cells
                                      if h.paragraph == head.paragraph):
                 named = {"MetricName": "B3"}  # "MUC B3 CEAF" with the superscript lost
-            elif head.first > 0 and self.metric_row(head.paragraph):
+            elif head.first > 0 and head.paragraph in self.metric_rows:
                 named = {"MetricName": text}  # "Average reward" right of "Eval metric", over other heads
             else:
                 named = self.namer.names(head)
@@ -273,8 +277,6 @@ _FUNCTION_WORDS = frozenset({"the", "of", "for", "and", "between", "to", "in", "
                              "with", "this", "these", "from", "by", "as", "be", "was", "were", "it", "its", "a", "an"})
 
 
-# A run of several submitted or repeated ("1st run", "Run 2", "second run"), folded.
-_RUN = re.compile(r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth)(?:run|submission)|(?:run|submission)\d+")
 # What the first cell of a row of heads says where the row's other heads are metrics.
 _METRIC_KEYS = frozenset({"metric", "metrics", "evalmetric", "evaluationmetric", "measure", "measures"})
 
@@ -309,7 +311,6 @@ def join_split_heads(row: list[TableCell], known: Known) -> list[TableCell]:
         version = bool(re.fullmatch(r"v\d+(?:\.\d+)+", words)) and bool(joined) \
             and bool(re.search(r"[A-Za-z]{2}", joined[-1].text)) and not metric_like(joined[-1].text)
         if joined and (re.fullmatch(r"[^\W\d_]\w*", words) or version) and joined[-1].first > 0 \
-                and fold(joined[-1].text) not in SPLITS \
                 and (words[0].islower() or metric_like(f"{joined[-1].text} {words}")
                      or ("DatasetName" in known(f"{joined[-1].text} {words}")
                          and not known(words) and not known(joined[-1].text))) \

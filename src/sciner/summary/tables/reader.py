@@ -347,7 +347,7 @@ def lost_tables(paragraphs: Sequence[Paragraph]) -> str | None:
     """What to say of a paper whose PDF lost the rows of some tables (captions marked
     ``"table_body": "missing"``): "2 tables whose rows the PDF's text layer lost (table 1,
     table 4)"; None when none."""
-    lost = [" ".join(p.tokens[:2]).lower() for p in paragraphs if p.meta.get("table_body") == "missing"]
+    lost = _lost_labels(paragraphs)
     if not lost:
         return None
     return f"{len(lost)} table{'s' if len(lost) > 1 else ''} whose rows the PDF's text layer lost ({', '.join(lost)})"
@@ -361,7 +361,7 @@ def unfound_tables(paragraphs: Sequence[Paragraph]) -> str | None:
     if not any(p.meta.get("page") for p in paragraphs):
         return None
     have = {p.meta["table"].lower() for p in paragraphs if p.meta.get("cells") and isinstance(p.meta.get("table"), str)}
-    have |= {" ".join(p.tokens[:2]).lower() for p in paragraphs if p.meta.get("table_body") == "missing"}
+    have |= set(_lost_labels(paragraphs))
     cited: dict[str, None] = {}
     for p in paragraphs:
         if p.meta.get("kind") in ("caption", "table") or p.meta.get("cells"):
@@ -374,6 +374,11 @@ def unfound_tables(paragraphs: Sequence[Paragraph]) -> str | None:
         return None
     return f"{len(missing)} table{'s' if len(missing) > 1 else ''} the text cites that no table read is labelled " \
            f"({', '.join(missing)})"
+
+
+def _lost_labels(paragraphs: Sequence[Paragraph]) -> list[str]:
+    """The labels ("table 4") of the captions whose table's rows the PDF lost."""
+    return [" ".join(p.tokens[:2]).lower() for p in paragraphs if p.meta.get("table_body") == "missing"]
 
 
 # "Table 6", "Tables 2 and 3", "Table A1" as the text cites them.
