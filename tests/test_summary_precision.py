@@ -316,17 +316,6 @@ def test_a_table_of_times_and_a_granularity_head_give_no_scores_and_no_task():
 # Cases seen in the fetched4 tune papers (session 62): tables of layouts the reader had not met.
 
 
-def spanning(cells: list[tuple[str, int, int]], *entities: tuple[str, int, int]) -> Paragraph:
-    """A table row whose cells may span columns: (text, first column, last column)."""
-    tokens: list[str] = []
-    spans = []
-    for text, first, last in cells:
-        spans.append([len(tokens), len(tokens) + len(text.split()), first, last])
-        tokens += text.split()
-    return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
-                     meta={"kind": "table", "page": 7, "table": "table 2", "cells": spans})
-
-
 def test_the_ticks_of_plots_set_under_a_table_are_an_axis_whatever_columns_they_were_given():
     """FLASH Table 3 above Figure 7: "0 2 4 6 8" four times in one line, their columns overlapping,
     and "-2.8" "-3.0" "-3.2" each a line of its own: ticks, no perplexities; one score on a line
@@ -346,11 +335,11 @@ def test_heads_under_a_method_over_rows_of_tasks_name_the_model_not_the_data():
     """End-To-End Memory Networks Table 1: "PE LS RN" under "MemN2N" over rows "2 : 2 supporting
     facts" under "Task": the column is a variant of the model, not a dataset; a "Failed tasks"
     row counts tasks."""
-    paragraphs = [spanning([("Baseline", 1, 1), ("MemN2N", 2, 3)], ("MethodName", 1, 2)),
-                  spanning([("Task", 0, 0), ("LSTM", 1, 1), ("PE LS", 2, 2), ("PE LS RN", 3, 3)],
+    paragraphs = [row([("Baseline", 1, 1), ("MemN2N", 2, 3)], ("MethodName", 1, 2)),
+                  row([("Task", 0, 0), ("LSTM", 1, 1), ("PE LS", 2, 2), ("PE LS RN", 3, 3)],
                            ("MethodName", 1, 2)),
-                  spanning([("2 : 2 supporting facts", 0, 0), ("80.0", 1, 1), ("12.8", 2, 2), ("8.3", 3, 3)]),
-                  spanning([("Failed tasks ( err . > 5 % )", 0, 0), ("20", 1, 1), ("12", 2, 2), ("11", 3, 3)]),
+                  row([("2 : 2 supporting facts", 0, 0), ("80.0", 1, 1), ("12.8", 2, 2), ("8.3", 3, 3)]),
+                  row([("Failed tasks ( err . > 5 % )", 0, 0), ("20", 1, 1), ("12", 2, 2), ("11", 3, 3)]),
                   caption("Table 2 : Test error rates ( % ) on the 20 QA tasks .", ("MetricName", 3, 6))]
     summary = summarize_paper("p", paragraphs)
     got = {(r.value, r.model, r.dataset) for r in summary.results}
@@ -389,9 +378,9 @@ def test_a_table_of_the_data_lists_each_one_s_metric_for_the_results_tables():
 def test_a_row_of_heads_saying_it_names_the_metric_gives_it_to_every_column():
     """DRRN Table 2: "Eval metric | Average reward" over "hidden dimension | 20 | 50 | 100" and the
     rows of rewards: each column's metric is "Average reward"; the dimensions are settings."""
-    paragraphs = [spanning([("Eval metric", 0, 0), ("Average reward", 2, 2)]),
-                  spanning([("hidden dimension", 0, 0), ("20", 1, 1), ("50", 2, 2), ("100", 3, 3)]),
-                  spanning([("DRRN", 0, 0), ("17.1", 1, 1), ("18.3", 2, 2), ("18.2", 3, 3)], ("MethodName", 0, 1)),
+    paragraphs = [row([("Eval metric", 0, 0), ("Average reward", 2, 2)]),
+                  row([("hidden dimension", 0, 0), ("20", 1, 1), ("50", 2, 2), ("100", 3, 3)]),
+                  row([("DRRN", 0, 0), ("17.1", 1, 1), ("18.3", 2, 2), ("18.2", 3, 3)], ("MethodName", 0, 1)),
                   caption("Table 2 : The final average rewards on Saving John .")]
     summary = summarize_paper("p", paragraphs)
     assert {(r.value, r.metric) for r in summary.results} == {("17.1", "Average reward"), ("18.3", "Average reward"),

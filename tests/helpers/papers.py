@@ -65,13 +65,14 @@ def tagged(text: str, *entities: tuple[str, int, int]) -> Paragraph:
     return Paragraph(text.split(), spans=[Span(label, start, end) for label, start, end in entities])
 
 
-def row(cells: list[tuple[str, int]], *entities: tuple[str, int, int], table: str = "table 2",
-        page: int = 7) -> Paragraph:
-    """A table row as ``--include tables`` writes it: one cell per (text, column)."""
+def row(cells: list[tuple[str, int]] | list[tuple[str, int, int]], *entities: tuple[str, int, int],
+        table: str = "table 2", page: int = 7) -> Paragraph:
+    """A table row as ``--include tables`` writes it: one cell per (text, column), or per (text,
+    first column, last column) for a cell spanning columns."""
     tokens: list[str] = []
     spans = []
-    for text, column in cells:
-        spans.append([len(tokens), len(tokens) + len(text.split()), column, column])
+    for text, *columns in cells:
+        spans.append([len(tokens), len(tokens) + len(text.split()), columns[0], columns[-1]])
         tokens += text.split()
     return Paragraph(tokens, spans=[Span(label, a, b) for label, a, b in entities],
                      meta={"kind": "table", "page": page, "table": table, "cells": spans})
