@@ -29,9 +29,9 @@ LIGATURES = {
 }
 _LIGATURE_RE = re.compile("|".join(LIGATURES))
 
-# (an appendix's float numbered with its letter: "Table A1", "Table D.1")
-CAPTION_RE = re.compile(r"^\s*(figure|fig\.|table|tab\.|algorithm|listing)\s*(?:[A-Z]\.?)?\d+(\.\d+)?\s*[:.|]",
-                        re.IGNORECASE)
+# A float's number, an appendix's with its letter: "2", "3.1", "A1", "D.1".
+FLOAT_NUMBER = r"(?:[A-Z]\.?)?\d+(?:\.\d+)?"
+CAPTION_RE = re.compile(rf"^\s*(figure|fig\.|table|tab\.|algorithm|listing)\s*{FLOAT_NUMBER}\s*[:.|]", re.IGNORECASE)
 ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]?\s*$", re.IGNORECASE)
 REFERENCES_RE = re.compile(r"^\s*(\d+\.?\s+)?(references|bibliography|literature cited|reference list)\s*$", re.IGNORECASE)
 APPENDIX_RE = re.compile(
@@ -94,7 +94,7 @@ def caption_label(text: str) -> str | None:
     if match is None:
         return None
     kind = {"fig.": "figure", "tab.": "table"}.get(match.group(1).lower(), match.group(1).lower())
-    number = re.search(r"(?:[A-Z]\.?)?\d+(\.\d+)?", text[match.start(1) + len(match.group(1)):]).group(0)
+    number = re.search(FLOAT_NUMBER, text[match.start(1) + len(match.group(1)):]).group(0)
     return f"{kind} {number}"
 
 

@@ -140,6 +140,15 @@ def beyond_percent(metric: str | None, number: str) -> bool:
     return worth > 100 and (key in PERCENT_METRICS or re.fullmatch(r"(precision|recall|accuracy)@\d+", key) is not None)
 
 
+def is_multiple(number: str) -> bool:
+    """Whether a number is a multiple ("4.8×", "18x", "1.3 ×"): how many times faster or
+    smaller, never a score."""
+    return _MULTIPLE.fullmatch(number.strip()) is not None
+
+
+_MULTIPLE = re.compile(r"\.?\d+(?:[.,]\d+)?\s?[x×]")
+
+
 def written_out(number: str) -> str:
     """A number as Python reads it where the cell's spelling does not: ".58" -> "0.58", "3 ×
     10−5" -> "3e-5", "10−5" -> "1e-5", "1.2E+3" -> "1.2e+3"; other spellings as printed."""

@@ -453,7 +453,6 @@ def said_our_row(result: Result) -> bool:
     return len(name) >= 3 and any(fold(m.group(1)).startswith(name) for m in _OUR_NAME.finditer(caption))
 
 
-
 def mark_below_citing(results: Sequence[Result], paragraphs: Sequence[Paragraph]) -> None:
     """In a table of two rows citing prior work or more, none of it marked the paper's own yet,
     mark the rows below every citing row that cite nothing: the paper's own, set under the work

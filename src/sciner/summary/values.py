@@ -17,7 +17,7 @@ from typing import Any
 
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Place, Span
-from sciner.summary.canonical import beyond_percent
+from sciner.summary.canonical import beyond_percent, is_multiple
 from sciner.summary.names import fold, mainly
 from sciner.summary.provenance import said_setting, said_split
 from sciner.tokenize import detokenize
@@ -393,8 +393,6 @@ def stated_of(spans: Sequence[Span], tokens: Sequence[str], value: Span) -> Span
     return None if rivals or compared else before[-1]
 
 
-# A multiple ("4.8×", "12.1 x"): how many times faster or smaller, no score.
-_MULTIPLE = re.compile(r"\d+(?:\.\d+)?\s?[×x]")
 # Words after a value that name whose it is ("93.55 F1 for our CharLSTM parser"), what else
 # may stand between, and words between a name and a value that set another against it.
 _NAMING = frozenset({"for", "with", "using", "by"})
@@ -443,7 +441,7 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
                     None if of is not None and not re.fullmatch(r"[a-z]", of) else "no metric") or (
                     "difference" if of and _GAIN_NOUNS & {w.rstrip("s") for w in of.lower().split()} else None) or (
                     "over 100" if beyond_percent(of, text) else None) or (
-                    "amount" if _MULTIPLE.fullmatch(text) else None)  # "4.8×": a speed-up, no score
+                    "amount" if is_multiple(text) else None)  # "4.8×": a speed-up, no score
                 if reason is not None:
                     others.append(NotResult(text, reason, place))
                     continue

@@ -14,9 +14,9 @@ from functools import cached_property
 
 from sciner.document import Paragraph, Span
 from sciner.labels import NAME_TYPES
-from sciner.pdf.clean import caption_label
+from sciner.pdf.clean import FLOAT_NUMBER, caption_label
 from sciner.summary.names import cut_from_word, fold
-from sciner.summary.tables.cells import Known, TableCell, is_language, is_language_pair, metric_like
+from sciner.summary.tables.cells import METRIC_HEADS, Known, TableCell, is_language, is_language_pair, metric_like
 from sciner.summary.tables.conventions import benchmark_metric
 from sciner.summary.values import TRAINING, sentence_ranges, trained_on
 
@@ -556,7 +556,7 @@ def listed_metrics(tables: dict[tuple[object, str], list[list[TableCell]]]) -> d
     for rows in tables.values():
         column = None
         for row in rows:
-            head = next((c for c in row[1:] if fold(c.text) in _METRIC_COLUMN), None)
+            head = next((c for c in row[1:] if fold(c.text) in METRIC_HEADS), None)
             if head is not None:
                 column = (head.first, head.last)
                 continue
@@ -567,9 +567,6 @@ def listed_metrics(tables: dict[tuple[object, str], list[list[TableCell]]]) -> d
                     and not re.search(r"[/,&]|\band\b", cell.text) and fold(row[0].text):  # "PAIR" too; one metric
                 given.setdefault(fold(row[0].text), set()).add(cell.text.strip())
     return {name: next(iter(metrics)) for name, metrics in given.items() if len(metrics) == 1}
-
-
-_METRIC_COLUMN = frozenset({"metric", "metrics", "evalmetric", "evaluationmetric", "measure"})
 
 
 def _datasets(p: Paragraph, spans: Sequence[Span], known: Known) -> set[str]:
@@ -604,6 +601,23 @@ def citing_sentences(paragraphs: Sequence[Paragraph], label: str) -> Iterator[Ci
         at = [k for k in range(len(p.tokens) - 1) if _CITES.match(p.tokens[k]) and p.tokens[k + 1] == number]
         for start, end in sentence_ranges(p.tokens, p.tags or []) if at else ():
             yield p, start, end, any(start <= k < end for k in at)
+
+
+def cited_tables(paragraphs: Sequence[Paragraph]) -> list[str]:
+    """The labels ("table 6") of the tables the prose paragraphs cite, in order, once each: "Table
+    6 shows", "Tab. 3", each of "Tables 2 and 3"."""
+    cited: dict[str, None] = {}
+    for p in paragraphs:
+        if p.meta.get("cells") or p.meta.get("kind") in ("caption", "table"):
+            continue
+        for k in (k for k in range(len(p.tokens) - 1) if _CITES.match(p.tokens[k])):
+            at = k + 1
+            while re.fullmatch(FLOAT_NUMBER, p.tokens[at]):
+                cited.setdefault(f"table {p.tokens[at].lower()}")
+                if at + 2 >= len(p.tokens) or p.tokens[at + 1] not in (",", "and", "&"):
+                    break
+                at += 2  # "Tables 2 and 3": the next number of the list
+    return list(cited)
 
 
 def cited_metric(citing: Sequence[Citing], known: Known) -> str | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from sciner.document import Paragraph
-from sciner.summary.canonical import number_value, written_out
+from sciner.summary.canonical import is_multiple, number_value, written_out
 from sciner.summary.names import OPTIMIZERS, fold
 
 # Column heads that name a split or an aggregate, never the metric itself, though leaderboards
@@ -44,8 +44,8 @@ _SETTING_WORDS = OPTIMIZERS | frozenset({
 # What a number-like head row prints under a dataset: "392k", "8.5k", "1.2M".
 _AMOUNT = re.compile(r"^\d+(?:[.,]\d+)?\s?[kKmMbB]$")
 # An amount in a table's body: a count or a size with its magnitude ("335 M", "6B", "10 K",
-# "1.6T"), or a multiple ("18x", "1.3×"): never a score.
-_BODY_AMOUNT = re.compile(r"^\.?\d+(?:[.,]\d+)?\s?(?:[kKmMbBGT]|x|×)$")
+# "1.6T"), never a score (nor a multiple: :func:`~sciner.summary.canonical.is_multiple`).
+_BODY_AMOUNT = re.compile(r"^\.?\d+(?:[.,]\d+)?\s?[kKmMbBGT]$")
 
 # Heads that read as a metric though nothing tags them (checked on the folded head, its
 # parentheses and arrows dropped): "BLEU", "ROUGE-1", "R-L", "EM", "R1(%)", "Acc.", "MF1", "P@1".
@@ -119,6 +119,11 @@ def names_aspect(text: str) -> bool:
 # A part of a test or dev split as leaderboards name it: VQA's "Test - Dev" and "Test - Std",
 # NLVR's "Test - P" (public) and "Test - U" (unreleased).
 _SPLIT_PART = re.compile(r"(?:test|dev|val)(?:dev|std|standard|p|u|public|unreleased)")
+
+
+# What a head says where it says that the cells it heads, or those beside it, are metrics
+# ("Metric", "Eval metric", "Measures"), folded.
+METRIC_HEADS = frozenset({"metric", "metrics", "evalmetric", "evaluationmetric", "measure", "measures"})
 
 
 def is_run(text: str) -> bool:
@@ -286,7 +291,7 @@ def _item_numbers(item: re.Match[str]) -> list[tuple[str, str | None]]:
 
 def is_amount(text: str) -> bool:
     """A body cell that prints an amount ("335 M", "6B", "10 K") or a multiple ("18x")."""
-    return bool(_BODY_AMOUNT.match(text.strip()))
+    return bool(_BODY_AMOUNT.match(text.strip())) or is_multiple(text)
 
 
 def prints_numbers_only(text: str) -> bool:
@@ -364,7 +369,7 @@ def row_reason(label: str) -> str | None:
     reason = not_score_head(label) if label else None
     if reason == "difference" and re.match(r"\s*(?:Δ|∆|δ|diff\b|difference|gain|improvement|impr\b)", label, re.I):
         return reason  # "∆ : Ours - Best Previous +2.69 +0.90 ..."
-    if reason == "setting" and label.strip() and not re.match(r"\s*(?:k|λ|α|β|γ|τ|n)\s*$", label):
+    if reason == "setting" and not re.match(r"\s*(?:k|λ|α|β|γ|τ|n)\s*$", label):
         return reason  # "hidden dimension | 20 | 50 | 100", "beam size | 1 | 5": the settings the columns are run with
     return reason if reason in ("count", "time", "size", "deviation") else None
 

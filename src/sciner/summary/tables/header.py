@@ -12,8 +12,8 @@ from functools import cached_property
 from sciner.summary.names import fold
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
-    AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, Known, TableCell, is_language, is_run, metric_like, names_setting,
-    not_score_head, says_nothing,
+    AGGREGATES, ENUMERATOR, LABEL_HEADS, METRIC_HEADS, SETTING_HEADS, Known, TableCell, is_language, is_run, metric_like,
+    names_setting, not_score_head, says_nothing,
 )
 from sciner.summary.tables.namer import Namer, metric_pair
 
@@ -131,7 +131,7 @@ class Header:
         for head in self.cells:
             rows.setdefault(head.paragraph, []).append(head)
         return frozenset(k for k, row in rows.items()
-                         if len(row) == 2 and row[0].first == 0 and fold(row[0].text) in _METRIC_KEYS)
+                         if len(row) == 2 and row[0].first == 0 and fold(row[0].text) in METRIC_HEADS)
 
     def parts_over(self, cell: TableCell) -> str | None:
         """The data the lowest head over a label cell's column names, where every other head
@@ -275,10 +275,6 @@ _HYPERPARAMETERS = re.compile(r"\s*(?:[A-Z]?\d*(?:\.\d+)*\s+)?hyper\s?-?\s?param
 # Words of running text, seldom of a table's heads.
 _FUNCTION_WORDS = frozenset({"the", "of", "for", "and", "between", "to", "in", "is", "are", "we", "our", "that", "which",
                              "with", "this", "these", "from", "by", "as", "be", "was", "were", "it", "its", "a", "an"})
-
-
-# What the first cell of a row of heads says where the row's other heads are metrics.
-_METRIC_KEYS = frozenset({"metric", "metrics", "evalmetric", "evaluationmetric", "measure", "measures"})
 
 
 def is_prose(text: str) -> bool:

@@ -20,8 +20,8 @@ from sciner.summary.provenance import (
     short_caption, split_citation,
 )
 from sciner.summary.tables.caption import (
-    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, citing_sentences, listed_metrics,
-    read_caption, said_metrics,
+    Caption, Said, bracketed_score, caption_reason, cited_dataset, cited_metric, cited_tables, citing_sentences,
+    listed_metrics, read_caption, said_metrics,
 )
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, LABEL_HEADS, SETTING_HEADS, SPLITS, Known, TableCell, cell_numbers, is_amount, is_language,
@@ -362,14 +362,7 @@ def unfound_tables(paragraphs: Sequence[Paragraph]) -> str | None:
         return None
     have = {p.meta["table"].lower() for p in paragraphs if p.meta.get("cells") and isinstance(p.meta.get("table"), str)}
     have |= set(_lost_labels(paragraphs))
-    cited: dict[str, None] = {}
-    for p in paragraphs:
-        if p.meta.get("kind") in ("caption", "table") or p.meta.get("cells"):
-            continue
-        for match in _CITED_TABLES.finditer(" ".join(p.tokens)):
-            for number in re.findall(_TABLE_NUMBER, match.group(1)):
-                cited.setdefault(f"table {number.lower()}")
-    missing = [label for label in cited if label not in have]
+    missing = [label for label in cited_tables(paragraphs) if label not in have]
     if not missing:
         return None
     return f"{len(missing)} table{'s' if len(missing) > 1 else ''} the text cites that no table read is labelled " \
@@ -379,11 +372,6 @@ def unfound_tables(paragraphs: Sequence[Paragraph]) -> str | None:
 def _lost_labels(paragraphs: Sequence[Paragraph]) -> list[str]:
     """The labels ("table 4") of the captions whose table's rows the PDF lost."""
     return [" ".join(p.tokens[:2]).lower() for p in paragraphs if p.meta.get("table_body") == "missing"]
-
-
-# "Table 6", "Tables 2 and 3", "Table A1" as the text cites them.
-_TABLE_NUMBER = r"(?:[A-Z]\.?)?\d+(?:\.\d+)?"
-_CITED_TABLES = re.compile(rf"\bTables?\s+({_TABLE_NUMBER}(?:\s*(?:,|and|&)\s*{_TABLE_NUMBER})*)\b")
 
 
 def centered_labels(rows: list[list[TableCell]]) -> list[list[TableCell]]:
