@@ -431,3 +431,51 @@ def test_a_perplexity_abbreviated_heads_its_column():
     """End-To-End Memory Networks Table 2: "Valid ." over "perp .": a metric head, no count."""
     from sciner.summary.tables.cells import metric_like
     assert metric_like("perp .") == "perp ." and metric_like("Test") is None
+
+
+def test_additions_below_rows_taking_parts_away_add_to_the_base():
+    """QANet Table 5: "Base QANet", "- convolution in encoders", "replace sep convolution with normal
+    convolution", then "+ data augmentation ×2": the addition is the base's, not the swap's."""
+    paragraphs = [row([("Model", 0), ("EM", 1)], ("MetricName", 1, 2)),
+                  row([("Base QANet", 0), ("73.6", 1)], ("MethodName", 1, 2)),
+                  row([("- convolution in encoders", 0), ("70.8", 1)]),
+                  row([("replace sep convolution with normal convolution", 0), ("72.9", 1)]),
+                  row([("+ data augmentation ×2", 0), ("74.5", 1)]),
+                  caption("Table 2 : An ablation study on SQuAD .", ("DatasetName", 6, 7))]
+    summary = summarize_paper("p", paragraphs)
+    models = {r.value: r.model for r in summary.results}
+    assert models["74.5"] == "Base QANet + data augmentation ×2"
+    assert {r.value for r in summary.results if r.ablation} >= {"70.8", "72.9"}
+
+
+def test_a_column_the_caption_spells_out_as_a_ranking_holds_no_scores():
+    """SemEval16 UWB Table 4: "RR" (tagged as a metric) and "TR" beside "Mean", the caption saying
+    "RR denote the run ( system ) ranking and TR denote our team ranking": places, no correlations."""
+    paragraphs = [row([("Model", 0), ("Mean", 1), ("RR", 2), ("TR", 3)], ("MetricName", 3, 4)),
+                  row([("UWB sup", 0), ("0.8631", 1), ("1", 2), ("2", 3)], ("MethodName", 0, 1)),
+                  caption("Table 2 : Pearson correlations on SemEval 2016 . RR denote the run ( system ) ranking "
+                          "and TR denote our team ranking .", ("MetricName", 3, 5), ("DatasetName", 6, 8))]
+    summary = summarize_paper("p", paragraphs)
+    assert [r.value for r in summary.results] == ["0.8631"]
+    assert {("1", "rank"), ("2", "rank")} <= {(n.value, n.reason) for n in summary.not_results}
+
+
+def test_a_head_word_of_the_metric_is_no_dataset():
+    """Sent2Vec Table 3: "Macro" over "average" beside "Supervised average", the metric "Macro
+    Average": "Macro" is the metric's word, not the data."""
+    paragraphs = [row([("Method", 0), ("Supervised", 1), ("Macro", 2)]),
+                  row([("average", 1), ("average", 2)]),
+                  row([("Sent2Vec", 0), ("83.5", 1), ("75.9", 2)], ("MethodName", 0, 1)),
+                  caption("Table 2 : Methods ranked by macro average .", ("MetricName", 5, 7))]
+    summary = summarize_paper("p", paragraphs)
+    assert {r.value: r.dataset for r in summary.results}.get("75.9", "unread") is None
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Table 4 : Perplexity increase when mixed chunk attention is applied to GAU .", "difference"),
+    ("Table 3 : Absolute improvement over the baseline on each task .", "difference"),
+    ("Table 2 : Results with and without the increase of the context .", None)])
+def test_a_caption_saying_its_numbers_are_changes(text, reason):
+    """FLASH Table 4, "Perplexity increase when mixed chunk attention is applied ... FLASH - Quad →
+    FLASH -0.05 0.06": changes, no perplexities; "Results ..." holds scores."""
+    assert caption_reason(text) == reason

@@ -17,8 +17,10 @@ SPLIT_WORDS: dict[str, str] = {"test": "test", "testing": "test", "dev": "dev", 
 _SAID_SPLIT = re.compile(r"\b(test|testing|dev|development|validation|val)\s*(?:set|sets|split|splits|data|"
                          r"portion|partition)\b|\b(?:on|the)\s+(test|dev|development|validation)\b", re.I)
 _SHOT = re.compile(r"\b(\d+|zero|one|few|two|three|four|five|ten)\s*-?\s*shots?\b", re.I)
-# A row label that varies a method: "w/o X", "without X", "minus X", "- X", "−X" (not a negative number).
-_ABLATED = re.compile(r"^\s*(?:w\s*/\s*o\b|without\b|minus\b|no\s+(?=[A-Za-z])|[-−–]\s*(?=[^\d\s.]))", re.I)
+# A row label that varies a method: "w/o X", "without X", "minus X", "- X", "−X" (not a negative
+# number), "replace X with Y".
+_ABLATED = re.compile(r"^\s*(?:w\s*/\s*o\b|without\b|minus\b|no\s+(?=[A-Za-z])|[-−–]\s*(?=[^\d\s.])|"
+                      r"replac(?:e|ing)\s+\S.*\s(?:with|by)\s)", re.I)
 _ADDED = re.compile(r"^\s*[+＋]\s*(?=\S)")
 ABLATION_CAPTION = re.compile(r"\bablat", re.I)
 # Heads over a column of row labels that say the labels are settings.
@@ -66,8 +68,8 @@ def is_setting_head(text: str) -> bool:
 
 
 def is_ablated(label: str | None) -> bool:
-    """Whether a row's label removes a part ("w/o CRF", "- pretraining", "without attention",
-    "minus X", "No char embedding")."""
+    """Whether a row's label removes or swaps a part ("w/o CRF", "- pretraining", "without
+    attention", "minus X", "No char embedding", "replace sep convolution with normal convolution")."""
     return bool(label and _ABLATED.match(label))
 
 

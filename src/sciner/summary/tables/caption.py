@@ -371,11 +371,17 @@ def _metric_by_name(p: Paragraph, spans: Sequence[Span],
 
 
 def _legend(p: Paragraph) -> dict[str, str]:
-    """A legend of the heads' abbreviations ("CLS : classification , USR : User activity"):
-    what each short head stands for, by its folded short form."""
+    """A legend of the heads' abbreviations ("CLS : classification , USR : User activity", "RR
+    denote the run ranking"): what each short head stands for, by its folded short form."""
     text = " ".join(p.tokens)
     return {fold(short): long.strip() for short, long in
-            re.findall(r"(?:^|[,;.:(]\s)([A-Z][A-Za-z0-9\-]{1,7})\s:\s([^,;:.()]{3,60}?)(?=\s[,;.)]|$)", text)}
+            [*re.findall(r"(?:^|[,;.:(]\s)([A-Z][A-Za-z0-9\-]{1,7})\s:\s([^,;:.()]{3,60}?)(?=\s[,;.)]|$)", text),
+             *_DENOTES.findall(text)]}
+
+
+# "RR denote the run ( system ) ranking and TR denote our team ranking": a head spelt out.
+_DENOTES = re.compile(r"\b([A-Z][A-Z0-9\-]{1,7})\s(?:denotes?|stands?\sfor)\s(?:the\s|our\s|a\s)?"
+                      r"([^,;:.]{3,60}?)(?=\s(?:and|[,;.])\s|\s?[.]?$)")
 
 
 # Words saying a metric is the one of the data a sentence leaves unnamed ("accuracy for the
@@ -713,6 +719,11 @@ _STATISTICS_CAPTION = re.compile(r"\bstatistics\b|\bpercentiles?\b|\b(?:sentence
 # time of ..."; not "The effect of controlling for training time").
 _TIME_CAPTION = re.compile(r"^\s*(?:the\s)?(?:time costs?|running times?|run\s?times?|training times?|inference times?|"
                            r"speed|latency|throughput)\b", re.I)
+# A caption whose first words say its numbers are changes ("Perplexity increase when mixed chunk
+# attention is applied", "Absolute improvement over the baseline"; not "Results of ...").
+_DIFFERENCE_CAPTION = re.compile(r"^\s*(?:\S+\s){0,3}?(?:increases?|decreases?|improvements?|gains?|drops?|"
+                                 r"reductions?|changes?|degradations?)\s(?:in|of|on|when|from|over|by|after|with|"
+                                 r"relative|compared|against)\b", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:results?|comparison|compared|performance|scores?|accuracy|accuracies|error|errors)\b",
                            re.I)
 
@@ -722,10 +733,12 @@ def caption_reason(text: str) -> str | None:
     metric: "setting" ("The detailed model settings of a few models", "Hyperparameters for
     finetuning"), "statistic" ("Dataset statistics", "Size of sentences, tokens and labels of the
     training, validation and test sets", "Number of documents per split"), "time" ("Time cost of
-    each model"), else None."""
+    each model"), "difference" ("Perplexity increase when ... is applied"), else None."""
     first = re.split(r"\s\.\s|\.$", re.sub(r"^\s*Table\s+\S+\s*:\s*", "", text), maxsplit=1)[0]
     if _STATISTICS_CAPTION.search(" ".join(first.split()[:5])):
         return "statistic"  # "Average sentence lengths for the datasets used in the comparison"
+    if _DIFFERENCE_CAPTION.match(first):
+        return "difference"  # "Perplexity increase when mixed chunk attention is applied to GAU"
     if _RESULT_WORDS.search(first) or any(metric_like(word) for word in first.split()):
         return None
     if _SETTINGS_CAPTION.search(first):

@@ -78,6 +78,8 @@ _NOT_SCORE_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
     # a percentile of the systems of a shared task ("50 %", "75 %" beside "Max"), a frequency of a category
     (re.compile(r"^\d{1,2}\s?(?:%|th|st|nd|rd)(?:\s?percentile)?$|(?:^|\s)(?:percentile|median|freq\.?|frequency|"
                 r"proportion)(?:\s|$)", re.I), "statistic"),
+    # a place among the systems of a shared task ("Rank", "RR" spelt out as "the run ranking")
+    (re.compile(r"(?:^|\s)(?:rank|ranking|ranked)(?:\s|$)", re.I), "rank"),
     (re.compile(r"(?:^|\s)(?:time|speed|secs?|seconds|ms|hours?|min|mins|minutes|days|latency|throughput|"
                 r"sents?/s|tokens?/s)(?:\s|$|\()", re.I), "time"),
 )

@@ -194,7 +194,12 @@ class Header:
             text = joined.get(head, head.text)
             if head.paragraph in prose:
                 continue  # a line of the caption or the body text the PDF reader set in the table
-            why = not_score_head(text)
+            # (a head the caption spells out as no score, "RR denote the run ranking", is none even
+            # where tagged as a metric; not a legend of settings and sizes, "BSZ : Batch Size", "MSL :
+            # Maximum Sequence Length", a hyperparameter table's, whose columns are settings already)
+            spelt = not_score_head(self.caption.legend.get(fold(text), ""))
+            spelt = None if spelt in ("count", "setting") else spelt
+            why = not_score_head(text) or spelt
             if text.strip() == "p" and _SIGNIFICANCE.search(self.caption.text):
                 reason = "p-value"  # "d p" under each model, "significance ... p-scores" in the caption
                 names.pop("MetricName", None)
@@ -221,7 +226,7 @@ class Header:
                     # methods fewer than the data beside them ("WS - SIM" and "MC-30" beside
                     # "WS-353", "RG-65" and "MTurk-287")
                     named = {"DatasetName": next(iter(named.values()))}
-            if why is not None and (not {"MetricName", "DatasetName", "HyperparameterName"} & set(named)
+            if why is not None and (spelt or not {"MetricName", "DatasetName", "HyperparameterName"} & set(named)
                                     or re.match(r"\s*[Δ∆]", text)):  # "∆bpc", tagged as a metric: still a difference
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above

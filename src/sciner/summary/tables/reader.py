@@ -591,9 +591,10 @@ def read_row(table: Table, header: Header, row: list[TableCell], group: Group,
     label_text = label.model
     if label_text and re.match(r"[+＋]\s", label_text) and base:
         label_text = f"{base} {label_text}"  # "+ D&M" under "LISA": "LISA + D&M"
-    elif label_text:
+    elif label_text and not is_ablated(label_text):
         # The model rows below starting with "+" add to (not one citing prior work: whose the
-        # additions are is not known).
+        # additions are is not known; not a row taking a part away, "- convolution" or "replace X
+        # with Y" between "Base QANet" and "+ data augmentation": the additions are the base's).
         # (of a base that adds to a model itself, its model: "BERT - base + flow" over "+ whitening",
         # the layout having set the group's "BERT - base" in its first row, gives "BERT - base +
         # whitening", the additions being siblings)
@@ -877,6 +878,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         metric = metric.strip("() ")  # "( Acc )"
     if metric and dataset and fold(metric) == fold(dataset):
         metric = None  # "STS" over STS12 ... STS16: the data's name, no metric
+    elif metric and dataset and set(dataset.lower().split()) < set(metric.lower().split()):
+        dataset = None  # "Macro" over "average", the metric "Macro Average": the metric's own word, no data
     if metric and aspects and "MetricName" in heads and not any(fold(a) in fold(metric) for a in aspects):
         metric = " ".join([*aspects, metric])  # "EM" under "Ans": "Ans EM"
     if metric in table.caption.symbols and metric not in row.values():
