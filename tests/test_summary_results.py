@@ -2315,3 +2315,14 @@ def test_a_row_citing_the_paper_s_own_report_is_its_own_where_the_caption_says_o
     ours, theirs = result("R - NET", "Wang et al . , 2017"), result("BiDAF", "Seo et al . , 2016")
     mark_ours([ours, theirs], ["R-NET"])
     assert ours.ours and not theirs.ours
+
+
+@pytest.mark.parametrize(("header", "ours"), [("Baseline > LSTM > [ 22 ]", False), ("Baselines > LSTM", False),
+                                              ("MemN2N > PE", True), ("ELMO + > BASELINE", True)])
+def test_a_column_under_a_baseline_head_or_a_citation_is_no_model_of_the_paper(header, ours):
+    """End-To-End Memory Networks Table 1: "LSTM" under "Baseline" and "[ 22 ]" is another's,
+    though the paper names LSTMs among its own; ELMo's "ELMO + / BASELINE" column is its own."""
+    result = Result("QA", None, "error", "50.0", "LSTM" if "LSTM" in header else "MemN2N", (3, 1, 2), None,
+                    "table 1", header=header)
+    mark_ours([result], ["LSTM", "MemN2N", "ELMo"])
+    assert result.ours is ours

@@ -289,8 +289,15 @@ def said_ours(p: Paragraph, start: int, end: int) -> bool:
 
 def cites(result: Result) -> bool:
     """Whether a result's model is cited prior work: its row's label ends in a citation, kept
-    apart, or its model still says one ("Lample et al . ( 2016 )")."""
-    return bool(result.citation or CITED.search(result.model or ""))
+    apart, or its model still says one ("Lample et al . ( 2016 )"); or the heads over its column
+    say so ("Baseline > LSTM > [ 22 ]")."""
+    return bool(result.citation or CITED.search(result.model or "") or (result.table and _BASELINE_HEADS.search(
+        result.header or "")))
+
+
+# Heads over a column of another's scores: a "Baseline(s)" head over others (not the last line of
+# "ELMO + > BASELINE"), a numbered citation ("[ 22 ]").
+_BASELINE_HEADS = re.compile(r"^baselines?\s>|(?:^|>\s)\[\s?\d+(?:\s?,\s?\d+)*\s?\](?:\s>|$)", re.I)
 
 
 def mark_ours(results: Sequence[Result], ours: Sequence[str], cited: Iterable[str] = (),
