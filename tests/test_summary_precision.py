@@ -479,3 +479,14 @@ def test_a_caption_saying_its_numbers_are_changes(text, reason):
     """FLASH Table 4, "Perplexity increase when mixed chunk attention is applied ... FLASH - Quad →
     FLASH -0.05 0.06": changes, no perplexities; "Results ..." holds scores."""
     assert caption_reason(text) == reason
+
+
+def test_a_task_the_caption_says_the_models_were_trained_with_is_not_the_scores_task():
+    """ERNIE Table 3: "XNLI finetuning performance with DLM", DLM (a pre-training task) tagged as a
+    task: the scores are XNLI's, not DLM's."""
+    paragraphs = [row([("Corpus", 0), ("Dev", 1)]),
+                  row([("Baike", 0), ("77.0 %", 1)]),
+                  caption("Table 2 : XNLI finetuning accuracy with DLM", ("DatasetName", 3, 4), ("MetricName", 5, 6),
+                          ("TaskName", 7, 8))]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.value, r.task) for r in summary.results] == [("77.0%", None)]

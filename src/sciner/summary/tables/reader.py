@@ -124,12 +124,15 @@ class Table:
         """The caption's one task, the task of every score no head, label or group gives one: not
         where the caption names several datasets and the task right after one of them ("Results on
         MNLI , SQuAD v1.1 , ... , CoNLL 2003 NER development set": NER is CoNLL 2003's column's),
-        nor where the caption is an ablation's (its task is what the rows take away)."""
+        nor where the caption is an ablation's (its task is what the rows take away), nor a task the
+        models were trained with ("performance with DLM")."""
         task = self.caption.names.get("TaskName")
         if task and any(fold(data) + fold(task) in fold(self.caption.text) for data in self.caption.several):
             return None
         if task and ABLATION_CAPTION.search(self.caption.text):
             return None  # "Ablation over the pre-training tasks ... next sentence prediction": the task taken away
+        if task and re.search(rf"\b(?:with|without|using|via)\s(?:the\s)?{re.escape(task)}\b", self.caption.text, re.I):
+            return None  # "XNLI finetuning performance with DLM": how the models were trained, not what was measured
         return task
 
 
