@@ -275,3 +275,19 @@ def test_console_predict_over_its_input_loads_no_model(tmp_path: Path) -> None:
     # The output is refused before the (missing) model is looked at.
     assert proc.returncode == 10 and "is also an input" in one_line_error(proc.stderr, "E008")
     assert me.read_text(encoding="utf-8") == "We use BERT .\n"
+
+
+def test_predict_leaves_a_figure_s_text_untagged_and_the_text_as_it_would_be(run, loaded_once, tmp_path: Path) -> None:
+    """A JSONL paper whose PDF reading kept a plot's labels (kind "figure"): predict writes that
+    paragraph with no entity, and tags the text as it does without it (no paper-level pass over
+    the plot's words)."""
+    text = {"tokens": ["We", "train", "BERT", "on", "SQuAD", "and", "report", "F1", "."], "kind": "body"}
+    plot = {"tokens": ["BERT", "88.5", "F1", "SQuAD", "0.5", "1.0"], "kind": "figure"}
+    for name, rows in (("with.jsonl", [text, plot]), ("without.jsonl", [text])):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        code, _, err = run("predict", tmp_path / name, "-o", tmp_path / f"out-{name}", "--precision", "fp32", "-q")
+        assert code == 0, err
+    with_plot = [json.loads(line) for line in (tmp_path / "out-with.jsonl").read_text(encoding="utf-8").splitlines()]
+    without = [json.loads(line) for line in (tmp_path / "out-without.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert with_plot[1]["kind"] == "figure" and with_plot[1]["entities"] == []
+    assert with_plot[0]["entities"] == without[0]["entities"] != []

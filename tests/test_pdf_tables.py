@@ -443,3 +443,29 @@ def test_a_two_word_head_beside_another_spanning_head_is_one_name_not_a_head_per
     (six,) = find_tables([*caption_lines("Table 3: Word similarity.", 40.0, side=SPANNING), runs, *body,
                           *paragraph(120.0, 2)], BODY)
     assert [c.text for c in six.rows[0]] == ["Model", "Size", "WS353", "MC", "RG", "SCWS", "RW"]
+
+
+def test_with_tables_a_float_s_text_holding_numbers_no_row_holds_is_one_figure_paragraph() -> None:
+    """A plot's labels ("47.38 31.23", "0.5 1.0" over its axis) set aside as float content: with
+    tables asked for, one "figure" paragraph, so that its numbers are no lost text; not a table's
+    body its rows hold, nor an equation's number "( 5 )"; nothing without tables."""
+    body = paragraph(20.0, 3)
+    table = squad_table(70.0)
+    caption = caption_lines("Table 2: SQuAD 1.1 results.", 140.0)
+    plot = [row_line([(82.0, "Bottom-Up"), (150.0, "47.38"), (200.0, "31.23")], 170.0),
+            row_line([(82.0, "0.5"), (150.0, "1.0")], 180.0)]
+    equation = [row_line([(82.0, "L = x + y"), (200.0, "( 5 )")], 200.0)]
+    found = find_tables([*body, *table, *caption], BODY)
+
+    def build(include: frozenset[str]):
+        builder = ParagraphBuilder(body_size=BODY, counts=WordCounts([""]), include=include)
+        builder.tables = list(found) if "tables" in include else []
+        for lines, kind in ((body, Kind.BODY), (table, Kind.DROP), (caption, Kind.CAPTION), (plot[:1], Kind.DROP),
+                            (plot[1:], Kind.DROP), (equation, Kind.DROP)):
+            builder.add_block(Block(lines), kind)
+        return builder.finish()
+
+    assert [p.kind for p in build(frozenset({"captions"}))] == ["body", "caption"]
+    both = build(frozenset({"captions", "tables"}))
+    assert [p.kind for p in both] == ["body", "caption", *["table"] * 5, "figure"]
+    assert both[-1].text == "Bottom-Up 47.38 31.23 0.5 1.0"

@@ -490,3 +490,13 @@ def test_a_task_the_caption_says_the_models_were_trained_with_is_not_the_scores_
                           ("TaskName", 7, 8))]
     summary = summarize_paper("p", paragraphs)
     assert [(r.value, r.task) for r in summary.results] == [("77.0%", None)]
+
+
+def test_a_figure_s_numbers_are_no_results_but_are_said():
+    """A plot's labels the PDF reader kept as a "figure" paragraph ("BLEU 47.38 31.23", tagged as
+    a metric and its values): no results, each number a not-result "figure"."""
+    figure = tagged("BLEU 47.38 31.23", ("MetricName", 0, 1), ("MetricValue", 1, 2), ("MetricValue", 2, 3))
+    figure.meta["kind"] = "figure"
+    summary = summarize_paper("p", [figure])
+    assert summary.results == []
+    assert [(n.value, n.reason) for n in summary.not_results] == [("47.38", "figure"), ("31.23", "figure")]

@@ -81,6 +81,10 @@ class Paragraph:
         """The tokens joined by single spaces: the coordinate system of character offsets."""
         return " ".join(self.tokens)
 
+    def with_no_entities(self) -> "Paragraph":
+        """The paragraph, where it came from and its meta, annotated with no entity."""
+        return Paragraph(self.tokens, spans=[], source=self.source, line=self.line, meta=self.meta)
+
     def token_offsets(self) -> list[tuple[int, int]]:
         """Character start/end of each token in :attr:`text`."""
         offsets = []

@@ -97,8 +97,9 @@ ModelOption = Annotated[
 Include = Annotated[
     Optional[str],
     typer.Option("--include", metavar="KINDS", show_default=False,
-                 help="Also read a PDF's tables (a paragraph a row), captions and footnotes (all, not only running "
-                      "text): comma-separated, e.g. --include tables,captions. JSONL marks each paragraph's kind."),
+                 help="Also read a PDF's tables (a paragraph a row; a figure's text that holds numbers no row holds, "
+                      "a paragraph of kind figure), captions and footnotes (all, not only running text): "
+                      "comma-separated, e.g. --include tables,captions. JSONL marks each paragraph's kind."),
 ]
 
 # The papers summarize and index read, and how their names are spelled (one text for both verbs).

@@ -24,6 +24,10 @@ class Kind(str, Enum):
     FOOTNOTE = "footnote"  # kept in the body when it is running text; all with --include footnotes
     CAPTION = "caption"  # --include captions
     TABLE = "table"  # a table's row, a paragraph each: --include tables
+    # what a float prints that is no table row, a paragraph for each run of its blocks on a page: a
+    # figure's labels, the part of a table the reader could not set in rows; only blocks holding
+    # numbers no row holds (--include tables); never tagged: no running text
+    FIGURE = "figure"
     CODE = "code"  # a code listing in a monospace font: written as a body paragraph
     FRAGMENT = "fragment"  # a short body-size piece: a paragraph's tail after a break, or clutter
     REFERENCES = "references"  # the "References" heading: what follows is dropped
@@ -43,10 +47,18 @@ class Kind(str, Enum):
         return self.value
 
 
-_INCLUDE_NAMES: dict[Kind, str] = {Kind.TABLE: "tables", Kind.CAPTION: "captions", Kind.FOOTNOTE: "footnotes"}
-# What `--include` may add to a paper's body: table rows (a paragraph each), captions, and every
-# footnote (the body keeps only those that are running text).
-INCLUDE: tuple[str, ...] = tuple(_INCLUDE_NAMES.values())
+_INCLUDE_NAMES: dict[Kind, str] = {Kind.TABLE: "tables", Kind.FIGURE: "tables", Kind.CAPTION: "captions",
+                                    Kind.FOOTNOTE: "footnotes"}
+# What `--include` may add to a paper's body: table rows (a paragraph each, and the floats' other
+# text that holds numbers), captions, and every footnote (the body keeps only those that are
+# running text).
+INCLUDE: tuple[str, ...] = tuple(dict.fromkeys(_INCLUDE_NAMES.values()))
+
+
+def is_tagged(kind: object) -> bool:
+    """Whether the model tags a paragraph of this kind (JSONL's ``kind``, None for none): every
+    kind but a float's text ("figure", a plot's labels), which is no running text."""
+    return kind != Kind.FIGURE.value
 
 
 def check_include(include: Sequence[str]) -> frozenset[str]:

@@ -39,7 +39,7 @@ from sciner.pdf.clean import (
     normalize_text,
 )
 from sciner.pdf.layout import OrderedLine
-from sciner.pdf.tables import Cell, Table
+from sciner.pdf.tables import PRINTED_NUMBER, Cell, Table, table_numbers
 
 _ARABIC_NUMBER_RE = re.compile(r"^\d+(\.\d+)*\.?\s+")
 _INLINE_ABSTRACT_RE = re.compile(r"^abstract\s*[.:—–-]\s*", re.IGNORECASE)
@@ -60,7 +60,7 @@ class RawParagraph:
     text: str
     section: str
     page: int
-    kind: Kind  # TITLE, HEADER, BODY, FOOTNOTE; on request CAPTION, TABLE
+    kind: Kind  # TITLE, HEADER, BODY, FOOTNOTE; on request CAPTION, TABLE, FIGURE
     table: str = ""  # a table row's: its table's label ("table 2")
     cells: tuple[Cell, ...] = ()  # a table row's: its cells, left to right; ``text`` joins them
     # A "Table N" caption's, with tables read: "missing" when no rows of cells were found for it.
@@ -116,6 +116,9 @@ class ParagraphBuilder:
     deferred: list[_Paragraph] = field(default_factory=list)  # footnotes, listings, interrupting rows
     include: frozenset[str] = frozenset()  # what besides the body to keep (kinds.INCLUDE names)
     tables: list[Table] = field(default_factory=list)  # with tables included: those not yet written, in page order
+    # with tables included: the numbers the rows written hold, by page (from 1)
+    written_numbers: dict[int, set[str]] = field(default_factory=dict)
+    figure: list[Block] = field(default_factory=list)  # the float's text blocks read in a row, one paragraph
     last_footnote: _Paragraph | None = None
     last_listing: _Paragraph | None = None
     next_line_number: int | None = None  # of the listing being read, while it is numbered
@@ -131,6 +134,8 @@ class ParagraphBuilder:
             self.add_block(block, kind)
 
     def add_block(self, block: Block, kind: Kind) -> None:
+        if self.figure and (kind is not Kind.DROP or block.page != self.figure[-1].page):
+            self._add_figure()
         self._add_tables(lambda table: table.page - 1 < block.page)  # those of the pages before
         if kind is Kind.REFERENCES:
             self._close()
@@ -156,6 +161,21 @@ class ParagraphBuilder:
     def _add_dropped(self, block: Block) -> None:
         if self._continues_open_paragraph(block, Kind.DROP):
             self._add_body(block)
+        elif included(Kind.FIGURE, self.include) and self._holds_unread_numbers(block):
+            self.figure.append(block)
+
+    def _add_figure(self) -> None:
+        """The float's text blocks read in a row on one page, one paragraph beside the body."""
+        self._add_aside(Kind.FIGURE, [[line for block in self.figure for line in block.lines]])
+        self.figure = []
+
+    def _holds_unread_numbers(self, block: Block) -> bool:
+        """Whether a block set aside (a float's text) prints a number as scores are printed, with
+        decimals, that no table row of its page holds: a figure's label ("47.38" over a bar), a
+        table's part not set in rows (not an equation's "( 5 )", a subscript's "h 1")."""
+        read = self.written_numbers.get(block.page + 1, set()) | table_numbers(self.tables).get(block.page + 1, set())
+        return any("." in number and number not in read
+                   for line in block.lines for number in PRINTED_NUMBER.findall(line.text))
 
     def _add_aside(self, kind: Kind, groups: list[list[OrderedLine]], table_body: str = "") -> None:
         """Paragraphs of ``kind`` beside the body (a caption; a table's rows, one each), kept
@@ -173,6 +193,8 @@ class ParagraphBuilder:
         picked = [table for table in self.tables if which(table)]
         if not picked:
             return
+        for page, numbers in table_numbers(picked).items():
+            self.written_numbers.setdefault(page, set()).update(numbers)
         for table in picked:
             self.tables.remove(table)
             for row in table.rows:
@@ -183,6 +205,8 @@ class ParagraphBuilder:
             self._flush_deferred()
 
     def finish(self) -> list[RawParagraph]:
+        if self.figure:
+            self._add_figure()
         self._add_tables(lambda table: True)
         self._close()
         return self.output

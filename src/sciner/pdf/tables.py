@@ -56,6 +56,20 @@ class Table:
 # accuracy on a phrase's adjective and on its noun; "0.98(1),0.08(5.5)": each with its rank);
 # decimals only, so that "1,234" stays one figure.
 _DECIMAL = rf"[-+−]?(\d+\.\d+|\.\d+)\s?%?(\s?\(\s?{_FIGURE}\s?\))?"
+# Each number printed in a text, as its digits ("47.38", "2", "1,234" as "1" and "234"): what a
+# float's text and its table's rows share.
+PRINTED_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def table_numbers(tables: list[Table]) -> dict[int, set[str]]:
+    """The numbers the rows of ``tables`` print, by page (from 1)."""
+    found: dict[int, set[str]] = {}
+    for table in tables:
+        found.setdefault(table.page, set()).update(
+            n for row in table.rows for cell in row for n in PRINTED_NUMBER.findall(cell.text))
+    return found
+
+
 NUMBER_LIST_RE = re.compile(rf"^{_DECIMAL}(\s?[,;]\s?{_DECIMAL})+$")
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sciner.document import Paragraph
+from sciner.formats.kinds import is_tagged
 from sciner.summary.names import CLEAN_RULES, Entity, Gazetteer, fold, paper_entities
 from sciner.summary.ours import cited_names, mark_ablations, mark_ours, own_row_names, proposed_methods
 from sciner.summary.tables.caption import evaluated_dataset
@@ -53,6 +54,11 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     that clean its names (:data:`~sciner.summary.names.CLEAN_RULES`). The stages: its entities
     (names.py), the values and results of its sentences (values.py) and of its tables
     (tables.py), its own method and results (ours.py)."""
+    written = list(paragraphs)
+    # A float's text (kind "figure": a plot's labels) is read for its numbers only: what a model
+    # tagged there (an input tagged elsewhere) names nothing of the paper (no entity, no metric its
+    # tables may take).
+    paragraphs = [p if is_tagged(p.meta.get("kind")) else p.with_no_entities() for p in written]
     names = paper_entities(paragraphs, gazetteer, clean)
     values, results, others = read_sentences(paragraphs, names.name_of, names.known_as)
     metrics = [e for e in names.read if e.type == "MetricName"]
@@ -68,7 +74,7 @@ def summarize_paper(doc: str, paragraphs: Sequence[Paragraph], gazetteer: Gazett
     mark_ablations(results)
     warnings = [w for w in (silent_tables(paragraphs, results, others), lost_tables(paragraphs),
                             unfound_tables(paragraphs)) if w]
-    return PaperSummary(doc, names.entities, values, results, list(paragraphs), others, proposed, warnings)
+    return PaperSummary(doc, names.entities, values, results, written, others, proposed, warnings)
 
 
 def _heads_run(name: str) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 
 from sciner.data.sentences import sentence_ranges
 from sciner.document import Paragraph, Place, Span
+from sciner.formats.kinds import Kind
 from sciner.summary.canonical import beyond_percent, is_multiple
 from sciner.summary.names import fold, mainly
 from sciner.summary.provenance import said_setting, said_split
@@ -99,7 +100,8 @@ class NotResult:
     (nothing says what it measures), "over 100" (over 100 in a metric printed as a percentage:
     :func:`sciner.summary.canonical.beyond_percent`), "untagged" (a sentence's number printed like
     a score, "4.1 %", that the tagger gave no type: :func:`untagged`), "amount" (a multiple, "4.8×", or
-    in a table a count or size, "335 M"); in a table also "train" (under a "Train"
+    in a table a count or size, "335 M"), "figure" (printed in a float's text no table row holds:
+    a plot's labels, a table's part not set in rows); in a table also "train" (under a "Train"
     head: a score on the training data), "parenthesized",
     "axis" (a figure's ticks set amid the table's rows) and "unread" (a cell the reader could not read,
     its text as the value: see :mod:`sciner.summary.tables`)."""
@@ -421,6 +423,12 @@ def read_sentences(paragraphs: Sequence[Paragraph], name: Callable[[Paragraph, S
     paragraph_data: dict[int, str | None] = {}
     for i, p in enumerate(paragraphs):
         if p.meta.get("cells"):
+            continue
+        if p.meta.get("kind") == Kind.FIGURE.value:
+            # a float's text no table row holds (a plot's labels, a table's part not set in rows):
+            # its numbers are said, no results, whatever the tagger made of them
+            others.extend(NotResult(token, "figure", (i, k, k + 1)) for k, token in enumerate(p.tokens)
+                          if re.search(r"\d", token))
             continue
         ranges = sentence_ranges(p.tokens, p.tags or [])
         for (start, end), spans in zip(ranges, ([s for s in p.spans or [] if a <= s.start < b] for a, b in ranges)):
