@@ -57,3 +57,18 @@ def test_include_on_inputs_that_are_no_pdfs_is_refused(cli, tmp_path):
                            encoding="utf-8")
     check_include_has_pdfs(["tables", "captions"], [with_tables])
     check_include_has_pdfs(["tables"], [tagged, with_tables])
+
+
+def test_the_model_tags_every_kind_but_a_float_s_text_and_its_answers_go_back_in_order():
+    from sciner.document import Paragraph, Span
+    from sciner.formats.kinds import text_of, with_tagged
+
+    read = [Paragraph(["We", "use", "BERT"], meta={"kind": "body"}), Paragraph(["BERT", "88.5"], meta={"kind": "figure"}),
+            Paragraph(["Table", "2"], meta={"kind": "caption"})]
+    assert [p.tokens for p in text_of(read)] == [["We", "use", "BERT"], ["Table", "2"]]
+    answers = [Paragraph(p.tokens, spans=[Span("MethodName", 2, 3)] if "BERT" in p.tokens else [], meta=p.meta)
+               for p in text_of(read)]
+    tagged = with_tagged(read, answers)
+    assert [(p.tokens, p.spans, p.meta["kind"]) for p in tagged] == [
+        (["We", "use", "BERT"], [Span("MethodName", 2, 3)], "body"), (["BERT", "88.5"], [], "figure"),
+        (["Table", "2"], [], "caption")]

@@ -9,9 +9,10 @@ body leaves it out unless asked, and what its paragraphs are written as.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import Enum
 
+from sciner.document import Paragraph
 from sciner.errors import InputFormatError
 
 
@@ -59,6 +60,18 @@ def is_tagged(kind: object) -> bool:
     """Whether the model tags a paragraph of this kind (JSONL's ``kind``, None for none): every
     kind but a float's text ("figure", a plot's labels), which is no running text."""
     return kind != Kind.FIGURE.value
+
+
+def text_of(paragraphs: Sequence[Paragraph]) -> list[Paragraph]:
+    """The ``paragraphs`` the model tags (:func:`is_tagged`), in order."""
+    return [p for p in paragraphs if is_tagged(p.meta.get("kind"))]
+
+
+def with_tagged(paragraphs: Sequence[Paragraph], tagged: Iterable[Paragraph]) -> list[Paragraph]:
+    """``paragraphs`` with those of :func:`text_of` replaced, in order, by ``tagged`` (the model's
+    answers for them); the others written with no entity."""
+    answers = iter(tagged)
+    return [next(answers) if is_tagged(p.meta.get("kind")) else p.with_no_entities() for p in paragraphs]
 
 
 def check_include(include: Sequence[str]) -> frozenset[str]:

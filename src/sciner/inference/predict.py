@@ -17,7 +17,7 @@ from sciner.files.inputs import Reading, status_line
 from sciner.files.plan import OutputPlan, plan_files
 from sciner.files.run import Engine, Input, Run, Step, run_verb, split_threads
 from sciner.formats.include import check_include_kept
-from sciner.formats.kinds import is_tagged
+from sciner.formats.kinds import text_of, with_tagged
 from sciner.formats.registry import FORMATS, WRITE_FORMATS, output_format
 from sciner.model.batching import BATCH_SUBWORDS
 from sciner.outputs import Outputs, wants_directory
@@ -56,19 +56,24 @@ def tag_read(
     """Tag the paragraphs of every file together (one batching, one progress bar, or
     ``progress`` called with each batch's tokens), kept per file; each file is one document to
     the paper-level pass (``paper_level``: see :meth:`Tagger.tag`). A paragraph of a kind the
-    model does not tag (:func:`~sciner.formats.kinds.is_tagged`: a float's text) is written with no
+    model does not tag (:func:`~sciner.formats.kinds.text_of`: a float's text) is written with no
     entity and kept out of that pass."""
     from tqdm import tqdm
 
-    everything = [p for _, ps in read for p in ps if is_tagged(p.meta.get("kind"))]
-    total = sum(len(p.tokens) for p in everything)
-    documents = [(k, p.meta.get("doc")) for k, (_, ps) in enumerate(read) for p in ps if is_tagged(p.meta.get("kind"))]
+    everything = [p for _, ps in read for p in ps]
+    text = text_of(everything)
+    total = sum(len(p.tokens) for p in text)
+    documents = [(k, p.meta.get("doc")) for k, (_, ps) in enumerate(read) for p in text_of(ps)]
     with tqdm(total=total, desc="tagging", unit="tok", unit_scale=True, disable=not show_progress or progress is not None,
               file=sys.stderr) as bar:
-        tagged = iter(tagger.tag(everything, batch_subwords=batch_subwords, progress=progress or bar.update,
-                                 paper_level=paper_level, documents=documents))
-    return [(path, [next(tagged) if is_tagged(p.meta.get("kind")) else p.with_no_entities() for p in ps])
-            for path, ps in read]
+        answers = tagger.tag(text, batch_subwords=batch_subwords, progress=progress or bar.update,
+                             paper_level=paper_level, documents=documents)
+    tagged = with_tagged(everything, answers)
+    out, k = [], 0
+    for path, ps in read:
+        out.append((path, tagged[k : k + len(ps)]))
+        k += len(ps)
+    return out
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from typing import Any
 from sciner.document import Paragraph
 from sciner.errors import ConfigError
 from sciner.formats.jsonl import format_jsonl
+from sciner.formats.kinds import text_of, with_tagged
 from sciner.serve.batcher import Batcher
 from sciner.serve.bodies import PDF_TYPE, include_of, paragraph_answer, read_request
 from sciner.serve.errors import CatchAll, RequestError, error_response
@@ -111,8 +112,8 @@ def create_app(tagger: Any, limits: Limits = Limits(), routers: Sequence[Any] = 
 
     async def tagged(request: Request) -> list[Paragraph]:
         paragraphs = await paragraphs_of(request)
-        try:
-            return await asyncio.wait_for(batcher.tag(paragraphs), limits.timeout_s)
+        try:  # (a float's text, kind "figure", written untagged as predict writes it)
+            return with_tagged(paragraphs, await asyncio.wait_for(batcher.tag(text_of(paragraphs)), limits.timeout_s))
         except asyncio.TimeoutError:
             raise RequestError(504, "timeout", f"not tagged within {limits.timeout_s:g} s") from None
 
