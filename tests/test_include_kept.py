@@ -63,8 +63,8 @@ def test_the_model_tags_every_kind_but_a_float_s_text_and_its_answers_go_back_in
     from sciner.document import Paragraph, Span
     from sciner.formats.kinds import text_of, with_tagged
 
-    read = [Paragraph(["We", "use", "BERT"], meta={"kind": "body"}), Paragraph(["BERT", "88.5"], meta={"kind": "figure"}),
-            Paragraph(["Table", "2"], meta={"kind": "caption"})]
+    read = [Paragraph(["We", "use", "BERT"], meta={"kind": "body"}),
+            Paragraph(["BERT", "88.5"], meta={"kind": "figure"}), Paragraph(["Table", "2"], meta={"kind": "caption"})]
     assert [p.tokens for p in text_of(read)] == [["We", "use", "BERT"], ["Table", "2"]]
     answers = [Paragraph(p.tokens, spans=[Span("MethodName", 2, 3)] if "BERT" in p.tokens else [], meta=p.meta)
                for p in text_of(read)]
