@@ -500,3 +500,16 @@ def test_a_figure_s_numbers_are_no_results_but_are_said():
     summary = summarize_paper("p", [figure])
     assert summary.results == []
     assert [(n.value, n.reason) for n in summary.not_results] == [("47.38", "figure"), ("31.23", "figure")]
+
+
+def test_a_head_naming_a_split_and_a_metric_gives_the_metric_not_the_dataset():
+    """Longformer Table 3: "Test BPC" beside "# Param", the caption naming enwik8: the metric is
+    BPC on enwik8's test set, not the dataset "enwik8 Test BPC"; "Test - P" (a split's part) is
+    no metric."""
+    paragraphs = [row([("Model", 0), ("# Param", 1), ("Test BPC", 2), ("Test - P", 3)]),
+                  row([("Transformer - XL", 0), ("88 M", 1), ("1.03", 2), ("67.0", 3)], ("MethodName", 0, 3)),
+                  caption("Table 2 : Performance of large models on enwik8", ("DatasetName", 8, 9))]
+    summary = summarize_paper("p", paragraphs)
+    assert [(r.value, r.metric, r.dataset, r.split) for r in summary.results if r.value == "1.03"] == [
+        ("1.03", "BPC", "enwik8", "test")]
+    assert not any(r.metric == "- P" for r in summary.results)

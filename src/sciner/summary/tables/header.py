@@ -23,6 +23,8 @@ _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recal
 
 
 # A head giving its metric in parentheses: "CoLA ( MCC )", "Overall ( Acc )".
+# A head naming a split and a metric ("Test BPC", "Dev F1"): the metric's part.
+_SPLIT_METRIC = re.compile(r"\s*(?:test|dev|development|validation|valid|val)\s+([A-Za-z].*?)\s*", re.I)
 _HEAD_METRIC = re.compile(r"\s*(.*?\S)\s*\(\s*([^()]+?)\s*\)\s*")
 # Heads over a label column of the data a model was trained on ("Training corpus", "Pre-training
 # data"): a setting of the row, not the data its scores were measured on.
@@ -231,6 +233,8 @@ class Header:
                 reason = why
                 names.pop("MetricName", None)  # "Sents" under "Source": a count, whatever is above
                 continue
+            if not named and (split := _SPLIT_METRIC.fullmatch(text)) and metric_like(split.group(1)):
+                named = {"MetricName": split.group(1)}  # "Test BPC", "Dev F1": the metric, on that split
             if "MetricName" not in named and (said := _HEAD_METRIC.fullmatch(text)) \
                     and (metric_like(said.group(2)) or metric_pair(said.group(2))):
                 # "CoLA ( MCC )", "Overall ( Acc )", "SQuAD v1.1 ( F1 / EM )" over "93.1/87.2": the
