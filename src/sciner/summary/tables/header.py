@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from sciner.summary.names import fold
+from sciner.summary.provenance import SPLIT_WORDS
 from sciner.summary.tables.caption import Caption
 from sciner.summary.tables.cells import (
     AGGREGATES, ENUMERATOR, LABEL_HEADS, METRIC_HEADS, SETTING_HEADS, Known, TableCell, is_language, is_run, metric_like,
@@ -23,9 +24,9 @@ _SUB_METRIC = frozenset({"p", "r", "f", "f1", "prec", "precision", "rec", "recal
 
 
 # A head giving its metric in parentheses: "CoLA ( MCC )", "Overall ( Acc )".
-# A head naming a split and a metric ("Test BPC", "Dev F1"): the metric's part.
-_SPLIT_METRIC = re.compile(r"\s*(?:test|dev|development|validation|valid|val)\s+([A-Za-z].*?)\s*", re.I)
 _HEAD_METRIC = re.compile(r"\s*(.*?\S)\s*\(\s*([^()]+?)\s*\)\s*")
+# A head naming a split and a metric ("Test BPC", "Dev F1"): the metric's part.
+_SPLIT_METRIC = re.compile(rf"\s*(?:{'|'.join(SPLIT_WORDS)})\s+([A-Za-z].*?)\s*", re.I)
 # Heads over a label column of the data a model was trained on ("Training corpus", "Pre-training
 # data"): a setting of the row, not the data its scores were measured on.
 _TRAINING_DATA = re.compile(r"(?:pre)?train(?:ing|ed)?(?:corpus|corpora|data|dataset|set|on)$")
