@@ -265,8 +265,9 @@ class Header:
             data = named.get("DatasetName")
             if data and text.rstrip()[-1:] in ("*", "∗", "⋆") \
                     and re.fullmatch(rf"{re.escape(data)}\s?[*∗⋆]", text.strip()) \
-                    and any(h.text.strip() == data for h in self.cells if h is not head):
-                named = {**named, "DatasetName": f"{data}*"}  # "NYT *" beside "NYT": the variant its star marks
+                    and data in self.namer.cell_texts:
+                # "NYT *" where a table of the paper heads a column "NYT" too: the variant its star marks
+                named = {**named, "DatasetName": f"{data}*"}
             if named:
                 names.update(named)
             elif nameless and len(text.split()) <= 4 and not names_setting(text) \

@@ -161,6 +161,12 @@ class Namer:
                          if p.meta.get("kind") not in ("table", "caption") and not p.meta.get("cells")
                          for s in p.spans or [] if s.label == "TaskName")
 
+    @cached_property
+    def cell_texts(self) -> frozenset[str]:
+        """The text of every cell of the paper's tables ("NYT", "NYT *"), stripped."""
+        return frozenset(" ".join(p.tokens[start:end]).strip() for p in self.paragraphs
+                         for start, end, *_ in p.meta.get("cells") or ())
+
     def mainly_task(self, name: str) -> bool:
         """Whether the paper tags ``name`` as a task more often than as anything else (not
         "NBSVM", a method a caption once tags as a task)."""
