@@ -513,3 +513,16 @@ def test_a_head_naming_a_split_and_a_metric_gives_the_metric_not_the_dataset():
     assert [(r.value, r.metric, r.dataset, r.split) for r in summary.results if r.value == "1.03"] == [
         ("1.03", "BPC", "enwik8", "test")]
     assert not any(r.metric == "- P" for r in summary.results)
+
+
+def test_a_lone_mrpc_or_qqp_dev_number_is_an_accuracy():
+    """Linformer Table 2, "Dev set results": "90.5" under "QQP" alone is QQP's dev accuracy (the
+    papers' usage), not the test server's F1; a test table keeps the convention's F1."""
+    def metrics(caption_text: str) -> list[str | None]:
+        paragraphs = [row([("Model", 0), ("QQP", 1), ("MRPC", 2)], ("DatasetName", 1, 2), ("DatasetName", 2, 3)),
+                      row([("Linformer", 0), ("90.5", 1), ("88.2", 2)], ("MethodName", 0, 1)),
+                      caption(caption_text)]
+        return [r.metric for r in summarize_paper("p", paragraphs).results]
+
+    assert metrics("Table 2 : Dev set results on benchmark tasks .") == ["accuracy", "accuracy"]
+    assert metrics("Table 2 : Test set results on benchmark tasks .") == ["F1", "F1"]

@@ -82,6 +82,10 @@ SUITES: dict[str, str] = {
 # prints them: the larger one (F1 is never under exact match; MRPC's F1 is over its accuracy and
 # QQP's under it, their classes unbalanced one way and the other).
 LARGER: dict[str, str] = {"squad": "F1", "record": "F1", "multirc": "F1a", "mrpc": "F1", "qqp": "accuracy"}
+# Benchmarks whose one number a cell prints on the dev set is, by the papers' usage, another
+# metric than the leaderboard's first: GLUE's MRPC and QQP dev scores are accuracies (RoBERTa,
+# ALBERT, ELECTRA, XLNet), their F1 the test server's.
+DEV_METRICS: dict[str, str] = {"mrpc": "accuracy", "qqp": "accuracy"}
 # What may follow a task's name in a head: a version ("SST-2", "SQuAD v2.0"), MNLI's matched and
 # mismatched parts ("MNLI-m", "MNLI-(m/mm)"), a language and a task (CoNLL's "CoNLL 2003 English
 # NER"), a split.
@@ -123,6 +127,12 @@ def benchmark_metric(name: str | None, part: tuple[int, int] | None = None, besi
     if part is not None and part[1] == len(pieces):
         return pieces[part[0]]
     return pieces[0]
+
+
+def dev_metric(name: str | None) -> str | None:
+    """The metric a lone dev-set number of the benchmark ``name`` takes (see :data:`DEV_METRICS`),
+    None where the convention's first holds."""
+    return _convention(fold(name or ""), DEV_METRICS)
 
 
 def larger_metric(name: str | None) -> str | None:

@@ -30,7 +30,7 @@ from sciner.summary.tables.cells import (
 )
 from sciner.summary.tables.header import Column, Header, counts_heads, join_split_heads, widen
 from sciner.summary.tables.conventions import (
-    ASSUMED, USUAL, benchmark_metric, cannot_be, larger_metric, suite_of, usual_metric,
+    ASSUMED, USUAL, benchmark_metric, cannot_be, dev_metric, larger_metric, suite_of, usual_metric,
 )
 from sciner.summary.tables.namer import Namer, metric_pair
 from sciner.summary.values import TRAINING, YEAR, NotResult, Result, Value
@@ -911,6 +911,8 @@ def read_number(table: Table, header: Header, group: Group, label: RowLabel, cel
         found["header"] = f"{found['header'] or ''} {ASSUMED}".lstrip()
         if part is not None and part[1] == 2 and larger_metric(benchmark):
             metric = by_size(cell, number, benchmark, metric or "")  # SQuAD's "89.3/82.3": F1 first or second
+        elif part is None and found["split"] == "dev" and (on_dev := dev_metric(benchmark)):
+            metric = on_dev  # "90.2" under "MRPC" in a table of dev results: an accuracy, F1 the test server's
     elif part is not None and part[1] == 2 and metric and fold(metric) in ("em", "f1", "exactmatch") \
             and "MetricName" not in heads and "MetricName" not in row and fold(larger_metric(dataset) or "") == "f1":
         # "89.1/86.3" under "SQuAD2.0 test" where a sentence names F1 of SQuAD2.0: one cell, no one metric twice
