@@ -5,6 +5,8 @@ heads, row, caption or the paper's sentences names the metric.
 Only official conventions: each entry is the metric the benchmark's own paper and leaderboard
 report for the task, in the order they report them ("F1 / accuracy" for MRPC: GLUE's "F1/Acc").
 A cell holding one number takes the first; an "x / y" cell's two numbers take the two in order.
+One exception, from the papers' usage rather than the leaderboard: a lone MRPC or QQP number on
+the dev set is an accuracy (:data:`DEV_METRICS`).
 """
 
 from __future__ import annotations
