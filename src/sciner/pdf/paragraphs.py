@@ -116,8 +116,9 @@ class ParagraphBuilder:
     deferred: list[_Paragraph] = field(default_factory=list)  # footnotes, listings, interrupting rows
     include: frozenset[str] = frozenset()  # what besides the body to keep (kinds.INCLUDE names)
     tables: list[Table] = field(default_factory=list)  # with tables included: those not yet written, in page order
-    # with tables included: the numbers the rows written hold, by page (from 1)
-    written_numbers: dict[int, set[str]] = field(default_factory=dict)
+    # with tables included: the numbers every table's rows print, by page (from 1), taken before
+    # the first table is written (rows only leave ``tables`` as they are written)
+    _numbers: dict[int, set[str]] | None = field(default=None, init=False, repr=False)
     figure: list[Block] = field(default_factory=list)  # the float's text blocks read in a row, one paragraph
     last_footnote: _Paragraph | None = None
     last_listing: _Paragraph | None = None
@@ -173,9 +174,16 @@ class ParagraphBuilder:
         """Whether a block set aside (a float's text) prints a number as scores are printed, with
         decimals, that no table row of its page holds: a figure's label ("47.38" over a bar), a
         table's part not set in rows (not an equation's "( 5 )", a subscript's "h 1")."""
-        read = self.written_numbers.get(block.page + 1, set()) | table_numbers(self.tables).get(block.page + 1, set())
+        read = self._table_numbers().get(block.page + 1, set())
         return any("." in number and number not in read
                    for line in block.lines for number in PRINTED_NUMBER.findall(line.text))
+
+    def _table_numbers(self) -> dict[int, set[str]]:
+        """The numbers every table's rows print, by page: read once, before any table is
+        written, while ``tables`` still holds them all."""
+        if self._numbers is None:
+            self._numbers = table_numbers(self.tables)
+        return self._numbers
 
     def _add_aside(self, kind: Kind, groups: list[list[OrderedLine]], table_body: str = "") -> None:
         """Paragraphs of ``kind`` beside the body (a caption; a table's rows, one each), kept
@@ -193,8 +201,7 @@ class ParagraphBuilder:
         picked = [table for table in self.tables if which(table)]
         if not picked:
             return
-        for page, numbers in table_numbers(picked).items():
-            self.written_numbers.setdefault(page, set()).update(numbers)
+        self._table_numbers()  # (before the first is written)
         for table in picked:
             self.tables.remove(table)
             for row in table.rows:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from sciner.summary.names import fold
@@ -60,6 +60,8 @@ class Header:
     namer: Namer
     caption: Caption
     statistics: bool = False
+    # What :meth:`column` answered, by its columns: every row asks again for each of its cells.
+    _columns: dict[tuple[int, int], Column] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
     def hyperparameters(self) -> bool:
@@ -179,7 +181,13 @@ class Header:
     def column(self, first: int, last: int) -> Column:
         """The names the heads over these columns give (top to bottom: the lowest of a type
         wins, a sub-metric under a wider metric head is qualified by it), why its numbers are
-        no scores, and its heads that name nothing."""
+        no scores, and its heads that name nothing (asked once a table for each span of columns;
+        the answer is shared, not to be changed)."""
+        if (first, last) not in self._columns:
+            self._columns[(first, last)] = self._read_column(first, last)
+        return self._columns[(first, last)]
+
+    def _read_column(self, first: int, last: int) -> Column:
         above = [head for head in self.cells if head.first <= last and first <= head.last or (
             head.first > 0 and first > 0 and head.paragraph in self.metric_rows)]  # "Eval metric | Average reward": all
         joined: dict[TableCell, str] = {}  # "S2ORC-" over "SCIBERT": one head, "S2ORC-SCIBERT"
